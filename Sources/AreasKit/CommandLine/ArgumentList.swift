@@ -1,0 +1,89 @@
+/// A command line being read: options are taken out by name, what is left is positional.
+///
+/// Small on purpose: the three executables need `--name value`, `--name=value`, flags and
+/// positionals, with a clear message for anything else.
+public struct ArgumentList {
+    public private(set) var remaining: [String]
+
+    public init(_ arguments: [String]) {
+        remaining = arguments
+    }
+
+    /// Removes and returns the first argument (the subcommand), if any.
+    public mutating func next() -> String? {
+        remaining.isEmpty ? nil : remaining.removeFirst()
+    }
+
+    /// Removes and returns the value of `--name value` or `--name=value` (also any alias).
+    public mutating func value(_ names: String...) throws(UsageError) -> String? {
+        var index = 0
+        while index < remaining.count {
+            let argument = remaining[index]
+            if argument == "--" { return nil }
+            for name in names {
+                if argument == name {
+                    guard index + 1 < remaining.count else { throw .missingValue(name) }
+                    let value = remaining[index + 1]
+                    remaining.removeSubrange(index...(index + 1))
+                    return value
+                }
+                if argument.hasPrefix(name + "=") {
+                    remaining.remove(at: index)
+                    return String(argument.dropFirst(name.count + 1))
+                }
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    /// Removes `--name` and reports whether it was there.
+    public mutating func flag(_ names: String...) -> Bool {
+        guard let index = remaining.firstIndex(where: { names.contains($0) }) else { return false }
+        remaining.remove(at: index)
+        return true
+    }
+
+    /// Parses an option's value with `parse`, naming the option when it does not parse.
+    public mutating func value<T>(_ name: String, as parse: (String) -> T?) throws(UsageError) -> T? {
+        guard let text = try value(name) else { return nil }
+        guard let parsed = parse(text) else { throw .invalidValue(name, text) }
+        return parsed
+    }
+
+    /// The positional arguments; fails on any option nobody asked for.
+    public mutating func positionals() throws(UsageError) -> [String] {
+        var result: [String] = []
+        var afterSeparator = false
+        for argument in remaining {
+            if afterSeparator { result.append(argument); continue }
+            if argument == "--" { afterSeparator = true; continue }
+            // Negative numbers are positionals (a longitude west of Greenwich), not options.
+            if argument.hasPrefix("-") && argument.count > 1 && Double(argument) == nil {
+                throw .unknownOption(argument)
+            }
+            result.append(argument)
+        }
+        remaining = []
+        return result
+    }
+}
+
+/// A command line that cannot be understood.
+public enum UsageError: Error, Equatable, CustomStringConvertible {
+    case missingValue(String)
+    case invalidValue(String, String)
+    case unknownOption(String)
+    case unknownCommand(String)
+    case wrongArguments(String)
+
+    public var description: String {
+        switch self {
+        case .missingValue(let name): return "\(name) needs a value"
+        case .invalidValue(let name, let value): return "invalid value for \(name): '\(value)'"
+        case .unknownOption(let name): return "unknown option \(name)"
+        case .unknownCommand(let name): return "unknown command '\(name)'"
+        case .wrongArguments(let message): return message
+        }
+    }
+}

@@ -1,0 +1,155 @@
+#if canImport(Glibc)
+import Glibc
+#else
+import Foundation
+#endif
+
+/// Great-circle geometry on a sphere, the model every query and every test oracle shares.
+///
+/// Distances are haversine distances on a sphere of mean Earth radius. Internally the search
+/// compares the haversine term `h = sin²(Δφ/2) + cos φ₁ cos φ₂ sin²(Δλ/2)`, which grows with
+/// distance, and turns it into meters only for results: one `asin` per answer, not per candidate.
+public enum Geodesy {
+    /// IUGG mean Earth radius, in meters.
+    public static let earthRadiusMeters = 6_371_008.8
+
+    @usableFromInline
+    static let radiansPerDegree = Double.pi / 180
+
+    /// Great-circle distance between two points, in meters.
+    @inlinable
+    public static func distance(_ a: GeoPoint, _ b: GeoPoint) -> Double {
+        meters(haversine: DistanceOrigin(a).haversine(latitude: b.latitude, longitude: b.longitude))
+    }
+
+    /// The smallest distance, in meters, from `point` to any point of `box` (0 inside it).
+    public static func minimumDistance(from point: GeoPoint, to box: GeoBox) -> Double {
+        meters(haversine: DistanceOrigin(point).haversineLowerBound(to: box))
+    }
+
+    /// A box holding every point within `meters` of `center`; never too small, slightly large at most.
+    public static func boundingBox(around center: GeoPoint, meters: Double) throws(GeoError) -> GeoBox {
+        guard meters.isFinite, meters >= 0 else { throw .invalidDistance(meters) }
+        let angle = meters / earthRadiusMeters
+        // Pad by a relative 1e-9 and a few nanodegrees so rounding can never cut off a point.
+        let latDelta = angle / radiansPerDegree * (1 + 1e-9) + 1e-9
+        let south = center.latitude - latDelta
+        let north = center.latitude + latDelta
+        if south <= -90 || north >= 90 || angle >= Double.pi / 2 {
+            return GeoBox(uncheckedSouth: Swift.max(south, -90), west: -180, north: Swift.min(north, 90), east: 180)
+        }
+        let ratio = sin(angle) / cos(center.latitude * radiansPerDegree)
+        if ratio >= 1 {
+            return GeoBox(uncheckedSouth: south, west: -180, north: north, east: 180)
+        }
+        let lonDelta = asin(ratio) / radiansPerDegree * (1 + 1e-9) + 1e-9
+        return GeoBox(
+            uncheckedSouth: south, west: Swift.max(center.longitude - lonDelta, -180),
+            north: north, east: Swift.min(center.longitude + lonDelta, 180))
+    }
+
+    /// Meters for a haversine term.
+    @inlinable
+    public static func meters(haversine h: Double) -> Double {
+        2 * earthRadiusMeters * asin(Swift.min(1, h.squareRoot()))
+    }
+
+    /// The haversine term for a distance in meters (the inverse of `meters(haversine:)`).
+    @inlinable
+    public static func haversine(meters: Double) -> Double {
+        let angle = Swift.min(meters / earthRadiusMeters, Double.pi)
+        let s = sin(angle / 2)
+        return s * s
+    }
+
+    /// sin²(x/2) for an angle in degrees.
+    @inlinable
+    static func hav(degrees: Double) -> Double {
+        let s = sin(degrees * (radiansPerDegree / 2))
+        return s * s
+    }
+}
+
+/// A query point with the trigonometry that every distance from it shares, computed once.
+@usableFromInline
+struct DistanceOrigin {
+    @usableFromInline let latitude: Double
+    @usableFromInline let longitude: Double
+    @usableFromInline let cosLatitude: Double
+
+    @inlinable
+    init(_ point: GeoPoint) {
+        latitude = point.latitude
+        longitude = point.longitude
+        cosLatitude = cos(point.latitude * Geodesy.radiansPerDegree)
+    }
+
+    /// The haversine term to a point. Every distance in the system is computed by this expression.
+    @inlinable
+    func haversine(latitude otherLatitude: Double, longitude otherLongitude: Double) -> Double {
+        corner(hav: Geodesy.hav(degrees: otherLongitude - longitude), latitude: otherLatitude)
+    }
+
+    /// The haversine term to the point at `latitude` on a meridian whose sin²(Δλ/2) is `hav`.
+    @inlinable
+    func corner(hav: Double, latitude otherLatitude: Double) -> Double {
+        Geodesy.hav(degrees: otherLatitude - latitude)
+            + cosLatitude * cos(otherLatitude * Geodesy.radiansPerDegree) * hav
+    }
+
+    /// A lower bound of the haversine term to any point of `box`, from arithmetic alone.
+    ///
+    /// Uses sin²x ≥ x²(1 − x²/3) and cos φ ≥ cos φ₀ − |φ − φ₀|: a few multiplications where the
+    /// exact bound takes five trigonometric calls. The search ranks candidates by this and pays
+    /// for the exact distance only on the few that reach the front of its queue.
+    @inlinable
+    func quickHaversineLowerBound(to box: GeoBox) -> Double {
+        let latGap = Swift.max(box.south - latitude, latitude - box.north, 0)
+        // The longitude gap the short way round, which may cross the antimeridian.
+        var lonGap = 0.0
+        if longitude < box.west {
+            lonGap = Swift.min(box.west - longitude, 360 - (box.east - longitude))
+        } else if longitude > box.east {
+            lonGap = Swift.min(longitude - box.east, 360 - (longitude - box.west))
+        }
+        lonGap = Swift.max(lonGap, 0)
+        let halfLat = latGap * (Geodesy.radiansPerDegree / 2)
+        let latTerm = halfLat * halfLat * Swift.max(1 - halfLat * halfLat / 3, 0)
+        guard lonGap > 0 else { return latTerm }
+        let halfLon = Swift.min(lonGap, 180) * (Geodesy.radiansPerDegree / 2)
+        let lonTerm = halfLon * halfLon * Swift.max(1 - halfLon * halfLon / 3, 0)
+        let farthest = Swift.max(box.north - latitude, latitude - box.south) * Geodesy.radiansPerDegree
+        let cosBound = Swift.max(cosLatitude - farthest, 0)
+        return latTerm + cosLatitude * cosBound * lonTerm
+    }
+
+    /// The smallest haversine term to any point of `box`.
+    ///
+    /// Inside the box's longitudes the nearest point is straight north or south. Outside them it
+    /// lies on the nearer edge meridian: at the latitude where the great circle through the
+    /// query meets that meridian at a right angle if that lies on the edge, else at a corner.
+    @inlinable
+    func haversineLowerBound(to box: GeoBox) -> Double {
+        if longitude >= box.west && longitude <= box.east {
+            if latitude < box.south { return Geodesy.hav(degrees: box.south - latitude) }
+            if latitude > box.north { return Geodesy.hav(degrees: box.north - latitude) }
+            return 0
+        }
+        if box.south == box.north && box.west == box.east {
+            return haversine(latitude: box.south, longitude: box.west)
+        }
+        let hav = Swift.min(
+            Geodesy.hav(degrees: box.west - longitude), Geodesy.hav(degrees: box.east - longitude))
+        let cosDelta = 1 - 2 * hav
+        let vertex: Double
+        if cosDelta <= 0 {
+            vertex = latitude > 0 ? 90 : -90
+        } else {
+            vertex = atan(tan(latitude * Geodesy.radiansPerDegree) / cosDelta) / Geodesy.radiansPerDegree
+        }
+        if vertex > box.south && vertex < box.north {
+            return corner(hav: hav, latitude: vertex)
+        }
+        return Swift.min(corner(hav: hav, latitude: box.south), corner(hav: hav, latitude: box.north))
+    }
+}

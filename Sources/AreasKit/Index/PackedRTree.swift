@@ -1,0 +1,239 @@
+/// A static R-tree packed into flat arrays, built once per data set and never mutated.
+///
+/// Entries are rectangles (a point is a rectangle of zero size), each with a `UInt32` payload
+/// (its position in the caller's array) and an 8-bit class mask used to prune whole subtrees
+/// that hold no entry of the classes a query asks for. Entries are sorted along a Hilbert curve
+/// and grouped `nodeSize` at a time, level by level up to one root, as in flatbush.
+///
+/// Layout: `boxes` holds every level one after another, the entries first (level 0) and the root
+/// last; a node's children are the `nodeSize` positions at the same offset in the level below,
+/// so no child pointers are stored. Positions below `count` are entries, the rest nodes.
+///
+/// Ties in distance are broken by the smaller payload: build from an array sorted by id and
+/// results come out in (distance, id) order.
+public struct PackedRTree: Sendable {
+    public let nodeSize: Int
+    /// The number of entries.
+    public let count: Int
+    private let boxes: [GeoBox]
+    private let classes: [UInt8]
+    private let payloads: [UInt32]
+    /// `levelEnds[l]` is one past the last position of level l; the root is the last position.
+    private let levelEnds: [Int]
+
+    /// A neighbour found by a distance query.
+    public struct Neighbor: Sendable, Hashable {
+        public var payload: UInt32
+        public var distanceMeters: Double
+    }
+
+    /// Builds the tree over `entries`; entry i gets payload i and class mask `classes[i]`
+    /// (all ones when `classes` is empty). `nodeSize` is clamped to 2...4096.
+    public init(entries: [GeoBox], classes entryClasses: [UInt8] = [], nodeSize: Int = 16) {
+        precondition(entries.count < Int(UInt32.max), "a tree holds fewer than 2^32 entries")
+        precondition(entryClasses.isEmpty || entryClasses.count == entries.count)
+        let nodeSize = Swift.min(Swift.max(nodeSize, 2), 4096)
+        self.nodeSize = nodeSize
+        self.count = entries.count
+        let n = entries.count
+        guard n > 0 else {
+            boxes = []
+            classes = []
+            payloads = []
+            levelEnds = []
+            return
+        }
+
+        // Hilbert keys of the entry centres, on a grid spanning the data's extent.
+        var extent = GeoBox.empty
+        for box in entries { extent = extent.union(box) }
+        let width = extent.east - extent.west
+        let height = extent.north - extent.south
+        let scaleX = width > 0 ? Double(HilbertCurve.side - 1) / width : 0
+        let scaleY = height > 0 ? Double(HilbertCurve.side - 1) / height : 0
+        var keys = [UInt32](repeating: 0, count: n)
+        for i in 0..<n {
+            let box = entries[i]
+            let x = UInt32(((box.west + box.east) / 2 - extent.west) * scaleX)
+            let y = UInt32(((box.south + box.north) / 2 - extent.south) * scaleY)
+            keys[i] = HilbertCurve.index(x: x, y: y)
+        }
+        let order = stableOrder(byKeys: keys)
+
+        var ends = [n]
+        var total = n
+        var levelCount = n
+        repeat {
+            levelCount = (levelCount + nodeSize - 1) / nodeSize
+            total += levelCount
+            ends.append(total)
+        } while levelCount > 1
+
+        var boxes = [GeoBox]()
+        boxes.reserveCapacity(total)
+        var classes = [UInt8]()
+        classes.reserveCapacity(total)
+        for position in order {
+            boxes.append(entries[Int(position)])
+            classes.append(entryClasses.isEmpty ? 0xFF : entryClasses[Int(position)])
+        }
+        for level in 1..<ends.count {
+            let start = level == 1 ? 0 : ends[level - 2]
+            let end = ends[level - 1]
+            var child = start
+            while child < end {
+                let last = Swift.min(child + nodeSize, end)
+                var box = boxes[child]
+                var mask = classes[child]
+                for c in (child + 1)..<last {
+                    box = box.union(boxes[c])
+                    mask |= classes[c]
+                }
+                boxes.append(box)
+                classes.append(mask)
+                child = last
+            }
+        }
+        self.boxes = boxes
+        self.classes = classes
+        self.payloads = order
+        self.levelEnds = ends
+    }
+
+    /// Bytes held by the tree's arrays (not the caller's records).
+    public var byteCount: Int {
+        boxes.count * MemoryLayout<GeoBox>.stride + classes.count + payloads.count * 4
+            + levelEnds.count * 8
+    }
+
+    // MARK: Navigation
+
+    /// The children of node `position`, as a range of positions in the level below.
+    @inline(__always)
+    private func children(of position: Int) -> Range<Int> {
+        var level = 1
+        while position >= levelEnds[level] { level += 1 }
+        let levelStart = levelEnds[level - 1]
+        let childLevelStart = level == 1 ? 0 : levelEnds[level - 2]
+        let first = childLevelStart + (position - levelStart) * nodeSize
+        return first..<Swift.min(first + nodeSize, levelEnds[level - 1])
+    }
+
+    private var root: Int? { boxes.isEmpty ? nil : boxes.count - 1 }
+
+    // MARK: Queries
+
+    /// Payloads of every entry of the given classes whose rectangle meets `box` (edges
+    /// inclusive), at most `limit` of them, in no particular order.
+    public func search(intersecting box: GeoBox, classMask: UInt8 = 0xFF, limit: Int = .max) -> [UInt32] {
+        var found: [UInt32] = []
+        guard let root, limit > 0 else { return found }
+        var stack = [root]
+        stack.reserveCapacity(64)
+        while let node = stack.popLast() {
+            for position in children(of: node) {
+                guard classes[position] & classMask != 0, boxes[position].intersects(box) else { continue }
+                if position < count {
+                    found.append(payloads[position])
+                    if found.count >= limit { return found }
+                } else {
+                    stack.append(position)
+                }
+            }
+        }
+        return found
+    }
+
+    /// Every entry of the given classes within `meters` of `point`, nearest first, ties by payload;
+    /// at most `limit`.
+    public func search(within meters: Double, of point: GeoPoint, classMask: UInt8 = 0xFF, limit: Int = .max) -> [Neighbor] {
+        guard let root, limit > 0 else { return [] }
+        let origin = DistanceOrigin(point)
+        let limitH = Self.prunableHaversine(meters: meters)
+        var found: [Neighbor] = []
+        var stack = [root]
+        stack.reserveCapacity(64)
+        while let node = stack.popLast() {
+            for position in children(of: node) {
+                guard classes[position] & classMask != 0 else { continue }
+                let box = boxes[position]
+                guard origin.quickHaversineLowerBound(to: box) <= limitH else { continue }
+                if position < count {
+                    let distance = Geodesy.meters(haversine: origin.haversineLowerBound(to: box))
+                    if distance <= meters {
+                        found.append(Neighbor(payload: payloads[position], distanceMeters: distance))
+                    }
+                } else {
+                    stack.append(position)
+                }
+            }
+        }
+        found.sort(by: Self.nearerFirst)
+        if found.count > limit { found.removeSubrange(limit...) }
+        return found
+    }
+
+    /// The `k` entries of the given classes nearest to `point` (within `maxMeters` if given),
+    /// nearest first, ties by payload.
+    ///
+    /// Best-first search: nodes and entries share one queue keyed by their smallest possible
+    /// distance, so entries leave it in distance order and the search stops after the k-th.
+    /// Everything enters the queue with a cheap lower bound; an entry that reaches the front is
+    /// measured exactly and goes back in with its true key, so only the front pays for trigonometry.
+    public func nearest(to point: GeoPoint, k: Int, maxMeters: Double? = nil, classMask: UInt8 = 0xFF) -> [Neighbor] {
+        guard let root, k > 0 else { return [] }
+        let origin = DistanceOrigin(point)
+        let limitH = maxMeters.map(Self.prunableHaversine) ?? .infinity
+        var found: [Neighbor] = []
+        found.reserveCapacity(Swift.min(k, count) + 4)
+        boxes.withUnsafeBufferPointer { boxes in
+            classes.withUnsafeBufferPointer { classes in
+                payloads.withUnsafeBufferPointer { payloads in
+                    var queue = SearchQueue(capacity: 8 * nodeSize)
+                    queue.push(.init(key: 0, position: UInt32(root), rank: 0))
+                    // Once k entries are out, keep going only through keys that round to the same
+                    // meters as the k-th, so equal distances are settled by id as a full sort would.
+                    var cutoff = Double.infinity
+                    while let element = queue.pop() {
+                        if found.count >= k, Geodesy.meters(haversine: element.key) > cutoff { break }
+                        let position = Int(element.position)
+                        if position < count {
+                            if element.rank == 0 {
+                                let h = origin.haversineLowerBound(to: boxes[position])
+                                guard h <= limitH else { continue }
+                                queue.push(.init(key: h, position: element.position, rank: payloads[position] + 1))
+                                continue
+                            }
+                            let distance = Geodesy.meters(haversine: element.key)
+                            if let maxMeters, distance > maxMeters { continue }
+                            found.append(Neighbor(payload: element.rank - 1, distanceMeters: distance))
+                            if found.count == k { cutoff = distance }
+                            continue
+                        }
+                        for child in children(of: position) where classes[child] & classMask != 0 {
+                            // Shrunk a hair so rounding never ranks a bound after the key it bounds.
+                            let h = origin.quickHaversineLowerBound(to: boxes[child]) * (1 - 1e-12)
+                            guard h <= limitH else { continue }
+                            queue.push(.init(key: h, position: UInt32(child), rank: 0))
+                        }
+                    }
+                }
+            }
+        }
+        // Distinct keys may round to equal meters; settle those by id as well.
+        found.sort(by: Self.nearerFirst)
+        if found.count > k { found.removeSubrange(k...) }
+        return found
+    }
+
+    /// A haversine bound just above `meters`, safe for pruning despite rounding; the exact
+    /// comparison is made in meters on each entry.
+    private static func prunableHaversine(meters: Double) -> Double {
+        Geodesy.haversine(meters: meters) * (1 + 1e-9) + 1e-300
+    }
+
+    @inline(__always)
+    static func nearerFirst(_ a: Neighbor, _ b: Neighbor) -> Bool {
+        a.distanceMeters != b.distanceMeters ? a.distanceMeters < b.distanceMeters : a.payload < b.payload
+    }
+}

@@ -1,0 +1,74 @@
+/// The best-first search's priority queue: tree positions keyed by their smallest possible
+/// haversine term, smallest first.
+///
+/// A position is a node or a leaf entry (see `PackedRTree`); both live in one queue so that
+/// entries come out in exact distance order. Among equal keys, nodes and entries known only by
+/// a lower bound come first (they may hold that same distance), then measured entries by
+/// payload, which is the id order.
+///
+/// A binary heap over memory it owns, with no copy-on-write checks: it sits on the hot path of
+/// every nearest query.
+struct SearchQueue: ~Copyable {
+    struct Element {
+        var key: Double
+        var position: UInt32
+        /// 0 for a node or an unmeasured entry; payload + 1 for a measured entry.
+        var rank: UInt32
+    }
+
+    private var storage: UnsafeMutablePointer<Element>
+    private var capacity: Int
+    private(set) var count = 0
+
+    init(capacity: Int) {
+        self.capacity = Swift.max(capacity, 16)
+        storage = .allocate(capacity: self.capacity)
+    }
+
+    deinit {
+        storage.deallocate()
+    }
+
+    @inline(__always)
+    private static func precedes(_ a: Element, _ b: Element) -> Bool {
+        a.key < b.key || (a.key == b.key && a.rank < b.rank)
+    }
+
+    mutating func push(_ element: Element) {
+        if count == capacity {
+            let larger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
+            larger.moveInitialize(from: storage, count: count)
+            storage.deallocate()
+            storage = larger
+            capacity *= 2
+        }
+        var child = count
+        count += 1
+        while child > 0 {
+            let parent = (child - 1) >> 1
+            guard Self.precedes(element, storage[parent]) else { break }
+            storage[child] = storage[parent]
+            child = parent
+        }
+        storage[child] = element
+    }
+
+    mutating func pop() -> Element? {
+        guard count > 0 else { return nil }
+        let first = storage[0]
+        count -= 1
+        guard count > 0 else { return first }
+        let last = storage[count]
+        var parent = 0
+        while true {
+            var child = 2 * parent + 1
+            if child >= count { break }
+            if child + 1 < count && Self.precedes(storage[child + 1], storage[child]) { child += 1 }
+            guard Self.precedes(storage[child], last) else { break }
+            storage[parent] = storage[child]
+            parent = child
+        }
+        storage[parent] = last
+        return first
+    }
+}

@@ -1,0 +1,84 @@
+import AreasKit
+
+/// `areas-bench index`: tree build time, size, and query medians beside a full scan.
+struct IndexBenchmark {
+    var points = 1_000_000
+    var seed: UInt64 = 1
+    var queries = 2_000
+    /// A full scan of a million points takes tens of milliseconds: fewer of those.
+    var scanQueries = 30
+
+    init(arguments: inout ArgumentList) throws {
+        points = try arguments.value("--points", as: { Int($0) }) ?? points
+        seed = try arguments.value("--seed", as: { UInt64($0) }) ?? seed
+        queries = try arguments.value("--queries", as: { Int($0) }) ?? queries
+        guard points > 0, queries > 0 else { throw UsageError.wrongArguments("--points and --queries must be positive") }
+        _ = try arguments.positionals()
+    }
+
+    func run() {
+        print("generating \(points) clustered points (seed \(seed))")
+        let data = SyntheticPoints.clustered(count: points, seed: seed)
+        let entries = data.map(GeoBox.init)
+
+        var builds: [Double] = []
+        var tree = PackedRTree(entries: [])
+        for _ in 0..<5 {
+            let start = Measure.clock.now
+            tree = PackedRTree(entries: entries)
+            builds.append((Measure.clock.now - start).milliseconds)
+        }
+        let buildMilliseconds = Measure.percentile(builds, 0.5)
+        let bytesPerPoint = Double(tree.byteCount) / Double(points)
+        print("build: \(Measure.format(buildMilliseconds)) ms median of 5; tree \(Measure.format(bytesPerPoint)) bytes/point")
+
+        let scan = LinearScan(points: data)
+        var random = SplitMix64(seed: seed &+ 1)
+        // Query where people are: at data points, jittered by up to ~500 m.
+        let centers: [GeoPoint] = (0..<queries).map { _ in
+            let p = data[Int.random(in: 0..<data.count, using: &random)]
+            return (try? GeoPoint(
+                latitude: p.latitude + Double.random(in: -0.005...0.005, using: &random),
+                longitude: p.longitude + Double.random(in: -0.005...0.005, using: &random))) ?? p
+        }
+        let scanCenters = Array(centers.prefix(scanQueries))
+
+        var results: [(name: String, tree: Double, scan: Double)] = []
+        func compare(_ name: String, tree treeQuery: (GeoPoint) -> Int, scan scanQuery: (GeoPoint) -> Int) {
+            let fast = Measure.medianMicroseconds(centers, treeQuery)
+            let slow = Measure.medianMicroseconds(scanCenters, scanQuery)
+            let check = Measure.medianMicroseconds(scanCenters, treeQuery)
+            if check.checksum != slow.checksum {
+                print("MISMATCH in \(name): tree and scan disagree")
+            }
+            results.append((name, fast.median, slow.median))
+            print("\(name): tree \(Measure.format(fast.median, 3)) µs, scan \(Measure.format(slow.median, 1)) µs, speed-up \(Measure.format(slow.median / fast.median, 0))x")
+        }
+        for (name, fraction) in [("bbox_0.01pct", 0.0001), ("bbox_1pct", 0.01)] {
+            compare(name,
+                tree: { tree.search(intersecting: SyntheticPoints.box(around: $0, fraction: fraction)).count },
+                scan: { scan.search(intersecting: SyntheticPoints.box(around: $0, fraction: fraction)).count })
+        }
+        compare("radius_500m",
+            tree: { Self.digest(tree.search(within: 500, of: $0)) },
+            scan: { Self.digest(scan.search(within: 500, of: $0)) })
+        for k in [1, 10, 100] {
+            compare("nearest_k\(k)",
+                tree: { Self.digest(tree.nearest(to: $0, k: k)) },
+                scan: { Self.digest(scan.nearest(to: $0, k: k)) })
+        }
+
+        var json = "{\"points\":\(points),\"seed\":\(seed),\"build_ms\":\(Measure.format(buildMilliseconds)),"
+        json += "\"bytes_per_point\":\(Measure.format(bytesPerPoint))"
+        for r in results {
+            json += ",\"\(r.name)_us\":\(Measure.format(r.tree, 3)),\"\(r.name)_scan_us\":\(Measure.format(r.scan, 1))"
+            json += ",\"\(r.name)_speedup\":\(Measure.format(r.scan / r.tree, 0))"
+        }
+        print(json + "}")
+    }
+
+    /// An order-sensitive checksum of a result, so tree and scan answers can be compared cheaply.
+    static func digest(_ neighbors: [PackedRTree.Neighbor]) -> Int {
+        neighbors.reduce(neighbors.count) { ($0 &* 31) &+ Int($1.payload) }
+    }
+}

@@ -1,0 +1,2 @@
+import AreasKit
+print("areasctl: not built yet")

@@ -1,0 +1,2 @@
+import AreasKit
+print("areasd: not built yet")
