@@ -1,0 +1,263 @@
+import Foundation
+
+/// The daemon's configuration: where it listens, where it keeps its snapshot, which sources it reads.
+public struct AreasConfig: Sendable, Equatable {
+    /// The file it was read from.
+    public var path: String
+    public var socket: String?
+    /// Octal permission bits of the socket file.
+    public var socketMode: UInt32
+    public var socketGroup: String?
+    public var snapshot: String?
+    /// Records outside these bounds are rejected (South Korea by default).
+    public var bounds: GeoBox
+    public var refreshIntervalSeconds: Double
+    public var maxResults: Int
+    public var maxConnections: Int
+    public var idleTimeoutSeconds: Double
+    public var adminUids: [UInt32]
+    public var logLevel: String?
+    public var sources: [SourceConfig]
+
+    /// Reads and validates a config file; relative paths inside it are relative to its folder.
+    public static func load(path: String) throws(ConfigError) -> AreasConfig {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw ConfigError(path: path, problem: "cannot read the file: \((error as NSError).localizedDescription)")
+        }
+        return try parse(data, path: path)
+    }
+
+    /// Validates config JSON; `path` names it in errors and anchors relative paths.
+    public static func parse(_ data: Data, path: String) throws(ConfigError) -> AreasConfig {
+        let raw: RawConfig
+        do {
+            raw = try JSONDecoder().decode(RawConfig.self, from: data)
+        } catch let DecodingError.dataCorrupted(context) where context.codingPath.isEmpty {
+            throw ConfigError(path: path, problem: "invalid JSON: \(Self.underlying(context))")
+        } catch let error as DecodingError {
+            throw Self.describe(error, path: path)
+        } catch {
+            throw ConfigError(path: path, problem: "invalid JSON: \(error)")
+        }
+        let base = (path as NSString).deletingLastPathComponent
+        func resolve(_ p: String) -> String {
+            p.hasPrefix("/") || base.isEmpty ? p : (base as NSString).appendingPathComponent(p)
+        }
+
+        var bounds = SyntheticPoints.korea
+        if let b = raw.bounds {
+            do {
+                bounds = try GeoBox(south: b.south, west: b.west, north: b.north, east: b.east)
+            } catch {
+                throw ConfigError(path: path, key: "bounds", problem: error.description)
+            }
+        }
+        var mode: UInt32 = 0o660
+        if let text = raw.socketMode {
+            guard let parsed = UInt32(text, radix: 8), parsed <= 0o777 else {
+                throw ConfigError(path: path, key: "socketMode", problem: "'\(text)' is not an octal mode such as \"0660\"")
+            }
+            mode = parsed
+        }
+        func positive(_ value: Double?, _ key: String, default fallback: Double) throws(ConfigError) -> Double {
+            guard let value else { return fallback }
+            guard value.isFinite, value > 0 else { throw ConfigError(path: path, key: key, problem: "must be a number above 0, got \(value)") }
+            return value
+        }
+        func count(_ value: Int?, _ key: String, default fallback: Int, minimum: Int = 1) throws(ConfigError) -> Int {
+            guard let value else { return fallback }
+            guard value >= minimum else { throw ConfigError(path: path, key: key, problem: "must be \(minimum) or more, got \(value)") }
+            return value
+        }
+        if let level = raw.logLevel, !["error", "warning", "info", "debug"].contains(level) {
+            throw ConfigError(path: path, key: "logLevel", problem: "'\(level)' is not one of error, warning, info, debug")
+        }
+        let maxShrink = raw.maxShrink ?? 0.5
+        guard (0...1).contains(maxShrink) else {
+            throw ConfigError(path: path, key: "maxShrink", problem: "must be between 0 and 1, got \(maxShrink)")
+        }
+
+        guard let rawSources = raw.sources else { throw ConfigError(path: path, key: "sources", problem: "missing: list at least one source") }
+        var sources: [SourceConfig] = []
+        var seen: Set<String> = []
+        for (i, s) in rawSources.enumerated() {
+            let key = "sources[\(i)]"
+            func missing(_ field: String) -> ConfigError {
+                ConfigError(path: path, key: "\(key).\(field)", problem: "missing")
+            }
+            guard let name = s.name?.trimmed, !name.isEmpty else { throw missing("name") }
+            guard name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." }) else {
+                throw ConfigError(path: path, key: "\(key).name", problem: "'\(name)' may hold only letters, digits, '-', '_' and '.'")
+            }
+            guard seen.insert(name).inserted else {
+                throw ConfigError(path: path, key: "\(key).name", problem: "duplicate source name '\(name)'")
+            }
+            guard let kindText = s.kind else { throw missing("kind") }
+            guard let kind = AreaKind(rawValue: kindText) else {
+                throw ConfigError(path: path, key: "\(key).kind", problem: "unknown kind '\(kindText)' (expected smoking or nonsmoking)")
+            }
+            guard let formatText = s.format else { throw missing("format") }
+            guard let format = SourceFormat(rawValue: formatText) else {
+                throw ConfigError(path: path, key: "\(key).format", problem: "unknown format '\(formatText)' (expected \(SourceFormat.allCases.map(\.rawValue).joined(separator: " or ")))")
+            }
+            let location: SourceConfig.Location
+            switch (s.url, s.pages) {
+            case (let url?, nil):
+                guard let parsed = URL(string: url), let scheme = parsed.scheme, ["http", "https"].contains(scheme), parsed.host != nil else {
+                    throw ConfigError(path: path, key: "\(key).url", problem: "'\(url)' is not an http(s) URL")
+                }
+                location = .url(url)
+            case (nil, let pages?):
+                location = .recordedPages(directory: resolve(pages))
+            case (nil, nil):
+                throw ConfigError(path: path, key: key, problem: "give either \"url\" or \"pages\"")
+            case (_?, _?):
+                throw ConfigError(path: path, key: key, problem: "give \"url\" or \"pages\", not both")
+            }
+            var fields: FieldMapping
+            switch (format, s.fields) {
+            case (_, let mapping?):
+                guard let n = mapping.name, !n.isEmpty else { throw missing("fields.name") }
+                guard let lat = mapping.latitude, !lat.isEmpty else { throw missing("fields.latitude") }
+                guard let lon = mapping.longitude, !lon.isEmpty else { throw missing("fields.longitude") }
+                let standard = format == .dataGoKrXML ? FieldMapping.dataGoKrStandard : nil
+                fields = FieldMapping(
+                    name: n, latitude: lat, longitude: lon,
+                    address: mapping.address ?? standard?.address, lotAddress: mapping.lotAddress ?? standard?.lotAddress,
+                    province: mapping.province ?? standard?.province, district: mapping.district ?? standard?.district)
+            case (.dataGoKrXML, nil):
+                fields = .dataGoKrStandard
+            case (.odcloudJSON, nil):
+                throw ConfigError(path: path, key: "\(key).fields", problem: "missing: odcloud data sets name their columns differently; map name, latitude and longitude")
+            }
+            if let env = s.serviceKeyEnv, env.isEmpty || !env.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) {
+                throw ConfigError(path: path, key: "\(key).serviceKeyEnv", problem: "'\(env)' is not an environment variable name")
+            }
+            fields.name = fields.name.trimmed
+            sources.append(SourceConfig(
+                name: name, kind: kind, format: format, location: location, serviceKeyEnv: s.serviceKeyEnv,
+                pageSize: try count(s.pageSize, "\(key).pageSize", default: format == .dataGoKrXML ? 1000 : 1000),
+                fields: fields,
+                concurrency: try count(s.concurrency, "\(key).concurrency", default: 4),
+                timeoutSeconds: try positive(s.timeoutSeconds, "\(key).timeoutSeconds", default: 30),
+                retries: try count(s.retries, "\(key).retries", default: 3, minimum: 0),
+                retryDelaySeconds: try positive(s.retryDelaySeconds, "\(key).retryDelaySeconds", default: 0.5),
+                maxPages: try count(s.maxPages, "\(key).maxPages", default: 2_000),
+                maxShrink: try s.maxShrink.map { value throws(ConfigError) in
+                    guard (0...1).contains(value) else { throw ConfigError(path: path, key: "\(key).maxShrink", problem: "must be between 0 and 1, got \(value)") }
+                    return value
+                } ?? maxShrink,
+                province: s.province))
+        }
+        guard !sources.isEmpty else { throw ConfigError(path: path, key: "sources", problem: "empty: list at least one source") }
+
+        return AreasConfig(
+            path: path,
+            socket: raw.socket.map(resolve),
+            socketMode: mode,
+            socketGroup: raw.socketGroup,
+            snapshot: raw.snapshot.map(resolve),
+            bounds: bounds,
+            refreshIntervalSeconds: try positive(raw.refreshIntervalSeconds, "refreshIntervalSeconds", default: 86_400),
+            maxResults: try count(raw.maxResults, "maxResults", default: 10_000),
+            maxConnections: try count(raw.maxConnections, "maxConnections", default: 1_024),
+            idleTimeoutSeconds: try positive(raw.idleTimeoutSeconds, "idleTimeoutSeconds", default: 300),
+            adminUids: raw.adminUids ?? [],
+            logLevel: raw.logLevel,
+            sources: sources)
+    }
+
+    private static func underlying(_ context: DecodingError.Context) -> String {
+        if let inner = context.underlyingError as NSError? {
+            return inner.userInfo[NSDebugDescriptionErrorKey] as? String ?? inner.localizedDescription
+        }
+        return context.debugDescription
+    }
+
+    private static func describe(_ error: DecodingError, path: String) -> ConfigError {
+        func key(_ codingPath: [any CodingKey]) -> String? {
+            var text = ""
+            for k in codingPath {
+                if let i = k.intValue { text += "[\(i)]" } else { text += (text.isEmpty ? "" : ".") + k.stringValue }
+            }
+            return text.isEmpty ? nil : text
+        }
+        switch error {
+        case .typeMismatch(let type, let context):
+            return ConfigError(path: path, key: key(context.codingPath), problem: "expected \(Self.typeName(type))")
+        case .valueNotFound(let type, let context):
+            return ConfigError(path: path, key: key(context.codingPath), problem: "expected \(Self.typeName(type)), found null")
+        case .keyNotFound(let k, let context):
+            return ConfigError(path: path, key: key(context.codingPath + [k]), problem: "missing")
+        case .dataCorrupted(let context):
+            return ConfigError(path: path, key: key(context.codingPath), problem: Self.underlying(context))
+        @unknown default:
+            return ConfigError(path: path, problem: "\(error)")
+        }
+    }
+
+    private static func typeName(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: return "a string"
+        case is Int.Type, is UInt32.Type: return "a whole number"
+        case is Double.Type: return "a number"
+        case is Bool.Type: return "true or false"
+        default: return "\(type)".hasPrefix("Array") ? "a list" : "an object"
+        }
+    }
+
+    /// The file's shape, every key optional, so validation can name what is wrong.
+    private struct RawConfig: Decodable {
+        var socket: String?
+        var socketMode: String?
+        var socketGroup: String?
+        var snapshot: String?
+        var bounds: RawBounds?
+        var refreshIntervalSeconds: Double?
+        var maxShrink: Double?
+        var maxResults: Int?
+        var maxConnections: Int?
+        var idleTimeoutSeconds: Double?
+        var adminUids: [UInt32]?
+        var logLevel: String?
+        var sources: [RawSource]?
+    }
+
+    private struct RawBounds: Decodable {
+        var south: Double
+        var west: Double
+        var north: Double
+        var east: Double
+    }
+
+    private struct RawSource: Decodable {
+        var name: String?
+        var kind: String?
+        var format: String?
+        var url: String?
+        var pages: String?
+        var serviceKeyEnv: String?
+        var pageSize: Int?
+        var fields: RawFields?
+        var concurrency: Int?
+        var timeoutSeconds: Double?
+        var retries: Int?
+        var retryDelaySeconds: Double?
+        var maxPages: Int?
+        var maxShrink: Double?
+        var province: String?
+    }
+
+    private struct RawFields: Decodable {
+        var name: String?
+        var latitude: String?
+        var longitude: String?
+        var address: String?
+        var lotAddress: String?
+        var province: String?
+        var district: String?
+    }
+}

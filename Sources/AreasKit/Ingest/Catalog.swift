@@ -1,0 +1,32 @@
+import Foundation
+
+/// The merged data set: every source's last good areas, kept apart so that one source's
+/// failure never touches another's data.
+public struct Catalog: Sendable, Equatable {
+    public struct SourceData: Sendable, Equatable {
+        public var areas: [Area]
+        /// When these areas were fetched (seconds since 1970).
+        public var fetchedAt: Double
+
+        public init(areas: [Area], fetchedAt: Double) {
+            self.areas = areas
+            self.fetchedAt = fetchedAt
+        }
+    }
+
+    public var sources: [String: SourceData]
+
+    public init(sources: [String: SourceData] = [:]) {
+        self.sources = sources
+    }
+
+    public var areaCount: Int { sources.values.reduce(0) { $0 + $1.areas.count } }
+
+    /// The oldest fetch time among sources, or nil when empty.
+    public var oldestFetch: Double? { sources.values.map(\.fetchedAt).min() }
+
+    /// Every area of every source, ready to index.
+    public func index(nodeSize: Int = 16) -> AreaIndex {
+        AreaIndex(areas: sources.keys.sorted().flatMap { sources[$0]?.areas ?? [] }, nodeSize: nodeSize)
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// Decodes a page of the nationwide non-smoking zone API (data.go.kr, `type=xml`).
+///
+/// A streaming parse straight into records: each `<item>`'s children become its fields, in
+/// order. It also reads the result code, in the normal `<response><header>` or in the gateway's
+/// `<OpenAPI_ServiceResponse>` envelope (which arrives with HTTP 200), and the total count.
+public struct NonSmokingZoneDecoder: PageDecoder {
+    public init() {}
+
+    public func decode(_ body: [UInt8]) throws(UpstreamError) -> UpstreamPage {
+        if body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+            throw .malformedPage("empty body")
+        }
+        let reader = Reader()
+        let parser = XMLParser(data: Data(body))
+        parser.delegate = reader  // weak: `reader` keeps it alive for the parse
+        let completed = parser.parse()
+        if !completed || parser.parserError != nil || reader.failure != nil {
+            let why = reader.failure ?? parser.parserError.map { "XML error: \(($0 as NSError).code) \($0.localizedDescription)" } ?? "parse stopped"
+            throw .malformedPage(why)
+        }
+        return try reader.page()
+    }
+
+    /// The parser's delegate: a small state machine over the element path.
+    private final class Reader: NSObject, XMLParserDelegate {
+        var root: String?
+        var depth = 0
+        var inItem = false
+        var record: [Field] = []
+        var records: [[Field]] = []
+        var text = ""
+        var header: [String: String] = [:]
+        var failure: String?
+        var closedRoot = false
+
+        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+            depth += 1
+            if depth == 1 {
+                root = name
+                guard name == "response" || name == "OpenAPI_ServiceResponse" else {
+                    failure = "unexpected document <\(name)>, not a data.go.kr response"
+                    parser.abortParsing()
+                    return
+                }
+            }
+            if name == "item" && !inItem {
+                inItem = true
+                record = []
+                record.reserveCapacity(16)
+            }
+            text = ""
+        }
+
+        func parser(_ parser: XMLParser, foundCharacters string: String) {
+            text += string
+        }
+
+        func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+            depth -= 1
+            if depth == 0 { closedRoot = true }
+            if inItem {
+                if name == "item" {
+                    inItem = false
+                    records.append(record)
+                } else {
+                    record.append(Field(name, text.trimmed))
+                }
+            } else {
+                switch name {
+                case "resultCode", "resultMsg", "totalCount", "errMsg", "returnAuthMsg", "returnReasonCode":
+                    header[name] = text.trimmed
+                default:
+                    break
+                }
+            }
+            text = ""
+        }
+
+        func page() throws(UpstreamError) -> UpstreamPage {
+            guard closedRoot else { throw .malformedPage("document ended before </\(root ?? "response")>") }
+            if root == "OpenAPI_ServiceResponse" {
+                let code = header["returnReasonCode"] ?? "99"
+                let message = [header["errMsg"], header["returnAuthMsg"]].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " / ")
+                throw .resultCode(code, message: message)
+            }
+            guard let code = header["resultCode"] else { throw .malformedPage("no header/resultCode") }
+            // Some gateways write the code as a bare number ("0", "3").
+            let normalized = code.count == 1 ? "0" + code : code
+            if normalized == "03" { return UpstreamPage(records: [], totalCount: nil, isPastEnd: true) }
+            guard normalized == "00" else { throw .resultCode(normalized, message: header["resultMsg"] ?? "") }
+            var total: Int?
+            if let text = header["totalCount"], !text.isEmpty {
+                guard let value = Int(text), value >= 0 else { throw .malformedPage("totalCount '\(text)' is not a count") }
+                total = value
+            }
+            return UpstreamPage(records: records, totalCount: total)
+        }
+    }
+}

@@ -1,0 +1,60 @@
+/// What one refresh did, source by source.
+public struct RefreshReport: Sendable, Codable, Equatable {
+    public var startedAt: Double
+    public var durationMilliseconds: Double
+    public var forced: Bool
+    public var sources: [SourceReport]
+
+    /// True when every source was fetched and taken.
+    public var succeeded: Bool { sources.allSatisfy { $0.status == .updated } }
+}
+
+/// One source's part of a refresh.
+public struct SourceReport: Sendable, Codable, Equatable {
+    public enum Status: String, Sendable, Codable {
+        /// Fetched completely and taken.
+        case updated
+        /// Could not be fetched; its previous areas are still served.
+        case failed
+        /// Fetched, but empty or shrunken beyond `maxShrink`: the previous areas are kept.
+        case heldBack = "held-back"
+    }
+
+    public var name: String
+    public var status: Status
+    public var pages: Int = 0
+    public var retries: Int = 0
+    public var received: Int = 0
+    public var accepted: Int = 0
+    public var rejected: [String: Int] = [:]
+    public var repaired: Int = 0
+    public var duplicates: Int = 0
+    public var added: Int = 0
+    public var removed: Int = 0
+    public var changed: Int = 0
+    /// Areas served for this source after the refresh.
+    public var serving: Int = 0
+    public var durationMilliseconds: Double = 0
+    public var error: String?
+
+    /// One line for logs and `areasctl refresh`.
+    public var summary: String {
+        var text = "\(name): \(status.rawValue)"
+        switch status {
+        case .updated:
+            text += ", \(accepted) areas from \(pages) pages (+\(added) -\(removed) ~\(changed))"
+        case .failed, .heldBack:
+            text += ", still serving \(serving) areas"
+        }
+        let rejectedTotal = rejected.values.reduce(0, +)
+        if rejectedTotal > 0 {
+            text += ", \(rejectedTotal) rejected (" + rejected.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ")"
+        }
+        if repaired > 0 { text += ", \(repaired) repaired" }
+        if duplicates > 0 { text += ", \(duplicates) duplicates" }
+        if retries > 0 { text += ", \(retries) retries" }
+        text += ", \(Int(durationMilliseconds.rounded())) ms"
+        if let error { text += ": \(error)" }
+        return text
+    }
+}

@@ -1,0 +1,208 @@
+import Foundation
+import Glibc
+
+/// The last good catalog on disk, so a restart serves at once.
+///
+/// Format (little-endian): the magic `AREASNAP`, a format version (UInt32), the payload length
+/// (UInt64) and its FNV-1a checksum (UInt64), then the payload: the creation time, and per
+/// source its name, fetch time and areas. Written to a temporary file in the same folder,
+/// fsync'ed, renamed over the old file, and the folder fsync'ed: a crash leaves either the old
+/// snapshot or the new one, never a mix.
+public enum SnapshotFile {
+    static let magic = Array("AREASNAP".utf8)
+    static let version: UInt32 = 1
+    static let headerSize = 8 + 4 + 8 + 8
+
+    public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
+        case unreadable(path: String, reason: String)
+        case corrupt(path: String, reason: String)
+        case unwritable(path: String, reason: String)
+
+        public var description: String {
+            switch self {
+            case .unreadable(let path, let reason): return "cannot read snapshot \(path): \(reason)"
+            case .corrupt(let path, let reason): return "snapshot \(path) is corrupt: \(reason)"
+            case .unwritable(let path, let reason): return "cannot write snapshot \(path): \(reason)"
+            }
+        }
+    }
+
+    // MARK: Encoding
+
+    public static func encode(_ catalog: Catalog, createdAt: Double = Date().timeIntervalSince1970) -> [UInt8] {
+        var payload = ByteWriter()
+        payload.bytes.reserveCapacity(catalog.areaCount * 256)
+        payload.append(createdAt)
+        let names = catalog.sources.keys.sorted()
+        payload.append(UInt32(names.count))
+        for name in names {
+            guard let data = catalog.sources[name] else { continue }
+            payload.append(name)
+            payload.append(data.fetchedAt)
+            payload.append(UInt32(data.areas.count))
+            for area in data.areas {
+                payload.append(area.id)
+                payload.append(area.kind == .smoking ? UInt8(1) : UInt8(2))
+                payload.append(area.name)
+                payload.append(area.coordinate.latitude)
+                payload.append(area.coordinate.longitude)
+                payload.append(area.roadAddress)
+                payload.append(area.lotAddress)
+                payload.append(area.province)
+                payload.append(area.district)
+                payload.append(UInt32(area.fields.count))
+                for field in area.fields {
+                    payload.append(field.key)
+                    payload.append(field.value)
+                }
+            }
+        }
+        var file = ByteWriter()
+        file.bytes.reserveCapacity(headerSize + payload.bytes.count)
+        file.bytes.append(contentsOf: magic)
+        file.append(version)
+        file.append(UInt64(payload.bytes.count))
+        file.append(payload.bytes.withUnsafeBytes(checksum))
+        file.bytes.append(contentsOf: payload.bytes)
+        return file.bytes
+    }
+
+    public static func decode(_ bytes: [UInt8], path: String = "snapshot") throws(Failure) -> (catalog: Catalog, createdAt: Double) {
+        let result: Result<(Catalog, Double), Failure> = bytes.withUnsafeBytes { raw in
+            do throws(Failure) {
+                return .success(try decode(raw, path: path))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    private static func decode(_ raw: UnsafeRawBufferPointer, path: String) throws(Failure) -> (Catalog, Double) {
+        func corrupt(_ reason: String) -> Failure { .corrupt(path: path, reason: reason) }
+        guard raw.count >= headerSize else { throw corrupt("\(raw.count) bytes is shorter than the header") }
+        guard Array(raw[0..<8]) == magic else { throw corrupt("not an areas snapshot (bad magic)") }
+        var header = ByteReader(bytes: raw, offset: 8)
+        do {
+            let fileVersion = try header.read(UInt32.self)
+            guard fileVersion == version else { throw corrupt("format version \(fileVersion), this build reads \(version)") }
+            let length = try header.read(UInt64.self)
+            let expected = try header.read(UInt64.self)
+            guard length == UInt64(raw.count - headerSize) else {
+                throw corrupt("payload is \(raw.count - headerSize) bytes, header says \(length) (truncated or appended to)")
+            }
+            let payload = UnsafeRawBufferPointer(rebasing: raw[headerSize...])
+            guard checksum(payload) == expected else { throw corrupt("checksum mismatch") }
+
+            var reader = ByteReader(bytes: payload)
+            let createdAt = try reader.readDouble()
+            var catalog = Catalog()
+            let sourceCount = try reader.read(UInt32.self)
+            for _ in 0..<sourceCount {
+                let sourceName = try reader.readString()
+                let fetchedAt = try reader.readDouble()
+                let count = Int(try reader.read(UInt32.self))
+                var areas: [Area] = []
+                areas.reserveCapacity(Swift.min(count, payload.count / 32))
+                for _ in 0..<count {
+                    let id = try reader.readString()
+                    let kindByte = try reader.read(UInt8.self)
+                    guard let kind: AreaKind = kindByte == 1 ? .smoking : kindByte == 2 ? .nonsmoking : nil else {
+                        throw corrupt("area \(id) has kind byte \(kindByte)")
+                    }
+                    let areaName = try reader.readString()
+                    let lat = try reader.readDouble()
+                    let lon = try reader.readDouble()
+                    guard let coordinate = try? GeoPoint(latitude: lat, longitude: lon) else {
+                        throw corrupt("area \(id) has coordinates \(lat), \(lon)")
+                    }
+                    let road = try reader.readString()
+                    let lot = try reader.readString()
+                    let province = try reader.readString()
+                    let district = try reader.readString()
+                    let fieldCount = Int(try reader.read(UInt32.self))
+                    var fields: [Field] = []
+                    fields.reserveCapacity(Swift.min(fieldCount, 256))
+                    for _ in 0..<fieldCount {
+                        let key = try reader.readString()
+                        fields.append(Field(key, try reader.readString()))
+                    }
+                    areas.append(Area(
+                        id: id, kind: kind, name: areaName, coordinate: coordinate, roadAddress: road, lotAddress: lot,
+                        province: province, district: district, source: sourceName, fields: fields))
+                }
+                catalog.sources[sourceName] = Catalog.SourceData(areas: areas, fetchedAt: fetchedAt)
+            }
+            guard reader.offset == payload.count else { throw corrupt("\(payload.count - reader.offset) unexpected bytes after the last area") }
+            return (catalog, createdAt)
+        } catch let failure as Failure {
+            throw failure
+        } catch {
+            throw corrupt("a record runs past the end of the payload")
+        }
+    }
+}
+
+extension SnapshotFile {
+    // MARK: Files
+
+    /// Reads the snapshot at `path`; nil when there is none yet.
+    public static func load(path: String) throws(Failure) -> (catalog: Catalog, createdAt: Double)? {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+        }
+        return try decode([UInt8](data), path: path)
+    }
+
+    /// Moves a corrupt snapshot aside as `path.corrupt` so it is kept for inspection.
+    @discardableResult
+    public static func quarantine(path: String) -> String {
+        let target = path + ".corrupt"
+        _ = unlink(target)
+        return rename(path, target) == 0 ? target : path
+    }
+
+    /// Writes atomically: temporary file, fsync, rename, fsync of the folder.
+    /// On any failure the old snapshot is untouched and the temporary file removed.
+    public static func write(_ catalog: Catalog, to path: String) throws(Failure) {
+        let bytes = encode(catalog)
+        let directory = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw .unwritable(path: path, reason: "cannot create \(directory): \((error as NSError).localizedDescription)")
+        }
+        let temporary = "\(path).tmp-\(getpid())"
+        func fail(_ what: String) -> Failure {
+            let reason = "\(what): \(String(cString: strerror(errno)))"
+            _ = unlink(temporary)
+            return .unwritable(path: path, reason: reason)
+        }
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o640)
+        guard fd >= 0 else { throw fail("open \(temporary)") }
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else {
+                let error = fail("write")
+                close(fd)
+                throw error
+            }
+            offset += written
+        }
+        guard fsync(fd) == 0 else {
+            let error = fail("fsync")
+            close(fd)
+            throw error
+        }
+        guard close(fd) == 0 else { throw fail("close") }
+        guard rename(temporary, path) == 0 else { throw fail("rename") }
+        let directoryFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if directoryFD >= 0 {
+            _ = fsync(directoryFD)
+            close(directoryFD)
+        }
+    }
+}

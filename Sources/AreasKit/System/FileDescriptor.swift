@@ -1,0 +1,50 @@
+import Glibc
+
+/// A file descriptor with the few operations the server and its tests need, each turning
+/// errno into a thrown `SystemError`. A value type; closing is explicit.
+public struct FileDescriptor: Sendable, Hashable {
+    public let rawValue: Int32
+
+    public init(rawValue: Int32) {
+        self.rawValue = rawValue
+    }
+
+    /// Reads up to `count` bytes into `buffer`; 0 at end of stream.
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
+        try retryingSystemCall("read") { Glibc.read(rawValue, buffer.baseAddress, buffer.count) }
+    }
+
+    /// Writes some of `bytes`; returns how many were written.
+    public func write(_ bytes: UnsafeRawBufferPointer) throws(SystemError) -> Int {
+        // send with MSG_NOSIGNAL on sockets would avoid SIGPIPE; the server ignores SIGPIPE instead.
+        try retryingSystemCall("write") { Glibc.write(rawValue, bytes.baseAddress, bytes.count) }
+    }
+
+    /// Writes every byte, blocking as needed.
+    public func writeAll(_ bytes: [UInt8]) throws(SystemError) {
+        var offset = 0
+        while offset < bytes.count {
+            let result: Result<Int, SystemError> = bytes.withUnsafeBytes { raw in
+                do throws(SystemError) {
+                    return .success(try write(UnsafeRawBufferPointer(rebasing: raw[offset...])))
+                } catch {
+                    return .failure(error)
+                }
+            }
+            offset += try result.get()
+        }
+    }
+
+    public func close() {
+        _ = Glibc.close(rawValue)
+    }
+
+    public func setNonBlocking(_ on: Bool = true) throws(SystemError) {
+        let flags = try retryingSystemCall("fcntl") { fcntl(rawValue, F_GETFL) }
+        try retryingSystemCall("fcntl") { fcntl(rawValue, F_SETFL, on ? flags | O_NONBLOCK : flags & ~O_NONBLOCK) }
+    }
+
+    public func setCloseOnExec() throws(SystemError) {
+        try retryingSystemCall("fcntl") { fcntl(rawValue, F_SETFD, FD_CLOEXEC) }
+    }
+}

@@ -1,0 +1,108 @@
+import Glibc
+
+/// Socket set-up, wrapped once: Unix-domain stream sockets for the daemon, and loopback TCP
+/// for the local HTTP server the fetcher is tested against.
+public enum Sockets {
+    /// `sun_path` holds 108 bytes including the terminating NUL.
+    public static let maximumPathLength = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
+
+    /// Why a Unix socket path cannot be used.
+    public struct PathTooLong: Error, CustomStringConvertible {
+        public var path: String
+        public var description: String {
+            "socket path is \(path.utf8.count) bytes, longer than the \(Sockets.maximumPathLength) a Unix socket allows: \(path)"
+        }
+    }
+
+    static func unixAddress(_ path: String) throws(PathTooLong) -> sockaddr_un {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count <= maximumPathLength, !bytes.isEmpty else { throw PathTooLong(path: path) }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        return address
+    }
+
+    private static func withSockaddr<A, R>(_ address: inout A, _ body: (UnsafePointer<sockaddr>, socklen_t) -> R) -> R {
+        withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<A>.size)) }
+        }
+    }
+
+    private static func makeSocket(_ domain: Int32) throws(SystemError) -> FileDescriptor {
+        let fd = try retryingSystemCall("socket") { socket(domain, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
+        return FileDescriptor(rawValue: fd)
+    }
+
+    /// A listening Unix socket at `path` (which must not exist).
+    public static func listenUnix(path: String, backlog: Int32 = 1024) throws -> FileDescriptor {
+        var address = try unixAddress(path)
+        let fd = try makeSocket(AF_UNIX)
+        do {
+            try retryingSystemCall("bind", subject: path) { withSockaddr(&address) { bind(fd.rawValue, $0, $1) } }
+            try retryingSystemCall("listen", subject: path) { listen(fd.rawValue, backlog) }
+        } catch {
+            fd.close()
+            throw error
+        }
+        return fd
+    }
+
+    /// A connected Unix socket to `path`.
+    public static func connectUnix(path: String) throws -> FileDescriptor {
+        var address = try unixAddress(path)
+        let fd = try makeSocket(AF_UNIX)
+        do {
+            try retryingSystemCall("connect", subject: path) { withSockaddr(&address) { connect(fd.rawValue, $0, $1) } }
+        } catch {
+            fd.close()
+            throw error
+        }
+        return fd
+    }
+
+    /// A listening TCP socket on 127.0.0.1 with a port the kernel picks; returns it and the port.
+    public static func listenLoopbackTCP(backlog: Int32 = 128) throws(SystemError) -> (FileDescriptor, UInt16) {
+        let fd = try makeSocket(AF_INET)
+        var one: Int32 = 1
+        _ = setsockopt(fd.rawValue, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        do {
+            try retryingSystemCall("bind") { withSockaddr(&address) { bind(fd.rawValue, $0, $1) } }
+            try retryingSystemCall("listen") { listen(fd.rawValue, backlog) }
+            var bound = sockaddr_in()
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            try retryingSystemCall("getsockname") {
+                withUnsafeMutablePointer(to: &bound) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd.rawValue, $0, &length) } }
+            }
+            return (fd, UInt16(bigEndian: bound.sin_port))
+        } catch {
+            fd.close()
+            throw error
+        }
+    }
+
+    /// Accepts one connection, close-on-exec.
+    public static func accept(_ listener: FileDescriptor) throws(SystemError) -> FileDescriptor {
+        let fd = try retryingSystemCall("accept") { Glibc.accept(listener.rawValue, nil, nil) }
+        let connection = FileDescriptor(rawValue: fd)
+        try? connection.setCloseOnExec()
+        return connection
+    }
+
+    /// The uid of the process at the other end of a Unix socket (SO_PEERCRED).
+    public static func peerUID(_ fd: FileDescriptor) -> UInt32? {
+        // struct ucred is behind _GNU_SOURCE; its layout is fixed: pid, uid, gid.
+        struct PeerCredentials { var pid: Int32 = 0; var uid: UInt32 = 0; var gid: UInt32 = 0 }
+        var credentials = PeerCredentials()
+        var length = socklen_t(MemoryLayout<PeerCredentials>.size)
+        guard getsockopt(fd.rawValue, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0 else { return nil }
+        return credentials.uid
+    }
+}

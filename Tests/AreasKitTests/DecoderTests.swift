@@ -1,0 +1,90 @@
+import Foundation
+import XCTest
+@testable import AreasKit
+
+final class DecoderTests: XCTestCase {
+    let xml = NonSmokingZoneDecoder()
+    let json = SmokingAreaDecoder()
+
+    func testRecordedXMLPageDecodesEveryItemInOrder() throws {
+        let page = try xml.decode(Fixtures.xmlPage(1))
+        XCTAssertEqual(page.totalCount, 2750)
+        XCTAssertEqual(page.records.count, 1000)
+        // Oracle: count <item> tags in the raw text, and read the first item's field names directly.
+        let text = String(decoding: Fixtures.xmlPage(1), as: UTF8.self)
+        XCTAssertEqual(text.components(separatedBy: "<item>").count - 1, page.records.count)
+        XCTAssertEqual(page.records[0].map(\.key), [
+            "prhsmkNm", "prhsmkScopeDesc", "ctprvnNm", "signguNm", "prhsmkSe", "prhsmkAppnBasis", "prhsmkAr", "ffnlg",
+            "phoneNumber", "rdnmadr", "lnmadr", "institutionNm", "latitude", "longitude", "referenceDate", "insttCode",
+        ])
+        let firstName = text.components(separatedBy: "<prhsmkNm>")[1].components(separatedBy: "</prhsmkNm>")[0]
+        XCTAssertEqual(page.records[0][0].value, firstName.trimmingCharacters(in: .whitespaces))
+        let last = try xml.decode(Fixtures.xmlPage(3))
+        XCTAssertEqual(last.records.count, 750)
+    }
+
+    func testResultCodesInBothXMLEnvelopes() {
+        XCTAssertThrowsError(try xml.decode(Array(Fixtures.gatewayError("30", "SERVICE_KEY_IS_NOT_REGISTERED_ERROR").utf8))) { error in
+            XCTAssertEqual(error as? UpstreamError, .resultCode("30", message: "SERVICE ERROR / SERVICE_KEY_IS_NOT_REGISTERED_ERROR"))
+            XCTAssertFalse((error as? UpstreamError)?.isTransient ?? true)
+            XCTAssertTrue("\(error)".contains("service key not registered"))
+        }
+        XCTAssertThrowsError(try xml.decode(Array(Fixtures.headerError("22", "LIMITED_NUMBER_OF_SERVICE_REQUESTS_EXCEEDS_ERROR").utf8))) { error in
+            XCTAssertEqual((error as? UpstreamError)?.isTransient, true)
+        }
+        XCTAssertEqual(try xml.decode(Array(Fixtures.headerError("03", "NODATA_ERROR").utf8)).isPastEnd, true)
+    }
+
+    func testBrokenXMLIsAnErrorNeverAPartialPage() {
+        let full = Fixtures.xmlPage(1)
+        var random = SplitMix64(seed: 5)
+        for _ in 0..<40 {
+            let cut = Int.random(in: 1..<(full.count - 20), using: &random)
+            XCTAssertThrowsError(try xml.decode(Array(full.prefix(cut))), "cut at \(cut)") { error in
+                guard case .malformedPage? = error as? UpstreamError else { return XCTFail("\(error)") }
+            }
+        }
+        let bad: [String: [UInt8]] = [
+            "html": Array("<!DOCTYPE html><html><body><h1>서비스 점검 중</h1></body></html>".utf8),
+            "empty": [],
+            "spaces": Array("  \n ".utf8),
+            "binary": (0..<512).map { UInt8(truncatingIfNeeded: $0 &* 7919) },
+            "json": Array("{\"response\":1}".utf8),
+        ]
+        for (name, body) in bad {
+            XCTAssertThrowsError(try xml.decode(body), name) { error in
+                guard case .malformedPage? = error as? UpstreamError else { return XCTFail("\(name): \(error)") }
+                XCTAssertEqual((error as? UpstreamError)?.isTransient, true)
+            }
+        }
+    }
+
+    func testRecordedJSONPagesKeepColumnsAsText() throws {
+        let page = try json.decode(Fixtures.bytes("samples/yongsan-smoking/page-1.json"))
+        XCTAssertEqual(page.totalCount, 57)
+        XCTAssertEqual(page.records.count, 57)
+        let oracle = try JSONSerialization.jsonObject(with: Data(Fixtures.bytes("samples/yongsan-smoking/page-1.json"))) as? [String: Any]
+        let rows = oracle?["data"] as? [[String: Any]] ?? []
+        XCTAssertEqual(Set(page.records[0].map(\.key)), Set(rows[0].keys))
+        XCTAssertEqual(page.records[0].first { $0.key == "위도" }?.value, rows[0]["위도"] as? String)
+        // Anyang sends some coordinates as JSON numbers: they arrive as the same digits.
+        let anyang = try json.decode(Fixtures.bytes("samples/anyang-smoking/page-1.json"))
+        let numeric = anyang.records[0].first { $0.key == "위도" }?.value ?? ""
+        XCTAssertNotNil(Double(numeric))
+    }
+
+    func testOdcloudErrorsAndGarbage() {
+        XCTAssertThrowsError(try json.decode(Array(#"{"code": -4, "msg": "등록되지 않은 인증키 입니다."}"#.utf8))) { error in
+            XCTAssertEqual(error as? UpstreamError, .odcloudCode(-4, message: "등록되지 않은 인증키 입니다."))
+            XCTAssertFalse((error as? UpstreamError)?.isTransient ?? true)
+        }
+        XCTAssertThrowsError(try json.decode(Array(#"{"code": -10, "msg": "quota"}"#.utf8))) {
+            XCTAssertEqual(($0 as? UpstreamError)?.isTransient, true)
+        }
+        for body in ["not found service", "", "{\"data\": [", "<html></html>", "{\"data\": [{\"a\": {\"b\": 1}}]}"] {
+            XCTAssertThrowsError(try json.decode(Array(body.utf8)), body) { error in
+                guard case .malformedPage? = error as? UpstreamError else { return XCTFail("\(body): \(error)") }
+            }
+        }
+    }
+}
