@@ -39,6 +39,8 @@ public final class LoopbackHTTPServer: Sendable {
     private let served = Atomic<Int>(0)
 
     public init(handler: @escaping @Sendable (Request) -> Reply) throws(SystemError) {
+        // A client that hangs up mid-reply must not kill the process.
+        signal(SIGPIPE, SIG_IGN)
         (listener, port) = try Sockets.listenLoopbackTCP()
         self.handler = handler
         let thread = Thread { [self] in acceptLoop() }
