@@ -42,7 +42,7 @@ public struct SourceReport: Sendable, Codable, Equatable {
         var text = "\(name): \(status.rawValue)"
         switch status {
         case .updated:
-            text += ", \(accepted) areas from \(pages) pages (+\(added) -\(removed) ~\(changed))"
+            text += ", \(accepted) areas from \(pages) page\(pages == 1 ? "" : "s") (+\(added) -\(removed) ~\(changed))"
         case .failed, .heldBack:
             text += ", still serving \(serving) areas"
         }

@@ -1,0 +1,124 @@
+/// Writes JSON straight into a reusable byte buffer: no intermediate tree, no `Encodable`.
+///
+/// Callers put commas and keys in the right places through `key(_:)` and the container
+/// methods; it tracks only whether a separator is due.
+public struct JSONWriter {
+    public private(set) var bytes: [UInt8] = []
+    private var needsComma = false
+
+    public init(capacity: Int = 4096) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    public mutating func reset() {
+        bytes.removeAll(keepingCapacity: true)
+        needsComma = false
+    }
+
+    private mutating func separate() {
+        if needsComma { bytes.append(UInt8(ascii: ",")) }
+        needsComma = false
+    }
+
+    public mutating func beginObject() { separate(); bytes.append(UInt8(ascii: "{")) }
+    public mutating func endObject() { bytes.append(UInt8(ascii: "}")); needsComma = true }
+    public mutating func beginArray() { separate(); bytes.append(UInt8(ascii: "[")) }
+    public mutating func endArray() { bytes.append(UInt8(ascii: "]")); needsComma = true }
+
+    public mutating func key(_ name: StaticString) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
+    }
+
+    public mutating func key(_ name: String) {
+        string(name)
+        bytes.append(UInt8(ascii: ":"))
+        needsComma = false
+    }
+
+    public mutating func string(_ value: String) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        var value = value
+        value.withUTF8 { utf8 in
+            var runStart = 0
+            for (i, byte) in utf8.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i]))
+                bytes.append(UInt8(ascii: "\\"))
+                switch byte {
+                case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\""))
+                case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\"))
+                case 0x0A: bytes.append(UInt8(ascii: "n"))
+                case 0x0D: bytes.append(UInt8(ascii: "r"))
+                case 0x09: bytes.append(UInt8(ascii: "t"))
+                default:
+                    let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                    bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 15)]])
+                }
+                runStart = i + 1
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
+        }
+        bytes.append(UInt8(ascii: "\""))
+        needsComma = true
+    }
+
+    public mutating func number(_ value: Int) {
+        separate()
+        if value == 0 {
+            bytes.append(UInt8(ascii: "0"))
+        } else {
+            var magnitude = value.magnitude
+            var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                         UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            var count = 0
+            withUnsafeMutableBytes(of: &digits) { buffer in
+                while magnitude > 0 {
+                    buffer[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                    magnitude /= 10
+                    count += 1
+                }
+                if value < 0 { bytes.append(UInt8(ascii: "-")) }
+                for i in stride(from: count - 1, through: 0, by: -1) { bytes.append(buffer[i]) }
+            }
+        }
+        needsComma = true
+    }
+
+    /// A finite number in its shortest round-trip form; non-finite values become null.
+    public mutating func number(_ value: Double) {
+        guard value.isFinite else { null(); return }
+        if value == value.rounded(), abs(value) < 1e15 {
+            number(Int(value))
+            return
+        }
+        separate()
+        bytes.append(contentsOf: value.description.utf8)
+        needsComma = true
+    }
+
+    /// A distance rounded to centimetres, enough for any use and shorter on the wire.
+    public mutating func meters(_ value: Double) {
+        number((value * 100).rounded() / 100)
+    }
+
+    public mutating func bool(_ value: Bool) {
+        separate()
+        bytes.append(contentsOf: value ? Array("true".utf8) : Array("false".utf8))
+        needsComma = true
+    }
+
+    public mutating func null() {
+        separate()
+        bytes.append(contentsOf: Array("null".utf8))
+        needsComma = true
+    }
+
+    public mutating func newline() {
+        bytes.append(UInt8(ascii: "\n"))
+        needsComma = false
+    }
+}

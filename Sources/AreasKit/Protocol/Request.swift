@@ -1,0 +1,196 @@
+/// One request of the wire protocol (version 1), validated.
+public enum Request: Sendable, Equatable {
+    case near(point: GeoPoint, k: Int, maxMeters: Double?, kind: KindFilter, output: OutputMode)
+    case radius(point: GeoPoint, meters: Double, kind: KindFilter, limit: Int?, output: OutputMode)
+    case bbox(box: GeoBox, kind: KindFilter, limit: Int?, output: OutputMode)
+    case get(id: String)
+    case stats
+    case health
+    case refresh(wait: Bool, force: Bool)
+
+    /// The operations that cost upstream quota or change state: only admins may ask them.
+    public var isPrivileged: Bool {
+        if case .refresh = self { return true }
+        return false
+    }
+}
+
+/// How much of each area a query answer carries.
+public enum OutputMode: String, Sendable, CaseIterable {
+    /// Every shown field.
+    case full
+    /// Only the id and the distance, like Redis `WITHDIST`.
+    case ids
+    /// Only the count.
+    case count
+}
+
+/// A request refused before it ran: the wire code and a message naming the field.
+public struct RequestError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Code: String, Sendable {
+        case badRequest = "bad_request"
+        case unknownOp = "unknown_op"
+        case tooLarge = "too_large"
+        case notFound = "not_found"
+        case permissionDenied = "permission_denied"
+        case unavailable
+        case busy
+        case `internal`
+    }
+
+    public var code: Code
+    public var message: String
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { "\(code.rawValue): \(message)" }
+}
+
+extension Request {
+    /// The largest `k` a near query may ask for.
+    public static let maximumK = 10_000
+
+    /// Parses one request line (without its newline).
+    public static func parse(_ line: UnsafeBufferPointer<UInt8>) throws(RequestError) -> Request {
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(line)
+        } catch {
+            throw RequestError(.badRequest, error.description)
+        }
+        guard case .object(let members) = value else {
+            throw RequestError(.badRequest, "a request must be a JSON object, got \(value.typeName)")
+        }
+        let fields = Fields(members: members)
+        guard let op = try fields.string("op") else { throw RequestError(.badRequest, "op is missing") }
+        let request: Request
+        switch op {
+        case "near":
+            let point = try fields.point()
+            let k = try fields.integer("k", in: 0...maximumK) ?? 10
+            let maxMeters = try fields.distance("maxMeters")
+            request = .near(point: point, k: k, maxMeters: maxMeters, kind: try fields.kind(), output: try fields.output())
+        case "radius":
+            let point = try fields.point()
+            guard let meters = try fields.distance("meters") else { throw RequestError(.badRequest, "meters is missing") }
+            request = .radius(point: point, meters: meters, kind: try fields.kind(), limit: try fields.integer("limit", in: 0...Int(Int32.max)), output: try fields.output())
+        case "bbox":
+            let south = try fields.coordinate("south", range: -90...90)
+            let west = try fields.coordinate("west", range: -180...180)
+            let north = try fields.coordinate("north", range: -90...90)
+            let east = try fields.coordinate("east", range: -180...180)
+            guard south <= north else { throw RequestError(.badRequest, "south (\(south)) must not be above north (\(north))") }
+            guard west <= east else { throw RequestError(.badRequest, "west (\(west)) must not be east of east (\(east))") }
+            let box = GeoBox(uncheckedSouth: south, west: west, north: north, east: east)
+            request = .bbox(box: box, kind: try fields.kind(), limit: try fields.integer("limit", in: 0...Int(Int32.max)), output: try fields.output())
+        case "get":
+            guard let id = try fields.string("id"), !id.isEmpty else { throw RequestError(.badRequest, "id is missing") }
+            request = .get(id: id)
+        case "stats":
+            request = .stats
+        case "health":
+            request = .health
+        case "refresh":
+            request = .refresh(wait: try fields.bool("wait") ?? false, force: try fields.bool("force") ?? false)
+        default:
+            throw RequestError(.unknownOp, "unknown op '\(op)' (expected near, radius, bbox, get, stats, health or refresh)")
+        }
+        return request
+    }
+
+    public static func parse(_ line: [UInt8]) throws(RequestError) -> Request {
+        let result: Result<Request, RequestError> = line.withUnsafeBufferPointer { buffer in
+            do throws(RequestError) { return .success(try parse(buffer)) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+
+    /// Typed access to a request's members, each error naming the field.
+    private struct Fields {
+        var members: [(String, JSONValue)]
+
+        func find(_ name: String) -> JSONValue? {
+            members.last(where: { $0.0 == name })?.1
+        }
+
+        func string(_ name: String) throws(RequestError) -> String? {
+            switch find(name) {
+            case nil, .null?: return nil
+            case .string(let s)?: return s
+            case let other?: throw RequestError(.badRequest, "\(name) must be a string, got \(other.typeName)")
+            }
+        }
+
+        func number(_ name: String) throws(RequestError) -> Double? {
+            switch find(name) {
+            case nil, .null?: return nil
+            case .number(let n)?:
+                guard n.isFinite else { throw RequestError(.badRequest, "\(name) must be a finite number") }
+                return n
+            case let other?: throw RequestError(.badRequest, "\(name) must be a number, got \(other.typeName)")
+            }
+        }
+
+        func bool(_ name: String) throws(RequestError) -> Bool? {
+            switch find(name) {
+            case nil, .null?: return nil
+            case .bool(let b)?: return b
+            case let other?: throw RequestError(.badRequest, "\(name) must be true or false, got \(other.typeName)")
+            }
+        }
+
+        func coordinate(_ name: String, range: ClosedRange<Double>) throws(RequestError) -> Double {
+            let bounds = "a number between \(Int(range.lowerBound)) and \(Int(range.upperBound))"
+            let value: Double?
+            do throws(RequestError) {
+                value = try number(name)
+            } catch {
+                throw RequestError(.badRequest, "\(name) must be \(bounds)")
+            }
+            guard let value else { throw RequestError(.badRequest, "\(name) is missing: it must be \(bounds)") }
+            guard range.contains(value) else { throw RequestError(.badRequest, "\(name) must be \(bounds), got \(value)") }
+            return value
+        }
+
+        func point() throws(RequestError) -> GeoPoint {
+            let lat = try coordinate("lat", range: -90...90)
+            let lon = try coordinate("lon", range: -180...180)
+            return GeoPoint(uncheckedLatitude: lat, longitude: lon)
+        }
+
+        func distance(_ name: String) throws(RequestError) -> Double? {
+            guard let value = try number(name) else { return nil }
+            guard value >= 0, value <= 20_100_000 else {
+                throw RequestError(.badRequest, "\(name) must be a number of meters from 0 to 20100000, got \(value)")
+            }
+            return value
+        }
+
+        func integer(_ name: String, in range: ClosedRange<Int>) throws(RequestError) -> Int? {
+            guard let value = try number(name) else { return nil }
+            guard value == value.rounded(), value >= Double(range.lowerBound), value <= Double(range.upperBound) else {
+                throw RequestError(.badRequest, "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), got \(value)")
+            }
+            return Int(value)
+        }
+
+        func kind() throws(RequestError) -> KindFilter {
+            guard let text = try string("kind") else { return .all }
+            guard let kind = KindFilter(rawValue: text) else {
+                throw RequestError(.badRequest, "kind must be smoking, nonsmoking or all, got '\(text)'")
+            }
+            return kind
+        }
+
+        func output() throws(RequestError) -> OutputMode {
+            guard let text = try string("output") else { return .full }
+            guard let mode = OutputMode(rawValue: text) else {
+                throw RequestError(.badRequest, "output must be full, ids or count, got '\(text)'")
+            }
+            return mode
+        }
+    }
+}

@@ -1,0 +1,364 @@
+import Foundation
+import Synchronization
+
+/// The daemon's core: the current data set, the queries over it, and refreshes that replace it.
+///
+/// Queries copy the current `ServingState` reference (a pointer copy under a lock held for
+/// nanoseconds, never during a refresh) and run on it without any lock. A refresh builds a
+/// complete new state off to the side and swaps it in; queries in flight finish on the old one.
+public final class AreaService: Sendable {
+    public let logger: Logger
+    private let current: Mutex<ServingState>
+    private let configuration: Mutex<AreasConfig>
+    private let inFlight = Mutex<RefreshJob?>(nil)
+    private let queries = Atomic<Int>(0)
+    private let startedAt = Date().timeIntervalSince1970
+    private let clock = ContinuousClock()
+    private let environment: [String: String]
+    public let snapshotPath: String
+    /// Called after each refresh with the new state (systemd status lines).
+    private let onRefresh: @Sendable (ServingState) -> Void
+
+    public init(config: AreasConfig, state: ServingState, snapshotPath: String, logger: Logger,
+                environment: [String: String] = ProcessInfo.processInfo.environment,
+                onRefresh: @escaping @Sendable (ServingState) -> Void = { _ in }) {
+        self.configuration = Mutex(config)
+        self.current = Mutex(state)
+        self.snapshotPath = snapshotPath
+        self.logger = logger
+        self.environment = environment
+        self.onRefresh = onRefresh
+    }
+
+    public var state: ServingState { current.withLock { $0 } }
+    public var config: AreasConfig { configuration.withLock { $0 } }
+    public var queriesServed: Int { queries.load(ordering: .relaxed) }
+    public var isRefreshing: Bool { inFlight.withLock { $0 != nil } }
+
+    /// Uses a new configuration from the next refresh on.
+    public func replace(config: AreasConfig) {
+        configuration.withLock { $0 = config }
+    }
+
+    // MARK: Refresh
+
+    /// One refresh under way; everyone who asks while it runs joins it.
+    final class RefreshJob: Sendable {
+        let done = DispatchSemaphore(value: 0)
+        let result = Mutex<RefreshReport?>(nil)
+
+        func wait() -> RefreshReport? {
+            done.wait()
+            done.signal()  // let the next waiter through
+            return result.withLock { $0 }
+        }
+    }
+
+    /// Starts a refresh, or joins the one already running; returns the job to wait on.
+    @discardableResult
+    public func startRefresh(force: Bool) -> RefreshJobHandle {
+        let (job, isNew) = inFlight.withLock { slot -> (RefreshJob, Bool) in
+            if let job = slot { return (job, false) }
+            let job = RefreshJob()
+            slot = job
+            return (job, true)
+        }
+        if isNew {
+            Task.detached { [self] in
+                let report = await performRefresh(force: force)
+                job.result.withLock { $0 = report }
+                inFlight.withLock { $0 = nil }
+                job.done.signal()
+            }
+        }
+        return RefreshJobHandle(job: job)
+    }
+
+    public struct RefreshJobHandle: Sendable {
+        let job: RefreshJob
+        /// Blocks until the refresh finishes.
+        public func wait() -> RefreshReport? { job.wait() }
+    }
+
+    private func performRefresh(force: Bool) async -> RefreshReport {
+        let config = self.config
+        let before = state
+        logger.info("refresh started: \(config.sources.count) sources" + (force ? " (forced)" : ""))
+        let (catalog, report) = await Refresher(config: config, environment: environment).refresh(before.catalog, force: force)
+        for source in report.sources {
+            if source.status == .updated {
+                logger.info("source " + source.summary)
+            } else {
+                logger.warning("source " + source.summary)
+            }
+        }
+        let next: ServingState
+        if catalog == before.catalog {
+            next = before.with(report: report)
+        } else {
+            let start = clock.now
+            next = ServingState(catalog: catalog, hasData: true, lastReport: report, snapshotPath: snapshotPath, builtAt: Date().timeIntervalSince1970)
+            logger.info("index built: \(next.index.count) areas in \(Int((clock.now - start).milliseconds)) ms")
+            do {
+                try SnapshotFile.write(catalog, to: snapshotPath)
+            } catch {
+                logger.error("\(error); the previous snapshot is unchanged, and the new data is served from memory")
+            }
+        }
+        current.withLock { $0 = next }
+        onRefresh(next)
+        logger.info("refresh finished in \(Int(report.durationMilliseconds)) ms: \(next.index.count) areas served" +
+                    (report.succeeded ? "" : "; some sources failed or were held back"))
+        return report
+    }
+
+    // MARK: Queries
+
+    /// Answers one request line into `writer`, followed by a newline. Never throws: every
+    /// failure becomes an error line.
+    public func respond(to line: UnsafeBufferPointer<UInt8>, peerUID: UInt32?, into writer: inout JSONWriter) {
+        queries.add(1, ordering: .relaxed)
+        do throws(RequestError) {
+            let request = try Request.parse(line)
+            try execute(request, peerUID: peerUID, into: &writer)
+        } catch {
+            Self.writeError(error, into: &writer)
+        }
+        writer.newline()
+    }
+
+    public static func writeError(_ error: RequestError, into writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("ok"); writer.bool(false)
+        writer.key("error")
+        writer.beginObject()
+        writer.key("code"); writer.string(error.code.rawValue)
+        writer.key("message"); writer.string(error.message)
+        writer.endObject()
+        writer.endObject()
+    }
+
+    private func isAdmin(_ uid: UInt32?) -> Bool {
+        guard let uid else { return false }
+        return uid == 0 || uid == getuid() || config.adminUids.contains(uid)
+    }
+
+    func execute(_ request: Request, peerUID: UInt32?, into writer: inout JSONWriter) throws(RequestError) {
+        if request.isPrivileged && !isAdmin(peerUID) {
+            throw RequestError(.permissionDenied, "refresh is allowed only to root, the daemon's user, or adminUids (your uid is \(peerUID.map(String.init) ?? "unknown"))")
+        }
+        let state = self.state
+        let maxResults = config.maxResults
+        switch request {
+        case .near(let point, let k, let maxMeters, let kind, let output):
+            try requireData(state)
+            let matches = try Self.run { () throws(GeoError) in try state.index.nearest(to: point, k: Swift.min(k, maxResults), maxMeters: maxMeters, kind: kind) }.get()
+            writeAreas(matches, truncated: k > maxResults && matches.count == maxResults, state: state, output: output, into: &writer)
+        case .radius(let point, let meters, let kind, let limit, let output):
+            try requireData(state)
+            let cap = Swift.min(limit ?? maxResults, maxResults)
+            let matches = try Self.run { () throws(GeoError) in try state.index.areas(within: meters, of: point, kind: kind, limit: cap + 1) }.get()
+            writeAreas(Array(matches.prefix(cap)), truncated: matches.count > cap, state: state, output: output, into: &writer)
+        case .bbox(let box, let kind, let limit, let output):
+            try requireData(state)
+            let cap = Swift.min(limit ?? maxResults, maxResults)
+            let matches = try Self.run { () throws(GeoError) in try state.index.areas(in: box, kind: kind, limit: cap + 1) }.get()
+            writeAreas(Array(matches.prefix(cap)), truncated: matches.count > cap, state: state, output: output, into: &writer)
+        case .get(let id):
+            try requireData(state)
+            guard let area = state.index.area(id: id) else { throw RequestError(.notFound, "no area with id '\(id)'") }
+            writer.beginObject()
+            writer.key("ok"); writer.bool(true)
+            writer.key("count"); writer.number(1)
+            writer.key("areas")
+            writer.beginArray()
+            writeArea(area, distance: nil, detailed: true, into: &writer)
+            writer.endArray()
+            writer.endObject()
+        case .stats:
+            writeStats(state, into: &writer)
+        case .health:
+            writeHealth(state, into: &writer)
+        case .refresh(let wait, let force):
+            let handle = startRefresh(force: force)
+            writer.beginObject()
+            writer.key("ok"); writer.bool(true)
+            if wait, let report = handle.wait() {
+                writer.key("refreshed"); writer.bool(true)
+                writer.key("report")
+                Self.write(report, into: &writer)
+            } else {
+                writer.key("started"); writer.bool(true)
+            }
+            writer.endObject()
+        }
+    }
+
+    private static func run<T>(_ body: () throws(GeoError) -> T) -> Result<T, RequestError> {
+        do throws(GeoError) {
+            return .success(try body())
+        } catch {
+            return .failure(RequestError(.badRequest, error.description))
+        }
+    }
+
+    private func requireData(_ state: ServingState) throws(RequestError) {
+        guard state.hasData else {
+            throw RequestError(.unavailable, isRefreshing ? "no data loaded yet: the first refresh is running" : "no data loaded: the last refresh failed; see stats")
+        }
+    }
+
+    // MARK: Encoding
+
+    private func writeAreas(_ matches: [AreaIndex.Match], truncated: Bool, state: ServingState, output: OutputMode, into writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("ok"); writer.bool(true)
+        writer.key("count"); writer.number(matches.count)
+        writer.key("truncated"); writer.bool(truncated)
+        if output != .count {
+            writer.key("areas")
+            writer.beginArray()
+            for match in matches {
+                let area = state.index.areas[match.position]
+                if output == .ids {
+                    writer.beginObject()
+                    writer.key("id"); writer.string(area.id)
+                    if let distance = match.distanceMeters { writer.key("distanceMeters"); writer.meters(distance) }
+                    writer.endObject()
+                } else {
+                    writeArea(area, distance: match.distanceMeters, detailed: false, into: &writer)
+                }
+            }
+            writer.endArray()
+        }
+        writer.endObject()
+    }
+
+    private func writeArea(_ area: Area, distance: Double?, detailed: Bool, into writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("id"); writer.string(area.id)
+        writer.key("kind"); writer.string(area.kind.rawValue)
+        writer.key("name"); writer.string(area.name)
+        writer.key("lat"); writer.number(area.coordinate.latitude)
+        writer.key("lon"); writer.number(area.coordinate.longitude)
+        if let distance { writer.key("distanceMeters"); writer.meters(distance) }
+        writer.key("address"); writer.string(area.address)
+        writer.key("district"); writer.string(area.district)
+        writer.key("source"); writer.string(area.source)
+        if detailed {
+            writer.key("province"); writer.string(area.province)
+            writer.key("roadAddress"); writer.string(area.roadAddress)
+            writer.key("lotAddress"); writer.string(area.lotAddress)
+            writer.key("fields")
+            writer.beginObject()
+            for field in area.fields {
+                writer.key(field.key)
+                writer.string(field.value)
+            }
+            writer.endObject()
+        }
+        writer.endObject()
+    }
+
+    private func writeHealth(_ state: ServingState, into writer: inout JSONWriter) {
+        let now = Date().timeIntervalSince1970
+        writer.beginObject()
+        writer.key("ok"); writer.bool(true)
+        writer.key("loaded"); writer.bool(state.hasData)
+        writer.key("areas"); writer.number(state.index.count)
+        writer.key("dataAgeSeconds")
+        if let age = state.dataAge(now: now) { writer.number(age.rounded()) } else { writer.null() }
+        writer.key("stale"); writer.bool(state.dataAge(now: now).map { $0 > 2 * config.refreshIntervalSeconds } ?? true)
+        writer.key("refreshing"); writer.bool(isRefreshing)
+        writer.key("lastRefreshSucceeded")
+        if let report = state.lastReport { writer.bool(report.succeeded) } else { writer.null() }
+        writer.endObject()
+    }
+
+    private func writeStats(_ state: ServingState, into writer: inout JSONWriter) {
+        let now = Date().timeIntervalSince1970
+        writer.beginObject()
+        writer.key("ok"); writer.bool(true)
+        writer.key("areas"); writer.number(state.index.count)
+        writer.key("byKind")
+        writer.beginObject()
+        for kind in AreaKind.allCases {
+            writer.key(kind.rawValue)
+            writer.number(state.index.areas.reduce(0) { $0 + ($1.kind == kind ? 1 : 0) })
+        }
+        writer.endObject()
+        writer.key("bySource")
+        writer.beginObject()
+        for name in state.catalog.sources.keys.sorted() {
+            guard let data = state.catalog.sources[name] else { continue }
+            writer.key(name)
+            writer.beginObject()
+            writer.key("areas"); writer.number(data.areas.count)
+            writer.key("fetchedAt"); writer.number(data.fetchedAt.rounded())
+            writer.key("ageSeconds"); writer.number(Swift.max(0, now - data.fetchedAt).rounded())
+            writer.endObject()
+        }
+        writer.endObject()
+        writer.key("index")
+        writer.beginObject()
+        writer.key("buildMilliseconds"); writer.meters(state.index.buildMilliseconds)
+        writer.key("treeBytes"); writer.number(state.index.tree.byteCount)
+        writer.key("nodeSize"); writer.number(state.index.tree.nodeSize)
+        writer.endObject()
+        writer.key("snapshot")
+        writer.beginObject()
+        writer.key("path"); writer.string(snapshotPath)
+        var info = stat()
+        if stat(snapshotPath, &info) == 0 {
+            writer.key("bytes"); writer.number(Int(info.st_size))
+            writer.key("ageSeconds"); writer.number(Swift.max(0, now - Double(info.st_mtim.tv_sec)).rounded())
+        } else {
+            writer.key("bytes"); writer.null()
+        }
+        writer.endObject()
+        writer.key("uptimeSeconds"); writer.number((now - startedAt).rounded())
+        writer.key("queriesServed"); writer.number(queriesServed)
+        writer.key("refreshing"); writer.bool(isRefreshing)
+        writer.key("lastRefresh")
+        if let report = state.lastReport { Self.write(report, into: &writer) } else { writer.null() }
+        writer.endObject()
+    }
+
+    static func write(_ report: RefreshReport, into writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("startedAt"); writer.number(report.startedAt.rounded())
+        writer.key("durationMilliseconds"); writer.meters(report.durationMilliseconds)
+        writer.key("forced"); writer.bool(report.forced)
+        writer.key("succeeded"); writer.bool(report.succeeded)
+        writer.key("sources")
+        writer.beginArray()
+        for source in report.sources {
+            writer.beginObject()
+            writer.key("name"); writer.string(source.name)
+            writer.key("status"); writer.string(source.status.rawValue)
+            writer.key("pages"); writer.number(source.pages)
+            writer.key("retries"); writer.number(source.retries)
+            writer.key("received"); writer.number(source.received)
+            writer.key("accepted"); writer.number(source.accepted)
+            writer.key("rejected")
+            writer.beginObject()
+            for (reason, count) in source.rejected.sorted(by: { $0.key < $1.key }) {
+                writer.key(reason); writer.number(count)
+            }
+            writer.endObject()
+            writer.key("repaired"); writer.number(source.repaired)
+            writer.key("duplicates"); writer.number(source.duplicates)
+            writer.key("added"); writer.number(source.added)
+            writer.key("removed"); writer.number(source.removed)
+            writer.key("changed"); writer.number(source.changed)
+            writer.key("serving"); writer.number(source.serving)
+            writer.key("durationMilliseconds"); writer.meters(source.durationMilliseconds)
+            writer.key("error")
+            if let error = source.error { writer.string(error) } else { writer.null() }
+            writer.key("summary"); writer.string(source.summary)
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.endObject()
+    }
+}

@@ -1,0 +1,174 @@
+import Foundation
+import Glibc
+
+/// areasd from start to exit: read the config, load the snapshot, listen, refresh on schedule,
+/// and stop cleanly on a signal. The executable is a thin `main` over this.
+public final class Daemon: @unchecked Sendable {
+    public struct Options: Sendable {
+        public var configPath = "config/areasd.json"
+        public var socketPath: String?
+        public var logLevel: Logger.Level?
+        public init() {}
+    }
+
+    public static let usage = "usage: areasd [--config PATH] [--socket PATH] [--log-level error|warning|info|debug]"
+
+    public static func parseOptions(_ arguments: [String]) throws(UsageError) -> Options {
+        var list = ArgumentList(arguments)
+        var options = Options()
+        if let path = try list.value("--config", "-c") { options.configPath = path }
+        options.socketPath = try list.value("--socket", "-s")
+        if let level = try list.value("--log-level") {
+            guard let parsed = Logger.Level(name: level) else { throw .invalidValue("--log-level", level) }
+            options.logLevel = parsed
+        }
+        let rest = try list.positionals()
+        guard rest.isEmpty else { throw .wrongArguments("unexpected argument '\(rest[0])'") }
+        return options
+    }
+
+    private let options: Options
+    private let environment: [String: String]
+    private var logger: Logger
+    private var service: AreaService?
+    private var server: UnixSocketServer?
+    private var socketPath = ""
+    private var ownsSocketFile = false
+    private var sources: [any DispatchSourceProtocol] = []
+    private let queue = DispatchQueue(label: "areasd.control")
+
+    public init(options: Options, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.options = options
+        self.environment = environment
+        self.logger = Logger(threshold: options.logLevel ?? .info, environment: environment)
+    }
+
+    /// Starts everything and returns; the caller then parks the main thread (`dispatchMain`).
+    /// Returns a message and exit code when it cannot start.
+    public func start() -> (message: String, code: Int32)? {
+        let config: AreasConfig
+        do {
+            config = try AreasConfig.load(path: options.configPath)
+        } catch {
+            return ("areasd: \(error)", 78)  // EX_CONFIG
+        }
+        if options.logLevel == nil, let name = config.logLevel, let level = Logger.Level(name: name) {
+            logger.threshold = level
+        }
+        socketPath = options.socketPath ?? config.socket ?? DefaultPaths.socket(environment: environment)
+        let snapshotPath = config.snapshot ?? DefaultPaths.snapshot(environment: environment)
+
+        // The last good data first, so the socket answers as soon as it exists.
+        var catalog = Catalog()
+        var hasData = false
+        let clock = ContinuousClock()
+        let loadStart = clock.now
+        do {
+            if let loaded = try SnapshotFile.load(path: snapshotPath) {
+                catalog = loaded.catalog
+                hasData = true
+            }
+        } catch {
+            let moved = SnapshotFile.quarantine(path: snapshotPath)
+            logger.error("\(error); moved it to \(moved) and starting empty, fetching now")
+        }
+        let state = ServingState(catalog: catalog, hasData: hasData, lastReport: nil, snapshotPath: snapshotPath, builtAt: Date().timeIntervalSince1970)
+        if hasData {
+            logger.info("loaded snapshot \(snapshotPath): \(state.index.count) areas from \(catalog.sources.count) sources in \(Int((clock.now - loadStart).milliseconds)) ms")
+        } else {
+            logger.info("no snapshot at \(snapshotPath); serving nothing until the first refresh finishes")
+        }
+        let service = AreaService(config: config, state: state, snapshotPath: snapshotPath, logger: logger, environment: environment)
+        self.service = service
+
+        let listener: FileDescriptor
+        do {
+            listener = try listen(config: config)
+        } catch {
+            return ("areasd: \(error)", 1)
+        }
+        var limits = UnixSocketServer.Limits()
+        limits.maxConnections = config.maxConnections
+        limits.idleTimeoutSeconds = config.idleTimeoutSeconds
+        let server = UnixSocketServer(listener: listener, service: service, limits: limits)
+        self.server = server
+        server.start()
+        logger.info("listening on \(socketPath) (\(state.index.count) areas, pid \(getpid()))")
+
+        installSignalHandlers()
+        scheduleRefreshes(interval: config.refreshIntervalSeconds)
+        return nil
+    }
+
+    private func listen(config: AreasConfig) throws -> FileDescriptor {
+        try SocketPath.prepare(socketPath)
+        let fd = try Sockets.listenUnix(path: socketPath)
+        ownsSocketFile = true
+        if chmod(socketPath, mode_t(config.socketMode)) != 0 {
+            logger.warning("chmod \(String(config.socketMode, radix: 8)) \(socketPath): \(SystemError("chmod").reason)")
+        }
+        if let group = config.socketGroup {
+            if let entry = getgrnam(group) {
+                if chown(socketPath, uid_t.max, entry.pointee.gr_gid) != 0 {
+                    logger.warning("chgrp \(group) \(socketPath): \(SystemError("chown").reason)")
+                }
+            } else {
+                logger.warning("socketGroup '\(group)' does not exist; the socket keeps its default group")
+            }
+        }
+        return fd
+    }
+
+    private func installSignalHandlers() {
+        for number in [SIGTERM, SIGINT, SIGHUP] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler { [self] in
+                if number == SIGHUP { reload() } else { shutdown(signal: number) }
+            }
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    private func scheduleRefreshes(interval: Double) {
+        guard let service else { return }
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        // Check often; refresh only when the data is older than the interval.
+        let check = Swift.min(60, Swift.max(1, interval / 10))
+        timer.schedule(deadline: .now(), repeating: check)
+        var lastAttempt = 0.0
+        timer.setEventHandler {
+            let now = Date().timeIntervalSince1970
+            let state = service.state
+            let age = state.dataAge(now: now) ?? .infinity
+            // A failed attempt is not repeated before a tenth of the interval has passed.
+            if age >= interval && !service.isRefreshing && now - lastAttempt >= Swift.min(interval, Swift.max(60, interval / 10)) {
+                lastAttempt = now
+                service.startRefresh(force: false)
+            }
+        }
+        timer.resume()
+        sources.append(timer)
+    }
+
+    private func reload() {
+        guard let service else { return }
+        do {
+            let config = try AreasConfig.load(path: options.configPath)
+            service.replace(config: config)
+            logger.info("SIGHUP: reloaded \(options.configPath) (\(config.sources.count) sources); refreshing")
+            service.startRefresh(force: false)
+        } catch {
+            logger.error("SIGHUP: \(error); keeping the running configuration")
+        }
+    }
+
+    private func shutdown(signal number: Int32) {
+        logger.info("\(number == SIGTERM ? "SIGTERM" : "SIGINT"): stopping; answering requests already read")
+        let clean = server?.stop(timeout: 10) ?? true
+        if ownsSocketFile { unlink(socketPath) }
+        logger.info(clean ? "stopped" : "stopped; some connections did not finish in 10 s")
+        exit(0)
+    }
+}
