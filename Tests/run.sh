@@ -5,6 +5,8 @@ cd "$(dirname "$0")/.."
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 status=0
+# The end-to-end tests run the real areasd and areasctl binaries: build them first.
+swift build
 swift test --disable-swift-testing 2>&1 | tee "$log" || status=$?
 # One plain summary line, whatever the runner printed.
 passed=$(grep -cE "^Test Case .* passed" "$log" || true)

@@ -169,7 +169,7 @@ public struct JSONParser {
             guard digits() > 0 else { throw fail("expected a digit in the exponent") }
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self)
-        guard let value = Double(text) else { throw Failure(offset: start, reason: "number out of range") }
+        guard let value = Double(text), value.isFinite else { throw Failure(offset: start, reason: "number out of range") }
         return value
     }
 

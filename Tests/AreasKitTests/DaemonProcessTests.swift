@@ -1,0 +1,117 @@
+import Foundation
+import Glibc
+import XCTest
+@testable import AreasKit
+
+/// The real areasd and areasctl binaries, as an operator runs them.
+final class DaemonProcessTests: XCTestCase {
+    /// Starts areasd on the samples with its own socket and state folder.
+    private func startDaemon(_ directory: String, extra: [String] = [], env: [String: String] = [:]) throws -> (Process, Pipe) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Binaries.path("areasd"))
+        process.arguments = ["--config", directory + "/areasd.json", "--socket", directory + "/areasd.sock"] + extra
+        var environment = ProcessInfo.processInfo.environment
+        environment["JOURNAL_STREAM"] = nil
+        for (k, v) in env { environment[k] = v }
+        process.environment = environment
+        let err = Pipe()
+        process.standardError = err
+        try process.run()
+        return (process, err)
+    }
+
+    /// A copy of the sample config with the snapshot in `directory`.
+    private func sampleConfig(in directory: String) throws {
+        var text = try String(contentsOfFile: Fixtures.path("config/areasd.json"), encoding: .utf8)
+        text = text.replacingOccurrences(of: "\"../samples/", with: "\"\(Fixtures.root)/samples/")
+        text = text.replacingOccurrences(of: "/tmp/areasd-samples/areas.snapshot", with: directory + "/areas.snapshot")
+        try text.write(toFile: directory + "/areasd.json", atomically: true, encoding: .utf8)
+    }
+
+    private func waitForAnswer(_ socket: String, seconds: Double = 20) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if let client = try? AreasClient(path: socket), let line = try? client.send(Array(#"{"op":"health"}"#.utf8)),
+               (try? JSONParser.parse(line))?["loaded"]?.bool == true {
+                return true
+            }
+            usleep(50_000)
+        }
+        return false
+    }
+
+    func testStartQueryStopAndRestartFromSnapshot() throws {
+        let directory = Fixtures.temporaryDirectory()
+        try sampleConfig(in: directory)
+        let socket = directory + "/areasd.sock"
+        let (daemon, stderr) = try startDaemon(directory)
+        XCTAssertTrue(waitForAnswer(socket), "areasd answers on the samples")
+
+        let near = try Binaries.run("areasctl", ["--socket", socket, "near", "37.53", "126.97", "-k", "3"])
+        XCTAssertEqual(near.status, 0, near.stderr)
+        XCTAssertEqual(near.stdout.split(separator: "\n").count, 4, near.stdout)
+        XCTAssertTrue(near.stdout.hasPrefix("DISTANCE"))
+        let json = try Binaries.run("areasctl", ["--socket", socket, "--json", "radius", "37.53", "126.97", "500"])
+        XCTAssertEqual(try JSONParser.parse(Array(json.stdout.utf8.dropLast()))["ok"]?.bool, true)
+        let geo = try Binaries.run("areasctl", ["--socket", socket, "--geojson", "bbox", "37.5", "126.9", "37.6", "127.0"])
+        XCTAssertEqual(try JSONParser.parse(Array(geo.stdout.utf8.dropLast()))["type"]?.string, "FeatureCollection")
+        let bad = try Binaries.run("areasctl", ["--socket", socket, "near", "91", "0"])
+        XCTAssertEqual(bad.status, 1)
+        XCTAssertTrue(bad.stderr.contains("bad_request: lat must be a number between -90 and 90"), bad.stderr)
+        let refresh = try Binaries.run("areasctl", ["--socket", socket, "refresh"])
+        XCTAssertEqual(refresh.status, 0, refresh.stderr)
+        XCTAssertEqual(refresh.stdout.split(separator: "\n").count, 4, "one line per source")
+        XCTAssertEqual(try Binaries.run("areasctl", ["--socket", socket, "refresh", "--quiet"]).stdout, "")
+
+        // A second daemon on the same socket refuses to start.
+        let (second, secondErr) = try startDaemon(directory)
+        second.waitUntilExit()
+        XCTAssertNotEqual(second.terminationStatus, 0)
+        XCTAssertTrue(String(decoding: secondErr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).contains("in use by a running areasd"))
+
+        kill(daemon.processIdentifier, SIGTERM)
+        daemon.waitUntilExit()
+        XCTAssertEqual(daemon.terminationStatus, 0)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: socket), "socket file removed")
+        let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertTrue(log.contains("listening on \(socket)"), log)
+
+        // Restart: served at once from the snapshot.
+        let (again, _) = try startDaemon(directory)
+        XCTAssertTrue(waitForAnswer(socket, seconds: 5))
+        let stats = try Binaries.run("areasctl", ["--socket", socket, "--json", "stats"])
+        XCTAssertEqual(try JSONParser.parse(Array(stats.stdout.utf8.dropLast()))["areas"]?.double, 2853)
+        kill(again.processIdentifier, SIGINT)
+        again.waitUntilExit()
+        XCTAssertEqual(again.terminationStatus, 0)
+    }
+
+    func testTornSnapshotIsMovedAsideAndRefetched() throws {
+        let directory = Fixtures.temporaryDirectory()
+        try sampleConfig(in: directory)
+        try Data("AREASNAP garbage".utf8).write(to: URL(fileURLWithPath: directory + "/areas.snapshot"))
+        let (daemon, stderr) = try startDaemon(directory)
+        XCTAssertTrue(waitForAnswer(directory + "/areasd.sock"))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: directory + "/areas.snapshot.corrupt"))
+        kill(daemon.processIdentifier, SIGTERM)
+        daemon.waitUntilExit()
+        let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertTrue(log.contains("is corrupt") && log.contains(".corrupt"), log)
+    }
+
+    func testUsageAndUnreachableExitCodes() throws {
+        let absent = try Binaries.run("areasctl", ["--socket", "/tmp/areas-absent.sock", "near", "37.5", "127"])
+        XCTAssertEqual(absent.status, 3)
+        XCTAssertEqual(absent.stderr, "areasctl: cannot connect to areasd at /tmp/areas-absent.sock: No such file or directory (is areasd running?)\n")
+        let usage = try Binaries.run("areasctl", ["near", "37.5"])
+        XCTAssertEqual(usage.status, 2)
+        XCTAssertTrue(usage.stderr.hasPrefix("areasctl: near takes LAT LON\nusage: areasctl"), usage.stderr)
+        XCTAssertEqual(try Binaries.run("areasctl", ["fly"]).status, 2)
+        XCTAssertEqual(try Binaries.run("areasctl", ["near", "37", "127", "--kind", "cigar"]).status, 2)
+
+        let config = try Binaries.run("areasd", ["--config", "/nonexistent.json"])
+        XCTAssertEqual(config.status, 78)
+        XCTAssertTrue(config.stderr.hasPrefix("areasd: /nonexistent.json: cannot read the file"), config.stderr)
+        XCTAssertEqual(try Binaries.run("areasd", ["--bogus"]).status, 2)
+    }
+}

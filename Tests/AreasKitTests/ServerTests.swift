@@ -1,0 +1,255 @@
+import Foundation
+import Glibc
+import Synchronization
+import XCTest
+@testable import AreasKit
+
+/// The daemon's protocol end to end over a real Unix socket, answers checked by brute force.
+final class ServerTests: XCTestCase {
+    func testQueriesMatchBruteForce() async throws {
+        let server = try await TestServer.samples()
+        let areas = server.service.state.index.areas
+        XCTAssertGreaterThan(areas.count, 2_500)
+        let client = try server.client()
+        var random = SplitMix64(seed: 8)
+        func byDistance(_ point: GeoPoint, _ kind: KindFilter) -> [(String, Double)] {
+            areas.filter { kind.admits($0.kind) }
+                .map { ($0.id, Geodesy.distance(point, $0.coordinate)) }
+                .sorted { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 < $1.0 }
+        }
+        for i in 0..<150 {
+            let anchor = areas[Int.random(in: 0..<areas.count, using: &random)].coordinate
+            let lat = anchor.latitude + Double.random(in: -0.01...0.01, using: &random)
+            let lon = anchor.longitude + Double.random(in: -0.01...0.01, using: &random)
+            let point = try GeoPoint(latitude: lat, longitude: lon)
+            let kind = KindFilter.allCases[i % 3]
+            let expected = byDistance(point, kind)
+
+            let near = try server.ask(#"{"op":"near","lat":\#(lat),"lon":\#(lon),"k":7,"kind":"\#(kind.rawValue)"}"#, on: client)
+            XCTAssertEqual(near.ids, expected.prefix(7).map(\.0))
+            let distances = near["areas"]?.array.compactMap { $0["distanceMeters"]?.double } ?? []
+            for (got, want) in zip(distances, expected.prefix(7).map(\.1)) { XCTAssertEqual(got, want, accuracy: 0.006) }
+
+            let meters = [50.0, 400, 1500][i % 3]
+            let radius = try server.ask(#"{"op":"radius","lat":\#(lat),"lon":\#(lon),"meters":\#(meters),"kind":"\#(kind.rawValue)"}"#, on: client)
+            XCTAssertEqual(radius.ids, expected.filter { $0.1 <= meters }.map(\.0))
+
+            let box = SyntheticPoints.box(around: point, fraction: 0.0002)
+            let inBox = try server.ask(#"{"op":"bbox","south":\#(box.south),"west":\#(box.west),"north":\#(box.north),"east":\#(box.east),"kind":"\#(kind.rawValue)"}"#, on: client)
+            XCTAssertEqual(Set(inBox.ids), Set(areas.filter { kind.admits($0.kind) && box.contains($0.coordinate) }.map(\.id)))
+            XCTAssertEqual(inBox["count"]?.double, Double(inBox.ids.count))
+        }
+        let one = areas[1234]
+        let got = try server.ask(#"{"op":"get","id":"\#(one.id)"}"#, on: client)
+        let fields = got["areas"]?.array.first?["fields"]
+        XCTAssertEqual(got.ids, [one.id])
+        for field in one.fields { XCTAssertEqual(fields?[field.key]?.string, field.value) }
+        XCTAssertEqual(try server.ask(#"{"op":"get","id":"nope"}"#, on: client).errorCode, "not_found")
+    }
+
+    func testOutputModesAndLimits() async throws {
+        let server = try await TestServer.samples()
+        let full = try server.ask(#"{"op":"radius","lat":37.53,"lon":126.97,"meters":3000}"#)
+        let ids = try server.ask(#"{"op":"radius","lat":37.53,"lon":126.97,"meters":3000,"output":"ids"}"#)
+        let count = try server.ask(#"{"op":"radius","lat":37.53,"lon":126.97,"meters":3000,"output":"count"}"#)
+        XCTAssertGreaterThan(full.ids.count, 20)
+        XCTAssertEqual(ids.ids, full.ids)
+        XCTAssertNil(ids["areas"]?.array.first?["name"])
+        XCTAssertEqual(count["count"]?.double, Double(full.ids.count))
+        XCTAssertNil(count["areas"])
+        let limited = try server.ask(#"{"op":"radius","lat":37.53,"lon":126.97,"meters":3000,"limit":5}"#)
+        XCTAssertEqual(limited.ids, Array(full.ids.prefix(5)))
+        XCTAssertEqual(limited["truncated"]?.bool, true)
+        XCTAssertEqual(full["truncated"]?.bool, false)
+    }
+
+    func testPipelinedRequestsAnswerInOrder() async throws {
+        let server = try await TestServer.samples()
+        let areas = server.service.state.index.areas
+        let client = try server.client()
+        let picks = (0..<1000).map { areas[($0 * 37) % areas.count].id }
+        let batch = picks.map { #"{"op":"get","id":"\#($0)"}"# }.joined(separator: "\n") + "\n"
+        // One write holding all 1,000 requests, then read 1,000 answers.
+        let fd = try Sockets.connectUnix(path: server.socketPath)
+        defer { fd.close() }
+        try fd.writeAll(Array(batch.utf8))
+        let reader = LineReader(fd: fd)
+        for id in picks {
+            XCTAssertEqual(try JSONParser.parse(try reader.next()).ids, [id])
+        }
+        _ = client
+    }
+
+    func testBadInputGetsAnErrorAndTheConnectionStaysUsable() async throws {
+        let server = try await TestServer.samples()
+        let client = try server.client()
+        let cases: [(String, String, String)] = [
+            ("{", "bad_request", "invalid JSON"),
+            ("[1,2]", "bad_request", "must be a JSON object"),
+            ("{}", "bad_request", "op is missing"),
+            (#"{"op":"fly"}"#, "unknown_op", "unknown op 'fly'"),
+            (#"{"op":"near","lon":127}"#, "bad_request", "lat is missing"),
+            (#"{"op":"near","lat":"37.5","lon":127}"#, "bad_request", "lat must be a number"),
+            (#"{"op":"near","lat":91,"lon":127}"#, "bad_request", "lat must be a number between -90 and 90"),
+            (#"{"op":"near","lat":NaN,"lon":127}"#, "bad_request", "invalid JSON"),
+            (#"{"op":"near","lat":1e999,"lon":127}"#, "bad_request", "invalid JSON"),
+            (#"{"op":"near","lat":37,"lon":127,"k":100001}"#, "bad_request", "k must be a whole number from 0 to 10000"),
+            (#"{"op":"near","lat":37,"lon":127,"k":2.5}"#, "bad_request", "k must be a whole number"),
+            (#"{"op":"radius","lat":37,"lon":127,"meters":-1}"#, "bad_request", "meters must be a number of meters"),
+            (#"{"op":"radius","lat":37,"lon":127}"#, "bad_request", "meters is missing"),
+            (#"{"op":"bbox","south":38,"west":126,"north":37,"east":127}"#, "bad_request", "south (38.0) must not be above north"),
+            (#"{"op":"bbox","south":37,"west":126,"north":38}"#, "bad_request", "east is missing"),
+            (#"{"op":"near","lat":37,"lon":127,"kind":"cigars"}"#, "bad_request", "kind must be smoking, nonsmoking or all"),
+            (#"{"op":"near","lat":37,"lon":127,"output":"xml"}"#, "bad_request", "output must be full, ids or count"),
+            (#"{"op":"get","id":5}"#, "bad_request", "id must be a string"),
+            ("\u{00}\u{01}binary", "bad_request", "invalid JSON"),
+            (String(repeating: "[", count: 5000), "bad_request", "nested deeper"),
+            (#"{"op":"get","id":"\ud800"}"#, "bad_request", "unpaired surrogate"),
+        ]
+        for (request, code, message) in cases {
+            let answer = try server.ask(request, on: client)
+            XCTAssertEqual(answer["ok"]?.bool, false, request)
+            XCTAssertEqual(answer.errorCode, code, request)
+            XCTAssertTrue(answer["error"]?["message"]?.string?.contains(message) == true, "\(request): \(answer["error"]?["message"]?.string ?? "")")
+            // Still answering on the same connection.
+            XCTAssertEqual(try server.ask(#"{"op":"health"}"#, on: client)["ok"]?.bool, true)
+        }
+    }
+
+    func testOversizedLineIsRefusedThenClosed() async throws {
+        let server = try await TestServer.samples()
+        let fd = try Sockets.connectUnix(path: server.socketPath)
+        defer { fd.close() }
+        try fd.writeAll(Array(#"{"op":"health"}"#.utf8) + [10] + [UInt8](repeating: UInt8(ascii: "a"), count: 70_000))
+        let reader = LineReader(fd: fd)
+        XCTAssertEqual(try JSONParser.parse(try reader.next())["ok"]?.bool, true)
+        XCTAssertEqual(try JSONParser.parse(try reader.next()).errorCode, "too_large")
+        XCTAssertThrowsError(try reader.next(), "closed after too_large")
+        XCTAssertEqual(try server.ask(#"{"op":"health"}"#)["ok"]?.bool, true, "others unaffected")
+    }
+
+    func testStalledClientsDoNotStallOthers() async throws {
+        var limits = UnixSocketServer.Limits()
+        limits.maxConnections = 40
+        let server = try await TestServer.samples(limits: limits)
+        // Half a line, and a client that floods requests and never reads.
+        let half = try Sockets.connectUnix(path: server.socketPath)
+        try half.writeAll(Array(#"{"op":"near","lat":37"#.utf8))
+        let flooder = try Sockets.connectUnix(path: server.socketPath)
+        let flood = Array(String(repeating: #"{"op":"radius","lat":37.53,"lon":126.97,"meters":5000}"# + "\n", count: 2000).utf8)
+        try flooder.setNonBlocking()
+        _ = flood.withUnsafeBytes { try? flooder.write($0) }
+        // Disconnect mid-response.
+        let quitter = try Sockets.connectUnix(path: server.socketPath)
+        try quitter.writeAll(flood)
+        quitter.close()
+        for _ in 0..<20 {
+            XCTAssertEqual(try server.ask(#"{"op":"near","lat":37.5,"lon":127}"#).ids.count, 10)
+        }
+        // Over the connection cap: one error line, then closed.
+        var extra: [FileDescriptor] = []
+        for _ in 0..<45 { extra.append(try Sockets.connectUnix(path: server.socketPath)) }
+        var busy = 0
+        for fd in extra.suffix(5) {
+            var pollfd = Glibc.pollfd(fd: fd.rawValue, events: Int16(POLLIN), revents: 0)
+            if poll(&pollfd, 1, 2000) > 0, let line = try? LineReader(fd: fd).next(), (try? JSONParser.parse(line))?.errorCode == "busy" { busy += 1 }
+        }
+        XCTAssertEqual(busy, 5, "the last five are over the cap")
+        extra.forEach { $0.close() }
+        half.close()
+        flooder.close()
+    }
+
+    func testConcurrentClientsDuringRefreshSeeWholeDataSets() async throws {
+        // An upstream that alternates between two different data sets on every refresh.
+        let generation = Atomic<Int>(0)
+        let pages = [Fixtures.xmlPage(1), Fixtures.xmlPage(2)]
+        let upstream = try LoopbackHTTPServer { request in
+            let page = Int(request.query["pageNo"] ?? "1") ?? 1
+            guard page == 1 else { return .text(200, Fixtures.headerError("03", "NODATA_ERROR")) }
+            let which = generation.add(1, ordering: .relaxed).newValue % 2
+            let text = String(decoding: pages[which], as: UTF8.self).replacingOccurrences(of: "<totalCount>2750</totalCount>", with: "<totalCount>1000</totalCount>")
+            return .text(200, text, contentType: "text/xml")
+        }
+        defer { upstream.stop() }
+        var source = Fixtures.source(url: upstream.baseURL + "/zones")
+        source.maxShrink = 1
+        let server = try await TestServer(config: Fixtures.config([source]))
+        let first = Set(server.service.state.index.areas.map(\.id))
+        _ = server.service.startRefresh(force: false).wait()
+        let second = Set(server.service.state.index.areas.map(\.id))
+        XCTAssertTrue(first != second && !first.isEmpty && !second.isEmpty)
+
+        final class Failures: Sendable { let list = Mutex<[String]>([]) }
+        let failures = Failures()
+        let refresher = Thread {
+            for _ in 0..<8 { _ = server.service.startRefresh(force: false).wait() }
+        }
+        refresher.start()
+        await withTaskGroup(of: Void.self) { group in
+            for c in 0..<200 {
+                group.addTask {
+                    do {
+                        let client = try server.client()
+                        for _ in 0..<5 {
+                            let answer = try server.ask(#"{"op":"bbox","south":33,"west":124,"north":39,"east":132,"output":"ids"}"#, on: client)
+                            let ids = Set(answer.ids)
+                            if !(ids == first || ids == second) {
+                                failures.list.withLock { $0.append("client \(c): \(ids.count) ids, a mix or a partial set") }
+                            }
+                        }
+                    } catch {
+                        failures.list.withLock { $0.append("client \(c): \(error)") }
+                    }
+                }
+            }
+        }
+        while !refresher.isFinished { try await Task.sleep(nanoseconds: 10_000_000) }
+        XCTAssertEqual(failures.list.withLock { $0 }, [])
+        XCTAssertGreaterThanOrEqual(generation.load(ordering: .relaxed), 8)
+    }
+
+    func testSocketFilesThatAreInTheWay() async throws {
+        let server = try await TestServer.samples()
+        // A live daemon's socket: refused.
+        XCTAssertThrowsError(try SocketPath.prepare(server.socketPath)) { XCTAssertTrue("\($0)".contains("in use by a running areasd")) }
+        // A stale socket (no listener): replaced.
+        let stale = server.directory + "/stale.sock"
+        let dead = try Sockets.listenUnix(path: stale)
+        dead.close()
+        XCTAssertNoThrow(try SocketPath.prepare(stale))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: stale))
+        // Not a socket: refused and left alone.
+        let file = server.directory + "/precious.txt"
+        try Data("keep me".utf8).write(to: URL(fileURLWithPath: file))
+        XCTAssertThrowsError(try SocketPath.prepare(file)) { XCTAssertTrue("\($0)".contains("not a socket")) }
+        XCTAssertEqual(FileManager.default.contents(atPath: file), Data("keep me".utf8))
+        // Too long for sun_path.
+        let long = "/tmp/" + String(repeating: "x", count: 120) + ".sock"
+        XCTAssertThrowsError(try SocketPath.prepare(long)) { XCTAssertTrue("\($0)".contains("longer than the 107")) }
+    }
+}
+
+/// Reads newline-terminated lines from a descriptor.
+final class LineReader {
+    let fd: FileDescriptor
+    var buffer: [UInt8] = []
+
+    init(fd: FileDescriptor) { self.fd = fd }
+
+    struct Closed: Error {}
+
+    func next() throws -> [UInt8] {
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            if let newline = buffer.firstIndex(of: 10) {
+                let line = Array(buffer[..<newline])
+                buffer.removeSubrange(...newline)
+                return line
+            }
+            let n = try chunk.withUnsafeMutableBytes { try fd.read(into: $0) }
+            if n == 0 { throw Closed() }
+            buffer.append(contentsOf: chunk[0..<n])
+        }
+    }
+}
