@@ -60,3 +60,13 @@ final class SnapshotTests: XCTestCase {
         XCTAssertEqual(FileManager.default.contents(atPath: moved).map { [UInt8]($0) }, torn)
     }
 }
+
+final class ChecksumTests: XCTestCase {
+    /// Published XXH64 test vectors (seed 0).
+    func testKnownVectors() {
+        func hash(_ text: String) -> UInt64 { Array(text.utf8).withUnsafeBytes(checksum) }
+        XCTAssertEqual(hash(""), 0xEF46_DB37_51D8_E999)
+        XCTAssertEqual(hash("abc"), 0x44BC_2CF5_AD77_0999)
+        XCTAssertEqual(hash("Nobody inspects the spammish repetition"), 0xFBCE_A83C_8A37_8BF1)
+    }
+}

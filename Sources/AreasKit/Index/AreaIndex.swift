@@ -18,13 +18,20 @@ public struct AreaIndex: Sendable {
 
     /// Sorts `areas` by id (keeping the first of any repeated id) and builds the tree.
     public init(areas: [Area], nodeSize: Int = 16) {
-        var sorted = areas.sorted { $0.id < $1.id }
-        var write = 0
-        for read in sorted.indices where write == 0 || sorted[read].id != sorted[write - 1].id {
-            sorted[write] = sorted[read]
-            write += 1
+        // Catalogs hand over areas already in id order: checking is linear, sorting is not.
+        var sorted = areas
+        let strictlyIncreasing = areas.withUnsafeBufferPointer { buffer in
+            buffer.indices.dropFirst().allSatisfy { buffer[$0 - 1].id < buffer[$0].id }
         }
-        sorted.removeSubrange(write...)
+        if !strictlyIncreasing {
+            sorted.sort { $0.id < $1.id }
+            var write = 0
+            for read in sorted.indices where write == 0 || sorted[read].id != sorted[write - 1].id {
+                sorted[write] = sorted[read]
+                write += 1
+            }
+            sorted.removeSubrange(write...)
+        }
         let clock = ContinuousClock()
         var tree: PackedRTree?
         let elapsed = clock.measure {

@@ -26,7 +26,11 @@ public struct Catalog: Sendable, Equatable {
     public var oldestFetch: Double? { sources.values.map(\.fetchedAt).min() }
 
     /// Every area of every source, ready to index.
+    ///
+    /// Ids are `source:hash` and each source keeps its areas in id order, so ordering the
+    /// sources by `name:` yields every id in order and the index need not sort.
     public func index(nodeSize: Int = 16) -> AreaIndex {
-        AreaIndex(areas: sources.keys.sorted().flatMap { sources[$0]?.areas ?? [] }, nodeSize: nodeSize)
+        let names = sources.keys.sorted { $0 + ":" < $1 + ":" }
+        return AreaIndex(areas: names.flatMap { sources[$0]?.areas ?? [] }, nodeSize: nodeSize)
     }
 }

@@ -57,7 +57,8 @@ public struct NonSmokingZoneDecoder: PageDecoder {
         }
 
         func parser(_ parser: XMLParser, foundCharacters string: String) {
-            text += string
+            // Usually one call per element: adopt the string rather than copy it.
+            if text.isEmpty { text = string } else { text += string }
         }
 
         func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {

@@ -69,41 +69,43 @@ public struct PageFetcher: Sendable {
 
     /// Pages in `range`, in order, with at most `concurrency` requests in flight.
     private func fetchConcurrently(_ range: ClosedRange<Int>) async throws(Failure) -> [(page: UpstreamPage, retries: Int)] {
-        let outcome: Result<[Int: (page: UpstreamPage, retries: Int)], Failure> = await withTaskGroup(
-            of: (Int, Result<(page: UpstreamPage, retries: Int), Failure>).self
-        ) { group in
+        typealias Outcome = (number: Int, result: Result<(page: UpstreamPage, retries: Int), Failure>)
+        let outcome: Result<[Int: (page: UpstreamPage, retries: Int)], Failure> = await withTaskGroup(of: Outcome.self) { group in
             var next = range.lowerBound
+            var last = range.upperBound
+            var running = 0
             var done: [Int: (page: UpstreamPage, retries: Int)] = [:]
-            func launch() {
-                let number = next
-                next += 1
-                group.addTask {
-                    do throws(Failure) {
-                        return (number, .success(try await self.fetch(page: number)))
-                    } catch {
-                        return (number, .failure(error))
-                    }
+            while true {
+                while running < source.concurrency && next <= last {
+                    let number = next
+                    next += 1
+                    running += 1
+                    group.addTask { (number, await self.fetchResult(page: number)) }
                 }
-            }
-            while next <= range.upperBound && next < range.lowerBound + source.concurrency { launch() }
-            while let (number, result) = await group.next() {
-                switch result {
+                guard running > 0, let finished = await group.next() else { break }
+                running -= 1
+                switch finished.result {
                 case .success(let item):
-                    done[number] = item
-                    // An empty page ends the data: launch nothing after it.
-                    if (item.page.isPastEnd || item.page.records.isEmpty) && next > number {
-                        next = range.upperBound + 1
-                    }
+                    done[finished.number] = item
+                    // An empty page ends the data: ask for nothing after it.
+                    if item.page.isPastEnd || item.page.records.isEmpty { last = Swift.min(last, finished.number) }
                 case .failure(let failure):
                     group.cancelAll()
                     return .failure(failure)
                 }
-                if next <= range.upperBound { launch() }
             }
             return .success(done)
         }
         let done = try outcome.get()
         return done.keys.sorted().compactMap { done[$0] }
+    }
+
+    private func fetchResult(page number: Int) async -> Result<(page: UpstreamPage, retries: Int), Failure> {
+        do {
+            return .success(try await fetch(page: number))
+        } catch {
+            return .failure(error)
+        }
     }
 
     /// One page, retried while the failure is transient and tries remain.

@@ -105,6 +105,7 @@ public struct Refresher: Sendable {
             }
         }
         report.accepted = areas.count
+        areas.sort { $0.id < $1.id }
 
         let old = previous?.areas ?? []
         let oldById = Dictionary(old.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })

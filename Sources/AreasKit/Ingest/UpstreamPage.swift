@@ -19,12 +19,24 @@ public protocol PageDecoder: Sendable {
     func decode(_ body: [UInt8]) throws(UpstreamError) -> UpstreamPage
 }
 
-extension StringProtocol {
-    /// Trimmed of spaces, tabs and line breaks (upstream pads values and coordinates).
+extension String {
+    /// Trimmed of white space at both ends (upstream pads values and coordinates).
     var trimmed: String {
+        let scalars = unicodeScalars
+        guard let first = scalars.first, let last = scalars.last else { return "" }
+        // Fast path: most values have no padding.
+        if !Self.isSpace(first) && !Self.isSpace(last) { return self }
         var view = Substring(self)
-        while let first = view.first, first.isWhitespace { view.removeFirst() }
-        while let last = view.last, last.isWhitespace { view.removeLast() }
+        while let scalar = view.unicodeScalars.first, Self.isSpace(scalar) { view.unicodeScalars.removeFirst() }
+        while let scalar = view.unicodeScalars.last, Self.isSpace(scalar) { view.unicodeScalars.removeLast() }
         return String(view)
+    }
+
+    /// Unicode White_Space, spelled out: cheaper than a property lookup on every value.
+    private static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09...0x0D, 0x20, 0x85, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000: return true
+        default: return false
+        }
     }
 }

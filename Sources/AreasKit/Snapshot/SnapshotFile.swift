@@ -4,13 +4,15 @@ import Glibc
 /// The last good catalog on disk, so a restart serves at once.
 ///
 /// Format (little-endian): the magic `AREASNAP`, a format version (UInt32), the payload length
-/// (UInt64) and its FNV-1a checksum (UInt64), then the payload: the creation time, and per
-/// source its name, fetch time and areas. Written to a temporary file in the same folder,
+/// (UInt64) and its XXH64 checksum (UInt64), then the payload: the creation time, a table of
+/// every distinct string, and per source its name, fetch time and areas, whose strings are
+/// indexes into the table. Provinces, districts, column names and repeated values are stored
+/// and decoded once, and share one copy in memory after loading. Written to a temporary file in the same folder,
 /// fsync'ed, renamed over the old file, and the folder fsync'ed: a crash leaves either the old
 /// snapshot or the new one, never a mix.
 public enum SnapshotFile {
     static let magic = Array("AREASNAP".utf8)
-    static let version: UInt32 = 1
+    static let version: UInt32 = 2
     static let headerSize = 8 + 4 + 8 + 8
 
     public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
@@ -30,33 +32,40 @@ public enum SnapshotFile {
     // MARK: Encoding
 
     public static func encode(_ catalog: Catalog, createdAt: Double = Date().timeIntervalSince1970) -> [UInt8] {
-        var payload = ByteWriter()
-        payload.bytes.reserveCapacity(catalog.areaCount * 256)
-        payload.append(createdAt)
+        var table = StringTable()
+        var body = ByteWriter()
+        body.bytes.reserveCapacity(catalog.areaCount * 64)
         let names = catalog.sources.keys.sorted()
-        payload.append(UInt32(names.count))
+        body.append(UInt32(names.count))
         for name in names {
             guard let data = catalog.sources[name] else { continue }
-            payload.append(name)
-            payload.append(data.fetchedAt)
-            payload.append(UInt32(data.areas.count))
+            body.append(table.index(of: name))
+            body.append(data.fetchedAt)
+            body.append(UInt32(data.areas.count))
             for area in data.areas {
-                payload.append(area.id)
-                payload.append(area.kind == .smoking ? UInt8(1) : UInt8(2))
-                payload.append(area.name)
-                payload.append(area.coordinate.latitude)
-                payload.append(area.coordinate.longitude)
-                payload.append(area.roadAddress)
-                payload.append(area.lotAddress)
-                payload.append(area.province)
-                payload.append(area.district)
-                payload.append(UInt32(area.fields.count))
+                body.append(table.index(of: area.id))
+                body.append(area.kind == .smoking ? UInt8(1) : UInt8(2))
+                body.append(table.index(of: area.name))
+                body.append(area.coordinate.latitude)
+                body.append(area.coordinate.longitude)
+                body.append(table.index(of: area.roadAddress))
+                body.append(table.index(of: area.lotAddress))
+                body.append(table.index(of: area.province))
+                body.append(table.index(of: area.district))
+                body.append(UInt32(area.fields.count))
                 for field in area.fields {
-                    payload.append(field.key)
-                    payload.append(field.value)
+                    body.append(table.index(of: field.key))
+                    body.append(table.index(of: field.value))
                 }
             }
         }
+        var payload = ByteWriter()
+        payload.bytes.reserveCapacity(body.bytes.count + table.byteCount + 16)
+        payload.append(createdAt)
+        payload.append(UInt32(table.strings.count))
+        for string in table.strings { payload.append(string) }
+        payload.bytes.append(contentsOf: body.bytes)
+
         var file = ByteWriter()
         file.bytes.reserveCapacity(headerSize + payload.bytes.count)
         file.bytes.append(contentsOf: magic)
@@ -65,6 +74,22 @@ public enum SnapshotFile {
         file.append(payload.bytes.withUnsafeBytes(checksum))
         file.bytes.append(contentsOf: payload.bytes)
         return file.bytes
+    }
+
+    /// Distinct strings in first-seen order.
+    private struct StringTable {
+        var strings: [String] = []
+        var indexes: [String: UInt32] = [:]
+        var byteCount = 0
+
+        mutating func index(of string: String) -> UInt32 {
+            if let index = indexes[string] { return index }
+            let index = UInt32(strings.count)
+            strings.append(string)
+            indexes[string] = index
+            byteCount += string.utf8.count + 4
+            return index
+        }
     }
 
     public static func decode(_ bytes: [UInt8], path: String = "snapshot") throws(Failure) -> (catalog: Catalog, createdAt: Double) {
@@ -96,36 +121,46 @@ public enum SnapshotFile {
 
             var reader = ByteReader(bytes: payload)
             let createdAt = try reader.readDouble()
+            let stringCount = Int(try reader.read(UInt32.self))
+            guard stringCount <= payload.count / 4 else { throw corrupt("string table claims \(stringCount) strings") }
+            var strings: [String] = []
+            strings.reserveCapacity(stringCount)
+            for _ in 0..<stringCount { strings.append(try reader.readString()) }
+            func string() throws -> String {
+                let index = Int(try reader.read(UInt32.self))
+                guard index < strings.count else { throw corrupt("string index \(index) outside the table of \(strings.count)") }
+                return strings[index]
+            }
             var catalog = Catalog()
             let sourceCount = try reader.read(UInt32.self)
             for _ in 0..<sourceCount {
-                let sourceName = try reader.readString()
+                let sourceName = try string()
                 let fetchedAt = try reader.readDouble()
                 let count = Int(try reader.read(UInt32.self))
                 var areas: [Area] = []
                 areas.reserveCapacity(Swift.min(count, payload.count / 32))
                 for _ in 0..<count {
-                    let id = try reader.readString()
+                    let id = try string()
                     let kindByte = try reader.read(UInt8.self)
                     guard let kind: AreaKind = kindByte == 1 ? .smoking : kindByte == 2 ? .nonsmoking : nil else {
                         throw corrupt("area \(id) has kind byte \(kindByte)")
                     }
-                    let areaName = try reader.readString()
+                    let areaName = try string()
                     let lat = try reader.readDouble()
                     let lon = try reader.readDouble()
                     guard let coordinate = try? GeoPoint(latitude: lat, longitude: lon) else {
                         throw corrupt("area \(id) has coordinates \(lat), \(lon)")
                     }
-                    let road = try reader.readString()
-                    let lot = try reader.readString()
-                    let province = try reader.readString()
-                    let district = try reader.readString()
+                    let road = try string()
+                    let lot = try string()
+                    let province = try string()
+                    let district = try string()
                     let fieldCount = Int(try reader.read(UInt32.self))
                     var fields: [Field] = []
                     fields.reserveCapacity(Swift.min(fieldCount, 256))
                     for _ in 0..<fieldCount {
-                        let key = try reader.readString()
-                        fields.append(Field(key, try reader.readString()))
+                        let key = try string()
+                        fields.append(Field(key, try string()))
                     }
                     areas.append(Area(
                         id: id, kind: kind, name: areaName, coordinate: coordinate, roadAddress: road, lotAddress: lot,
@@ -148,11 +183,32 @@ extension SnapshotFile {
 
     /// Reads the snapshot at `path`; nil when there is none yet.
     public static func load(path: String) throws(Failure) -> (catalog: Catalog, createdAt: Double)? {
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
-        guard let data = FileManager.default.contents(atPath: path) else {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            if errno == ENOENT { return nil }
             throw .unreadable(path: path, reason: String(cString: strerror(errno)))
         }
-        return try decode([UInt8](data), path: path)
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
+        let size = Int(info.st_size)
+        // Read straight into the array: no intermediate Data, no second copy.
+        var failure: Int32 = 0
+        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            var offset = 0
+            while offset < size {
+                let n = read(fd, buffer.baseAddress! + offset, size - offset)
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 {
+                    failure = n < 0 ? errno : 0
+                    break
+                }
+                offset += n
+            }
+            count = offset
+        }
+        if failure != 0 { throw .unreadable(path: path, reason: String(cString: strerror(failure))) }
+        return try decode(bytes, path: path)
     }
 
     /// Moves a corrupt snapshot aside as `path.corrupt` so it is kept for inspection.

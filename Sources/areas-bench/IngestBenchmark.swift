@@ -1,0 +1,133 @@
+import AreasKit
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// `areas-bench ingest`: XML decoding beside a bare XMLParser pass, a full refresh of 80,000
+/// zones from a loopback HTTP server, and loading a snapshot of a million areas.
+struct IngestBenchmark {
+    var zones = 80_000
+    var pageSize = 1_000
+    var snapshotAreas = 1_000_000
+
+    init(arguments: inout ArgumentList) throws {
+        zones = try arguments.value("--zones", as: { Int($0) }) ?? zones
+        snapshotAreas = try arguments.value("--snapshot-areas", as: { Int($0) }) ?? snapshotAreas
+        guard zones >= pageSize, snapshotAreas > 0 else { throw UsageError.wrongArguments("--zones must be at least \(pageSize)") }
+        _ = try arguments.positionals()
+    }
+
+    /// Pages in the exact shape of the nationwide API, made from the recorded sample's rows.
+    static func pages(zones: Int, pageSize: Int, template: [[Field]]) -> [[UInt8]] {
+        var random = SplitMix64(seed: 12)
+        let points = SyntheticPoints.clustered(count: zones, seed: 4)
+        var pages: [[UInt8]] = []
+        var index = 0
+        var page = 1
+        while index < zones {
+            var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<response><header><resultCode>00</resultCode><resultMsg>NORMAL_SERVICE</resultMsg></header><body><items>\n"
+            for _ in 0..<Swift.min(pageSize, zones - index) {
+                let row = template[Int.random(in: 0..<template.count, using: &random)]
+                text += "<item>"
+                for field in row {
+                    var value = field.value
+                    switch field.key {
+                    case "prhsmkNm": value += " \(index)"
+                    case "latitude": value = String(points[index].latitude)
+                    case "longitude": value = String(points[index].longitude)
+                    default: break
+                    }
+                    text += "<\(field.key)>\(value)</\(field.key)>"
+                }
+                text += "</item>\n"
+                index += 1
+            }
+            text += "</items><numOfRows>\(pageSize)</numOfRows><pageNo>\(page)</pageNo><totalCount>\(zones)</totalCount></body></response>\n"
+            pages.append(Array(text.utf8))
+            page += 1
+        }
+        return pages
+    }
+
+    final class EmptyDelegate: NSObject, XMLParserDelegate {}
+
+    func run() async throws {
+        let samplePath = "samples/nonsmoking-zones/page-1.xml"
+        guard let sample = FileManager.default.contents(atPath: samplePath) else {
+            throw UsageError.wrongArguments("run from the package folder: \(samplePath) not found")
+        }
+        let template = try NonSmokingZoneDecoder().decode([UInt8](sample)).records.filter { row in
+            row.contains { $0.key == "latitude" && Double($0.value) != nil }
+        }
+        let pages = Self.pages(zones: zones, pageSize: pageSize, template: template)
+        let totalBytes = pages.reduce(0) { $0 + $1.count }
+        print("\(zones) zones in \(pages.count) pages, \(totalBytes / 1_000_000) MB of XML")
+
+        // Decoding beside a bare parse of the same bytes, best of three.
+        var bare = Double.infinity
+        var decode = Double.infinity
+        var records = 0
+        for _ in 0..<3 {
+            let start = Measure.clock.now
+            for page in pages {
+                let parser = XMLParser(data: Data(page))
+                let delegate = EmptyDelegate()
+                parser.delegate = delegate
+                _ = parser.parse()
+            }
+            bare = Swift.min(bare, (Measure.clock.now - start).milliseconds)
+            let start2 = Measure.clock.now
+            records = 0
+            for page in pages { records += try NonSmokingZoneDecoder().decode(page).records.count }
+            decode = Swift.min(decode, (Measure.clock.now - start2).milliseconds)
+        }
+        let megabytes = Double(totalBytes) / 1e6
+        print("bare XMLParser: \(Measure.format(megabytes / bare * 1000)) MB/s; decoder: \(Measure.format(megabytes / decode * 1000)) MB/s, \(Int(Double(records) / decode * 1000)) records/s; ratio \(Measure.format(bare / decode))")
+
+        // A full refresh from a loopback server.
+        let server = try LoopbackHTTPServer { request in
+            let page = Int(request.query["pageNo"] ?? "1") ?? 1
+            guard page >= 1, page <= pages.count else {
+                return .text(200, "<response><header><resultCode>03</resultCode><resultMsg>NODATA_ERROR</resultMsg></header></response>")
+            }
+            return .body(status: 200, contentType: "text/xml", pages[page - 1])
+        }
+        defer { server.stop() }
+        let configJSON = """
+            {"snapshot":"/tmp/areas-bench.snapshot","sources":[{"name":"zones","kind":"nonsmoking","format":"data-go-kr-xml",
+            "url":"\(server.baseURL)/openapi/tn_pubr_public_prhsmk_zn_api","pageSize":\(pageSize),"maxPages":\(pages.count + 10)}]}
+            """
+        let config = try AreasConfig.parse(Data(configJSON.utf8), path: "bench.json")
+        let refreshStart = Measure.clock.now
+        let (catalog, report) = await Refresher(config: config, environment: [:]).refresh(Catalog())
+        let index = catalog.index()
+        let refreshMilliseconds = (Measure.clock.now - refreshStart).milliseconds
+        print("full refresh: \(report.sources[0].summary); with index build \(Measure.format(refreshMilliseconds)) ms")
+
+        // A snapshot of a million areas: write, then load and index as areasd does at start.
+        let points = SyntheticPoints.clustered(count: snapshotAreas, seed: 5)
+        let areas = points.enumerated().map { i, p in
+            Area(id: "bench:\(String(i, radix: 16))", kind: i % 10 == 0 ? .smoking : .nonsmoking, name: "흡연구역 \(i)",
+                 coordinate: p, roadAddress: "서울특별시 용산구 한강대로 \(i % 400)", province: "서울특별시", district: "용산구",
+                 source: "bench", fields: [Field("prhsmkSe", "공공기관의청사"), Field("prhsmkAr", "\(i % 3000)")])
+        }
+        let path = NSTemporaryDirectory() + "areas-bench-\(getpid()).snapshot"
+        // In id order, as a refresh leaves them.
+        try SnapshotFile.write(Catalog(sources: ["bench": .init(areas: areas.sorted { $0.id < $1.id }, fetchedAt: 0)]), to: path)
+        defer { unlink(path) }
+        let loadStart = Measure.clock.now
+        let loaded = try SnapshotFile.load(path: path)
+        let loadMilliseconds = (Measure.clock.now - loadStart).milliseconds
+        let indexStart = Measure.clock.now
+        let loadedIndex = loaded?.catalog.index()
+        let indexMilliseconds = (Measure.clock.now - indexStart).milliseconds
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        print("snapshot of \(loadedIndex?.count ?? 0) areas (\(size / 1_000_000) MB): load \(Measure.format(loadMilliseconds)) ms, index \(Measure.format(indexMilliseconds)) ms, together \(Measure.format(loadMilliseconds + indexMilliseconds)) ms")
+
+        print("{\"zones\":\(zones),\"xml_mb\":\(Measure.format(megabytes)),\"bare_parser_mb_per_s\":\(Measure.format(megabytes / bare * 1000))," +
+              "\"decoder_mb_per_s\":\(Measure.format(megabytes / decode * 1000)),\"decoder_records_per_s\":\(Int(Double(records) / decode * 1000))," +
+              "\"decoder_vs_bare\":\(Measure.format(bare / decode)),\"refresh_ms\":\(Measure.format(refreshMilliseconds)),\"refresh_areas\":\(index.count)," +
+              "\"snapshot_areas\":\(snapshotAreas),\"snapshot_load_ms\":\(Measure.format(loadMilliseconds)),\"snapshot_index_ms\":\(Measure.format(indexMilliseconds)),\"snapshot_load_and_index_ms\":\(Measure.format(loadMilliseconds + indexMilliseconds))}")
+    }
+}
