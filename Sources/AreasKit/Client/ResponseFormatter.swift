@@ -53,7 +53,7 @@ public enum ResponseFormatter {
         return "\(Int((meters / 1000).rounded())) km"
     }
 
-    static func duration(_ seconds: Double) -> String {
+    public static func duration(_ seconds: Double) -> String {
         if seconds < 120 { return "\(Int(seconds)) s" }
         if seconds < 7200 { return "\(Int(seconds / 60)) min" }
         if seconds < 172_800 { return "\(Int(seconds / 3600)) h" }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 
 /// areasd from start to exit: read the config, load the snapshot, listen, refresh on schedule,
 /// and stop cleanly on a signal. The executable is a thin `main` over this.
@@ -36,11 +37,30 @@ public final class Daemon: @unchecked Sendable {
     private var ownsSocketFile = false
     private var sources: [any DispatchSourceProtocol] = []
     private let queue = DispatchQueue(label: "areasd.control")
+    private let notifier: SystemdNotifier
+    private let readySent = Atomic<Bool>(false)
 
     public init(options: Options, environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.options = options
         self.environment = environment
         self.logger = Logger(threshold: options.logLevel ?? .info, environment: environment)
+        self.notifier = SystemdNotifier(environment: environment)
+    }
+
+    /// "2853 areas, data 5 min old": the systemd status line.
+    static func status(_ state: ServingState) -> String {
+        guard state.hasData else { return "no data yet: waiting for the first refresh" }
+        let age = state.dataAge(now: Date().timeIntervalSince1970).map { ResponseFormatter.duration($0) } ?? "unknown"
+        return "serving \(state.index.count) areas, data \(age) old"
+    }
+
+    /// READY=1 the first time there is data to serve; STATUS= every time.
+    private func announce(_ state: ServingState) {
+        if state.hasData && !readySent.exchange(true, ordering: .relaxed) {
+            notifier.ready(status: Self.status(state))
+        } else {
+            notifier.status(Self.status(state))
+        }
     }
 
     /// Starts everything and returns; the caller then parks the main thread (`dispatchMain`).
@@ -78,7 +98,8 @@ public final class Daemon: @unchecked Sendable {
         } else {
             logger.info("no snapshot at \(snapshotPath); serving nothing until the first refresh finishes")
         }
-        let service = AreaService(config: config, state: state, snapshotPath: snapshotPath, logger: logger, environment: environment)
+        let service = AreaService(config: config, state: state, snapshotPath: snapshotPath, logger: logger, environment: environment,
+                                  onRefresh: { [weak self] state in self?.announce(state) })
         self.service = service
 
         let listener: FileDescriptor
@@ -97,10 +118,25 @@ public final class Daemon: @unchecked Sendable {
 
         installSignalHandlers()
         scheduleRefreshes(interval: config.refreshIntervalSeconds)
+        announce(state)
+        if let interval = notifier.watchdogInterval {
+            let timer = DispatchSource.makeTimerSource(queue: queue)
+            timer.schedule(deadline: .now(), repeating: interval)
+            timer.setEventHandler { [notifier] in notifier.watchdog() }
+            timer.resume()
+            sources.append(timer)
+        }
         return nil
     }
 
     private func listen(config: AreasConfig) throws -> FileDescriptor {
+        // Socket activation: systemd bound the socket and passes it as fd 3.
+        if environment["LISTEN_PID"].flatMap({ Int32($0) }) == getpid(), environment["LISTEN_FDS"] == "1" {
+            let fd = FileDescriptor(rawValue: 3)
+            try fd.setCloseOnExec()
+            socketPath = "fd 3 (socket activation)"
+            return fd
+        }
         try SocketPath.prepare(socketPath)
         let fd = try Sockets.listenUnix(path: socketPath)
         ownsSocketFile = true
@@ -154,6 +190,7 @@ public final class Daemon: @unchecked Sendable {
 
     private func reload() {
         guard let service else { return }
+        notifier.reloading()
         do {
             let config = try AreasConfig.load(path: options.configPath)
             service.replace(config: config)
@@ -162,10 +199,12 @@ public final class Daemon: @unchecked Sendable {
         } catch {
             logger.error("SIGHUP: \(error); keeping the running configuration")
         }
+        notifier.notify("READY=1\nSTATUS=\(Self.status(service.state))")
     }
 
     private func shutdown(signal number: Int32) {
         logger.info("\(number == SIGTERM ? "SIGTERM" : "SIGINT"): stopping; answering requests already read")
+        notifier.stopping()
         let clean = server?.stop(timeout: 10) ?? true
         if ownsSocketFile { unlink(socketPath) }
         logger.info(clean ? "stopped" : "stopped; some connections did not finish in 10 s")
