@@ -82,3 +82,4 @@ struct IndexBenchmark {
         neighbors.reduce(neighbors.count) { ($0 &* 31) &+ Int($1.payload) }
     }
 }
+

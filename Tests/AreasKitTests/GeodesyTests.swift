@@ -73,6 +73,26 @@ final class GeodesyTests: XCTestCase {
         }
     }
 
+    func testArithmeticBoundsHoldForEveryPointOfABox() throws {
+        var random = SplitMix64(seed: 21)
+        for _ in 0..<3_000 {
+            let query = try point(Double.random(in: -80...80, using: &random), Double.random(in: -179...179, using: &random))
+            let center = try point(Double.random(in: -80...80, using: &random), Double.random(in: -179...179, using: &random))
+            let box = SyntheticPoints.box(around: center, fraction: [0, 1e-6, 1e-3, 0.5, 30][Int.random(in: 0..<5, using: &random)])
+            let origin = DistanceOrigin(query)
+            let lower = origin.quickHaversineLowerBound(to: box)
+            let exactLower = origin.haversineLowerBound(to: box)
+            let upper = origin.quickHaversineUpperBound(to: box)
+            XCTAssertLessThanOrEqual(lower, exactLower * (1 + 1e-12) + 1e-300)
+            for _ in 0..<20 {
+                let inside = SyntheticPoints.point(in: box, using: &random)
+                let h = origin.haversine(latitude: inside.latitude, longitude: inside.longitude)
+                XCTAssertLessThanOrEqual(lower, h * (1 + 1e-12) + 1e-300, "lower bound above a point of the box")
+                XCTAssertGreaterThanOrEqual(upper * (1 + 1e-12), h, "upper bound below a point of the box")
+            }
+        }
+    }
+
     func testRadiusBoxIsNeverTooSmall() throws {
         var random = SplitMix64(seed: 3)
         for _ in 0..<2_000 {

@@ -20,6 +20,8 @@ public struct PackedRTree: Sendable {
     private let payloads: [UInt32]
     /// `levelEnds[l]` is one past the last position of level l; the root is the last position.
     private let levelEnds: [Int]
+    /// `spans[l]` is how many entries a full node of level l covers (nodeSize^l).
+    private let spans: [Int]
 
     /// A neighbour found by a distance query.
     public struct Neighbor: Sendable, Hashable {
@@ -41,6 +43,7 @@ public struct PackedRTree: Sendable {
             classes = []
             payloads = []
             levelEnds = []
+            spans = []
             return
         }
 
@@ -98,6 +101,9 @@ public struct PackedRTree: Sendable {
         self.classes = classes
         self.payloads = order
         self.levelEnds = ends
+        var spans = [1]
+        for _ in 1..<ends.count { spans.append(spans[spans.count - 1].multipliedReportingOverflow(by: nodeSize).partialValue) }
+        self.spans = spans
     }
 
     /// Bytes held by the tree's arrays (not the caller's records).
@@ -111,12 +117,30 @@ public struct PackedRTree: Sendable {
     /// The children of node `position`, as a range of positions in the level below.
     @inline(__always)
     private func children(of position: Int) -> Range<Int> {
-        var level = 1
+        children(of: position, level: level(of: position))
+    }
+
+    @inline(__always)
+    private func level(of position: Int) -> Int {
+        var level = 0
         while position >= levelEnds[level] { level += 1 }
+        return level
+    }
+
+    @inline(__always)
+    private func children(of position: Int, level: Int) -> Range<Int> {
         let levelStart = levelEnds[level - 1]
         let childLevelStart = level == 1 ? 0 : levelEnds[level - 2]
         let first = childLevelStart + (position - levelStart) * nodeSize
         return first..<Swift.min(first + nodeSize, levelEnds[level - 1])
+    }
+
+    /// How many entries lie under node `position` of `level`.
+    @inline(__always)
+    private func entryCount(under position: Int, level: Int) -> Int {
+        let index = position - (level == 0 ? 0 : levelEnds[level - 1])
+        let first = index * spans[level]
+        return Swift.min(first + spans[level], count) - first
     }
 
     private var root: Int? { boxes.isEmpty ? nil : boxes.count - 1 }
@@ -191,6 +215,10 @@ public struct PackedRTree: Sendable {
                 payloads.withUnsafeBufferPointer { payloads in
                     var queue = SearchQueue(capacity: 8 * nodeSize)
                     queue.push(.init(key: 0, position: UInt32(root), rank: 0))
+                    // An upper bound of the k-th nearest distance, from what has been seen:
+                    // candidates whose lower bound exceeds it are never queued.
+                    var ceiling = KthSmallest(k: k)
+                    var bound = limitH
                     // Once k entries are out, keep going only through keys that round to the same
                     // meters as the k-th, so equal distances are settled by id as a full sort would.
                     var cutoff = Double.infinity
@@ -210,11 +238,21 @@ public struct PackedRTree: Sendable {
                             if found.count == k { cutoff = distance }
                             continue
                         }
-                        for child in children(of: position) where classes[child] & classMask != 0 {
+                        let level = level(of: position)
+                        for child in children(of: position, level: level) where classes[child] & classMask != 0 {
+                            let box = boxes[child]
                             // Shrunk a hair so rounding never ranks a bound after the key it bounds.
-                            let h = origin.quickHaversineLowerBound(to: boxes[child]) * (1 - 1e-12)
-                            guard h <= limitH else { continue }
+                            let h = origin.quickHaversineLowerBound(to: box) * (1 - 1e-12)
+                            guard h <= bound else { continue }
                             queue.push(.init(key: h, position: UInt32(child), rank: 0))
+                            // A node whose every entry passes the filter and holds k of them, or
+                            // k entries seen, cap the k-th distance; padded against rounding.
+                            if level == 1 {
+                                ceiling.insert(origin.quickHaversineUpperBound(to: box))
+                            } else if classes[child] & ~classMask == 0, entryCount(under: child, level: level - 1) >= k {
+                                ceiling.lower(to: origin.quickHaversineUpperBound(to: box))
+                            }
+                            bound = Swift.min(limitH, ceiling.value * (1 + 1e-9) + 1e-300)
                         }
                     }
                 }
