@@ -32,12 +32,44 @@ public final class AreaService: Sendable {
 
     public var state: ServingState { current.withLock { $0 } }
     public var config: AreasConfig { configuration.withLock { $0 } }
+
+    /// Bumped whenever the state or the config is replaced.
+    private let generation = Atomic<Int>(0)
+
+    /// A connection's own copy of the current state and settings. Refreshed only when the
+    /// generation moves, so in steady state a query takes no lock at all: one atomic load per
+    /// batch of requests.
+    public struct View: Sendable {
+        public fileprivate(set) var state: ServingState
+        fileprivate var maxResults: Int
+        fileprivate var adminUids: [UInt32]
+        fileprivate var refreshInterval: Double
+        fileprivate var generation: Int
+    }
+
+    public func view() -> View {
+        let generation = generation.load(ordering: .acquiring)
+        let config = self.config
+        return View(state: state, maxResults: config.maxResults, adminUids: config.adminUids,
+                    refreshInterval: config.refreshIntervalSeconds, generation: generation)
+    }
+
+    /// Brings `view` up to date if anything was replaced since it was taken.
+    public func update(_ view: inout View) {
+        if generation.load(ordering: .acquiring) != view.generation { view = self.view() }
+    }
+
+    /// Counts answered requests; connections add whole batches at once.
+    public func countQueries(_ n: Int) {
+        queries.add(n, ordering: .relaxed)
+    }
     public var queriesServed: Int { queries.load(ordering: .relaxed) }
     public var isRefreshing: Bool { inFlight.withLock { $0 != nil } }
 
     /// Uses a new configuration from the next refresh on.
     public func replace(config: AreasConfig) {
         configuration.withLock { $0 = config }
+        generation.add(1, ordering: .releasing)
     }
 
     // MARK: Refresh
@@ -84,7 +116,8 @@ public final class AreaService: Sendable {
         let config = self.config
         let before = state
         logger.info("refresh started: \(config.sources.count) sources" + (force ? " (forced)" : ""))
-        let (catalog, report) = await Refresher(config: config, environment: environment).refresh(before.catalog, force: force)
+        let previous = before.catalog
+        let (catalog, report) = await Refresher(config: config, environment: environment).refresh(previous, force: force)
         for source in report.sources {
             if source.status == .updated {
                 logger.info("source " + source.summary)
@@ -93,7 +126,7 @@ public final class AreaService: Sendable {
             }
         }
         let next: ServingState
-        if catalog == before.catalog {
+        if catalog == previous {
             next = before.with(report: report)
         } else {
             let start = clock.now
@@ -106,6 +139,7 @@ public final class AreaService: Sendable {
             }
         }
         current.withLock { $0 = next }
+        generation.add(1, ordering: .releasing)
         onRefresh(next)
         logger.info("refresh finished in \(Int(report.durationMilliseconds)) ms: \(next.index.count) areas served" +
                     (report.succeeded ? "" : "; some sources failed or were held back"))
@@ -116,11 +150,10 @@ public final class AreaService: Sendable {
 
     /// Answers one request line into `writer`, followed by a newline. Never throws: every
     /// failure becomes an error line.
-    public func respond(to line: UnsafeBufferPointer<UInt8>, peerUID: UInt32?, into writer: inout JSONWriter) {
-        queries.add(1, ordering: .relaxed)
+    public func respond(to line: UnsafeBufferPointer<UInt8>, peerUID: UInt32?, view: View, into writer: inout JSONWriter) {
         do throws(RequestError) {
             let request = try Request.parse(line)
-            try execute(request, peerUID: peerUID, into: &writer)
+            try execute(request, peerUID: peerUID, view: view, into: &writer)
         } catch {
             Self.writeError(error, into: &writer)
         }
@@ -138,17 +171,21 @@ public final class AreaService: Sendable {
         writer.endObject()
     }
 
-    private func isAdmin(_ uid: UInt32?) -> Bool {
+    private func isAdmin(_ uid: UInt32?, _ view: View) -> Bool {
         guard let uid else { return false }
-        return uid == 0 || uid == getuid() || config.adminUids.contains(uid)
+        return uid == 0 || uid == getuid() || view.adminUids.contains(uid)
     }
 
     func execute(_ request: Request, peerUID: UInt32?, into writer: inout JSONWriter) throws(RequestError) {
-        if request.isPrivileged && !isAdmin(peerUID) {
+        try execute(request, peerUID: peerUID, view: view(), into: &writer)
+    }
+
+    func execute(_ request: Request, peerUID: UInt32?, view: View, into writer: inout JSONWriter) throws(RequestError) {
+        if request.isPrivileged && !isAdmin(peerUID, view) {
             throw RequestError(.permissionDenied, "refresh is allowed only to root, the daemon's user, or adminUids (your uid is \(peerUID.map(String.init) ?? "unknown"))")
         }
-        let state = self.state
-        let maxResults = config.maxResults
+        let state = view.state
+        let maxResults = view.maxResults
         switch request {
         case .near(let point, let k, let maxMeters, let kind, let output):
             try requireData(state)
@@ -178,7 +215,7 @@ public final class AreaService: Sendable {
         case .stats:
             writeStats(state, into: &writer)
         case .health:
-            writeHealth(state, into: &writer)
+            writeHealth(state, refreshInterval: view.refreshInterval, into: &writer)
         case .refresh(let wait, let force):
             let handle = startRefresh(force: force)
             writer.beginObject()
@@ -218,15 +255,17 @@ public final class AreaService: Sendable {
         if output != .count {
             writer.key("areas")
             writer.beginArray()
-            for match in matches {
-                let area = state.index.areas[match.position]
-                if output == .ids {
-                    writer.beginObject()
-                    writer.key("id"); writer.string(area.id)
-                    if let distance = match.distanceMeters { writer.key("distanceMeters"); writer.meters(distance) }
-                    writer.endObject()
-                } else {
-                    writeArea(area, distance: match.distanceMeters, detailed: false, into: &writer)
+            // Borrowed in place: copying an Area would retain each of its strings.
+            state.index.areas.withUnsafeBufferPointer { areas in
+                for match in matches {
+                    if output == .ids {
+                        writer.beginObject()
+                        writer.key("id"); writer.string(areas[match.position].id)
+                        if let distance = match.distanceMeters { writer.key("distanceMeters"); writer.meters(distance) }
+                        writer.endObject()
+                    } else {
+                        writeArea(areas[match.position], distance: match.distanceMeters, detailed: false, into: &writer)
+                    }
                 }
             }
             writer.endArray()
@@ -234,7 +273,7 @@ public final class AreaService: Sendable {
         writer.endObject()
     }
 
-    private func writeArea(_ area: Area, distance: Double?, detailed: Bool, into writer: inout JSONWriter) {
+    private func writeArea(_ area: borrowing Area, distance: Double?, detailed: Bool, into writer: inout JSONWriter) {
         writer.beginObject()
         writer.key("id"); writer.string(area.id)
         writer.key("kind"); writer.string(area.kind.rawValue)
@@ -260,7 +299,7 @@ public final class AreaService: Sendable {
         writer.endObject()
     }
 
-    private func writeHealth(_ state: ServingState, into writer: inout JSONWriter) {
+    private func writeHealth(_ state: ServingState, refreshInterval: Double, into writer: inout JSONWriter) {
         let now = Date().timeIntervalSince1970
         writer.beginObject()
         writer.key("ok"); writer.bool(true)
@@ -268,7 +307,7 @@ public final class AreaService: Sendable {
         writer.key("areas"); writer.number(state.index.count)
         writer.key("dataAgeSeconds")
         if let age = state.dataAge(now: now) { writer.number(age.rounded()) } else { writer.null() }
-        writer.key("stale"); writer.bool(state.dataAge(now: now).map { $0 > 2 * config.refreshIntervalSeconds } ?? true)
+        writer.key("stale"); writer.bool(state.dataAge(now: now).map { $0 > 2 * refreshInterval } ?? true)
         writer.key("refreshing"); writer.bool(isRefreshing)
         writer.key("lastRefreshSucceeded")
         if let report = state.lastReport { writer.bool(report.succeeded) } else { writer.null() }
@@ -289,11 +328,11 @@ public final class AreaService: Sendable {
         writer.endObject()
         writer.key("bySource")
         writer.beginObject()
-        for name in state.catalog.sources.keys.sorted() {
-            guard let data = state.catalog.sources[name] else { continue }
+        for name in state.sources.keys.sorted() {
+            guard let data = state.sources[name] else { continue }
             writer.key(name)
             writer.beginObject()
-            writer.key("areas"); writer.number(data.areas.count)
+            writer.key("areas"); writer.number(data.range.count)
             writer.key("fetchedAt"); writer.number(data.fetchedAt.rounded())
             writer.key("ageSeconds"); writer.number(Swift.max(0, now - data.fetchedAt).rounded())
             writer.endObject()

@@ -2,9 +2,14 @@
 ///
 /// The service holds one reference and replaces it whole when a refresh finishes, so a query
 /// sees one data set from start to end, never a mix.
+///
+/// The areas live once, in the index (sorted by id). Ids start with their source's name, so
+/// each source's areas are one contiguous run of it; the per-source catalog a refresh or a
+/// snapshot needs is rebuilt from those runs on demand instead of being kept twice.
 public final class ServingState: Sendable {
     public let index: AreaIndex
-    public let catalog: Catalog
+    /// Each source's run of `index.areas` and when it was fetched.
+    public let sources: [String: SourceSpan]
     /// False until a snapshot or a refresh has given any data.
     public let hasData: Bool
     public let lastReport: RefreshReport?
@@ -12,18 +17,44 @@ public final class ServingState: Sendable {
     /// Seconds since 1970 when this state was built.
     public let builtAt: Double
 
+    public struct SourceSpan: Sendable, Equatable {
+        public var range: Range<Int>
+        public var fetchedAt: Double
+    }
+
     public init(catalog: Catalog, hasData: Bool, lastReport: RefreshReport?, snapshotPath: String, builtAt: Double, nodeSize: Int = 16) {
-        self.catalog = catalog
-        self.index = catalog.index(nodeSize: nodeSize)
+        let index = catalog.index(nodeSize: nodeSize)
+        var sources: [String: SourceSpan] = [:]
+        var start = 0
+        let areas = index.areas
+        while start < areas.count {
+            var end = start + 1
+            while end < areas.count && areas[end].source == areas[start].source { end += 1 }
+            let name = areas[start].source
+            sources[name] = SourceSpan(range: start..<end, fetchedAt: catalog.sources[name]?.fetchedAt ?? 0)
+            start = end
+        }
+        for (name, data) in catalog.sources where sources[name] == nil {
+            sources[name] = SourceSpan(range: 0..<0, fetchedAt: data.fetchedAt)
+        }
+        self.index = index
+        self.sources = sources
         self.hasData = hasData
         self.lastReport = lastReport
         self.snapshotPath = snapshotPath
         self.builtAt = builtAt
     }
 
+    /// The per-source data, rebuilt from the index (for a refresh or a snapshot).
+    public var catalog: Catalog {
+        Catalog(sources: sources.mapValues { span in
+            Catalog.SourceData(areas: Array(index.areas[span.range]), fetchedAt: span.fetchedAt)
+        })
+    }
+
     /// The age of the oldest source's data, in seconds, or nil with no data.
     public func dataAge(now: Double) -> Double? {
-        catalog.oldestFetch.map { Swift.max(0, now - $0) }
+        sources.values.map(\.fetchedAt).min().map { Swift.max(0, now - $0) }
     }
 
     /// The same data with a newer report (a refresh that changed nothing).
@@ -33,7 +64,7 @@ public final class ServingState: Sendable {
 
     private init(reusing other: ServingState, report: RefreshReport) {
         index = other.index
-        catalog = other.catalog
+        sources = other.sources
         hasData = other.hasData
         lastReport = report
         snapshotPath = other.snapshotPath

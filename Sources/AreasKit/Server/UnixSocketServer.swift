@@ -110,6 +110,7 @@ public final class UnixSocketServer: Sendable {
         pending.reserveCapacity(64 * 1024)
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         var writer = JSONWriter(capacity: 64 * 1024)
+        var view = service.view()
         while true {
             let count: Int
             do {
@@ -121,6 +122,8 @@ public final class UnixSocketServer: Sendable {
             pending.append(contentsOf: chunk[0..<count])
 
             writer.reset()
+            service.update(&view)
+            var answered = 0
             var consumed = 0
             var tooLarge = false
             pending.withUnsafeBufferPointer { buffer in
@@ -133,13 +136,15 @@ public final class UnixSocketServer: Sendable {
                         break
                     }
                     if end > start {
-                        service.respond(to: UnsafeBufferPointer(rebasing: buffer[start..<end]), peerUID: peer, into: &writer)
+                        service.respond(to: UnsafeBufferPointer(rebasing: buffer[start..<end]), peerUID: peer, view: view, into: &writer)
+                        answered += 1
                     }
                     start = newline + 1
                 }
                 consumed = start
                 if !tooLarge && buffer.count - start > limits.maxLineBytes { tooLarge = true }
             }
+            service.countQueries(answered)
             if tooLarge {
                 AreaService.writeError(RequestError(.tooLarge, "request line longer than \(limits.maxLineBytes) bytes; closing the connection"), into: &writer)
                 writer.newline()

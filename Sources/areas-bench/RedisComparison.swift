@@ -1,0 +1,277 @@
+import AreasKit
+import Foundation
+import Glibc
+
+/// A child process started by the benchmark and stopped when it is done.
+final class Child {
+    let process = Process()
+
+    init(_ path: String, _ arguments: [String], environment: [String: String] = [:]) throws {
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        for (k, v) in environment { env[k] = v }
+        process.environment = env
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+    }
+
+    var pid: Int32 { process.processIdentifier }
+
+    /// Resident memory from /proc, in bytes.
+    var residentBytes: Int {
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+        return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
+    }
+
+    /// User plus system CPU seconds used so far.
+    var cpuSeconds: Double {
+        let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+        guard let close = stat.lastIndex(of: ")") else { return 0 }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
+        return ((Double(fields[11]) ?? 0) + (Double(fields[12]) ?? 0)) / ticks
+    }
+
+    func stop() {
+        if process.isRunning {
+            kill(pid, SIGTERM)
+            process.waitUntilExit()
+        }
+    }
+
+    deinit { stop() }
+}
+
+/// A blocking RESP connection for loading points and reading INFO.
+final class RedisConnection {
+    let fd: FileDescriptor
+    var buffer: [UInt8] = []
+
+    init(path: String) throws { fd = try Sockets.connectUnix(path: path) }
+    deinit { fd.close() }
+
+    func send(_ commands: [[String]]) throws -> [[UInt8]] {
+        var out: [UInt8] = []
+        for command in commands { RedisWire.command(command, into: &out) }
+        try fd.writeAll(out)
+        var replies: [[UInt8]] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        while replies.count < commands.count {
+            var offset = 0
+            let complete = buffer.withUnsafeBytes { RedisWire.skip($0, &offset) } != nil
+            if complete {
+                replies.append(Array(buffer[0..<offset]))
+                buffer.removeSubrange(0..<offset)
+                continue
+            }
+            let n = try chunk.withUnsafeMutableBytes { try fd.read(into: $0) }
+            guard n > 0 else { throw UsageError.wrongArguments("redis closed the connection") }
+            buffer.append(contentsOf: chunk[0..<n])
+        }
+        return replies
+    }
+
+    /// Member names of a GEOSEARCH ... WITHDIST reply, in order.
+    static func members(_ reply: [UInt8]) -> [String] {
+        let text = String(decoding: reply, as: UTF8.self)
+        var lines = text.split(separator: "\r\n", omittingEmptySubsequences: false)[...]
+        guard let head = lines.popFirst(), head.hasPrefix("*") else { return [] }
+        var members: [String] = []
+        while let line = lines.popFirst() {
+            if line.hasPrefix("*2") {
+                _ = lines.popFirst()  // $len
+                if let member = lines.popFirst() { members.append(String(member)) }
+                _ = lines.popFirst(); _ = lines.popFirst()  // distance
+            }
+        }
+        return members
+    }
+}
+
+extension SocketBenchmark {
+    /// Redis's Earth radius (geohashGetDistance), in meters.
+    static let redisEarthRadius = 6_372_797.560856
+
+    func runCompare() throws {
+        guard let redis = ["/usr/bin/redis-server", "/usr/local/bin/redis-server"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            StandardError.write("areas-bench: redis-server is not installed; install it with: apt-get install redis-server\n")
+            exit(2)
+        }
+        let binDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path
+        let areasd = binDirectory + "/areasd"
+        guard FileManager.default.isExecutableFile(atPath: areasd) else {
+            throw UsageError.wrongArguments("areasd is not built next to areas-bench (\(areasd)); run swift build -c release first")
+        }
+        var summary: [String: Double] = [:]
+        for n in points {
+            print("== \(n) points, \(connections) connections x \(pipeline) in flight, \(Int(seconds)) s per run ==")
+            let directory = "/tmp/areas-compare-\(getpid())-\(n)"
+            try? FileManager.default.removeItem(atPath: directory)
+            try FileManager.default.createDirectory(atPath: directory + "/empty", withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+
+            // The same points for both: areas with names and addresses, Redis with ids.
+            let coordinates = SyntheticPoints.clustered(count: n, seed: 7)
+            let areas = coordinates.enumerated().map { i, p in
+                Area(id: "b:" + String(i, radix: 36), kind: i % 8 == 0 ? .smoking : .nonsmoking, name: "흡연구역 \(i)", coordinate: p,
+                     roadAddress: "서울특별시 용산구 한강대로 \(i % 500)", province: "서울특별시", district: "용산구", source: "bench",
+                     fields: [Field("prhsmkSe", "공공기관의청사")])
+            }.sorted { $0.id < $1.id }
+            try SnapshotFile.write(Catalog(sources: ["bench": .init(areas: areas, fetchedAt: Date().timeIntervalSince1970)]), to: directory + "/areas.snapshot")
+            let config = """
+                {"snapshot":"\(directory)/areas.snapshot","refreshIntervalSeconds":1e9,"maxConnections":4096,
+                 "sources":[{"name":"bench","kind":"nonsmoking","format":"data-go-kr-xml","pages":"\(directory)/empty"}]}
+                """
+            try config.write(toFile: directory + "/areasd.json", atomically: true, encoding: .utf8)
+            let areasSocket = directory + "/areasd.sock"
+            let started = Measure.clock.now
+            let daemon = try Child(areasd, ["--config", directory + "/areasd.json", "--socket", areasSocket, "--log-level", "error"])
+            var startup = Double.nan
+            while (Measure.clock.now - started) < .seconds(60) {
+                if let client = try? AreasClient(path: areasSocket), let line = try? client.send(Array(#"{"op":"health"}"#.utf8)),
+                   String(decoding: line, as: UTF8.self).contains(#""loaded":true"#) {
+                    startup = (Measure.clock.now - started).milliseconds
+                    break
+                }
+                usleep(2_000)
+            }
+            print("areasd: answering \(Measure.format(startup, 0)) ms after start, \(daemon.residentBytes / 1_048_576) MiB resident")
+
+            let redisSocket = directory + "/redis.sock"
+            let server = try Child(redis, ["--port", "0", "--unixsocket", redisSocket, "--save", "", "--appendonly", "no", "--daemonize", "no"])
+            while !FileManager.default.fileExists(atPath: redisSocket) { usleep(10_000) }
+            let connection = try RedisConnection(path: redisSocket)
+            var batch: [[String]] = []
+            for chunk in stride(from: 0, to: n, by: 1000) {
+                var command = ["GEOADD", "areas"]
+                for area in areas[chunk..<min(chunk + 1000, n)] {
+                    command += ["\(area.coordinate.longitude)", "\(area.coordinate.latitude)", area.id]
+                }
+                batch.append(command)
+                if batch.count == 50 { _ = try connection.send(batch); batch = [] }
+            }
+            if !batch.isEmpty { _ = try connection.send(batch) }
+            let info = String(decoding: try connection.send([["INFO", "memory"]])[0], as: UTF8.self)
+            let usedMemory = Int(info.split(separator: "\r\n").first { $0.hasPrefix("used_memory:") }?.split(separator: ":").last ?? "") ?? 0
+            let stringBytes = areas.reduce(0) { $0 + $1.id.utf8.count + $1.name.utf8.count + $1.roadAddress.utf8.count }
+            print("memory: areasd \(daemon.residentBytes / 1_048_576) MiB resident (ids, names and addresses about \(stringBytes / 1_048_576) MiB of text); redis used_memory \(usedMemory / 1_048_576) MiB (ids and positions only); ratio \(Measure.format(Double(daemon.residentBytes) / Double(max(usedMemory, 1))))")
+
+            let tree = PackedRTree(entries: areas.map { GeoBox($0.coordinate) })
+            let queries = Self.queries(count: 20_000, mix: mix, points: coordinates, ids: areas.map(\.id), tree: tree, seed: 11)
+
+            // Agreement with brute force, outside the timed runs.
+            let agreement = try checkAgreement(areas: areas, areasSocket: areasSocket, redis: connection, seed: UInt64(n))
+            for (kind, value) in agreement.sorted(by: { $0.key < $1.key }) {
+                print("agreement with brute force, \(kind): areas \(Measure.format(value.areas * 100, 1))%, redis \(Measure.format(value.redis * 100, 1))% (of \(value.compared) compared)")
+            }
+
+            func load(_ wire: any BenchWire, _ socket: String, _ queries: [BenchQuery], seconds: Double? = nil) -> LoadGenerator.Result {
+                LoadGenerator(socket: socket, wire: wire, connections: connections, pipeline: pipeline, seconds: seconds ?? self.seconds).run(queries)
+            }
+            let idsRun = load(AreasWire(output: "ids", bboxLimit: bboxLimit), areasSocket, queries)
+            report("areas ids ", idsRun)
+            let fullRun = load(AreasWire(output: "full", bboxLimit: bboxLimit), areasSocket, queries)
+            report("areas full", fullRun)
+            let redisRun = load(RedisWire(bboxLimit: bboxLimit), redisSocket, queries)
+            report("redis     ", redisRun)
+            print("mixed: areas ids / redis \(Measure.format(idsRun.throughput / redisRun.throughput))x, areas full / redis \(Measure.format(fullRun.throughput / redisRun.throughput))x; p99 areas \(Measure.format(idsRun.percentile(0.99), 0)) µs vs redis \(Measure.format(redisRun.percentile(0.99), 0)) µs")
+            summary["n\(n)_mixed_ratio"] = idsRun.throughput / redisRun.throughput
+            summary["n\(n)_mixed_full_ratio"] = fullRun.throughput / redisRun.throughput
+            summary["n\(n)_p99_areas_us"] = idsRun.percentile(0.99)
+            summary["n\(n)_p99_redis_us"] = redisRun.percentile(0.99)
+
+            for kind in ["near", "radius", "bbox", "get"] {
+                let only = queries.filter { $0.kind == kind }
+                guard !only.isEmpty else { continue }
+                let a = load(AreasWire(output: "ids", bboxLimit: bboxLimit), areasSocket, only, seconds: seconds / 2)
+                let r = load(RedisWire(bboxLimit: bboxLimit), redisSocket, only, seconds: seconds / 2)
+                print("\(kind): areas \(Int(a.throughput))/s, redis \(Int(r.throughput))/s, ratio \(Measure.format(a.throughput / r.throughput))x; p99 \(Measure.format(a.percentile(0.99), 0)) vs \(Measure.format(r.percentile(0.99), 0)) µs")
+                summary["n\(n)_\(kind)_ratio"] = a.throughput / r.throughput
+            }
+
+            // Server-side cost of a near query: one connection, 64 in flight, areasd's CPU time per answer.
+            let nearOnly = queries.filter { $0.kind == "near" }
+            let cpuBefore = daemon.cpuSeconds
+            let single = LoadGenerator(socket: areasSocket, wire: AreasWire(output: "ids", bboxLimit: bboxLimit), connections: 1, pipeline: 64, seconds: seconds / 2).run(nearOnly)
+            let cost = (daemon.cpuSeconds - cpuBefore) / Double(max(single.answered, 1)) * 1e6
+            print("near k=10 server-side: \(Measure.format(cost)) µs of areasd CPU per answer (\(single.answered) answers, 1 connection x 64)")
+            summary["n\(n)_near_server_us"] = cost
+            summary["n\(n)_startup_ms"] = startup
+            summary["n\(n)_areasd_rss_mib"] = Double(daemon.residentBytes) / 1_048_576
+            summary["n\(n)_redis_used_memory_mib"] = Double(usedMemory) / 1_048_576
+            daemon.stop()
+            server.stop()
+        }
+        print(json(summary))
+    }
+
+    struct Agreement { var areas = 0.0; var redis = 0.0; var compared = 0 }
+
+    /// Asks both servers a sample of questions and compares each answer with brute force.
+    func checkAgreement(areas: [Area], areasSocket: String, redis: RedisConnection, seed: UInt64) throws -> [String: Agreement] {
+        let scan = LinearScan(points: areas.map(\.coordinate))
+        let client = try AreasClient(path: areasSocket)
+        let scale = Self.redisEarthRadius / Geodesy.earthRadiusMeters
+        var random = SplitMix64(seed: seed)
+        var result: [String: Agreement] = [:]
+        func idsOf(_ line: [UInt8]) -> [String] {
+            guard case .object(let m)? = try? JSONParser.parse(line), case .array(let list)? = m.first(where: { $0.0 == "areas" })?.1 else { return [] }
+            return list.compactMap { if case .object(let a) = $0, case .string(let id)? = a.first(where: { $0.0 == "id" })?.1 { return id }; return nil }
+        }
+        for kind in ["near", "radius"] {
+            var agreement = Agreement()
+            let samples = 40
+            for _ in 0..<samples {
+                let p = SyntheticPoints.point(in: SyntheticPoints.box(around: areas[Int.random(in: 0..<areas.count, using: &random)].coordinate, fraction: 1e-6), using: &random)
+                let query: BenchQuery
+                let expected: [PackedRTree.Neighbor]
+                if kind == "near" {
+                    expected = scan.nearest(to: p, k: 10)
+                    query = .near(p, k: 10, redisRadius: ((expected.last?.distanceMeters ?? 1000) * 1.001 + 1).rounded(.up))
+                } else {
+                    expected = scan.search(within: 500, of: p)
+                    query = .radius(p, meters: 500)
+                }
+                var line: [UInt8] = []
+                AreasWire(output: "ids", bboxLimit: bboxLimit).encode(query, into: &line)
+                let ours = idsOf(try client.send(Array(line.dropLast())))
+                if ours == expected.map({ areas[Int($0.payload)].id }) { agreement.areas += 1 }
+                var command: [UInt8] = []
+                RedisWire(bboxLimit: bboxLimit).encode(query, into: &command)
+                let theirs = Set(RedisConnection.members(try redis.sendRaw(command)))
+                // Brute force in Redis's radius; points within a meter of the edge may go either way.
+                let limit = kind == "near" ? (expected.last?.distanceMeters ?? 0) * scale : 500
+                let all = kind == "near" ? scan.search(within: (expected.last?.distanceMeters ?? 0) + 5, of: p) : scan.search(within: 510 / scale, of: p)
+                let sure = Set(all.filter { $0.distanceMeters * scale < limit - 1 }.map { areas[Int($0.payload)].id })
+                let maybe = Set(all.filter { abs($0.distanceMeters * scale - limit) <= 1 }.map { areas[Int($0.payload)].id })
+                if sure.isSubset(of: theirs) && theirs.subtracting(sure).isSubset(of: maybe) { agreement.redis += 1 }
+                agreement.compared += 1
+            }
+            agreement.areas /= Double(samples)
+            agreement.redis /= Double(samples)
+            result[kind] = agreement
+        }
+        return result
+    }
+}
+
+extension RedisConnection {
+    func sendRaw(_ bytes: [UInt8]) throws -> [UInt8] {
+        try fd.writeAll(bytes)
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            var offset = 0
+            if buffer.withUnsafeBytes({ RedisWire.skip($0, &offset) }) != nil {
+                let reply = Array(buffer[0..<offset])
+                buffer.removeSubrange(0..<offset)
+                return reply
+            }
+            let n = try chunk.withUnsafeMutableBytes { try fd.read(into: $0) }
+            guard n > 0 else { throw UsageError.wrongArguments("redis closed the connection") }
+            buffer.append(contentsOf: chunk[0..<n])
+        }
+    }
+}
