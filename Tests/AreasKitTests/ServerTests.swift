@@ -47,6 +47,47 @@ final class ServerTests: XCTestCase {
         XCTAssertEqual(try server.ask(#"{"op":"get","id":"nope"}"#, on: client).errorCode, "not_found")
     }
 
+    func testCheckAlongAndRegionsOverTheSocket() async throws {
+        let server = try await TestServer.samples()
+        let index = server.service.state.index
+        let zone = try XCTUnwrap(index.areas.indices.first { index.areas[$0].kind == .nonsmoking && index.areas[$0].province == "서울특별시" })
+        let center = index.areas[zone].coordinate
+        let answer = try server.ask(#"{"op":"check","lat":\#(center.latitude),"lon":\#(center.longitude)}"#)
+        let expected = index.check(center)
+        XCTAssertEqual(answer["inside"]?.bool, true)
+        XCTAssertEqual(answer["zones"]?.array.compactMap { $0["id"]?.string }, expected.zones.map { index.areas[$0.position].id })
+        XCTAssertTrue(answer["summary"]?.string?.hasPrefix("No smoking here: inside") == true, answer["summary"]?.string ?? "")
+        XCTAssertEqual(answer["nearestSmoking"]?["id"]?.string, expected.nearestSmoking.map { index.areas[$0.position].id })
+        XCTAssertNotNil(answer["nearestSmoking"]?["direction"]?.string)
+
+        let path = [[37.55, 126.97], [37.54, 126.975], [37.53, 126.97]]
+        let route = try server.ask(#"{"op":"along","path":\#(path),"meters":100}"#)
+        let points = try path.map { try GeoPoint(latitude: $0[0], longitude: $0[1]) }
+        XCTAssertEqual(route.ids, try index.along(points, meters: 100).map { index.areas[$0.position].id })
+        XCTAssertGreaterThan(route.ids.count, 3)
+
+        // "서울" is an alias of "서울특별시"; every answer then lies in Seoul.
+        let seoul = try server.ask(#"{"op":"near","lat":37.4,"lon":126.95,"k":20,"province":"서울"}"#)
+        XCTAssertEqual(seoul.ids.count, 20)
+        XCTAssertTrue(seoul.ids.allSatisfy { index.area(id: $0)?.province == "서울특별시" })
+        let stats = try server.ask(#"{"op":"stats"}"#)
+        XCTAssertEqual(stats["byProvince"]?["서울특별시"]?.double, Double(index.areas.filter { $0.province == "서울특별시" }.count))
+
+        for (request, message) in [
+            (#"{"op":"along","meters":50}"#, "path is missing"),
+            (#"{"op":"along","path":[],"meters":50}"#, "path must have 1 to 1000 points"),
+            (#"{"op":"along","path":[[91,0]],"meters":50}"#, "path[0] must have lat between -90 and 90"),
+            (#"{"op":"along","path":[[37,127],"x"],"meters":50}"#, "path[1] must be [lat, lon]"),
+            (#"{"op":"along","path":[[37,127]],"meters":60000}"#, "meters must be at most 50000"),
+            (#"{"op":"check","lat":37}"#, "lon is missing"),
+            (#"{"op":"near","lat":37,"lon":127,"province":""}"#, "province must not be empty"),
+        ] {
+            let error = try server.ask(request)
+            XCTAssertEqual(error.errorCode, "bad_request", request)
+            XCTAssertTrue(error["error"]?["message"]?.string?.contains(message) == true, "\(request): \(error["error"]?["message"]?.string ?? "")")
+        }
+    }
+
     func testOutputModesAndLimits() async throws {
         let server = try await TestServer.samples()
         let full = try server.ask(#"{"op":"radius","lat":37.53,"lon":126.97,"meters":3000}"#)

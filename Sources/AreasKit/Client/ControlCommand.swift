@@ -14,10 +14,13 @@ public struct ControlCommand: Sendable {
           near LAT LON              the nearest areas (-k N, --max-meters M)
           radius LAT LON METERS     every area within METERS, nearest first
           bbox SOUTH WEST NORTH EAST
+          check LAT LON             may I smoke here? and the nearest smoking area
+          along [--meters M] LAT,LON LAT,LON ...   areas along a route (default 50 m either side)
           get ID                    one area with every upstream field
           stats | health
           refresh [--force] [--quiet]   fetch every source now and wait for the result
-        options: --kind smoking|nonsmoking|all  --limit N  --output full|ids|count  --json  --geojson
+        options: --kind smoking|nonsmoking|all  --province NAME  --district NAME  --limit N
+                 --output full|ids|count  --json  --geojson
         """
 
     public static func parse(_ arguments: [String]) throws(UsageError) -> ControlCommand {
@@ -32,6 +35,9 @@ public struct ControlCommand: Sendable {
         let limit = try list.value("--limit", as: { Int($0) })
         let k = try list.value("-k", as: { Int($0) })
         let maxMeters = try list.value("--max-meters", as: { Double($0) })
+        let corridor = try list.value("--meters", as: { Double($0) })
+        let province = try list.value("--province")
+        let district = try list.value("--district")
         let positionals = try list.positionals()
         guard let verb = positionals.first else { throw .wrongArguments("no command given") }
         let operands = Array(positionals.dropFirst())
@@ -56,6 +62,8 @@ public struct ControlCommand: Sendable {
         writer.key("op"); writer.string(verb)
         func common(limitKey: StaticString) {
             if let kind { writer.key("kind"); writer.string(kind) }
+            if let province { writer.key("province"); writer.string(province) }
+            if let district { writer.key("district"); writer.string(district) }
             if let output { writer.key("output"); writer.string(output) }
             if let value = limit ?? k { writer.key(limitKey); writer.number(value) }
         }
@@ -78,6 +86,29 @@ public struct ControlCommand: Sendable {
             writer.key("west"); writer.number(v[1])
             writer.key("north"); writer.number(v[2])
             writer.key("east"); writer.number(v[3])
+            common(limitKey: "limit")
+        case "check":
+            let v = try numbers(["LAT", "LON"])
+            writer.key("lat"); writer.number(v[0])
+            writer.key("lon"); writer.number(v[1])
+            if let province { writer.key("province"); writer.string(province) }
+            if let district { writer.key("district"); writer.string(district) }
+        case "along":
+            guard !operands.isEmpty else { throw .wrongArguments("along takes LAT,LON points: along 37.55,126.97 37.56,126.98") }
+            writer.key("path")
+            writer.beginArray()
+            for operand in operands {
+                let parts = operand.split(separator: ",")
+                guard parts.count == 2, let lat = Double(parts[0]), let lon = Double(parts[1]), lat.isFinite, lon.isFinite else {
+                    throw .invalidValue("LAT,LON", operand)
+                }
+                writer.beginArray()
+                writer.number(lat)
+                writer.number(lon)
+                writer.endArray()
+            }
+            writer.endArray()
+            writer.key("meters"); writer.number(corridor ?? 50)
             common(limitKey: "limit")
         case "get":
             guard operands.count == 1 else { throw .wrongArguments("get takes ID") }

@@ -22,7 +22,9 @@ public enum ResponseFormatter {
             return Output(stdout: String(decoding: line, as: UTF8.self) + "\n", stderr: "", status: status)
         }
         switch command.verb {
-        case "near", "radius", "bbox":
+        case "check":
+            return Output(stdout: check(object), stderr: "", status: 0)
+        case "near", "radius", "bbox", "along":
             let areas = object.array("areas").compactMap { value -> Object? in
                 if case .object(let m) = value { return Object(m) } else { return nil }
             }
@@ -60,17 +62,40 @@ public enum ResponseFormatter {
         return "\(Int(seconds / 86400)) days"
     }
 
+    static func check(_ answer: Object) -> String {
+        var text = (answer.string("summary") ?? "") + "\n"
+        let zones = answer.array("zones").compactMap { value -> Object? in
+            if case .object(let m) = value { return Object(m) } else { return nil }
+        }
+        if !zones.isEmpty {
+            var rows: [[String]] = [["CENTRE", "FOOTPRINT", "ZONE", "ADDRESS", "ID"]]
+            for zone in zones {
+                rows.append([zone.double("distanceMeters").map(distance) ?? "", zone.double("footprintMeters").map(distance) ?? "",
+                             zone.string("name") ?? "", zone.string("address") ?? "", zone.string("id") ?? ""])
+            }
+            text += "\n" + align(rows, rightAligned: [0, 1])
+        }
+        let nearest = Object(answer.members("nearestSmoking"))
+        if let name = nearest.string("name") {
+            text += "\nnearest smoking area: \(name), \(nearest.double("distanceMeters").map(distance) ?? "") \(nearest.string("direction") ?? "")"
+            text += " (\(nearest.string("address") ?? ""); \(nearest.string("id") ?? ""))\n"
+        }
+        return text
+    }
+
     static func table(_ areas: [Object], count: Int, truncated: Bool) -> String {
         guard !areas.isEmpty else { return count > 0 ? "\(count) areas\n" : "no areas found\n" }
         let hasDistance = areas.contains { $0.double("distanceMeters") != nil }
-        var rows: [[String]] = [(hasDistance ? ["DISTANCE"] : []) + ["KIND", "NAME", "ADDRESS", "ID"]]
+        let onRoute = areas.contains { $0.double("alongMeters") != nil }
+        var rows: [[String]] = [(hasDistance ? ["DISTANCE"] : []) + (onRoute ? ["ALONG", "ASIDE"] : []) + ["KIND", "NAME", "ADDRESS", "ID"]]
         for area in areas {
             var row: [String] = []
             if hasDistance { row.append(area.double("distanceMeters").map(distance) ?? "") }
+            if onRoute { row += [area.double("alongMeters").map(distance) ?? "", area.double("sideMeters").map(distance) ?? ""] }
             row += [area.string("kind") ?? "", area.string("name") ?? "", area.string("address") ?? "", area.string("id") ?? ""]
             rows.append(row)
         }
-        var text = align(rows, rightAligned: hasDistance ? [0] : [])
+        var text = align(rows, rightAligned: Set(0..<((hasDistance ? 1 : 0) + (onRoute ? 2 : 0))))
         if truncated { text += "(more than \(count) areas; narrow the query or raise --limit)\n" }
         return text
     }
@@ -123,7 +148,7 @@ public enum ResponseFormatter {
             writer.endObject()
             writer.key("properties")
             writer.beginObject()
-            for key in ["id", "kind", "name", "address", "district", "source", "distanceMeters"] {
+            for key in ["id", "kind", "name", "address", "district", "source", "distanceMeters", "alongMeters", "sideMeters", "footprintMeters"] {
                 guard let value = area.value(key) else { continue }
                 writer.key(key)
                 if case .number(let n) = value { writer.number(n) } else { writer.string(Object.text(value)) }

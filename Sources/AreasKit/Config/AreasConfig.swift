@@ -17,6 +17,11 @@ public struct AreasConfig: Sendable, Equatable {
     public var idleTimeoutSeconds: Double
     public var adminUids: [UInt32]
     public var logLevel: String?
+    /// Footprints given to non-smoking zones for `check`.
+    public var footprint: FootprintPolicy = .standard
+    /// Province names people use, mapped to upstream's (`서울` to `서울특별시`); the standard
+    /// short names are always known.
+    public var provinceAliases: [String: String] = Region.standardAliases
     public var sources: [SourceConfig]
 
     /// Reads and validates a config file; relative paths inside it are relative to its folder.
@@ -154,7 +159,20 @@ public struct AreasConfig: Sendable, Equatable {
         }
         guard !sources.isEmpty else { throw ConfigError(path: path, key: "sources", problem: "empty: list at least one source") }
 
-        return AreasConfig(
+        var footprint = FootprintPolicy.standard
+        if let f = raw.footprint {
+            footprint.minimumMeters = f.minMeters ?? footprint.minimumMeters
+            footprint.maximumMeters = f.maxMeters ?? footprint.maximumMeters
+            footprint.sizeField = f.sizeField ?? footprint.sizeField
+            guard footprint.minimumMeters.isFinite, footprint.minimumMeters >= 0, footprint.maximumMeters.isFinite,
+                  footprint.maximumMeters >= footprint.minimumMeters, footprint.maximumMeters <= 100_000 else {
+                throw ConfigError(path: path, key: "footprint", problem: "minMeters and maxMeters must satisfy 0 <= minMeters <= maxMeters <= 100000")
+            }
+        }
+        var aliases = Region.standardAliases
+        for (alias, province) in raw.provinceAliases ?? [:] { aliases[alias] = province }
+
+        var config = AreasConfig(
             path: path,
             socket: raw.socket.map(resolve),
             socketMode: mode,
@@ -168,6 +186,9 @@ public struct AreasConfig: Sendable, Equatable {
             adminUids: raw.adminUids ?? [],
             logLevel: raw.logLevel,
             sources: sources)
+        config.footprint = footprint
+        config.provinceAliases = aliases
+        return config
     }
 
     private static func underlying(_ context: DecodingError.Context) -> String {
@@ -223,7 +244,15 @@ public struct AreasConfig: Sendable, Equatable {
         var idleTimeoutSeconds: Double?
         var adminUids: [UInt32]?
         var logLevel: String?
+        var footprint: RawFootprint?
+        var provinceAliases: [String: String]?
         var sources: [RawSource]?
+    }
+
+    private struct RawFootprint: Decodable {
+        var minMeters: Double?
+        var maxMeters: Double?
+        var sizeField: String?
     }
 
     private struct RawBounds: Decodable {

@@ -48,6 +48,40 @@ public enum Geodesy {
             north: north, east: Swift.min(center.longitude + lonDelta, 180))
     }
 
+    /// The initial great-circle bearing from `a` to `b`, in degrees clockwise from north [0, 360).
+    public static func bearing(from a: GeoPoint, to b: GeoPoint) -> Double {
+        let lat1 = a.latitude * radiansPerDegree, lat2 = b.latitude * radiansPerDegree
+        let dLon = (b.longitude - a.longitude) * radiansPerDegree
+        let y = sin(dLon) * cos(lat2)
+        let x = cos(lat1) * sin(lat2) - sin(lat1) * cos(lat2) * cos(dLon)
+        let degrees = atan2(y, x) / radiansPerDegree
+        return degrees < 0 ? degrees + 360 : degrees
+    }
+
+    /// One of the eight compass points (`N`, `NE`, ... `NW`) for a bearing in degrees.
+    public static func compassPoint(_ bearing: Double) -> String {
+        let names = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"]
+        let index = Int(((bearing.truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360) + 22.5) / 45) % 8
+        return names[index]
+    }
+
+    /// Where `point` lies beside the great-circle segment from `a` to `b`: the distance to the
+    /// segment (to its nearest end when the perpendicular foot falls outside it) and how far along
+    /// the segment, from `a`, the nearest point is. Both in meters.
+    public static func segmentDistance(from point: GeoPoint, a: GeoPoint, b: GeoPoint) -> (side: Double, along: Double) {
+        let toPoint = distance(a, point)
+        let length = distance(a, b)
+        guard length > 0, toPoint > 0 else { return (toPoint, 0) }
+        let angle13 = toPoint / earthRadiusMeters
+        let theta = (bearing(from: a, to: point) - bearing(from: a, to: b)) * radiansPerDegree
+        // Behind a: the nearest point is a itself.
+        if cos(theta) <= 0 { return (toPoint, 0) }
+        let cross = asin(Swift.max(-1, Swift.min(1, sin(angle13) * sin(theta))))
+        let along = acos(Swift.max(-1, Swift.min(1, cos(angle13) / cos(cross)))) * earthRadiusMeters
+        if along >= length { return (distance(b, point), length) }
+        return (abs(cross) * earthRadiusMeters, along)
+    }
+
     /// Meters for a haversine term.
     @inlinable
     public static func meters(haversine h: Double) -> Double {

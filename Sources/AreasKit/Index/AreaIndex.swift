@@ -7,6 +7,10 @@ public struct AreaIndex: Sendable {
     /// Every area, sorted by id; tree payloads are positions in this array.
     public let areas: [Area]
     public let tree: PackedRTree
+    /// The bounding boxes of the non-smoking zones' footprints; payloads are positions in `areas`.
+    public let footprints: PackedRTree
+    /// Footprint radius in meters by position in `areas` (0 for smoking areas).
+    public let footprintRadii: [Double]
     /// How long building the tree took, in milliseconds.
     public let buildMilliseconds: Double
 
@@ -17,7 +21,7 @@ public struct AreaIndex: Sendable {
     }
 
     /// Sorts `areas` by id (keeping the first of any repeated id) and builds the tree.
-    public init(areas: [Area], nodeSize: Int = 16) {
+    public init(areas: [Area], nodeSize: Int = 16, footprint: FootprintPolicy = .standard) {
         // Catalogs hand over areas already in id order: checking is linear, sorting is not.
         var sorted = areas
         let strictlyIncreasing = areas.withUnsafeBufferPointer { buffer in
@@ -43,7 +47,24 @@ public struct AreaIndex: Sendable {
         self.areas = sorted
         self.tree = tree ?? PackedRTree(entries: [])
         self.buildMilliseconds = elapsed.milliseconds
+        var radii = [Double](repeating: 0, count: sorted.count)
+        var zoneBoxes: [GeoBox] = []
+        var zonePositions: [Int] = []
+        for i in sorted.indices where sorted[i].kind == .nonsmoking {
+            let radius = footprint.radius(of: sorted[i])
+            radii[i] = radius
+            zoneBoxes.append((try? Geodesy.boundingBox(around: sorted[i].coordinate, meters: radius)) ?? GeoBox(sorted[i].coordinate))
+            zonePositions.append(i)
+        }
+        let zoneTree = PackedRTree(entries: zoneBoxes, nodeSize: nodeSize)
+        self.footprintRadii = radii
+        // The footprint tree's payloads index `zonePositions`; map them back when searching.
+        self.footprints = zoneTree
+        self.zonePositions = zonePositions
     }
+
+    /// Area positions of the footprint tree's entries.
+    private let zonePositions: [Int]
 
     public static let empty = AreaIndex(areas: [])
 
@@ -61,26 +82,102 @@ public struct AreaIndex: Sendable {
     }
 
     /// Areas inside `box`, edges inclusive, in id order; at most `limit`.
-    public func areas(in box: GeoBox, kind: KindFilter = .all, limit: Int = .max) throws(GeoError) -> [Match] {
+    public func areas(in box: GeoBox, kind: KindFilter = .all, region: Region = .anywhere, limit: Int = .max) throws(GeoError) -> [Match] {
         guard limit >= 0 else { throw .invalidCount(limit) }
-        let payloads = tree.search(intersecting: box, classMask: Self.classMask(of: kind), limit: limit)
+        let mask = Self.classMask(of: kind)
+        let payloads = region.isAnywhere
+            ? tree.search(intersecting: box, classMask: mask, limit: limit)
+            : tree.search(intersecting: box, classMask: mask, limit: limit, filter: filter(region))
         return payloads.sorted().map { Match(position: Int($0), distanceMeters: nil) }
     }
 
     /// Areas within `meters` of `point`, nearest first, ties by id; at most `limit`.
-    public func areas(within meters: Double, of point: GeoPoint, kind: KindFilter = .all, limit: Int = .max) throws(GeoError) -> [Match] {
+    public func areas(within meters: Double, of point: GeoPoint, kind: KindFilter = .all, region: Region = .anywhere, limit: Int = .max) throws(GeoError) -> [Match] {
         guard meters.isFinite, meters >= 0 else { throw .invalidDistance(meters) }
         guard limit >= 0 else { throw .invalidCount(limit) }
-        return tree.search(within: meters, of: point, classMask: Self.classMask(of: kind), limit: limit)
-            .map { Match(position: Int($0.payload), distanceMeters: $0.distanceMeters) }
+        let mask = Self.classMask(of: kind)
+        let found = region.isAnywhere
+            ? tree.search(within: meters, of: point, classMask: mask, limit: limit)
+            : tree.search(within: meters, of: point, classMask: mask, limit: limit, filter: filter(region))
+        return found.map { Match(position: Int($0.payload), distanceMeters: $0.distanceMeters) }
     }
 
     /// The `k` areas nearest to `point`, within `maxMeters` if given, nearest first, ties by id.
-    public func nearest(to point: GeoPoint, k: Int, maxMeters: Double? = nil, kind: KindFilter = .all) throws(GeoError) -> [Match] {
+    public func nearest(to point: GeoPoint, k: Int, maxMeters: Double? = nil, kind: KindFilter = .all, region: Region = .anywhere) throws(GeoError) -> [Match] {
         guard k >= 0 else { throw .invalidCount(k) }
         if let maxMeters, !(maxMeters.isFinite && maxMeters >= 0) { throw .invalidDistance(maxMeters) }
-        return tree.nearest(to: point, k: k, maxMeters: maxMeters, classMask: Self.classMask(of: kind))
-            .map { Match(position: Int($0.payload), distanceMeters: $0.distanceMeters) }
+        let mask = Self.classMask(of: kind)
+        let found = region.isAnywhere
+            ? tree.nearest(to: point, k: k, maxMeters: maxMeters, classMask: mask)
+            : tree.nearest(to: point, k: k, maxMeters: maxMeters, classMask: mask, filter: filter(region))
+        return found.map { Match(position: Int($0.payload), distanceMeters: $0.distanceMeters) }
+    }
+
+    private func filter(_ region: Region) -> AdmitWhere {
+        let areas = self.areas
+        return AdmitWhere { region.contains(areas[Int($0)]) }
+    }
+
+    /// What `check` answers: the zones a point lies in and the nearest place to smoke.
+    public struct Check: Sendable {
+        /// Zones whose footprint holds the point, nearest centre first, ties by id.
+        public var zones: [Match]
+        /// The nearest smoking area, if any.
+        public var nearestSmoking: Match?
+        public var inside: Bool { !zones.isEmpty }
+    }
+
+    /// Is `point` inside any non-smoking zone's footprint (distance to its centre at most its
+    /// radius), and where is the nearest smoking area?
+    public func check(_ point: GeoPoint, region: Region = .anywhere) -> Check {
+        var zones: [Match] = []
+        for entry in footprints.search(intersecting: GeoBox(point)) {
+            let position = zonePositions[Int(entry)]
+            guard region.contains(areas[position]) else { continue }
+            let distance = Geodesy.distance(point, areas[position].coordinate)
+            if distance <= footprintRadii[position] { zones.append(Match(position: position, distanceMeters: distance)) }
+        }
+        zones.sort { ($0.distanceMeters ?? 0, $0.position) < ($1.distanceMeters ?? 0, $1.position) }
+        let smoking = (try? nearest(to: point, k: 1, kind: .smoking, region: region))?.first
+        return Check(zones: zones, nearestSmoking: smoking)
+    }
+
+    /// An area beside a route: how far along the route its nearest point is, and how far aside.
+    public struct RouteMatch: Sendable, Hashable {
+        public var position: Int
+        public var alongMeters: Double
+        public var sideMeters: Double
+    }
+
+    /// Every area within `meters` of the polyline `path` (great-circle segments), ordered by how
+    /// far along the route it lies, ties by id; at most `limit`.
+    public func along(_ path: [GeoPoint], meters: Double, kind: KindFilter = .all, region: Region = .anywhere, limit: Int = .max) throws(GeoError) -> [RouteMatch] {
+        guard meters.isFinite, meters >= 0 else { throw .invalidDistance(meters) }
+        guard limit >= 0 else { throw .invalidCount(limit) }
+        guard let first = path.first else { return [] }
+        let legs = path.count == 1 ? [(first, first)] : Array(zip(path, path.dropFirst()))
+        var best: [Int: RouteMatch] = [:]
+        var start = 0.0
+        let mask = Self.classMask(of: kind)
+        for (a, b) in legs {
+            let length = Geodesy.distance(a, b)
+            // A great circle bows away from the straight line between its ends; pad for it.
+            let pad = meters + length * length / (4 * Geodesy.earthRadiusMeters) + 1
+            let box = try Geodesy.boundingBox(around: a, meters: pad).union(try Geodesy.boundingBox(around: b, meters: pad))
+            for payload in tree.search(intersecting: box, classMask: mask) {
+                let position = Int(payload)
+                guard region.contains(areas[position]) else { continue }
+                let (side, along) = Geodesy.segmentDistance(from: areas[position].coordinate, a: a, b: b)
+                guard side <= meters else { continue }
+                if let existing = best[position], existing.sideMeters <= side { continue }
+                best[position] = RouteMatch(position: position, alongMeters: start + along, sideMeters: side)
+            }
+            start += length
+        }
+        var result = Array(best.values)
+        result.sort { ($0.alongMeters, $0.position) < ($1.alongMeters, $1.position) }
+        if result.count > limit { result.removeSubrange(limit...) }
+        return result
     }
 
     static func classMask(of kind: AreaKind) -> UInt8 {

@@ -150,6 +150,10 @@ public struct PackedRTree: Sendable {
     /// Payloads of every entry of the given classes whose rectangle meets `box` (edges
     /// inclusive), at most `limit` of them, in no particular order.
     public func search(intersecting box: GeoBox, classMask: UInt8 = 0xFF, limit: Int = .max) -> [UInt32] {
+        search(intersecting: box, classMask: classMask, limit: limit, filter: AdmitAll())
+    }
+
+    public func search<Filter: EntryFilter>(intersecting box: GeoBox, classMask: UInt8 = 0xFF, limit: Int = .max, filter: Filter) -> [UInt32] {
         var found: [UInt32] = []
         guard let root, limit > 0 else { return found }
         var stack = [root]
@@ -158,6 +162,7 @@ public struct PackedRTree: Sendable {
             for position in children(of: node) {
                 guard classes[position] & classMask != 0, boxes[position].intersects(box) else { continue }
                 if position < count {
+                    guard filter.admits(payloads[position]) else { continue }
                     found.append(payloads[position])
                     if found.count >= limit { return found }
                 } else {
@@ -171,6 +176,10 @@ public struct PackedRTree: Sendable {
     /// Every entry of the given classes within `meters` of `point`, nearest first, ties by payload;
     /// at most `limit`.
     public func search(within meters: Double, of point: GeoPoint, classMask: UInt8 = 0xFF, limit: Int = .max) -> [Neighbor] {
+        search(within: meters, of: point, classMask: classMask, limit: limit, filter: AdmitAll())
+    }
+
+    public func search<Filter: EntryFilter>(within meters: Double, of point: GeoPoint, classMask: UInt8 = 0xFF, limit: Int = .max, filter: Filter) -> [Neighbor] {
         guard let root, limit > 0 else { return [] }
         let origin = DistanceOrigin(point)
         let limitH = Self.prunableHaversine(meters: meters)
@@ -183,6 +192,7 @@ public struct PackedRTree: Sendable {
                 let box = boxes[position]
                 guard origin.quickHaversineLowerBound(to: box) <= limitH else { continue }
                 if position < count {
+                    guard filter.admits(payloads[position]) else { continue }
                     let distance = Geodesy.meters(haversine: origin.haversineLowerBound(to: box))
                     if distance <= meters {
                         found.append(Neighbor(payload: payloads[position], distanceMeters: distance))
@@ -205,6 +215,10 @@ public struct PackedRTree: Sendable {
     /// Everything enters the queue with a cheap lower bound; an entry that reaches the front is
     /// measured exactly and goes back in with its true key, so only the front pays for trigonometry.
     public func nearest(to point: GeoPoint, k: Int, maxMeters: Double? = nil, classMask: UInt8 = 0xFF) -> [Neighbor] {
+        nearest(to: point, k: k, maxMeters: maxMeters, classMask: classMask, filter: AdmitAll())
+    }
+
+    public func nearest<Filter: EntryFilter>(to point: GeoPoint, k: Int, maxMeters: Double? = nil, classMask: UInt8 = 0xFF, filter: Filter) -> [Neighbor] {
         guard let root, k > 0 else { return [] }
         let origin = DistanceOrigin(point)
         let limitH = maxMeters.map(Self.prunableHaversine) ?? .infinity
@@ -240,6 +254,7 @@ public struct PackedRTree: Sendable {
                         }
                         let level = level(of: position)
                         for child in children(of: position, level: level) where classes[child] & classMask != 0 {
+                            if level == 1 && !filter.admits(payloads[child]) { continue }
                             let box = boxes[child]
                             // Shrunk a hair so rounding never ranks a bound after the key it bounds.
                             let h = origin.quickHaversineLowerBound(to: box) * (1 - 1e-12)
@@ -249,7 +264,7 @@ public struct PackedRTree: Sendable {
                             // k entries seen, cap the k-th distance; padded against rounding.
                             if level == 1 {
                                 ceiling.insert(origin.quickHaversineUpperBound(to: box))
-                            } else if classes[child] & ~classMask == 0, entryCount(under: child, level: level - 1) >= k {
+                            } else if filter.admitsAll, classes[child] & ~classMask == 0, entryCount(under: child, level: level - 1) >= k {
                                 ceiling.lower(to: origin.quickHaversineUpperBound(to: box))
                             }
                             bound = Swift.min(limitH, ceiling.value * (1 + 1e-9) + 1e-300)

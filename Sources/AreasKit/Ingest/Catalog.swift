@@ -29,8 +29,8 @@ public struct Catalog: Sendable, Equatable {
     ///
     /// Ids are `source:hash` and each source keeps its areas in id order, so ordering the
     /// sources by `name:` yields every id in order and the index need not sort.
-    public func index(nodeSize: Int = 16) -> AreaIndex {
+    public func index(nodeSize: Int = 16, footprint: FootprintPolicy = .standard) -> AreaIndex {
         let names = sources.keys.sorted { $0 + ":" < $1 + ":" }
-        return AreaIndex(areas: names.flatMap { sources[$0]?.areas ?? [] }, nodeSize: nodeSize)
+        return AreaIndex(areas: names.flatMap { sources[$0]?.areas ?? [] }, nodeSize: nodeSize, footprint: footprint)
     }
 }

@@ -1,8 +1,12 @@
 /// One request of the wire protocol (version 1), validated.
 public enum Request: Sendable, Equatable {
-    case near(point: GeoPoint, k: Int, maxMeters: Double?, kind: KindFilter, output: OutputMode)
-    case radius(point: GeoPoint, meters: Double, kind: KindFilter, limit: Int?, output: OutputMode)
-    case bbox(box: GeoBox, kind: KindFilter, limit: Int?, output: OutputMode)
+    case near(point: GeoPoint, k: Int, maxMeters: Double?, kind: KindFilter, region: Region, output: OutputMode)
+    case radius(point: GeoPoint, meters: Double, kind: KindFilter, region: Region, limit: Int?, output: OutputMode)
+    case bbox(box: GeoBox, kind: KindFilter, region: Region, limit: Int?, output: OutputMode)
+    /// May I smoke here: the zones the point is in, and the nearest smoking area.
+    case check(point: GeoPoint, region: Region)
+    /// Areas within `meters` of a route, in route order.
+    case along(path: [GeoPoint], meters: Double, kind: KindFilter, region: Region, limit: Int?, output: OutputMode)
     case get(id: String)
     case stats
     case health
@@ -52,6 +56,10 @@ public struct RequestError: Error, Sendable, Equatable, CustomStringConvertible 
 extension Request {
     /// The largest `k` a near query may ask for.
     public static let maximumK = 10_000
+    /// The most points a route may have.
+    public static let maximumPathPoints = 1_000
+    /// The widest corridor along a route, in meters.
+    public static let maximumCorridor = 50_000.0
 
     /// Parses one request line (without its newline).
     public static func parse(_ line: UnsafeBufferPointer<UInt8>) throws(RequestError) -> Request {
@@ -72,11 +80,12 @@ extension Request {
             let point = try fields.point()
             let k = try fields.integer("k", in: 0...maximumK) ?? 10
             let maxMeters = try fields.distance("maxMeters")
-            request = .near(point: point, k: k, maxMeters: maxMeters, kind: try fields.kind(), output: try fields.output())
+            request = .near(point: point, k: k, maxMeters: maxMeters, kind: try fields.kind(), region: try fields.region(), output: try fields.output())
         case "radius":
             let point = try fields.point()
             guard let meters = try fields.distance("meters") else { throw RequestError(.badRequest, "meters is missing") }
-            request = .radius(point: point, meters: meters, kind: try fields.kind(), limit: try fields.integer("limit", in: 0...Int(Int32.max)), output: try fields.output())
+            request = .radius(point: point, meters: meters, kind: try fields.kind(), region: try fields.region(),
+                              limit: try fields.integer("limit", in: 0...Int(Int32.max)), output: try fields.output())
         case "bbox":
             let south = try fields.coordinate("south", range: -90...90)
             let west = try fields.coordinate("west", range: -180...180)
@@ -85,7 +94,18 @@ extension Request {
             guard south <= north else { throw RequestError(.badRequest, "south (\(south)) must not be above north (\(north))") }
             guard west <= east else { throw RequestError(.badRequest, "west (\(west)) must not be east of east (\(east))") }
             let box = GeoBox(uncheckedSouth: south, west: west, north: north, east: east)
-            request = .bbox(box: box, kind: try fields.kind(), limit: try fields.integer("limit", in: 0...Int(Int32.max)), output: try fields.output())
+            request = .bbox(box: box, kind: try fields.kind(), region: try fields.region(),
+                            limit: try fields.integer("limit", in: 0...Int(Int32.max)), output: try fields.output())
+        case "check":
+            request = .check(point: try fields.point(), region: try fields.region())
+        case "along":
+            let path = try fields.path()
+            guard let meters = try fields.distance("meters") else { throw RequestError(.badRequest, "meters is missing") }
+            guard meters <= maximumCorridor else {
+                throw RequestError(.badRequest, "meters must be at most \(Int(maximumCorridor)) for along, got \(meters)")
+            }
+            request = .along(path: path, meters: meters, kind: try fields.kind(), region: try fields.region(),
+                             limit: try fields.integer("limit", in: 0...Int(Int32.max)), output: try fields.output())
         case "get":
             guard let id = try fields.string("id"), !id.isEmpty else { throw RequestError(.badRequest, "id is missing") }
             request = .get(id: id)
@@ -96,7 +116,7 @@ extension Request {
         case "refresh":
             request = .refresh(wait: try fields.bool("wait") ?? false, force: try fields.bool("force") ?? false)
         default:
-            throw RequestError(.unknownOp, "unknown op '\(op)' (expected near, radius, bbox, get, stats, health or refresh)")
+            throw RequestError(.unknownOp, "unknown op '\(op)' (expected near, radius, bbox, check, along, get, stats, health or refresh)")
         }
         return request
     }
@@ -175,6 +195,34 @@ extension Request {
                 throw RequestError(.badRequest, "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), got \(value)")
             }
             return Int(value)
+        }
+
+        func region() throws(RequestError) -> Region {
+            let province = try string("province")
+            let district = try string("district")
+            if province?.isEmpty == true { throw RequestError(.badRequest, "province must not be empty") }
+            if district?.isEmpty == true { throw RequestError(.badRequest, "district must not be empty") }
+            return Region(province: province, district: district)
+        }
+
+        func path() throws(RequestError) -> [GeoPoint] {
+            guard let value = find("path") else { throw RequestError(.badRequest, "path is missing: give [[lat, lon], ...]") }
+            guard case .array(let items) = value else { throw RequestError(.badRequest, "path must be an array of [lat, lon] pairs, got \(value.typeName)") }
+            guard !items.isEmpty, items.count <= Request.maximumPathPoints else {
+                throw RequestError(.badRequest, "path must have 1 to \(Request.maximumPathPoints) points, got \(items.count)")
+            }
+            var points: [GeoPoint] = []
+            points.reserveCapacity(items.count)
+            for (i, item) in items.enumerated() {
+                guard case .array(let pair) = item, pair.count == 2, case .number(let lat) = pair[0], case .number(let lon) = pair[1] else {
+                    throw RequestError(.badRequest, "path[\(i)] must be [lat, lon], two numbers")
+                }
+                guard let point = try? GeoPoint(latitude: lat, longitude: lon) else {
+                    throw RequestError(.badRequest, "path[\(i)] must have lat between -90 and 90 and lon between -180 and 180, got [\(lat), \(lon)]")
+                }
+                points.append(point)
+            }
+            return points
         }
 
         func kind() throws(RequestError) -> KindFilter {

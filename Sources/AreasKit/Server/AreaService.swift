@@ -44,6 +44,7 @@ public final class AreaService: Sendable {
         fileprivate var maxResults: Int
         fileprivate var adminUids: [UInt32]
         fileprivate var refreshInterval: Double
+        fileprivate var aliases: [String: String]
         fileprivate var generation: Int
     }
 
@@ -51,7 +52,7 @@ public final class AreaService: Sendable {
         let generation = generation.load(ordering: .acquiring)
         let config = self.config
         return View(state: state, maxResults: config.maxResults, adminUids: config.adminUids,
-                    refreshInterval: config.refreshIntervalSeconds, generation: generation)
+                    refreshInterval: config.refreshIntervalSeconds, aliases: config.provinceAliases, generation: generation)
     }
 
     /// Brings `view` up to date if anything was replaced since it was taken.
@@ -130,7 +131,8 @@ public final class AreaService: Sendable {
             next = before.with(report: report)
         } else {
             let start = clock.now
-            next = ServingState(catalog: catalog, hasData: true, lastReport: report, snapshotPath: snapshotPath, builtAt: Date().timeIntervalSince1970)
+            next = ServingState(catalog: catalog, hasData: true, lastReport: report, snapshotPath: snapshotPath,
+                                builtAt: Date().timeIntervalSince1970, footprint: config.footprint)
             logger.info("index built: \(next.index.count) areas in \(Int((clock.now - start).milliseconds)) ms")
             do {
                 try SnapshotFile.write(catalog, to: snapshotPath)
@@ -187,20 +189,38 @@ public final class AreaService: Sendable {
         let state = view.state
         let maxResults = view.maxResults
         switch request {
-        case .near(let point, let k, let maxMeters, let kind, let output):
+        case .near(let point, let k, let maxMeters, let kind, let region, let output):
             try requireData(state)
-            let matches = try Self.run { () throws(GeoError) in try state.index.nearest(to: point, k: Swift.min(k, maxResults), maxMeters: maxMeters, kind: kind) }.get()
+            let region = region.resolved(view.aliases)
+            let matches = try Self.run { () throws(GeoError) in
+                try state.index.nearest(to: point, k: Swift.min(k, maxResults), maxMeters: maxMeters, kind: kind, region: region)
+            }.get()
             writeAreas(matches, truncated: k > maxResults && matches.count == maxResults, state: state, output: output, into: &writer)
-        case .radius(let point, let meters, let kind, let limit, let output):
+        case .radius(let point, let meters, let kind, let region, let limit, let output):
             try requireData(state)
+            let region = region.resolved(view.aliases)
             let cap = Swift.min(limit ?? maxResults, maxResults)
-            let matches = try Self.run { () throws(GeoError) in try state.index.areas(within: meters, of: point, kind: kind, limit: cap + 1) }.get()
+            let matches = try Self.run { () throws(GeoError) in
+                try state.index.areas(within: meters, of: point, kind: kind, region: region, limit: cap + 1)
+            }.get()
             writeAreas(Array(matches.prefix(cap)), truncated: matches.count > cap, state: state, output: output, into: &writer)
-        case .bbox(let box, let kind, let limit, let output):
+        case .bbox(let box, let kind, let region, let limit, let output):
             try requireData(state)
+            let region = region.resolved(view.aliases)
             let cap = Swift.min(limit ?? maxResults, maxResults)
-            let matches = try Self.run { () throws(GeoError) in try state.index.areas(in: box, kind: kind, limit: cap + 1) }.get()
+            let matches = try Self.run { () throws(GeoError) in try state.index.areas(in: box, kind: kind, region: region, limit: cap + 1) }.get()
             writeAreas(Array(matches.prefix(cap)), truncated: matches.count > cap, state: state, output: output, into: &writer)
+        case .check(let point, let region):
+            try requireData(state)
+            writeCheck(state.index.check(point, region: region.resolved(view.aliases)), from: point, state: state, into: &writer)
+        case .along(let path, let meters, let kind, let region, let limit, let output):
+            try requireData(state)
+            let region = region.resolved(view.aliases)
+            let cap = Swift.min(limit ?? maxResults, maxResults)
+            let matches = try Self.run { () throws(GeoError) in
+                try state.index.along(path, meters: meters, kind: kind, region: region, limit: cap + 1)
+            }.get()
+            writeRoute(Array(matches.prefix(cap)), truncated: matches.count > cap, state: state, output: output, into: &writer)
         case .get(let id):
             try requireData(state)
             guard let area = state.index.area(id: id) else { throw RequestError(.notFound, "no area with id '\(id)'") }
@@ -210,6 +230,7 @@ public final class AreaService: Sendable {
             writer.key("areas")
             writer.beginArray()
             writeArea(area, distance: nil, detailed: true, into: &writer)
+            writer.endObject()
             writer.endArray()
             writer.endObject()
         case .stats:
@@ -265,6 +286,7 @@ public final class AreaService: Sendable {
                         writer.endObject()
                     } else {
                         writeArea(areas[match.position], distance: match.distanceMeters, detailed: false, into: &writer)
+                        writer.endObject()
                     }
                 }
             }
@@ -273,6 +295,61 @@ public final class AreaService: Sendable {
         writer.endObject()
     }
 
+    private func writeRoute(_ matches: [AreaIndex.RouteMatch], truncated: Bool, state: ServingState, output: OutputMode, into writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("ok"); writer.bool(true)
+        writer.key("count"); writer.number(matches.count)
+        writer.key("truncated"); writer.bool(truncated)
+        if output != .count {
+            writer.key("areas")
+            writer.beginArray()
+            state.index.areas.withUnsafeBufferPointer { areas in
+                for match in matches {
+                    if output == .ids {
+                        writer.beginObject()
+                        writer.key("id"); writer.string(areas[match.position].id)
+                    } else {
+                        writeArea(areas[match.position], distance: nil, detailed: false, into: &writer)
+                    }
+                    writer.key("alongMeters"); writer.meters(match.alongMeters)
+                    writer.key("sideMeters"); writer.meters(match.sideMeters)
+                    writer.endObject()
+                }
+            }
+            writer.endArray()
+        }
+        writer.endObject()
+    }
+
+    private func writeCheck(_ check: AreaIndex.Check, from point: GeoPoint, state: ServingState, into writer: inout JSONWriter) {
+        let areas = state.index.areas
+        writer.beginObject()
+        writer.key("ok"); writer.bool(true)
+        writer.key("inside"); writer.bool(check.inside)
+        writer.key("summary"); writer.string(CheckSentence.make(check, from: point, areas: areas))
+        writer.key("zones")
+        writer.beginArray()
+        for zone in check.zones {
+            writeArea(areas[zone.position], distance: zone.distanceMeters, detailed: false, into: &writer)
+            writer.key("footprintMeters"); writer.meters(state.index.footprintRadii[zone.position])
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.key("nearestSmoking")
+        if let nearest = check.nearestSmoking {
+            let area = areas[nearest.position]
+            writeArea(area, distance: nearest.distanceMeters, detailed: false, into: &writer)
+            let bearing = Geodesy.bearing(from: point, to: area.coordinate)
+            writer.key("bearingDegrees"); writer.number((bearing * 10).rounded() / 10)
+            writer.key("direction"); writer.string(Geodesy.compassPoint(bearing))
+            writer.endObject()
+        } else {
+            writer.null()
+        }
+        writer.endObject()
+    }
+
+    /// Writes an area's fields into an open object; the caller may add more and closes it.
     private func writeArea(_ area: borrowing Area, distance: Double?, detailed: Bool, into writer: inout JSONWriter) {
         writer.beginObject()
         writer.key("id"); writer.string(area.id)
@@ -296,7 +373,6 @@ public final class AreaService: Sendable {
             }
             writer.endObject()
         }
-        writer.endObject()
     }
 
     private func writeHealth(_ state: ServingState, refreshInterval: Double, into writer: inout JSONWriter) {
@@ -324,6 +400,15 @@ public final class AreaService: Sendable {
         for kind in AreaKind.allCases {
             writer.key(kind.rawValue)
             writer.number(state.index.areas.reduce(0) { $0 + ($1.kind == kind ? 1 : 0) })
+        }
+        writer.endObject()
+        writer.key("byProvince")
+        writer.beginObject()
+        var provinces: [String: Int] = [:]
+        for area in state.index.areas { provinces[area.province, default: 0] += 1 }
+        for (province, count) in provinces.sorted(by: { $0.key < $1.key }) {
+            writer.key(province.isEmpty ? "(unknown)" : province)
+            writer.number(count)
         }
         writer.endObject()
         writer.key("bySource")

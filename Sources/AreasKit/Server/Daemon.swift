@@ -92,7 +92,8 @@ public final class Daemon: @unchecked Sendable {
             let moved = SnapshotFile.quarantine(path: snapshotPath)
             logger.error("\(error); moved it to \(moved) and starting empty, fetching now")
         }
-        let state = ServingState(catalog: catalog, hasData: hasData, lastReport: nil, snapshotPath: snapshotPath, builtAt: Date().timeIntervalSince1970)
+        let state = ServingState(catalog: catalog, hasData: hasData, lastReport: nil, snapshotPath: snapshotPath,
+                                 builtAt: Date().timeIntervalSince1970, footprint: config.footprint)
         if hasData {
             logger.info("loaded snapshot \(snapshotPath): \(state.index.count) areas from \(catalog.sources.count) sources in \(Int((clock.now - loadStart).milliseconds)) ms")
         } else {

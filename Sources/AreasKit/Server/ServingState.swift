@@ -22,8 +22,9 @@ public final class ServingState: Sendable {
         public var fetchedAt: Double
     }
 
-    public init(catalog: Catalog, hasData: Bool, lastReport: RefreshReport?, snapshotPath: String, builtAt: Double, nodeSize: Int = 16) {
-        let index = catalog.index(nodeSize: nodeSize)
+    public init(catalog: Catalog, hasData: Bool, lastReport: RefreshReport?, snapshotPath: String, builtAt: Double,
+                nodeSize: Int = 16, footprint: FootprintPolicy = .standard) {
+        let index = catalog.index(nodeSize: nodeSize, footprint: footprint)
         var sources: [String: SourceSpan] = [:]
         var start = 0
         let areas = index.areas

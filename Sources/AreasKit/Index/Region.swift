@@ -1,0 +1,59 @@
+/// An optional province and district that answers must lie in, matched against the upstream
+/// province (시도) and district (시군구) fields.
+public struct Region: Sendable, Hashable {
+    public var province: String?
+    public var district: String?
+
+    public init(province: String? = nil, district: String? = nil) {
+        self.province = province
+        self.district = district
+    }
+
+    public static let anywhere = Region()
+
+    public var isAnywhere: Bool { province == nil && district == nil }
+
+    public func contains(_ area: borrowing Area) -> Bool {
+        (province == nil || area.province == province) && (district == nil || area.district == district)
+    }
+
+    /// Short and former province names people use, mapped to the names upstream publishes.
+    public static let standardAliases: [String: String] = [
+        "서울": "서울특별시", "서울시": "서울특별시", "부산": "부산광역시", "부산시": "부산광역시",
+        "대구": "대구광역시", "인천": "인천광역시", "광주": "광주광역시", "대전": "대전광역시",
+        "울산": "울산광역시", "세종": "세종특별자치시", "세종시": "세종특별자치시", "경기": "경기도",
+        "강원": "강원특별자치도", "강원도": "강원특별자치도", "충북": "충청북도", "충남": "충청남도",
+        "전북": "전북특별자치도", "전라북도": "전북특별자치도", "전남": "전라남도", "경북": "경상북도",
+        "경남": "경상남도", "제주": "제주특별자치도", "제주도": "제주특별자치도",
+    ]
+
+    /// The region with its province name resolved through `aliases`.
+    public func resolved(_ aliases: [String: String]) -> Region {
+        Region(province: province.map { aliases[$0] ?? $0 }, district: district)
+    }
+}
+
+/// The footprint given to a non-smoking zone, which upstream describes by one coordinate and
+/// a size (`prhsmkAr`, m²): a circle of that area, its radius clamped to a range.
+public struct FootprintPolicy: Sendable, Hashable {
+    public var minimumMeters: Double
+    public var maximumMeters: Double
+    /// The upstream column that holds the size in square meters.
+    public var sizeField: String
+
+    public init(minimumMeters: Double = 10, maximumMeters: Double = 300, sizeField: String = "prhsmkAr") {
+        self.minimumMeters = minimumMeters
+        self.maximumMeters = maximumMeters
+        self.sizeField = sizeField
+    }
+
+    public static let standard = FootprintPolicy()
+
+    /// The footprint radius of a zone, in meters; the minimum when the size is missing or not a number.
+    public func radius(of area: borrowing Area) -> Double {
+        guard let text = area.field(sizeField), let size = Double(text.trimmed), size.isFinite, size > 0 else {
+            return minimumMeters
+        }
+        return Swift.min(Swift.max((size / Double.pi).squareRoot(), minimumMeters), maximumMeters)
+    }
+}
