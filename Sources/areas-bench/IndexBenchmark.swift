@@ -1,4 +1,5 @@
 import AreasKit
+import Glibc
 
 /// `areas-bench index`: tree build time, size, and query medians beside a full scan.
 struct IndexBenchmark {
@@ -68,11 +69,33 @@ struct IndexBenchmark {
                 scan: { Self.digest(scan.nearest(to: $0, k: k)) })
         }
 
+        // check and along need whole areas: zones with sizes, and smoking areas among them.
+        var sizes = SplitMix64(seed: seed &+ 2)
+        let areas = data.enumerated().map { i, p in
+            Area(id: String(i, radix: 36), kind: i % 10 == 0 ? .smoking : .nonsmoking, name: "", coordinate: p, source: "bench",
+                 fields: [Field("prhsmkAr", String(Int.random(in: 20...20_000, using: &sizes)))])
+        }
+        let index = AreaIndex(areas: areas)
+        let check = Measure.medianMicroseconds(centers) { index.check($0).zones.count }
+        print("check: \(Measure.format(check.median, 3)) µs median")
+        let routes: [[GeoPoint]] = centers.prefix(500).map { start in
+            let heading = Double(start.latitude * 1000).truncatingRemainder(dividingBy: 6.28)
+            return (0..<100).compactMap { i in
+                let step = Double(i) * 50.5 / 111_000  // 100 points, about 5 km
+                return try? GeoPoint(latitude: start.latitude + step * cos(heading), longitude: start.longitude + step * sin(heading) / cos(start.latitude * .pi / 180))
+            }
+        }
+        let along = Measure.medianMicroseconds(routes) { (try? index.along($0, meters: 50).count) ?? 0 }
+        print("along (5 km, 100 points, 50 m): \(Measure.format(along.median, 1)) µs median")
+        results.append(("check", check.median, .nan))
+        results.append(("along_5km_50m", along.median, .nan))
+
         var json = "{\"points\":\(points),\"seed\":\(seed),\"build_ms\":\(Measure.format(buildMilliseconds)),"
         json += "\"bytes_per_point\":\(Measure.format(bytesPerPoint))"
         for r in results {
-            json += ",\"\(r.name)_us\":\(Measure.format(r.tree, 3)),\"\(r.name)_scan_us\":\(Measure.format(r.scan, 1))"
-            json += ",\"\(r.name)_speedup\":\(Measure.format(r.scan / r.tree, 0))"
+            json += ",\"\(r.name)_us\":\(Measure.format(r.tree, 3))"
+            if r.scan.isNaN { continue }
+            json += ",\"\(r.name)_scan_us\":\(Measure.format(r.scan, 1)),\"\(r.name)_speedup\":\(Measure.format(r.scan / r.tree, 0))"
         }
         print(json + "}")
     }
