@@ -88,3 +88,25 @@ final class DecoderTests: XCTestCase {
         }
     }
 }
+
+/// Inputs the fuzzer once crashed on (Tests/Fuzz/regressions/TARGET/): each now gets an error.
+final class FuzzRegressionTests: XCTestCase {
+    func testEveryRegressionInputIsRefusedCleanly() throws {
+        let root = Fixtures.path("Tests/Fuzz/regressions")
+        var checked = 0
+        for target in (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [] {
+            for name in try FileManager.default.contentsOfDirectory(atPath: root + "/" + target) {
+                let bytes = Fixtures.bytes("Tests/Fuzz/regressions/\(target)/\(name)")
+                switch target {
+                case "xml": XCTAssertThrowsError(try NonSmokingZoneDecoder().decode(bytes), name)
+                case "json": XCTAssertThrowsError(try SmokingAreaDecoder().decode(bytes), name)
+                case "request": XCTAssertThrowsError(try Request.parse(bytes), name)
+                case "snapshot": XCTAssertThrowsError(try SnapshotFile.decode(bytes), name)
+                default: XCTFail("unknown regression folder \(target)")
+                }
+                checked += 1
+            }
+        }
+        XCTAssertGreaterThan(checked, 0)
+    }
+}

@@ -15,6 +15,11 @@ public struct NonSmokingZoneDecoder: PageDecoder {
         if body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
             throw .malformedPage("empty body")
         }
+        // Pages are UTF-8. Foundation's XMLParser traps on an element name that is not valid
+        // UTF-8 (libxml2 passes it through), so such a page is refused before it gets there.
+        guard String(validating: body, as: UTF8.self) != nil else {
+            throw .malformedPage("not valid UTF-8")
+        }
         let reader = Reader()
         let parser = XMLParser(data: Data(body))
         parser.delegate = reader  // weak: `reader` keeps it alive for the parse

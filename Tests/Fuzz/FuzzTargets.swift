@@ -1,0 +1,55 @@
+// libFuzzer entry point over AreasKit's parsers, compiled with the library's sources into one
+// module by Tests/Fuzz/run.sh. AREAS_FUZZ_TARGET picks what the bytes are fed to.
+import Foundation
+
+private let target = ProcessInfo.processInfo.environment["AREAS_FUZZ_TARGET"] ?? "request"
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
+    let bytes = count == 0 ? [] : Array(UnsafeRawBufferPointer(start: start, count: count))
+    switch target {
+    case "request":
+        // Any line must parse to a request or a typed error, and answering it must not trap.
+        if let request = try? Request.parse(bytes) {
+            var writer = JSONWriter()
+            try? FuzzService.shared.execute(request, peerUID: 0, into: &writer)
+        }
+    case "xml":
+        _ = try? NonSmokingZoneDecoder().decode(bytes)
+    case "json":
+        _ = try? SmokingAreaDecoder().decode(bytes)
+    case "snapshot":
+        // Half the inputs get a valid header and checksum, so the payload parser is reached.
+        _ = try? SnapshotFile.decode(bytes)
+        _ = try? SnapshotFile.decode(FuzzService.sealed(bytes))
+    default:
+        fatalError("unknown AREAS_FUZZ_TARGET \(target)")
+    }
+    return 0
+}
+
+enum FuzzService {
+    /// A service over a few areas so parsed requests run end to end, refresh excepted.
+    static let shared: AreaService = {
+        let areas = SyntheticPoints.clustered(count: 500, seed: 1).enumerated().map { i, p in
+            Area(id: "f:\(i)", kind: i % 2 == 0 ? .smoking : .nonsmoking, name: "a\(i)", coordinate: p, source: "f",
+                 fields: [Field("prhsmkAr", "\(i * 10)")])
+        }
+        let catalog = Catalog(sources: ["f": .init(areas: areas.sorted { $0.id < $1.id }, fetchedAt: 0)])
+        let config = AreasConfig(path: "fuzz", socket: nil, socketMode: 0o660, socketGroup: nil, snapshot: nil,
+                                 bounds: SyntheticPoints.korea, refreshIntervalSeconds: 1e9, maxResults: 1000,
+                                 maxConnections: 10, idleTimeoutSeconds: 10, adminUids: [], logLevel: nil, sources: [])
+        let state = ServingState(catalog: catalog, hasData: true, lastReport: nil, snapshotPath: "/nonexistent", builtAt: 0)
+        return AreaService(config: config, state: state, snapshotPath: "/nonexistent", logger: Logger(threshold: .error, environment: [:], sink: { _ in }))
+    }()
+
+    /// `bytes` as the payload of a snapshot with a correct header.
+    static func sealed(_ bytes: [UInt8]) -> [UInt8] {
+        var file = ByteWriter()
+        file.bytes.append(contentsOf: SnapshotFile.magic)
+        file.append(SnapshotFile.version)
+        file.append(UInt64(bytes.count))
+        file.append(bytes.withUnsafeBytes(checksum))
+        return file.bytes + bytes
+    }
+}

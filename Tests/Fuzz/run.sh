@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Fuzzes the request parser, both page decoders and the snapshot loader with libFuzzer and
+# AddressSanitizer, each for SECONDS (default 60), seeded from samples/ and Tests/Fuzz/seeds.
+# Fails on any crash; crashing inputs are kept in .build/fuzz/<target>/ for regression tests.
+#   bash Tests/Fuzz/run.sh [SECONDS] [TARGET...]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+seconds=${1:-60}
+shift || true
+targets=${*:-request xml json snapshot}
+out=.build/fuzz
+mkdir -p "$out"
+
+if [ ! -x "$out/areas-fuzz" ] || [ -n "$(find Sources/AreasKit Tests/Fuzz -name '*.swift' -newer "$out/areas-fuzz")" ]; then
+echo "building the fuzzer (AreasKit + Tests/Fuzz/FuzzTargets.swift, -sanitize=fuzzer,address)"
+swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name AreasFuzz \
+  $(find Sources/AreasKit -name '*.swift') Tests/Fuzz/FuzzTargets.swift -o "$out/areas-fuzz" 2>&1 | grep -v "Cannot export local symbol" || true
+fi
+
+# Seed corpora from the recorded pages and real requests.
+mkdir -p "$out/seeds/request" "$out/seeds/xml" "$out/seeds/json" "$out/seeds/snapshot"
+cp samples/nonsmoking-zones/*.xml "$out/seeds/xml/" 2>/dev/null || true
+head -c 20000 samples/nonsmoking-zones/page-1.xml > "$out/seeds/xml/short.xml"
+for f in samples/*-smoking/*.json; do cp "$f" "$out/seeds/json/$(basename "$(dirname "$f")")-$(basename "$f")"; done
+i=0
+while IFS= read -r line; do
+  i=$((i + 1)); printf '%s' "$line" > "$out/seeds/request/$i.json"
+done < Tests/Fuzz/seeds/requests.jsonl
+cp Tests/Fuzz/seeds/*.snapshot "$out/seeds/snapshot/" 2>/dev/null || true
+
+status=0
+for target in $targets; do
+  mkdir -p "$out/$target/corpus"
+  log="$out/$target/log"
+  set +e
+  AREAS_FUZZ_TARGET=$target ASAN_OPTIONS=detect_leaks=0 "$out/areas-fuzz" \
+    -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=4096 \
+    -artifact_prefix="$out/$target/" "$out/$target/corpus" "$out/seeds/$target" > "$log" 2>&1
+  rc=$?
+  set -e
+  runs=$(grep -oE 'Done [0-9]+ runs' "$log" | grep -oE '[0-9]+' || echo 0)
+  crashes=$(find "$out/$target" -maxdepth 1 \( -name 'crash-*' -o -name 'timeout-*' -o -name 'oom-*' \) | wc -l)
+  echo "fuzz $target: $runs executions in ${seconds}s, $crashes crashes (exit $rc)"
+  if [ "$rc" -ne 0 ] || [ "$crashes" -ne 0 ]; then status=1; tail -30 "$log"; fi
+done
+exit $status
