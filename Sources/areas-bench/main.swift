@@ -4,6 +4,7 @@ import Glibc
 let usage = """
     usage: areas-bench index [--points N] [--seed S] [--queries Q]
            areas-bench ingest [--zones N] [--snapshot-areas N]
+           areas-bench faults [--kills N]
            areas-bench socket --socket PATH [--connections C] [--pipeline P] [--seconds S] [--mix near:40,radius:30,bbox:25,get:5] [--output ids|full|count]
            areas-bench compare-redis [--points 100000,1000000] [--connections C] [--pipeline P] [--seconds S] [--mix ...]
     """
@@ -18,6 +19,8 @@ do {
         try SocketBenchmark(arguments: &arguments, compare: false).runSocket()
     case "compare-redis":
         try SocketBenchmark(arguments: &arguments, compare: true).runCompare()
+    case "faults":
+        try FaultsBenchmark(arguments: &arguments).run()
     case "ingest":
         let benchmark = try IngestBenchmark(arguments: &arguments)
         try await benchmark.run()

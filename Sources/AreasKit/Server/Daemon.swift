@@ -66,6 +66,9 @@ public final class Daemon: @unchecked Sendable {
     /// Starts everything and returns; the caller then parks the main thread (`dispatchMain`).
     /// Returns a message and exit code when it cannot start.
     public func start() -> (message: String, code: Int32)? {
+        // A full disk or a file-size limit must fail the write, not kill the daemon.
+        signal(SIGXFSZ, SIG_IGN)
+        signal(SIGPIPE, SIG_IGN)
         let config: AreasConfig
         do {
             config = try AreasConfig.load(path: options.configPath)
