@@ -15,11 +15,7 @@ public struct NonSmokingZoneDecoder: PageDecoder {
         if body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
             throw .malformedPage("empty body")
         }
-        // Pages are UTF-8. Foundation's XMLParser traps on an element name that is not valid
-        // UTF-8 (libxml2 passes it through), so such a page is refused before it gets there.
-        guard String(validating: body, as: UTF8.self) != nil else {
-            throw .malformedPage("not valid UTF-8")
-        }
+        try Self.preflight(body)
         let reader = Reader()
         let parser = XMLParser(data: Data(body))
         parser.delegate = reader  // weak: `reader` keeps it alive for the parse
@@ -29,6 +25,41 @@ public struct NonSmokingZoneDecoder: PageDecoder {
             throw .malformedPage(why)
         }
         return try reader.page()
+    }
+
+    /// Refuses what the service never sends and Foundation's XMLParser cannot survive: it traps
+    /// on an element name that is not valid UTF-8 and crashes on a processing instruction
+    /// without data (both found by fuzzing). Document type declarations are refused too, so no
+    /// page can declare entities. The XML declaration at the start is allowed.
+    static func preflight(_ body: [UInt8]) throws(UpstreamError) {
+        guard String(validating: body, as: UTF8.self) != nil else {
+            throw .malformedPage("not valid UTF-8")
+        }
+        try body.withUnsafeBufferPointer { bytes throws(UpstreamError) in
+            var start = 0
+            if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { start = 3 }
+            while start < bytes.count, bytes[start] == 0x20 || bytes[start] == 0x0A || bytes[start] == 0x0D || bytes[start] == 0x09 { start += 1 }
+            // "<?xml" followed by white space is the declaration, not an instruction.
+            let declaration: [UInt8] = Array("<?xml".utf8)
+            if bytes.count - start > 6, Array(bytes[start..<start + 5]) == declaration,
+               [0x20, 0x0A, 0x0D, 0x09].contains(bytes[start + 5]) {
+                guard let end = (start..<bytes.count - 1).first(where: { bytes[$0] == UInt8(ascii: "?") && bytes[$0 + 1] == UInt8(ascii: ">") }) else {
+                    throw .malformedPage("unterminated XML declaration")
+                }
+                start = end + 2
+            }
+            var i = start
+            while i + 1 < bytes.count {
+                if bytes[i] == UInt8(ascii: "<") {
+                    let next = bytes[i + 1]
+                    if next == UInt8(ascii: "?") { throw .malformedPage("unexpected processing instruction at byte \(i)") }
+                    if next == UInt8(ascii: "!") && i + 2 < bytes.count && bytes[i + 2] != UInt8(ascii: "-") && bytes[i + 2] != UInt8(ascii: "[") {
+                        throw .malformedPage("document type declarations are not accepted (byte \(i))")
+                    }
+                }
+                i += 1
+            }
+        }
     }
 
     /// The parser's delegate: a small state machine over the element path.
