@@ -5,11 +5,14 @@ let usage = """
     usage: areas-bench index [--points N] [--seed S] [--queries Q]
            areas-bench ingest [--zones N] [--snapshot-areas N]
            areas-bench faults [--kills N]
+           areas-bench bad-input --socket PATH
+           areas-bench soak [--seconds 600] [--connections 16]
            areas-bench socket --socket PATH [--connections C] [--pipeline P] [--seconds S] [--mix near:40,radius:30,bbox:25,get:5] [--output ids|full|count]
            areas-bench compare-redis [--points 100000,1000000] [--connections C] [--pipeline P] [--seconds S] [--mix ...]
     """
 
 var arguments = ArgumentList(Array(CommandLine.arguments.dropFirst()))
+signal(SIGPIPE, SIG_IGN)
 let mode = arguments.next() ?? ""
 do {
     switch mode {
@@ -19,6 +22,10 @@ do {
         try SocketBenchmark(arguments: &arguments, compare: false).runSocket()
     case "compare-redis":
         try SocketBenchmark(arguments: &arguments, compare: true).runCompare()
+    case "soak":
+        try SoakBenchmark(arguments: &arguments).run()
+    case "bad-input":
+        try BadInputTable(arguments: &arguments).run()
     case "faults":
         try FaultsBenchmark(arguments: &arguments).run()
     case "ingest":
