@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 import XCTest
 @testable import AreasKit
 
@@ -113,5 +114,66 @@ final class DaemonProcessTests: XCTestCase {
         XCTAssertEqual(config.status, 78)
         XCTAssertTrue(config.stderr.hasPrefix("areasd: /nonexistent.json: cannot read the file"), config.stderr)
         XCTAssertEqual(try Binaries.run("areasd", ["--bogus"]).status, 2)
+    }
+}
+
+/// The real areasd against an upstream that turns bad between refreshes.
+final class DaemonFaultTests: XCTestCase {
+    func testAFailedSourceKeepsServingItsLastGoodData() throws {
+        final class Switch: Sendable { let revoked = Atomic<Bool>(false) }
+        let state = Switch()
+        let upstream = try LoopbackHTTPServer { request in
+            let page = Int(request.query["pageNo"] ?? "1") ?? 1
+            if state.revoked.load(ordering: .relaxed) {
+                return .text(200, Fixtures.gatewayError("30", "SERVICE_KEY_IS_NOT_REGISTERED_ERROR"))
+            }
+            let body = Fixtures.xmlPage(page)
+            return body.isEmpty ? .text(200, Fixtures.headerError("03", "NODATA_ERROR")) : .body(status: 200, contentType: "text/xml", body)
+        }
+        defer { upstream.stop() }
+        let directory = Fixtures.temporaryDirectory()
+        let config = """
+            {"snapshot":"\(directory)/areas.snapshot","sources":[
+             {"name":"zones","kind":"nonsmoking","format":"data-go-kr-xml","url":"\(upstream.baseURL)/x","serviceKeyEnv":"AREAS_TEST_KEY","retries":1,"retryDelaySeconds":0.01},
+             {"name":"yongsan","kind":"smoking","format":"odcloud-json","pages":"\(Fixtures.root)/samples/yongsan-smoking",
+              "fields":{"name":"서울특별시 용산구 설치 위치","latitude":"위도","longitude":"경도"}}]}
+            """
+        try config.write(toFile: directory + "/areasd.json", atomically: true, encoding: .utf8)
+        let socket = directory + "/areasd.sock"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Binaries.path("areasd"))
+        process.arguments = ["--config", directory + "/areasd.json", "--socket", socket]
+        var environment = ProcessInfo.processInfo.environment
+        environment["AREAS_TEST_KEY"] = "k3y+secret/=="
+        process.environment = environment
+        let stderr = Pipe()
+        process.standardError = stderr
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGTERM); process.waitUntilExit() } }
+
+        func ask(_ request: String) -> JSONValue? {
+            guard let client = try? AreasClient(path: socket), let line = try? client.send(Array(request.utf8)) else { return nil }
+            return try? JSONParser.parse(line)
+        }
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline, ask(#"{"op":"health"}"#)?["loaded"]?.bool != true { usleep(50_000) }
+        let everything = #"{"op":"bbox","south":33,"west":124,"north":39,"east":132,"output":"ids","limit":10000}"#
+        let before = Set(ask(everything)?.ids ?? [])
+        XCTAssertEqual(before.filter { $0.hasPrefix("zones:") }.count, 2643)
+        XCTAssertEqual(before.filter { $0.hasPrefix("yongsan:") }.count, 57)
+
+        state.revoked.store(true, ordering: .relaxed)
+        let refresh = try Binaries.run("areasctl", ["--socket", socket, "refresh"])
+        XCTAssertEqual(refresh.status, 1, "cron sees the failure")
+        XCTAssertTrue(refresh.stderr.contains("zones: failed, still serving 2643 areas") && refresh.stderr.contains("result code 30 (service key not registered)"), refresh.stderr)
+        XCTAssertEqual(Set(ask(everything)?.ids ?? []), before, "the last good data is still served")
+        let stats = ask(#"{"op":"stats"}"#)
+        XCTAssertEqual(stats?["lastRefresh"]?["sources"]?.array.first?["status"]?.string, "failed")
+
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertTrue(log.contains("source zones: failed") && log.contains("result code 30"), log)
+        XCTAssertFalse(log.contains("k3y") || log.contains("secret"), "the key never reaches the log")
     }
 }
