@@ -8,6 +8,14 @@ status=0
 # The end-to-end tests run the real areasd and areasctl binaries: build them first.
 swift build
 swift test --disable-swift-testing 2>&1 | tee "$log" || status=$?
+# The concurrent tests again under ThreadSanitizer: many clients during refresh swaps,
+# shutdown under load, the fetcher's task group.
+if [ "$status" -eq 0 ]; then
+  echo "== the concurrent tests under ThreadSanitizer =="
+  swift test --sanitize=thread --disable-swift-testing \
+    --filter 'ServerTests|OperationsTests.testSigterm|AreaIndexTests|FetchTests.testClean' 2>&1 | tee -a "$log" || status=$?
+  if grep -q "WARNING: ThreadSanitizer" "$log"; then echo "ThreadSanitizer reported a race"; status=1; fi
+fi
 # One plain summary line, whatever the runner printed.
 passed=$(grep -cE "^Test Case .* passed" "$log" || true)
 failed=$(grep -cE "^Test Case .* failed" "$log" || true)

@@ -8,17 +8,7 @@ import XCTest
 final class DaemonProcessTests: XCTestCase {
     /// Starts areasd on the samples with its own socket and state folder.
     private func startDaemon(_ directory: String, extra: [String] = [], env: [String: String] = [:]) throws -> (Process, Pipe) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Binaries.path("areasd"))
-        process.arguments = ["--config", directory + "/areasd.json", "--socket", directory + "/areasd.sock"] + extra
-        var environment = ProcessInfo.processInfo.environment
-        environment["JOURNAL_STREAM"] = nil
-        for (k, v) in env { environment[k] = v }
-        process.environment = environment
-        let err = Pipe()
-        process.standardError = err
-        try process.run()
-        return (process, err)
+        try Binaries.startDaemon(["--config", directory + "/areasd.json", "--socket", directory + "/areasd.sock"] + extra, environment: env)
     }
 
     /// A copy of the sample config with the snapshot in `directory`.

@@ -62,17 +62,7 @@ final class OperationsTests: XCTestCase {
     }
 
     private func start(config: String, socket: String, env: [String: String] = [:]) throws -> (Process, Pipe) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Binaries.path("areasd"))
-        process.arguments = ["--config", config, "--socket", socket]
-        var environment = ProcessInfo.processInfo.environment
-        for key in ["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID", "LISTEN_PID", "LISTEN_FDS", "JOURNAL_STREAM"] { environment[key] = nil }
-        for (k, v) in env { environment[k] = v }
-        process.environment = environment
-        let err = Pipe()
-        process.standardError = err
-        try process.run()
-        return (process, err)
+        try Binaries.startDaemon(["--config", config, "--socket", socket], environment: env)
     }
 
     private func ask(_ socket: String, _ request: String) -> JSONValue? {
@@ -234,17 +224,7 @@ final class OperationsTests: XCTestCase {
     }
 
     private func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+        try Binaries.run(executable, arguments)
     }
 
     func testLogFormats() {

@@ -269,6 +269,27 @@ public final class AreaService: Sendable {
     // MARK: Encoding
 
     private func writeAreas(_ matches: [AreaIndex.Match], truncated: Bool, state: ServingState, output: OutputMode, into writer: inout JSONWriter) {
+        writeList(matches, truncated: truncated, state: state, output: output, into: &writer) { match in
+            (match.position, match.distanceMeters)
+        } extra: { _, _ in }
+    }
+
+    private func writeRoute(_ matches: [AreaIndex.RouteMatch], truncated: Bool, state: ServingState, output: OutputMode, into writer: inout JSONWriter) {
+        writeList(matches, truncated: truncated, state: state, output: output, into: &writer) { match in
+            (match.position, nil)
+        } extra: { match, writer in
+            writer.key("alongMeters"); writer.meters(match.alongMeters)
+            writer.key("sideMeters"); writer.meters(match.sideMeters)
+        }
+    }
+
+    /// `{"ok":true,"count":..,"truncated":..,"areas":[...]}` in the requested output mode; each
+    /// match names its area's position and distance, and may add members of its own.
+    private func writeList<Match>(
+        _ matches: [Match], truncated: Bool, state: ServingState, output: OutputMode, into writer: inout JSONWriter,
+        locate: (Match) -> (position: Int, distance: Double?),
+        extra: (Match, inout JSONWriter) -> Void
+    ) {
         writer.beginObject()
         writer.key("ok"); writer.bool(true)
         writer.key("count"); writer.number(matches.count)
@@ -279,40 +300,15 @@ public final class AreaService: Sendable {
             // Borrowed in place: copying an Area would retain each of its strings.
             state.index.areas.withUnsafeBufferPointer { areas in
                 for match in matches {
+                    let (position, distance) = locate(match)
                     if output == .ids {
                         writer.beginObject()
-                        writer.key("id"); writer.string(areas[match.position].id)
-                        if let distance = match.distanceMeters { writer.key("distanceMeters"); writer.meters(distance) }
-                        writer.endObject()
+                        writer.key("id"); writer.string(areas[position].id)
+                        if let distance { writer.key("distanceMeters"); writer.meters(distance) }
                     } else {
-                        writeArea(areas[match.position], distance: match.distanceMeters, detailed: false, into: &writer)
-                        writer.endObject()
+                        writeArea(areas[position], distance: distance, detailed: false, into: &writer)
                     }
-                }
-            }
-            writer.endArray()
-        }
-        writer.endObject()
-    }
-
-    private func writeRoute(_ matches: [AreaIndex.RouteMatch], truncated: Bool, state: ServingState, output: OutputMode, into writer: inout JSONWriter) {
-        writer.beginObject()
-        writer.key("ok"); writer.bool(true)
-        writer.key("count"); writer.number(matches.count)
-        writer.key("truncated"); writer.bool(truncated)
-        if output != .count {
-            writer.key("areas")
-            writer.beginArray()
-            state.index.areas.withUnsafeBufferPointer { areas in
-                for match in matches {
-                    if output == .ids {
-                        writer.beginObject()
-                        writer.key("id"); writer.string(areas[match.position].id)
-                    } else {
-                        writeArea(areas[match.position], distance: nil, detailed: false, into: &writer)
-                    }
-                    writer.key("alongMeters"); writer.meters(match.alongMeters)
-                    writer.key("sideMeters"); writer.meters(match.sideMeters)
+                    extra(match, &writer)
                     writer.endObject()
                 }
             }

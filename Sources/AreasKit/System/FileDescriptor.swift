@@ -15,9 +15,18 @@ public struct FileDescriptor: Sendable, Hashable {
     }
 
     /// Writes some of `bytes`; returns how many were written.
+    ///
+    /// On a socket this is `send` with `MSG_NOSIGNAL`: a peer that hung up is an EPIPE error
+    /// for this call, not a SIGPIPE that kills the whole process.
     public func write(_ bytes: UnsafeRawBufferPointer) throws(SystemError) -> Int {
-        // send with MSG_NOSIGNAL on sockets would avoid SIGPIPE; the server ignores SIGPIPE instead.
-        try retryingSystemCall("write") { Glibc.write(rawValue, bytes.baseAddress, bytes.count) }
+        while true {
+            let sent = send(rawValue, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
+            if sent >= 0 { return sent }
+            if errno == EINTR { continue }
+            if errno == ENOTSOCK { break }
+            throw SystemError("write")
+        }
+        return try retryingSystemCall("write") { Glibc.write(rawValue, bytes.baseAddress, bytes.count) }
     }
 
     /// Writes every byte, blocking as needed.

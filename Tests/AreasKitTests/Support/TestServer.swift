@@ -65,10 +65,26 @@ enum Binaries {
         return url.appendingPathComponent(name).path
     }
 
-    /// Runs a program to completion, returning its exit status and output.
+    /// Starts areasd with a clean systemd-free environment plus `environment`; stderr is piped.
+    static func startDaemon(_ arguments: [String], environment extra: [String: String] = [:]) throws -> (Process, Pipe) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path("areasd"))
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        for key in ["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID", "LISTEN_PID", "LISTEN_FDS", "JOURNAL_STREAM"] { environment[key] = nil }
+        for (k, v) in extra { environment[k] = v }
+        process.environment = environment
+        let err = Pipe()
+        process.standardError = err
+        try process.run()
+        return (process, err)
+    }
+
+    /// Runs a program (one of ours by name, or any by absolute path) to completion, returning
+    /// its exit status and output.
     static func run(_ name: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: path(name))
+        process.executableURL = URL(fileURLWithPath: name.hasPrefix("/") ? name : path(name))
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         for (k, v) in environment { env[k] = v }
