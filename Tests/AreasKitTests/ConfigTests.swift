@@ -41,6 +41,9 @@ final class ConfigTests: XCTestCase {
             ("{\"socketMode\":\"rwx\",\"sources\":[{\(source)}]}", "socketMode: 'rwx' is not an octal mode"),
             ("{\"sources\":[{\(source),\"serviceKeyEnv\":\"KEY-1\"}]}", "serviceKeyEnv: 'KEY-1' is not an environment variable name"),
             (#"{"sources":[{"name":"a","kind":"smoking","format":"data-go-kr-xml","url":"ftp://x"}]}"#, "sources[0].url: 'ftp://x' is not an http(s) URL"),
+            ("{\"refreshIntervalSecond\":60,\"sources\":[{\(source)}]}", "refreshIntervalSecond: unknown key (did you mean refreshIntervalSeconds?)"),
+            ("{\"sources\":[{\(source),\"pagesize\":5}]}", "sources[0].pagesize: unknown key (did you mean pageSize?)"),
+            (#"{"sources":[{"name":"a","kind":"smoking","format":"odcloud-json","url":"https://x.example","fields":{"name":"n","latitude":"y","longitude":"x","adress":"a"}}]}"#, "sources[0].fields.adress: unknown key (did you mean address?)"),
         ]
         for (json, expected) in cases {
             let message = error(json)

@@ -47,6 +47,7 @@ public struct AreasConfig: Sendable, Equatable {
         } catch {
             throw ConfigError(path: path, problem: "invalid JSON: \(error)")
         }
+        try rejectUnknownKeys(data, path: path)
         let base = (path as NSString).deletingLastPathComponent
         func resolve(_ p: String) -> String {
             p.hasPrefix("/") || base.isEmpty ? p : (base as NSString).appendingPathComponent(p)
@@ -189,6 +190,52 @@ public struct AreasConfig: Sendable, Equatable {
         config.footprint = footprint
         config.provinceAliases = aliases
         return config
+    }
+
+    static let knownKeys: Set<String> = [
+        "socket", "socketMode", "socketGroup", "snapshot", "bounds", "refreshIntervalSeconds", "maxShrink", "maxResults",
+        "maxConnections", "idleTimeoutSeconds", "adminUids", "logLevel", "footprint", "provinceAliases", "sources",
+    ]
+    static let knownSourceKeys: Set<String> = [
+        "name", "kind", "format", "url", "pages", "serviceKeyEnv", "pageSize", "fields", "concurrency", "timeoutSeconds",
+        "retries", "retryDelaySeconds", "maxPages", "maxShrink", "province",
+    ]
+    static let knownFieldKeys: Set<String> = ["name", "latitude", "longitude", "address", "lotAddress", "province", "district"]
+
+    /// A misspelt key would otherwise be ignored in silence and its default used.
+    private static func rejectUnknownKeys(_ data: Data, path: String) throws(ConfigError) {
+        guard case .object(let top)? = try? JSONParser.parse([UInt8](data)) else { return }
+        func check(_ members: [(String, JSONValue)], _ known: Set<String>, _ prefix: String) throws(ConfigError) {
+            for (key, _) in members where !known.contains(key) {
+                let suggestion = known.min { editDistance($0, key) < editDistance($1, key) }.map { " (did you mean \($0)?)" } ?? ""
+                throw ConfigError(path: path, key: prefix + key, problem: "unknown key" + suggestion)
+            }
+        }
+        try check(top, knownKeys, "")
+        guard case .array(let sources)? = top.last(where: { $0.0 == "sources" })?.1 else { return }
+        for (i, source) in sources.enumerated() {
+            guard case .object(let members) = source else { continue }
+            try check(members, knownSourceKeys, "sources[\(i)].")
+            if case .object(let fields)? = members.last(where: { $0.0 == "fields" })?.1 {
+                try check(fields, knownFieldKeys, "sources[\(i)].fields.")
+            }
+        }
+    }
+
+    /// Levenshtein distance, for suggesting the key that was meant.
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        var row = Array(0...b.count)
+        for i in 1...max(a.count, 1) where !a.isEmpty {
+            var previous = row[0]
+            row[0] = i
+            for j in stride(from: 1, through: b.count, by: 1) {
+                let current = row[j]
+                row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
+                previous = current
+            }
+        }
+        return row[b.count]
     }
 
     private static func underlying(_ context: DecodingError.Context) -> String {
