@@ -6,6 +6,7 @@ struct IndexBenchmark {
     var points = 1_000_000
     var seed: UInt64 = 1
     var queries = 2_000
+    var nodeSize = 16
     /// A full scan of a million points takes tens of milliseconds: fewer of those.
     var scanQueries = 30
 
@@ -13,6 +14,7 @@ struct IndexBenchmark {
         points = try arguments.value("--points", as: { Int($0) }) ?? points
         seed = try arguments.value("--seed", as: { UInt64($0) }) ?? seed
         queries = try arguments.value("--queries", as: { Int($0) }) ?? queries
+        nodeSize = try arguments.value("--node-size", as: { Int($0) }) ?? nodeSize
         guard points > 0, queries > 0 else { throw UsageError.wrongArguments("--points and --queries must be positive") }
         _ = try arguments.positionals()
     }
@@ -26,7 +28,7 @@ struct IndexBenchmark {
         var tree = PackedRTree(entries: [])
         for _ in 0..<5 {
             let start = Measure.clock.now
-            tree = PackedRTree(entries: entries)
+            tree = PackedRTree(entries: entries, nodeSize: nodeSize)
             builds.append((Measure.clock.now - start).milliseconds)
         }
         let buildMilliseconds = Measure.percentile(builds, 0.5)
@@ -75,7 +77,7 @@ struct IndexBenchmark {
             Area(id: String(i, radix: 36), kind: i % 10 == 0 ? .smoking : .nonsmoking, name: "", coordinate: p, source: "bench",
                  fields: [Field("prhsmkAr", String(Int.random(in: 20...20_000, using: &sizes)))])
         }
-        let index = AreaIndex(areas: areas)
+        let index = AreaIndex(areas: areas, nodeSize: nodeSize)
         let check = Measure.medianMicroseconds(centers) { index.check($0).zones.count }
         print("check: \(Measure.format(check.median, 3)) µs median")
         let routes: [[GeoPoint]] = centers.prefix(500).map { start in
