@@ -61,7 +61,7 @@ struct DaemonHarness {
 /// The upstream: the recorded XML pages, in two alternating variants so every refresh
 /// changes the data, with a fault switched in by name.
 final class UpstreamSwitches: Sendable {
-    let mode = Mutex<String>("good")
+    let mode = LockedValue<String>("good")
     let variant = Atomic<Int>(0)
 }
 

@@ -152,7 +152,7 @@ struct LoadGenerator {
     let seconds: Double
 
     func run(_ queries: [BenchQuery]) -> Result {
-        final class Shared: Sendable { let results = Mutex<[Result]>([]) }
+        final class Shared: Sendable { let results = LockedValue<[Result]>([]) }
         let shared = Shared()
         let group = DispatchGroup()
         let start = Measure.clock.now

@@ -82,7 +82,7 @@ struct SoakBenchmark {
         }
         misbehaver.start()
 
-        final class Samples: Sendable { let rows = Mutex<[(Double, Int, Int)]>([]) }
+        final class Samples: Sendable { let rows = LockedValue<[(Double, Int, Int)]>([]) }
         let samples = Samples()
         let pid = daemon.pid
         let sampler = Thread {

@@ -9,8 +9,8 @@ final class FetchTests: XCTestCase {
     /// Serves the recorded XML pages by `pageNo`; `fault` may replace any answer.
     final class Upstream {
         final class Log: Sendable {
-            let attempts = Mutex<[Int: Int]>([:])
-            let keys = Mutex<[String]>([])
+            let attempts = LockedValue<[Int: Int]>([:])
+            let keys = LockedValue<[String]>([])
         }
         let log = Log()
         let server: LoopbackHTTPServer

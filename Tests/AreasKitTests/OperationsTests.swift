@@ -235,7 +235,7 @@ final class OperationsTests: XCTestCase {
         XCTAssertEqual(journal.format(.debug, "d"), "<7>d\n")
         let plain = Logger(threshold: .info, environment: [:], sink: { _ in })
         XCTAssertNotNil(plain.format(.info, "hello").range(of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z info hello\n$"#, options: .regularExpression))
-        final class Lines: Sendable { let all = Mutex<[String]>([]) }
+        final class Lines: Sendable { let all = LockedValue<[String]>([]) }
         let lines = Lines()
         let filtered = Logger(threshold: .warning, environment: [:], sink: { line in lines.all.withLock { $0.append(line) } })
         filtered.info("hidden")
@@ -245,7 +245,7 @@ final class OperationsTests: XCTestCase {
 
     func testNoLogLineEverHoldsTheKey() async throws {
         let key = "Zx9+secret/KEY=="
-        final class Lines: Sendable { let all = Mutex<[String]>([]) }
+        final class Lines: Sendable { let all = LockedValue<[String]>([]) }
         let lines = Lines()
         let logger = Logger(threshold: .debug, environment: [:], sink: { line in lines.all.withLock { $0.append(line) } })
         let rejecting = try LoopbackHTTPServer { _ in .text(200, Fixtures.gatewayError("30", "SERVICE_KEY_IS_NOT_REGISTERED_ERROR")) }

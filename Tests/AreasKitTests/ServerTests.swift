@@ -221,7 +221,7 @@ final class ServerTests: XCTestCase {
         let second = Set(server.service.state.index.areas.map(\.id))
         XCTAssertTrue(first != second && !first.isEmpty && !second.isEmpty)
 
-        final class Failures: Sendable { let list = Mutex<[String]>([]) }
+        final class Failures: Sendable { let list = LockedValue<[String]>([]) }
         let failures = Failures()
         let refresher = Thread {
             for _ in 0..<8 { _ = server.service.startRefresh(force: false).wait() }

@@ -34,7 +34,7 @@ public final class LoopbackHTTPServer: Sendable {
     public let port: UInt16
     private let listener: FileDescriptor
     private let handler: @Sendable (Request) -> Reply
-    private let open = Mutex<Set<Int32>>([])
+    private let open = LockedValue<Set<Int32>>([])
     private let stopped = Atomic<Bool>(false)
     private let served = Atomic<Int>(0)
 

@@ -8,9 +8,9 @@ import Synchronization
 /// complete new state off to the side and swaps it in; queries in flight finish on the old one.
 public final class AreaService: Sendable {
     public let logger: Logger
-    private let current: Mutex<ServingState>
-    private let configuration: Mutex<AreasConfig>
-    private let inFlight = Mutex<RefreshJob?>(nil)
+    private let current: LockedValue<ServingState>
+    private let configuration: LockedValue<AreasConfig>
+    private let inFlight = LockedValue<RefreshJob?>(nil)
     private let queries = Atomic<Int>(0)
     private let startedAt = Date().timeIntervalSince1970
     private let clock = ContinuousClock()
@@ -22,8 +22,8 @@ public final class AreaService: Sendable {
     public init(config: AreasConfig, state: ServingState, snapshotPath: String, logger: Logger,
                 environment: [String: String] = ProcessInfo.processInfo.environment,
                 onRefresh: @escaping @Sendable (ServingState) -> Void = { _ in }) {
-        self.configuration = Mutex(config)
-        self.current = Mutex(state)
+        self.configuration = LockedValue(config)
+        self.current = LockedValue(state)
         self.snapshotPath = snapshotPath
         self.logger = logger
         self.environment = environment
@@ -78,7 +78,7 @@ public final class AreaService: Sendable {
     /// One refresh under way; everyone who asks while it runs joins it.
     final class RefreshJob: Sendable {
         let done = DispatchSemaphore(value: 0)
-        let result = Mutex<RefreshReport?>(nil)
+        let result = LockedValue<RefreshReport?>(nil)
 
         func wait() -> RefreshReport? {
             done.wait()

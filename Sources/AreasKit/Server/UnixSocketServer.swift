@@ -19,7 +19,7 @@ public final class UnixSocketServer: Sendable {
     private let listener: FileDescriptor
     private let service: AreaService
     private let limits: Limits
-    private let active = Mutex<Set<Int32>>([])
+    private let active = LockedValue<Set<Int32>>([])
     private let stopping = Atomic<Bool>(false)
     private let finished = DispatchGroup()
 
