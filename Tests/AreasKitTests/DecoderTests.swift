@@ -110,3 +110,22 @@ final class FuzzRegressionTests: XCTestCase {
         XCTAssertGreaterThan(checked, 0)
     }
 }
+
+final class UTF8ValidationTests: XCTestCase {
+    /// The hand-written validator against the standard library's, on random and edge bytes.
+    func testAgreesWithTheStandardLibrary() {
+        var random = SplitMix64(seed: 3)
+        let edges: [[UInt8]] = [[0xC0, 0x80], [0xE0, 0x80, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xF0, 0x90, 0x80, 0x80],
+                                [0xEC, 0x84, 0x9C], [0xC2], [0xFF], [0xE2, 0x82], Array("서울 abc".utf8)]
+        var cases = edges
+        for _ in 0..<20_000 {
+            cases.append((0..<Int.random(in: 0...8, using: &random)).map { _ in
+                [UInt8(0x41), 0x80, 0xBF, 0xC2, 0xE0, 0xED, 0xF0, 0xF4, 0xEC, 0x9C, 0xA0][Int.random(in: 0..<11, using: &random)]
+            })
+        }
+        for bytes in cases {
+            let ours = bytes.withUnsafeBufferPointer { NonSmokingZoneDecoder.firstInvalidUTF8($0) } == nil
+            XCTAssertEqual(ours, String(validating: bytes, as: UTF8.self) != nil, "\(bytes)")
+        }
+    }
+}

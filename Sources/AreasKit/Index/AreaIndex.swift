@@ -1,3 +1,5 @@
+import Dispatch
+
 /// One immutable data set ready to answer queries: the areas sorted by id and a packed
 /// R-tree over their positions.
 ///
@@ -37,30 +39,46 @@ public struct AreaIndex: Sendable {
             sorted.removeSubrange(write...)
         }
         let clock = ContinuousClock()
-        var tree: PackedRTree?
-        let elapsed = clock.measure {
-            tree = PackedRTree(
-                entries: sorted.map { GeoBox($0.coordinate) },
-                classes: sorted.map { Self.classMask(of: $0.kind) },
-                nodeSize: nodeSize)
+        let start = clock.now
+        // The two trees are independent: build them on two cores at once.
+        final class Built: @unchecked Sendable {
+            var tree = PackedRTree(entries: [])
+            var treeMilliseconds = 0.0
+            var radii: [Double] = []
+            var zonePositions: [Int] = []
+            var footprints = PackedRTree(entries: [])
+        }
+        let built = Built()
+        let areas = sorted
+        DispatchQueue.concurrentPerform(iterations: 2) { part in
+            if part == 0 {
+                built.tree = PackedRTree(
+                    entries: areas.map { GeoBox($0.coordinate) },
+                    classes: areas.map { Self.classMask(of: $0.kind) },
+                    nodeSize: nodeSize)
+                built.treeMilliseconds = (clock.now - start).milliseconds
+            } else {
+                var radii = [Double](repeating: 0, count: areas.count)
+                var boxes: [GeoBox] = []
+                var positions: [Int] = []
+                for i in areas.indices where areas[i].kind == .nonsmoking {
+                    let radius = footprint.radius(of: areas[i])
+                    radii[i] = radius
+                    boxes.append((try? Geodesy.boundingBox(around: areas[i].coordinate, meters: radius)) ?? GeoBox(areas[i].coordinate))
+                    positions.append(i)
+                }
+                built.radii = radii
+                built.zonePositions = positions
+                built.footprints = PackedRTree(entries: boxes, nodeSize: nodeSize)
+            }
         }
         self.areas = sorted
-        self.tree = tree ?? PackedRTree(entries: [])
-        self.buildMilliseconds = elapsed.milliseconds
-        var radii = [Double](repeating: 0, count: sorted.count)
-        var zoneBoxes: [GeoBox] = []
-        var zonePositions: [Int] = []
-        for i in sorted.indices where sorted[i].kind == .nonsmoking {
-            let radius = footprint.radius(of: sorted[i])
-            radii[i] = radius
-            zoneBoxes.append((try? Geodesy.boundingBox(around: sorted[i].coordinate, meters: radius)) ?? GeoBox(sorted[i].coordinate))
-            zonePositions.append(i)
-        }
-        let zoneTree = PackedRTree(entries: zoneBoxes, nodeSize: nodeSize)
-        self.footprintRadii = radii
+        self.tree = built.tree
+        self.buildMilliseconds = built.treeMilliseconds
+        self.footprintRadii = built.radii
         // The footprint tree's payloads index `zonePositions`; map them back when searching.
-        self.footprints = zoneTree
-        self.zonePositions = zonePositions
+        self.footprints = built.footprints
+        self.zonePositions = built.zonePositions
     }
 
     /// Area positions of the footprint tree's entries.
