@@ -201,6 +201,21 @@ final class ServerTests: XCTestCase {
         flooder.close()
     }
 
+    func testFiveHundredConnectionsAtOnce() async throws {
+        let server = try await TestServer.samples()
+        var connections: [FileDescriptor] = []
+        defer { connections.forEach { $0.close() } }
+        for _ in 0..<500 { connections.append(try Sockets.connectUnix(path: server.socketPath)) }
+        // Every one asks before any reads: all 500 are open and served at the same time.
+        for fd in connections { try fd.writeAll(Array(#"{"op":"near","lat":37.53,"lon":126.97,"k":3,"output":"ids"}"#.utf8) + [10]) }
+        let expected = try server.ask(#"{"op":"near","lat":37.53,"lon":126.97,"k":3,"output":"ids"}"#).ids
+        XCTAssertEqual(expected.count, 3)
+        for fd in connections {
+            XCTAssertEqual(try JSONParser.parse(try LineReader(fd: fd).next()).ids, expected)
+        }
+        XCTAssertGreaterThanOrEqual(server.server.connectionCount, 500)
+    }
+
     func testConcurrentClientsDuringRefreshSeeWholeDataSets() async throws {
         // An upstream that alternates between two different data sets on every refresh.
         let generation = Atomic<Int>(0)
