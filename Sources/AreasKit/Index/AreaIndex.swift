@@ -47,11 +47,17 @@ public struct AreaIndex: Sendable {
             var radii: [Double] = []
             var zonePositions: [Int] = []
             var footprints = PackedRTree(entries: [])
+            var smokingTree = PackedRTree(entries: [])
+            var smokingPositions: [Int] = []
         }
         let built = Built()
         let areas = sorted
-        DispatchQueue.concurrentPerform(iterations: 2) { part in
-            if part == 0 {
+        DispatchQueue.concurrentPerform(iterations: 3) { part in
+            if part == 2 {
+                let positions = areas.indices.filter { areas[$0].kind == .smoking }
+                built.smokingTree = PackedRTree(entries: positions.map { GeoBox(areas[$0].coordinate) }, nodeSize: nodeSize)
+                built.smokingPositions = positions
+            } else if part == 0 {
                 built.tree = PackedRTree(
                     entries: areas.map { GeoBox($0.coordinate) },
                     classes: areas.map { Self.classMask(of: $0.kind) },
@@ -79,7 +85,15 @@ public struct AreaIndex: Sendable {
         // The footprint tree's payloads index `zonePositions`; map them back when searching.
         self.footprints = built.footprints
         self.zonePositions = built.zonePositions
+        self.smokingTree = built.smokingTree
+        self.smokingPositions = built.smokingPositions
     }
+
+    /// The smoking areas alone, a small minority: "the nearest place to smoke" searches this
+    /// instead of wading through the zones. Payloads index `smokingPositions`, which is in id
+    /// order, so ties still break by id.
+    private let smokingTree: PackedRTree
+    private let smokingPositions: [Int]
 
     /// Area positions of the footprint tree's entries.
     private let zonePositions: [Int]
@@ -124,6 +138,14 @@ public struct AreaIndex: Sendable {
     public func nearest(to point: GeoPoint, k: Int, maxMeters: Double? = nil, kind: KindFilter = .all, region: Region = .anywhere) throws(GeoError) -> [Match] {
         guard k >= 0 else { throw .invalidCount(k) }
         if let maxMeters, !(maxMeters.isFinite && maxMeters >= 0) { throw .invalidDistance(maxMeters) }
+        if kind == .smoking {
+            let positions = smokingPositions
+            let areas = self.areas
+            let found = region.isAnywhere
+                ? smokingTree.nearest(to: point, k: k, maxMeters: maxMeters)
+                : smokingTree.nearest(to: point, k: k, maxMeters: maxMeters, filter: AdmitWhere { region.contains(areas[positions[Int($0)]]) })
+            return found.map { Match(position: positions[Int($0.payload)], distanceMeters: $0.distanceMeters) }
+        }
         let mask = Self.classMask(of: kind)
         let found = region.isAnywhere
             ? tree.nearest(to: point, k: k, maxMeters: maxMeters, classMask: mask)
