@@ -182,8 +182,10 @@ public final class Daemon: @unchecked Sendable {
             let now = Date().timeIntervalSince1970
             let state = service.state
             let age = state.dataAge(now: now) ?? .infinity
-            // A failed attempt is not repeated before a tenth of the interval has passed.
-            if age >= interval && !service.isRefreshing && now - lastAttempt >= Swift.min(interval, Swift.max(60, interval / 10)) {
+            // A failed attempt is retried after a tenth of the interval; with nothing to serve
+            // yet (no snapshot, first fetch failed), after a minute.
+            let retry = state.hasData ? Swift.min(interval, Swift.max(60, interval / 10)) : Swift.min(interval, 60)
+            if age >= interval && !service.isRefreshing && now - lastAttempt >= retry {
                 lastAttempt = now
                 service.startRefresh(force: false)
             }
