@@ -92,16 +92,20 @@ public struct NonSmokingZoneDecoder: PageDecoder {
     }
 
     /// The parser's delegate: a small state machine over the element path.
+    ///
+    /// Its state is only ever touched from the one thread running `parse()`, so the per-access
+    /// exclusivity checks Swift would make on a class's properties are turned off: they cost
+    /// more than the rest of the delegate's work.
     private final class Reader: NSObject, XMLParserDelegate {
-        var root: String?
-        var depth = 0
-        var inItem = false
-        var record: [Field] = []
-        var records: [[Field]] = []
-        var text = ""
-        var header: [String: String] = [:]
-        var failure: String?
-        var closedRoot = false
+        @exclusivity(unchecked) var root: String?
+        @exclusivity(unchecked) var depth = 0
+        @exclusivity(unchecked) var inItem = false
+        @exclusivity(unchecked) var record: [Field] = []
+        @exclusivity(unchecked) var records: [[Field]] = []
+        @exclusivity(unchecked) var text = ""
+        @exclusivity(unchecked) var header: [String: String] = [:]
+        @exclusivity(unchecked) var failure: String?
+        @exclusivity(unchecked) var closedRoot = false
 
         func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
             depth += 1
