@@ -173,7 +173,7 @@ public struct AreaIndex: Sendable {
         var zones: [Match] = []
         for entry in footprints.search(intersecting: GeoBox(point)) {
             let position = zonePositions[Int(entry)]
-            guard region.contains(areas[position]) else { continue }
+            guard region.isAnywhere || region.contains(areas[position]) else { continue }
             let distance = Geodesy.distance(point, areas[position].coordinate)
             if distance <= footprintRadii[position] { zones.append(Match(position: position, distanceMeters: distance)) }
         }
@@ -206,7 +206,7 @@ public struct AreaIndex: Sendable {
             let box = try Geodesy.boundingBox(around: a, meters: pad).union(try Geodesy.boundingBox(around: b, meters: pad))
             for payload in tree.search(intersecting: box, classMask: mask) {
                 let position = Int(payload)
-                guard region.contains(areas[position]) else { continue }
+                guard region.isAnywhere || region.contains(areas[position]) else { continue }
                 let (side, along) = Geodesy.segmentDistance(from: areas[position].coordinate, a: a, b: b)
                 guard side <= meters else { continue }
                 if let existing = best[position], existing.sideMeters <= side { continue }
