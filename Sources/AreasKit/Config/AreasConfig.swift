@@ -192,15 +192,14 @@ public struct AreasConfig: Sendable, Equatable {
         return config
     }
 
-    static let knownKeys: Set<String> = [
-        "socket", "socketMode", "socketGroup", "snapshot", "bounds", "refreshIntervalSeconds", "maxShrink", "maxResults",
-        "maxConnections", "idleTimeoutSeconds", "adminUids", "logLevel", "footprint", "provinceAliases", "sources",
-    ]
-    static let knownSourceKeys: Set<String> = [
-        "name", "kind", "format", "url", "pages", "serviceKeyEnv", "pageSize", "fields", "concurrency", "timeoutSeconds",
-        "retries", "retryDelaySeconds", "maxPages", "maxShrink", "province",
-    ]
-    static let knownFieldKeys: Set<String> = ["name", "latitude", "longitude", "address", "lotAddress", "province", "district"]
+    /// The keys the file may hold: the raw shapes' property names, so the two cannot drift apart.
+    static let knownKeys = propertyNames(of: RawConfig())
+    static let knownSourceKeys = propertyNames(of: RawSource())
+    static let knownFieldKeys = propertyNames(of: RawFields())
+
+    private static func propertyNames(of value: Any) -> Set<String> {
+        Set(Mirror(reflecting: value).children.compactMap(\.label))
+    }
 
     /// A misspelt key would otherwise be ignored in silence and its default used.
     private static func rejectUnknownKeys(_ data: Data, path: String) throws(ConfigError) {
