@@ -127,7 +127,10 @@ public final class AreaService: Sendable {
             }
         }
         let next: ServingState
-        if catalog == previous {
+        // Only an updated source, or one dropped from the config, changes the data: no need to
+        // compare every area of the old and new catalogs.
+        let changed = report.sources.contains { $0.status == .updated } || Set(catalog.sources.keys) != Set(previous.sources.keys)
+        if !changed {
             next = before.with(report: report)
         } else {
             let start = clock.now
