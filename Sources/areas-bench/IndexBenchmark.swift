@@ -7,6 +7,8 @@ struct IndexBenchmark {
     var seed: UInt64 = 1
     var queries = 2_000
     var nodeSize = 16
+    /// Run only the measurements whose names start with this (for profiling one query type).
+    var only: String?
     /// A full scan of a million points takes tens of milliseconds: fewer of those.
     var scanQueries = 30
 
@@ -15,6 +17,7 @@ struct IndexBenchmark {
         seed = try arguments.value("--seed", as: { UInt64($0) }) ?? seed
         queries = try arguments.value("--queries", as: { Int($0) }) ?? queries
         nodeSize = try arguments.value("--node-size", as: { Int($0) }) ?? nodeSize
+        only = try arguments.value("--only")
         guard points > 0, queries > 0 else { throw UsageError.wrongArguments("--points and --queries must be positive") }
         _ = try arguments.positionals()
     }
@@ -48,6 +51,7 @@ struct IndexBenchmark {
 
         var results: [(name: String, tree: Double, scan: Double)] = []
         func compare(_ name: String, tree treeQuery: (GeoPoint) -> Int, scan scanQuery: (GeoPoint) -> Int) {
+            guard selected(name) else { return }
             let fast = Measure.medianMicroseconds(centers, treeQuery)
             let slow = Measure.medianMicroseconds(scanCenters, scanQuery)
             let check = Measure.medianMicroseconds(scanCenters, treeQuery)
@@ -71,26 +75,7 @@ struct IndexBenchmark {
                 scan: { Self.digest(scan.nearest(to: $0, k: k)) })
         }
 
-        // check and along need whole areas: zones with sizes, and smoking areas among them.
-        var sizes = SplitMix64(seed: seed &+ 2)
-        let areas = data.enumerated().map { i, p in
-            Area(id: String(i, radix: 36), kind: i % 10 == 0 ? .smoking : .nonsmoking, name: "", coordinate: p, source: "bench",
-                 fields: [Field("prhsmkAr", String(Int.random(in: 20...20_000, using: &sizes)))])
-        }
-        let index = AreaIndex(areas: areas, nodeSize: nodeSize)
-        let check = Measure.medianMicroseconds(centers) { index.check($0).zones.count }
-        print("check: \(Measure.format(check.median, 3)) µs median")
-        let routes: [[GeoPoint]] = centers.prefix(500).map { start in
-            let heading = Double(start.latitude * 1000).truncatingRemainder(dividingBy: 6.28)
-            return (0..<100).compactMap { i in
-                let step = Double(i) * 50.5 / 111_000  // 100 points, about 5 km
-                return try? GeoPoint(latitude: start.latitude + step * cos(heading), longitude: start.longitude + step * sin(heading) / cos(start.latitude * .pi / 180))
-            }
-        }
-        let along = Measure.medianMicroseconds(routes) { (try? index.along($0, meters: 50).count) ?? 0 }
-        print("along (5 km, 100 points, 50 m): \(Measure.format(along.median, 1)) µs median")
-        results.append(("check", check.median, .nan))
-        results.append(("along_5km_50m", along.median, .nan))
+        if selected("check") || selected("along") { measureCheckAndAlong(data: data, centers: centers, into: &results) }
 
         var json = "{\"points\":\(points),\"seed\":\(seed),\"build_ms\":\(Measure.format(buildMilliseconds)),"
         json += "\"bytes_per_point\":\(Measure.format(bytesPerPoint))"
@@ -100,6 +85,35 @@ struct IndexBenchmark {
             json += ",\"\(r.name)_scan_us\":\(Measure.format(r.scan, 1)),\"\(r.name)_speedup\":\(Measure.format(r.scan / r.tree, 0))"
         }
         print(json + "}")
+    }
+
+    private func selected(_ name: String) -> Bool { only.map { name.hasPrefix($0) } ?? true }
+
+    /// check and along need whole areas: zones with sizes, and smoking areas among them.
+    private func measureCheckAndAlong(data: [GeoPoint], centers: [GeoPoint], into results: inout [(name: String, tree: Double, scan: Double)]) {
+        var sizes = SplitMix64(seed: seed &+ 2)
+        let areas = data.enumerated().map { i, p in
+            Area(id: String(i, radix: 36), kind: i % 10 == 0 ? .smoking : .nonsmoking, name: "", coordinate: p, source: "bench",
+                 fields: [Field("prhsmkAr", String(Int.random(in: 20...20_000, using: &sizes)))])
+        }
+        let index = AreaIndex(areas: areas, nodeSize: nodeSize)
+        if selected("check") {
+            let check = Measure.medianMicroseconds(centers) { index.check($0).zones.count }
+            print("check: \(Measure.format(check.median, 3)) µs median")
+            results.append(("check", check.median, .nan))
+        }
+        if selected("along") {
+            let routes: [[GeoPoint]] = centers.prefix(500).map { start in
+                let heading = Double(start.latitude * 1000).truncatingRemainder(dividingBy: 6.28)
+                return (0..<100).compactMap { i in
+                    let step = Double(i) * 50.5 / 111_000  // 100 points, about 5 km
+                    return try? GeoPoint(latitude: start.latitude + step * cos(heading), longitude: start.longitude + step * sin(heading) / cos(start.latitude * .pi / 180))
+                }
+            }
+            let along = Measure.medianMicroseconds(routes) { (try? index.along($0, meters: 50).count) ?? 0 }
+            print("along (5 km, 100 points, 50 m): \(Measure.format(along.median, 1)) µs median")
+            results.append(("along_5km_50m", along.median, .nan))
+        }
     }
 
     /// An order-sensitive checksum of a result, so tree and scan answers can be compared cheaply.

@@ -2,7 +2,7 @@ import AreasKit
 import Glibc
 
 let usage = """
-    usage: areas-bench index [--points N] [--seed S] [--queries Q] [--node-size 16]
+    usage: areas-bench index [--points N] [--seed S] [--queries Q] [--node-size 16] [--only NAME]
            areas-bench ingest [--zones N] [--snapshot-areas N]
            areas-bench faults [--kills N]
            areas-bench bad-input --socket PATH
