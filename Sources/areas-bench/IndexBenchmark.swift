@@ -52,7 +52,7 @@ struct IndexBenchmark {
         var results: [(name: String, tree: Double, scan: Double)] = []
         func compare(_ name: String, tree treeQuery: (GeoPoint) -> Int, scan scanQuery: (GeoPoint) -> Int) {
             guard selected(name) else { return }
-            let fast = Measure.medianMicroseconds(centers, treeQuery)
+            let fast = Measure.medianMicroseconds(centers, passes: 3, treeQuery)
             let slow = Measure.medianMicroseconds(scanCenters, scanQuery)
             let check = Measure.medianMicroseconds(scanCenters, treeQuery)
             if check.checksum != slow.checksum {
@@ -69,6 +69,10 @@ struct IndexBenchmark {
         compare("radius_500m",
             tree: { Self.digest(tree.search(within: 500, of: $0)) },
             scan: { Self.digest(scan.search(within: 500, of: $0)) })
+        if selected("radius") {
+            let sizes = centers.map { Double(tree.search(within: 500, of: $0).count) }
+            print("radius_500m answers: median \(Measure.format(Measure.percentile(sizes, 0.5), 0)), p90 \(Measure.format(Measure.percentile(sizes, 0.9), 0)) areas")
+        }
         for k in [1, 10, 100] {
             compare("nearest_k\(k)",
                 tree: { Self.digest(tree.nearest(to: $0, k: k)) },
@@ -98,7 +102,7 @@ struct IndexBenchmark {
         }
         let index = AreaIndex(areas: areas, nodeSize: nodeSize)
         if selected("check") {
-            let check = Measure.medianMicroseconds(centers) { index.check($0).zones.count }
+            let check = Measure.medianMicroseconds(centers, passes: 3) { index.check($0).zones.count }
             print("check: \(Measure.format(check.median, 3)) µs median")
             results.append(("check", check.median, .nan))
         }
@@ -110,7 +114,7 @@ struct IndexBenchmark {
                     return try? GeoPoint(latitude: start.latitude + step * cos(heading), longitude: start.longitude + step * sin(heading) / cos(start.latitude * .pi / 180))
                 }
             }
-            let along = Measure.medianMicroseconds(routes) { (try? index.along($0, meters: 50).count) ?? 0 }
+            let along = Measure.medianMicroseconds(routes, passes: 3) { (try? index.along($0, meters: 50).count) ?? 0 }
             print("along (5 km, 100 points, 50 m): \(Measure.format(along.median, 1)) µs median")
             results.append(("along_5km_50m", along.median, .nan))
         }

@@ -4,17 +4,24 @@ import AreasKit
 enum Measure {
     static let clock = ContinuousClock()
 
-    /// Runs `body` once per input and returns the median time in microseconds.
-    static func medianMicroseconds<T>(_ inputs: [T], _ body: (T) -> Int) -> (median: Double, checksum: Int) {
+    /// Runs `body` once per input and returns the median time in microseconds; with several
+    /// passes, the lowest pass median, which a shared machine's noise disturbs least.
+    static func medianMicroseconds<T>(_ inputs: [T], passes: Int = 1, _ body: (T) -> Int) -> (median: Double, checksum: Int) {
         var samples: [Double] = []
         samples.reserveCapacity(inputs.count)
         var checksum = 0
-        for input in inputs {
-            let start = clock.now
-            checksum &+= body(input)
-            samples.append((clock.now - start).milliseconds * 1_000)
+        var best = Double.infinity
+        for pass in 0..<Swift.max(passes, 1) {
+            samples.removeAll(keepingCapacity: true)
+            for input in inputs {
+                let start = clock.now
+                let value = body(input)
+                samples.append((clock.now - start).milliseconds * 1_000)
+                if pass == 0 { checksum &+= value }
+            }
+            best = Swift.min(best, percentile(samples, 0.5))
         }
-        return (percentile(samples, 0.5), checksum)
+        return (best, checksum)
     }
 
     static func percentile(_ samples: [Double], _ p: Double) -> Double {

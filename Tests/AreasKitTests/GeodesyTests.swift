@@ -41,7 +41,35 @@ final class GeodesyTests: XCTestCase {
             let b = try point(Double.random(in: -90...90, using: &random), Double.random(in: -180...180, using: &random))
             let expected = vectorDistance(a, b)
             XCTAssertEqual(Geodesy.distance(a, b), expected, accuracy: 1e-6 * Swift.max(expected, 1))
-            XCTAssertEqual(Geodesy.distance(a, b), Geodesy.distance(b, a))
+            // The query point's trigonometry is shared, the other's derived: symmetric to rounding.
+            XCTAssertEqual(Geodesy.distance(a, b), Geodesy.distance(b, a), accuracy: 1e-12 * Swift.max(expected, 1))
+        }
+    }
+
+    func testSmallAnglePolynomialsMatchLibm() {
+        var random = SplitMix64(seed: 5)
+        // Every tier: tiny, small, and the libm fallback, plus both signs and the boundaries.
+        var samples: [Double] = [0, SmallAngle.tiny, -SmallAngle.tiny, 0.1, 0.05, 1e-300, 5e-324]
+        for scale in [1e-9, 1e-6, 1e-3, 1.0 / 128, 0.01, 0.05, 0.1, 0.5] {
+            for _ in 0..<2_000 { samples.append(Double.random(in: -scale...scale, using: &random)) }
+        }
+        for x in samples {
+            XCTAssertEqual(SmallAngle.sine(x), sin(x), accuracy: 4 * abs(sin(x)).ulp, "sin \(x)")
+            XCTAssertEqual(SmallAngle.cosine(x), cos(x), accuracy: 4 * abs(cos(x)).ulp, "cos \(x)")
+            if abs(x) <= 1 {
+                XCTAssertEqual(SmallAngle.arcsine(x), asin(x), accuracy: 4 * abs(asin(x)).ulp, "asin \(x)")
+            }
+        }
+    }
+
+    func testShortDistancesAgreeWithIndependentFormulaToTheMicrometre() throws {
+        var random = SplitMix64(seed: 9)
+        for _ in 0..<5_000 {
+            let a = try point(Double.random(in: -85...85, using: &random), Double.random(in: -179...179, using: &random))
+            let spread = [1e-7, 1e-5, 1e-3, 0.1, 1][Int.random(in: 0..<5, using: &random)]
+            let b = try point(a.latitude + Double.random(in: -spread...spread, using: &random),
+                              a.longitude + Double.random(in: -spread...spread, using: &random))
+            XCTAssertEqual(Geodesy.distance(a, b), vectorDistance(a, b), accuracy: 1e-6)
         }
     }
 

@@ -19,7 +19,13 @@ public enum Geodesy {
     /// Great-circle distance between two points, in meters.
     @inlinable
     public static func distance(_ a: GeoPoint, _ b: GeoPoint) -> Double {
-        meters(haversine: DistanceOrigin(a).haversine(latitude: b.latitude, longitude: b.longitude))
+        distance(from: DistanceOrigin(a), to: b)
+    }
+
+    /// The same distance, from an origin whose trigonometry is already done.
+    @inlinable
+    static func distance(from origin: DistanceOrigin, to b: GeoPoint) -> Double {
+        meters(haversine: origin.haversine(latitude: b.latitude, longitude: b.longitude))
     }
 
     /// The smallest distance, in meters, from `point` to any point of `box` (0 inside it).
@@ -85,7 +91,7 @@ public enum Geodesy {
     /// Meters for a haversine term.
     @inlinable
     public static func meters(haversine h: Double) -> Double {
-        2 * earthRadiusMeters * asin(Swift.min(1, h.squareRoot()))
+        2 * earthRadiusMeters * SmallAngle.arcsine(Swift.min(1, Swift.max(h, 0).squareRoot()))
     }
 
     /// The haversine term for a distance in meters (the inverse of `meters(haversine:)`).
@@ -99,7 +105,7 @@ public enum Geodesy {
     /// sin²(x/2) for an angle in degrees.
     @inlinable
     static func hav(degrees: Double) -> Double {
-        let s = sin(degrees * (radiansPerDegree / 2))
+        let s = SmallAngle.sine(degrees * (radiansPerDegree / 2))
         return s * s
     }
 }
@@ -110,12 +116,14 @@ struct DistanceOrigin {
     @usableFromInline let latitude: Double
     @usableFromInline let longitude: Double
     @usableFromInline let cosLatitude: Double
+    @usableFromInline let sinLatitude: Double
 
     @inlinable
     init(_ point: GeoPoint) {
         latitude = point.latitude
         longitude = point.longitude
         cosLatitude = cos(point.latitude * Geodesy.radiansPerDegree)
+        sinLatitude = sin(point.latitude * Geodesy.radiansPerDegree)
     }
 
     /// The haversine term to a point. Every distance in the system is computed by this expression.
@@ -127,8 +135,13 @@ struct DistanceOrigin {
     /// The haversine term to the point at `latitude` on a meridian whose sin²(Δλ/2) is `hav`.
     @inlinable
     func corner(hav: Double, latitude otherLatitude: Double) -> Double {
-        Geodesy.hav(degrees: otherLatitude - latitude)
-            + cosLatitude * cos(otherLatitude * Geodesy.radiansPerDegree) * hav
+        // cos φ₂ = cos(φ₁ + Δφ) from the half angle that sin²(Δφ/2) needs anyway, so a nearby
+        // point costs two short polynomials rather than a libm cosine of its latitude.
+        let half = (otherLatitude - latitude) * (Geodesy.radiansPerDegree / 2)
+        let s = SmallAngle.sine(half)
+        let c = SmallAngle.cosine(half)
+        let cosOther = cosLatitude * (1 - 2 * s * s) - sinLatitude * (2 * s * c)
+        return s * s + cosLatitude * cosOther * hav
     }
 
     /// A lower bound of the haversine term to any point of `box`, from arithmetic alone.
@@ -177,13 +190,14 @@ struct DistanceOrigin {
     /// query meets that meridian at a right angle if that lies on the edge, else at a corner.
     @inlinable
     func haversineLowerBound(to box: GeoBox) -> Double {
+        // Most entries are points: their bound is their distance.
+        if box.south == box.north && box.west == box.east {
+            return haversine(latitude: box.south, longitude: box.west)
+        }
         if longitude >= box.west && longitude <= box.east {
             if latitude < box.south { return Geodesy.hav(degrees: box.south - latitude) }
             if latitude > box.north { return Geodesy.hav(degrees: box.north - latitude) }
             return 0
-        }
-        if box.south == box.north && box.west == box.east {
-            return haversine(latitude: box.south, longitude: box.west)
         }
         let hav = Swift.min(
             Geodesy.hav(degrees: box.west - longitude), Geodesy.hav(degrees: box.east - longitude))

@@ -18,11 +18,12 @@ public struct LinearScan: Sendable {
 
     public func search(within meters: Double, of point: GeoPoint, classMask: UInt8 = 0xFF) -> [PackedRTree.Neighbor] {
         var found: [PackedRTree.Neighbor] = []
+        let origin = DistanceOrigin(point)
         for i in points.indices where classes[i] & classMask != 0 {
-            let distance = Geodesy.distance(point, points[i])
+            let distance = Geodesy.distance(from: origin, to: points[i])
             if distance <= meters { found.append(.init(payload: UInt32(i), distanceMeters: distance)) }
         }
-        return found.sorted(by: PackedRTree.nearerFirst)
+        return found.sorted()
     }
 
     /// Keeps the k best seen so far in a sorted array: one comparison per point once it is full.
@@ -30,15 +31,16 @@ public struct LinearScan: Sendable {
         guard k > 0 else { return [] }
         let limit = maxMeters ?? .infinity
         var best: [PackedRTree.Neighbor] = []
+        let origin = DistanceOrigin(point)
         for i in points.indices where classes[i] & classMask != 0 {
-            let distance = Geodesy.distance(point, points[i])
+            let distance = Geodesy.distance(from: origin, to: points[i])
             guard distance <= limit else { continue }
             let candidate = PackedRTree.Neighbor(payload: UInt32(i), distanceMeters: distance)
             if best.count == k {
-                guard let last = best.last, PackedRTree.nearerFirst(candidate, last) else { continue }
+                guard let last = best.last, candidate < last else { continue }
                 best.removeLast()
             }
-            let slot = best.firstIndex { PackedRTree.nearerFirst(candidate, $0) } ?? best.count
+            let slot = best.firstIndex { candidate < $0 } ?? best.count
             best.insert(candidate, at: slot)
         }
         return best

@@ -23,10 +23,15 @@ public struct PackedRTree: Sendable {
     /// `spans[l]` is how many entries a full node of level l covers (nodeSize^l).
     private let spans: [Int]
 
-    /// A neighbour found by a distance query.
-    public struct Neighbor: Sendable, Hashable {
+    /// A neighbour found by a distance query. Ordered nearest first, ties by payload.
+    public struct Neighbor: Sendable, Hashable, Comparable, BitwiseCopyable {
         public var payload: UInt32
         public var distanceMeters: Double
+
+        @inlinable
+        public static func < (a: Neighbor, b: Neighbor) -> Bool {
+            a.distanceMeters != b.distanceMeters ? a.distanceMeters < b.distanceMeters : a.payload < b.payload
+        }
     }
 
     /// Builds the tree over `entries`; entry i gets payload i and class mask `classes[i]`
@@ -183,37 +188,64 @@ public struct PackedRTree: Sendable {
         guard let root, limit > 0 else { return [] }
         let origin = DistanceOrigin(point)
         let limitH = Self.prunableHaversine(meters: meters)
-        var found: [Neighbor] = []
-        var stack = [root]
-        stack.reserveCapacity(64)
-        while let node = stack.popLast() {
-            for position in children(of: node) {
-                guard classes[position] & classMask != 0 else { continue }
-                let box = boxes[position]
-                guard origin.quickHaversineLowerBound(to: box) <= limitH else { continue }
-                if position < count {
-                    guard filter.admits(payloads[position]) else { continue }
-                    let distance = Geodesy.meters(haversine: origin.haversineLowerBound(to: box))
-                    if distance <= meters {
-                        found.append(Neighbor(payload: payloads[position], distanceMeters: distance))
+        // Four comparisons reject most of what lies outside the circle before any trigonometry.
+        guard var reach = try? Geodesy.boundingBox(around: point, meters: meters) else { return [] }
+        if reach.west <= -180 || reach.east >= 180 {
+            // Clamped at the antimeridian: the circle continues on the far side.
+            reach.west = -180
+            reach.east = 180
+        }
+        var found = ScratchBuffer<Neighbor>(capacity: 128)
+        boxes.withUnsafeBufferPointer { boxes in
+            classes.withUnsafeBufferPointer { classes in
+                payloads.withUnsafeBufferPointer { payloads in
+                    var stack = [root]
+                    stack.reserveCapacity(64)
+                    let picked = UnsafeMutablePointer<Int>.allocate(capacity: nodeSize)
+                    defer { picked.deallocate() }
+                    while let node = stack.popLast() {
+                        let level = level(of: node)
+                        if level == 1 {
+                            // Which entries reach the circle's box, without a branch per entry: about
+                            // half do, so branching on each would mispredict half the time.
+                            var pickedCount = 0
+                            for position in children(of: node, level: 1) {
+                                picked[pickedCount] = position
+                                pickedCount &+= Int(Self.bit(classes[position] & classMask != 0) & boxes[position].bitIntersects(reach))
+                            }
+                            // Those are measured exactly, a polynomial or two each.
+                            for position in UnsafeBufferPointer(start: picked, count: pickedCount) {
+                                let box = boxes[position]
+                                let h = origin.haversineLowerBound(to: box)
+                                guard h <= limitH, filter.admits(payloads[position]) else { continue }
+                                let distance = Geodesy.meters(haversine: h)
+                                if distance <= meters {
+                                    found.append(Neighbor(payload: payloads[position], distanceMeters: distance))
+                                }
+                            }
+                            continue
+                        }
+                        for position in children(of: node, level: level)
+                        where classes[position] & classMask != 0 && boxes[position].intersects(reach)
+                            && origin.quickHaversineLowerBound(to: boxes[position]) <= limitH {
+                            stack.append(position)
+                        }
                     }
-                } else {
-                    stack.append(position)
                 }
             }
         }
-        found.sort(by: Self.nearerFirst)
-        if found.count > limit { found.removeSubrange(limit...) }
-        return found
+        var result = NeighborSort.sorted(found.elements)
+        if result.count > limit { result.removeSubrange(limit...) }
+        return result
     }
 
     /// The `k` entries of the given classes nearest to `point` (within `maxMeters` if given),
     /// nearest first, ties by payload.
     ///
-    /// Best-first search: nodes and entries share one queue keyed by their smallest possible
-    /// distance, so entries leave it in distance order and the search stops after the k-th.
-    /// Everything enters the queue with a cheap lower bound; an entry that reaches the front is
-    /// measured exactly and goes back in with its true key, so only the front pays for trigonometry.
+    /// Best-first branch and bound: nodes wait in one queue keyed by the smallest distance
+    /// anything under them could have; a leaf taken from it has its entries measured exactly
+    /// into the k best so far, and the search stops when the next node cannot hold anything
+    /// nearer than the k-th of those.
     public func nearest(to point: GeoPoint, k: Int, maxMeters: Double? = nil, classMask: UInt8 = 0xFF) -> [Neighbor] {
         nearest(to: point, k: k, maxMeters: maxMeters, classMask: classMask, filter: AdmitAll())
     }
@@ -221,72 +253,62 @@ public struct PackedRTree: Sendable {
     public func nearest<Filter: EntryFilter>(to point: GeoPoint, k: Int, maxMeters: Double? = nil, classMask: UInt8 = 0xFF, filter: Filter) -> [Neighbor] {
         guard let root, k > 0 else { return [] }
         let origin = DistanceOrigin(point)
+        let limitMeters = maxMeters ?? .infinity
         let limitH = maxMeters.map(Self.prunableHaversine) ?? .infinity
-        var found: [Neighbor] = []
-        found.reserveCapacity(Swift.min(k, count) + 4)
+        var best = NearestCandidates(k: Swift.min(k, count))
         boxes.withUnsafeBufferPointer { boxes in
             classes.withUnsafeBufferPointer { classes in
                 payloads.withUnsafeBufferPointer { payloads in
                     var queue = SearchQueue(capacity: 8 * nodeSize)
-                    queue.push(.init(key: 0, position: UInt32(root), rank: 0))
-                    // An upper bound of the k-th nearest distance, from what has been seen:
-                    // candidates whose lower bound exceeds it are never queued.
-                    var ceiling = KthSmallest(k: k)
+                    queue.push(.init(key: 0, position: UInt32(root)))
+                    // Nothing with a haversine term above `bound` can enter the k best. It falls
+                    // from maxMeters to the k-th best's term, and before k are found, to the
+                    // farthest point of any node that holds k entries that all qualify.
                     var bound = limitH
-                    // Once k entries are out, keep going only through keys that round to the same
-                    // meters as the k-th, so equal distances are settled by id as a full sort would.
-                    var cutoff = Double.infinity
+                    var worstH = Double.infinity
                     while let element = queue.pop() {
-                        if found.count >= k, Geodesy.meters(haversine: element.key) > cutoff { break }
-                        let position = Int(element.position)
-                        if position < count {
-                            if element.rank == 0 {
+                        guard element.key <= bound else { break }
+                        let node = Int(element.position)
+                        let level = level(of: node)
+                        if level == 1 {
+                            for position in children(of: node, level: 1) where classes[position] & classMask != 0 {
+                                // Padded so an entry as far as the k-th, but with a smaller id, still gets in.
                                 let h = origin.haversineLowerBound(to: boxes[position])
-                                guard h <= limitH else { continue }
-                                queue.push(.init(key: h, position: element.position, rank: payloads[position] + 1))
-                                continue
+                                guard h <= bound, filter.admits(payloads[position]) else { continue }
+                                let distance = Geodesy.meters(haversine: h)
+                                guard distance <= limitMeters else { continue }
+                                guard best.insert(Neighbor(payload: payloads[position], distanceMeters: distance)) else { continue }
+                                if best.isFull {
+                                    worstH = Geodesy.haversine(meters: best.worst.distanceMeters)
+                                    bound = Swift.min(bound, worstH * (1 + 1e-9) + 1e-300)
+                                }
                             }
-                            let distance = Geodesy.meters(haversine: element.key)
-                            if let maxMeters, distance > maxMeters { continue }
-                            found.append(Neighbor(payload: element.rank - 1, distanceMeters: distance))
-                            if found.count == k { cutoff = distance }
                             continue
                         }
-                        let level = level(of: position)
-                        for child in children(of: position, level: level) where classes[child] & classMask != 0 {
-                            if level == 1 && !filter.admits(payloads[child]) { continue }
-                            let box = boxes[child]
-                            // Shrunk a hair so rounding never ranks a bound after the key it bounds.
+                        for position in children(of: node, level: level) where classes[position] & classMask != 0 {
+                            let box = boxes[position]
+                            // Shrunk a hair so rounding never ranks a bound above the term it bounds.
                             let h = origin.quickHaversineLowerBound(to: box) * (1 - 1e-12)
                             guard h <= bound else { continue }
-                            queue.push(.init(key: h, position: UInt32(child), rank: 0))
-                            // A node whose every entry passes the filter and holds k of them, or
-                            // k entries seen, cap the k-th distance; padded against rounding.
-                            if level == 1 {
-                                ceiling.insert(origin.quickHaversineUpperBound(to: box))
-                            } else if filter.admitsAll, classes[child] & ~classMask == 0, entryCount(under: child, level: level - 1) >= k {
-                                ceiling.lower(to: origin.quickHaversineUpperBound(to: box))
+                            queue.push(.init(key: h, position: UInt32(position)))
+                            if !best.isFull, filter.admitsAll, classes[position] & ~classMask == 0,
+                               entryCount(under: position, level: level - 1) >= k {
+                                bound = Swift.min(bound, origin.quickHaversineUpperBound(to: box) * (1 + 1e-9) + 1e-300)
                             }
-                            bound = Swift.min(limitH, ceiling.value * (1 + 1e-9) + 1e-300)
                         }
                     }
                 }
             }
         }
-        // Distinct keys may round to equal meters; settle those by id as well.
-        found.sort(by: Self.nearerFirst)
-        if found.count > k { found.removeSubrange(k...) }
-        return found
+        return best.sorted()
     }
+
+    @inline(__always)
+    static func bit(_ condition: Bool) -> UInt8 { unsafeBitCast(condition, to: UInt8.self) }
 
     /// A haversine bound just above `meters`, safe for pruning despite rounding; the exact
     /// comparison is made in meters on each entry.
     private static func prunableHaversine(meters: Double) -> Double {
         Geodesy.haversine(meters: meters) * (1 + 1e-9) + 1e-300
-    }
-
-    @inline(__always)
-    static func nearerFirst(_ a: Neighbor, _ b: Neighbor) -> Bool {
-        a.distanceMeters != b.distanceMeters ? a.distanceMeters < b.distanceMeters : a.payload < b.payload
     }
 }

@@ -1,10 +1,5 @@
-/// The best-first search's priority queue: tree positions keyed by their smallest possible
-/// haversine term, smallest first.
-///
-/// A position is a node or a leaf entry (see `PackedRTree`); both live in one queue so that
-/// entries come out in exact distance order. Among equal keys, nodes and entries known only by
-/// a lower bound come first (they may hold that same distance), then measured entries by
-/// payload, which is the id order.
+/// The best-first search's priority queue: tree nodes keyed by a lower bound of the haversine
+/// term to anything under them, smallest first.
 ///
 /// A binary heap over memory it owns, with no copy-on-write checks: it sits on the hot path of
 /// every nearest query.
@@ -12,8 +7,6 @@ struct SearchQueue: ~Copyable {
     struct Element {
         var key: Double
         var position: UInt32
-        /// 0 for a node or an unmeasured entry; payload + 1 for a measured entry.
-        var rank: UInt32
     }
 
     private var storage: UnsafeMutablePointer<Element>
@@ -31,7 +24,7 @@ struct SearchQueue: ~Copyable {
 
     @inline(__always)
     private static func precedes(_ a: Element, _ b: Element) -> Bool {
-        a.key < b.key || (a.key == b.key && a.rank < b.rank)
+        a.key < b.key
     }
 
     mutating func push(_ element: Element) {

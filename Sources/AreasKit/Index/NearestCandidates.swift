@@ -1,0 +1,71 @@
+/// The k best neighbours seen so far by a nearest search, in (distance, payload) order, with
+/// the worst of them on top so a newcomer is compared with one element.
+///
+/// A max-heap over memory it owns, with no copy-on-write checks: every entry of every leaf a
+/// nearest search opens passes through `insert`.
+struct NearestCandidates: ~Copyable {
+    private let k: Int
+    private var storage: UnsafeMutablePointer<PackedRTree.Neighbor>
+    private var capacity: Int
+    private(set) var count = 0
+
+    init(k: Int) {
+        self.k = k
+        capacity = Swift.max(Swift.min(k, 1_024), 1)
+        storage = .allocate(capacity: capacity)
+    }
+
+    deinit {
+        storage.deallocate()
+    }
+
+    var isFull: Bool { count == k }
+
+    /// The worst kept neighbour; only meaningful when the set is not empty.
+    var worst: PackedRTree.Neighbor { storage[0] }
+
+    /// Keeps `candidate` if fewer than k are kept or it beats the worst; true when kept.
+    @inline(__always)
+    mutating func insert(_ candidate: PackedRTree.Neighbor) -> Bool {
+        if count < k {
+            if count == capacity { grow() }
+            var child = count
+            count += 1
+            while child > 0 {
+                let parent = (child - 1) >> 1
+                guard storage[parent] < candidate else { break }
+                storage[child] = storage[parent]
+                child = parent
+            }
+            storage[child] = candidate
+            return true
+        }
+        guard candidate < storage[0] else { return false }
+        var parent = 0
+        while true {
+            var child = 2 * parent + 1
+            if child >= count { break }
+            if child + 1 < count && storage[child] < storage[child + 1] { child += 1 }
+            guard candidate < storage[child] else { break }
+            storage[parent] = storage[child]
+            parent = child
+        }
+        storage[parent] = candidate
+        return true
+    }
+
+    /// The kept neighbours, nearest first, ties by payload.
+    consuming func sorted() -> [PackedRTree.Neighbor] {
+        var result = Array(UnsafeBufferPointer(start: storage, count: count))
+        UnstableSort.sort(&result)
+        return result
+    }
+
+    private mutating func grow() {
+        let larger = UnsafeMutablePointer<PackedRTree.Neighbor>.allocate(capacity: capacity * 2)
+        larger.moveInitialize(from: storage, count: count)
+        storage.deallocate()
+        storage = larger
+        capacity *= 2
+    }
+}
