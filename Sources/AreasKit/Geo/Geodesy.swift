@@ -98,7 +98,7 @@ public enum Geodesy {
     @inlinable
     public static func haversine(meters: Double) -> Double {
         let angle = Swift.min(meters / earthRadiusMeters, Double.pi)
-        let s = sin(angle / 2)
+        let s = SmallAngle.sine(angle / 2)
         return s * s
     }
 

@@ -171,10 +171,11 @@ public struct AreaIndex: Sendable {
     /// radius), and where is the nearest smoking area?
     public func check(_ point: GeoPoint, region: Region = .anywhere) -> Check {
         var zones: [Match] = []
+        let origin = DistanceOrigin(point)
         for entry in footprints.search(intersecting: GeoBox(point)) {
             let position = zonePositions[Int(entry)]
             guard region.isAnywhere || region.contains(areas[position]) else { continue }
-            let distance = Geodesy.distance(point, areas[position].coordinate)
+            let distance = Geodesy.distance(from: origin, to: areas[position].coordinate)
             if distance <= footprintRadii[position] { zones.append(Match(position: position, distanceMeters: distance)) }
         }
         zones.sort { ($0.distanceMeters ?? 0, $0.position) < ($1.distanceMeters ?? 0, $1.position) }

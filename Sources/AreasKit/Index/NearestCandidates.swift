@@ -56,9 +56,7 @@ struct NearestCandidates: ~Copyable {
 
     /// The kept neighbours, nearest first, ties by payload.
     consuming func sorted() -> [PackedRTree.Neighbor] {
-        var result = Array(UnsafeBufferPointer(start: storage, count: count))
-        UnstableSort.sort(&result)
-        return result
+        NeighborSort.sorted(UnsafeBufferPointer(start: storage, count: count))
     }
 
     private mutating func grow() {

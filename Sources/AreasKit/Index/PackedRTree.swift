@@ -159,23 +159,30 @@ public struct PackedRTree: Sendable {
     }
 
     public func search<Filter: EntryFilter>(intersecting box: GeoBox, classMask: UInt8 = 0xFF, limit: Int = .max, filter: Filter) -> [UInt32] {
-        var found: [UInt32] = []
-        guard let root, limit > 0 else { return found }
-        var stack = [root]
-        stack.reserveCapacity(64)
-        while let node = stack.popLast() {
-            for position in children(of: node) {
-                guard classes[position] & classMask != 0, boxes[position].intersects(box) else { continue }
-                if position < count {
-                    guard filter.admits(payloads[position]) else { continue }
-                    found.append(payloads[position])
-                    if found.count >= limit { return found }
-                } else {
-                    stack.append(position)
+        guard let root, limit > 0 else { return [] }
+        var found = ScratchBuffer<UInt32>(capacity: 64)
+        boxes.withUnsafeBufferPointer { boxes in
+            classes.withUnsafeBufferPointer { classes in
+                payloads.withUnsafeBufferPointer { payloads in
+                    var stack = ScratchBuffer<Int>(capacity: 64)
+                    stack.append(root)
+                    while let node = stack.popLast() {
+                        let level = level(of: node)
+                        for position in children(of: node, level: level)
+                        where classes[position] & classMask != 0 && boxes[position].intersects(box) {
+                            if level > 1 {
+                                stack.append(position)
+                                continue
+                            }
+                            guard filter.admits(payloads[position]) else { continue }
+                            found.append(payloads[position])
+                            if found.count >= limit { return }
+                        }
+                    }
                 }
             }
         }
-        return found
+        return Array(found.elements)
     }
 
     /// Every entry of the given classes within `meters` of `point`, nearest first, ties by payload;
@@ -199,8 +206,8 @@ public struct PackedRTree: Sendable {
         boxes.withUnsafeBufferPointer { boxes in
             classes.withUnsafeBufferPointer { classes in
                 payloads.withUnsafeBufferPointer { payloads in
-                    var stack = [root]
-                    stack.reserveCapacity(64)
+                    var stack = ScratchBuffer<Int>(capacity: 64)
+                    stack.append(root)
                     let picked = UnsafeMutablePointer<Int>.allocate(capacity: nodeSize)
                     defer { picked.deallocate() }
                     while let node = stack.popLast() {
@@ -265,22 +272,20 @@ public struct PackedRTree: Sendable {
                     // from maxMeters to the k-th best's term, and before k are found, to the
                     // farthest point of any node that holds k entries that all qualify.
                     var bound = limitH
-                    var worstH = Double.infinity
                     while let element = queue.pop() {
                         guard element.key <= bound else { break }
                         let node = Int(element.position)
                         let level = level(of: node)
                         if level == 1 {
                             for position in children(of: node, level: 1) where classes[position] & classMask != 0 {
-                                // Padded so an entry as far as the k-th, but with a smaller id, still gets in.
                                 let h = origin.haversineLowerBound(to: boxes[position])
                                 guard h <= bound, filter.admits(payloads[position]) else { continue }
                                 let distance = Geodesy.meters(haversine: h)
                                 guard distance <= limitMeters else { continue }
                                 guard best.insert(Neighbor(payload: payloads[position], distanceMeters: distance)) else { continue }
                                 if best.isFull {
-                                    worstH = Geodesy.haversine(meters: best.worst.distanceMeters)
-                                    bound = Swift.min(bound, worstH * (1 + 1e-9) + 1e-300)
+                                    // Padded so an entry as far as the k-th, but with a smaller id, still gets in.
+                                    bound = Swift.min(bound, Geodesy.haversine(meters: best.worst.distanceMeters) * (1 + 1e-9) + 1e-300)
                                 }
                             }
                             continue

@@ -24,6 +24,13 @@ struct ScratchBuffer<Element: BitwiseCopyable>: ~Copyable {
         count += 1
     }
 
+    @inline(__always)
+    mutating func popLast() -> Element? {
+        guard count > 0 else { return nil }
+        count -= 1
+        return base[count]
+    }
+
     var elements: UnsafeBufferPointer<Element> { UnsafeBufferPointer(start: base, count: count) }
 
     private mutating func grow() {
