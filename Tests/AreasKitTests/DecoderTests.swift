@@ -123,9 +123,40 @@ final class UTF8ValidationTests: XCTestCase {
                 [UInt8(0x41), 0x80, 0xBF, 0xC2, 0xE0, 0xED, 0xF0, 0xF4, 0xEC, 0x9C, 0xA0][Int.random(in: 0..<11, using: &random)]
             })
         }
+        // Longer runs: ASCII stretches (read eight bytes at a time) and Hangul (its own fast path)
+        // with one damaged byte at any offset.
+        for _ in 0..<5_000 {
+            var bytes = Array(String(repeating: "a", count: Int.random(in: 0...20, using: &random)).utf8)
+            bytes += Array("흡연구역 해운대 서울".utf8).prefix(Int.random(in: 0...28, using: &random))
+            bytes += Array("xyz".utf8)
+            if !bytes.isEmpty && Bool.random(using: &random) {
+                bytes[Int.random(in: 0..<bytes.count, using: &random)] = [0x80, 0xED, 0xA0, 0xFF, 0xC2][Int.random(in: 0..<5, using: &random)]
+            }
+            cases.append(bytes)
+        }
         for bytes in cases {
             let ours = bytes.withUnsafeBufferPointer { NonSmokingZoneDecoder.firstInvalidUTF8($0) } == nil
             XCTAssertEqual(ours, String(validating: bytes, as: UTF8.self) != nil, "\(bytes)")
+        }
+    }
+}
+
+final class XMLPreflightTests: XCTestCase {
+    /// "<?" and "<!" (other than comments and CDATA) are refused wherever they fall, including
+    /// across the scanner's eight-byte steps; '?' and '!' elsewhere are ordinary text.
+    func testMarkupIsFoundAtEveryOffset() {
+        let decoder = NonSmokingZoneDecoder()
+        for offset in 0..<24 {
+            let padding = String(repeating: "가", count: offset % 3) + String(repeating: "x", count: offset)
+            for bad in ["<?pi x?>", "<!DOCTYPE r>", "<!ENTITY e 'x'>"] {
+                let page = "<response><header><resultMsg>\(padding)</resultMsg>\(bad)</header></response>"
+                XCTAssertThrowsError(try decoder.decode(Array(page.utf8)), "\(bad) after \(offset)") { error in
+                    guard case .malformedPage(let why)? = error as? UpstreamError else { return XCTFail("\(error)") }
+                    XCTAssertTrue(why.contains("processing instruction") || why.contains("document type"), why)
+                }
+            }
+            let fine = "<response><header><resultCode>00</resultCode><resultMsg>\(padding)정상?! 네!</resultMsg></header><!-- note --><body><items/></body></response>"
+            XCTAssertNoThrow(try decoder.decode(Array(fine.utf8)), "offset \(offset)")
         }
     }
 }

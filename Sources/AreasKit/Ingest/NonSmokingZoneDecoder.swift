@@ -18,13 +18,19 @@ public struct NonSmokingZoneDecoder: PageDecoder {
         }
         try Self.preflight(body)
         let reader = Reader()
-        let parser = XMLParser(data: Data(body))
-        parser.delegate = reader  // weak: `reader` keeps it alive for the parse
-        let completed = parser.parse()
-        if !completed || parser.parserError != nil || reader.failure != nil {
-            let why = reader.failure ?? parser.parserError.map { "XML error: \(($0 as NSError).code) \($0.localizedDescription)" } ?? "parse stopped"
-            throw .malformedPage(why)
+        let failure: String? = body.withUnsafeBytes { bytes in
+            guard let base = bytes.baseAddress else { return "empty body" }
+            // The parser reads the page in place: no copy of a page that can be megabytes.
+            let data = Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: bytes.count, deallocator: .none)
+            let parser = XMLParser(data: data)
+            parser.delegate = reader  // weak: `reader` keeps it alive for the parse
+            let completed = parser.parse()
+            guard completed, parser.parserError == nil, reader.failure == nil else {
+                return reader.failure ?? parser.parserError.map { "XML error: \(($0 as NSError).code) \($0.localizedDescription)" } ?? "parse stopped"
+            }
+            return nil
         }
+        if let failure { throw .malformedPage(failure) }
         return try reader.page()
     }
 
@@ -48,28 +54,60 @@ public struct NonSmokingZoneDecoder: PageDecoder {
                 start = end + 2
             }
             guard let base = bytes.baseAddress else { return }
-            var i = start
-            // memchr finds each '<' at memory speed; only the byte after it matters.
-            while i < bytes.count, let found = memchr(base + i, Int32(UInt8(ascii: "<")), bytes.count - i) {
-                let at = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-                guard at + 1 < bytes.count else { break }
-                let next = bytes[at + 1]
-                if next == UInt8(ascii: "?") { throw .malformedPage("unexpected processing instruction at byte \(at)") }
-                if next == UInt8(ascii: "!") && at + 2 < bytes.count && bytes[at + 2] != UInt8(ascii: "-") && bytes[at + 2] != UInt8(ascii: "[") {
-                    throw .malformedPage("document type declarations are not accepted (byte \(at))")
-                }
+            // "<?" and "<!" are the only markup refused; '?' and '!' are rare, so look for those
+            // and then at the byte before.
+            var i = Swift.max(start, 1)
+            while let at = nextQuestionOrBang(base, from: i, count: bytes.count) {
                 i = at + 1
+                guard bytes[at - 1] == UInt8(ascii: "<") else { continue }
+                let mark = at - 1
+                if bytes[at] == UInt8(ascii: "?") { throw .malformedPage("unexpected processing instruction at byte \(mark)") }
+                if at + 1 < bytes.count && bytes[at + 1] != UInt8(ascii: "-") && bytes[at + 1] != UInt8(ascii: "[") {
+                    throw .malformedPage("document type declarations are not accepted (byte \(mark))")
+                }
             }
         }
+    }
+
+    /// The offset of the next '?' or '!' at or after `from`, eight bytes at a time.
+    @inline(__always)
+    static func nextQuestionOrBang(_ base: UnsafePointer<UInt8>, from: Int, count: Int) -> Int? {
+        var i = from
+        while i + 8 <= count {
+            let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+            // A byte of x or y is zero where the word held '?' or '!'; the lowest flag is exact.
+            let x = word ^ 0x3F3F_3F3F_3F3F_3F3F
+            let y = word ^ 0x2121_2121_2121_2121
+            let flags = ((x &- 0x0101_0101_0101_0101) & ~x | (y &- 0x0101_0101_0101_0101) & ~y) & 0x8080_8080_8080_8080
+            if flags != 0 { return i + flags.trailingZeroBitCount / 8 }
+            i += 8
+        }
+        while i < count {
+            if base[i] == UInt8(ascii: "?") || base[i] == UInt8(ascii: "!") { return i }
+            i += 1
+        }
+        return nil
     }
 
     /// The offset of the first byte that is not part of well-formed UTF-8, or nil.
     static func firstInvalidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         var i = 0
         let n = bytes.count
+        guard let base = bytes.baseAddress else { return nil }
         while i < n {
+            // ASCII (the markup) eight bytes at a time.
+            if i + 8 <= n, UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                i += 8
+                continue
+            }
             let lead = bytes[i]
             if lead < 0x80 { i += 1; continue }
+            // Most of the text is Hangul, three bytes led by EA...ED (ED only below ED A0).
+            if lead >= 0xE1 && lead <= 0xED && i + 2 < n && bytes[i + 2] & 0xC0 == 0x80
+                && bytes[i + 1] & 0xC0 == 0x80 && (lead != 0xED || bytes[i + 1] < 0xA0) {
+                i += 3
+                continue
+            }
             let length: Int
             var lower: UInt8 = 0x80, upper: UInt8 = 0xBF
             switch lead {
@@ -100,6 +138,7 @@ public struct NonSmokingZoneDecoder: PageDecoder {
         @exclusivity(unchecked) var root: String?
         @exclusivity(unchecked) var depth = 0
         @exclusivity(unchecked) var inItem = false
+        @exclusivity(unchecked) var itemDepth = 0
         @exclusivity(unchecked) var record: [Field] = []
         @exclusivity(unchecked) var records: [[Field]] = []
         @exclusivity(unchecked) var text = ""
@@ -117,8 +156,9 @@ public struct NonSmokingZoneDecoder: PageDecoder {
                     return
                 }
             }
-            if name == "item" && !inItem {
+            if !inItem && name == "item" {
                 inItem = true
+                itemDepth = depth
                 record = []
                 record.reserveCapacity(16)
             }
@@ -134,7 +174,8 @@ public struct NonSmokingZoneDecoder: PageDecoder {
             depth -= 1
             if depth == 0 { closedRoot = true }
             if inItem {
-                if name == "item" {
+                // By depth, not by name: no string comparison per field.
+                if depth < itemDepth {
                     inItem = false
                     records.append(record)
                 } else {
