@@ -117,12 +117,19 @@ struct IngestBenchmark {
         // In id order, as a refresh leaves them.
         try SnapshotFile.write(Catalog(sources: ["bench": .init(areas: areas.sorted { $0.id < $1.id }, fetchedAt: 0)]), to: path)
         defer { unlink(path) }
-        let loadStart = Measure.clock.now
-        let loaded = try SnapshotFile.load(path: path)
-        let loadMilliseconds = (Measure.clock.now - loadStart).milliseconds
-        let indexStart = Measure.clock.now
-        let loadedIndex = loaded?.catalog.index()
-        let indexMilliseconds = (Measure.clock.now - indexStart).milliseconds
+        // Best of three: a shared machine's noise only ever adds.
+        var loadMilliseconds = Double.infinity
+        var indexMilliseconds = Double.infinity
+        var loadedIndex: AreaIndex?
+        for _ in 0..<3 {
+            loadedIndex = nil
+            let loadStart = Measure.clock.now
+            let loaded = try SnapshotFile.load(path: path)
+            loadMilliseconds = Swift.min(loadMilliseconds, (Measure.clock.now - loadStart).milliseconds)
+            let indexStart = Measure.clock.now
+            loadedIndex = loaded?.catalog.index()
+            indexMilliseconds = Swift.min(indexMilliseconds, (Measure.clock.now - indexStart).milliseconds)
+        }
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         print("snapshot of \(loadedIndex?.count ?? 0) areas (\(size / 1_000_000) MB): load \(Measure.format(loadMilliseconds)) ms, index \(Measure.format(indexMilliseconds)) ms, together \(Measure.format(loadMilliseconds + indexMilliseconds)) ms")
 

@@ -30,7 +30,14 @@ public struct Catalog: Sendable, Equatable {
     /// Ids are `source:hash` and each source keeps its areas in id order, so ordering the
     /// sources by `name:` yields every id in order and the index need not sort.
     public func index(nodeSize: Int = 16, footprint: FootprintPolicy = .standard) -> AreaIndex {
+        // One source (a snapshot of one city, say) hands its array over without copying it.
+        if sources.count == 1, let only = sources.values.first {
+            return AreaIndex(areas: only.areas, nodeSize: nodeSize, footprint: footprint)
+        }
         let names = sources.keys.sorted { $0 + ":" < $1 + ":" }
-        return AreaIndex(areas: names.flatMap { sources[$0]?.areas ?? [] }, nodeSize: nodeSize, footprint: footprint)
+        var areas: [Area] = []
+        areas.reserveCapacity(areaCount)
+        for name in names { areas.append(contentsOf: sources[name]?.areas ?? []) }
+        return AreaIndex(areas: areas, nodeSize: nodeSize, footprint: footprint)
     }
 }
