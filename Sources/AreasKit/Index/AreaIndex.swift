@@ -172,11 +172,12 @@ public struct AreaIndex: Sendable {
     public func check(_ point: GeoPoint, region: Region = .anywhere) -> Check {
         var zones: [Match] = []
         let origin = DistanceOrigin(point)
-        for entry in footprints.search(intersecting: GeoBox(point)) {
+        footprints.forEach(intersecting: GeoBox(point), filter: AdmitAll()) { entry in
             let position = zonePositions[Int(entry)]
-            guard region.isAnywhere || region.contains(areas[position]) else { continue }
+            guard region.isAnywhere || region.contains(areas[position]) else { return true }
             let distance = Geodesy.distance(from: origin, to: areas[position].coordinate)
             if distance <= footprintRadii[position] { zones.append(Match(position: position, distanceMeters: distance)) }
+            return true
         }
         zones.sort { ($0.distanceMeters ?? 0, $0.position) < ($1.distanceMeters ?? 0, $1.position) }
         let smoking = (try? nearest(to: point, k: 1, kind: .smoking, region: region))?.first

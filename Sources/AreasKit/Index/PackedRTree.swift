@@ -159,8 +159,19 @@ public struct PackedRTree: Sendable {
     }
 
     public func search<Filter: EntryFilter>(intersecting box: GeoBox, classMask: UInt8 = 0xFF, limit: Int = .max, filter: Filter) -> [UInt32] {
-        guard let root, limit > 0 else { return [] }
+        guard limit > 0 else { return [] }
         var found = ScratchBuffer<UInt32>(capacity: 64)
+        forEach(intersecting: box, classMask: classMask, filter: filter) { payload in
+            found.append(payload)
+            return found.count < limit
+        }
+        return Array(found.elements)
+    }
+
+    /// Calls `visit` with the payload of every entry of the given classes whose rectangle meets
+    /// `box` (edges inclusive), until it returns false. Nothing is collected on the way.
+    public func forEach<Filter: EntryFilter>(intersecting box: GeoBox, classMask: UInt8 = 0xFF, filter: Filter, _ visit: (UInt32) -> Bool) {
+        guard let root else { return }
         boxes.withUnsafeBufferPointer { boxes in
             classes.withUnsafeBufferPointer { classes in
                 payloads.withUnsafeBufferPointer { payloads in
@@ -175,14 +186,12 @@ public struct PackedRTree: Sendable {
                                 continue
                             }
                             guard filter.admits(payloads[position]) else { continue }
-                            found.append(payloads[position])
-                            if found.count >= limit { return }
+                            if !visit(payloads[position]) { return }
                         }
                     }
                 }
             }
         }
-        return Array(found.elements)
     }
 
     /// Every entry of the given classes within `meters` of `point`, nearest first, ties by payload;
@@ -267,7 +276,7 @@ public struct PackedRTree: Sendable {
             classes.withUnsafeBufferPointer { classes in
                 payloads.withUnsafeBufferPointer { payloads in
                     var queue = SearchQueue(capacity: 8 * nodeSize)
-                    queue.push(.init(key: 0, position: UInt32(root)))
+                    queue.push(.init(key: 0, position: UInt32(root), level: UInt32(levelEnds.count - 1)))
                     // Nothing with a haversine term above `bound` can enter the k best. It falls
                     // from maxMeters to the k-th best's term, and before k are found, to the
                     // farthest point of any node that holds k entries that all qualify.
@@ -275,7 +284,7 @@ public struct PackedRTree: Sendable {
                     while let element = queue.pop() {
                         guard element.key <= bound else { break }
                         let node = Int(element.position)
-                        let level = level(of: node)
+                        let level = Int(element.level)
                         if level == 1 {
                             for position in children(of: node, level: 1) where classes[position] & classMask != 0 {
                                 let h = origin.haversineLowerBound(to: boxes[position])
@@ -295,7 +304,7 @@ public struct PackedRTree: Sendable {
                             // Shrunk a hair so rounding never ranks a bound above the term it bounds.
                             let h = origin.quickHaversineLowerBound(to: box) * (1 - 1e-12)
                             guard h <= bound else { continue }
-                            queue.push(.init(key: h, position: UInt32(position)))
+                            queue.push(.init(key: h, position: UInt32(position), level: UInt32(level - 1)))
                             if !best.isFull, filter.admitsAll, classes[position] & ~classMask == 0,
                                entryCount(under: position, level: level - 1) >= k {
                                 bound = Swift.min(bound, origin.quickHaversineUpperBound(to: box) * (1 + 1e-9) + 1e-300)

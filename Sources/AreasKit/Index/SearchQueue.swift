@@ -7,6 +7,8 @@ struct SearchQueue: ~Copyable {
     struct Element {
         var key: Double
         var position: UInt32
+        /// The node's level, carried along (it fits in the padding) so a pop need not look it up.
+        var level: UInt32
     }
 
     private var storage: UnsafeMutablePointer<Element>
