@@ -1,36 +1,31 @@
 /// The k best neighbours seen so far by a nearest search, in (distance, payload) order, with
 /// the worst of them on top so a newcomer is compared with one element.
 ///
-/// A max-heap over memory it owns, with no copy-on-write checks: every entry of every leaf a
+/// A max-heap in a `ScratchBuffer`, with no copy-on-write checks: every entry of every leaf a
 /// nearest search opens passes through `insert`.
 struct NearestCandidates: ~Copyable {
     private let k: Int
-    private var storage: UnsafeMutablePointer<PackedRTree.Neighbor>
-    private var capacity: Int
-    private(set) var count = 0
+    private var heap: ScratchBuffer<PackedRTree.Neighbor>
 
     init(k: Int) {
         self.k = k
-        capacity = Swift.max(Swift.min(k, 1_024), 1)
-        storage = .allocate(capacity: capacity)
+        heap = ScratchBuffer(capacity: Swift.min(k, 1_024))
     }
 
-    deinit {
-        storage.deallocate()
-    }
+    var count: Int { heap.count }
 
-    var isFull: Bool { count == k }
+    var isFull: Bool { heap.count == k }
 
     /// The worst kept neighbour; only meaningful when the set is not empty.
-    var worst: PackedRTree.Neighbor { storage[0] }
+    var worst: PackedRTree.Neighbor { heap.base[0] }
 
     /// Keeps `candidate` if fewer than k are kept or it beats the worst; true when kept.
     @inline(__always)
     mutating func insert(_ candidate: PackedRTree.Neighbor) -> Bool {
-        if count < k {
-            if count == capacity { grow() }
-            var child = count
-            count += 1
+        if heap.count < k {
+            heap.append(candidate)
+            let storage = heap.base
+            var child = heap.count - 1
             while child > 0 {
                 let parent = (child - 1) >> 1
                 guard storage[parent] < candidate else { break }
@@ -40,6 +35,8 @@ struct NearestCandidates: ~Copyable {
             storage[child] = candidate
             return true
         }
+        let storage = heap.base
+        let count = heap.count
         guard candidate < storage[0] else { return false }
         var parent = 0
         while true {
@@ -56,14 +53,6 @@ struct NearestCandidates: ~Copyable {
 
     /// The kept neighbours, nearest first, ties by payload.
     consuming func sorted() -> [PackedRTree.Neighbor] {
-        NeighborSort.sorted(UnsafeBufferPointer(start: storage, count: count))
-    }
-
-    private mutating func grow() {
-        let larger = UnsafeMutablePointer<PackedRTree.Neighbor>.allocate(capacity: capacity * 2)
-        larger.moveInitialize(from: storage, count: count)
-        storage.deallocate()
-        storage = larger
-        capacity *= 2
+        NeighborSort.sorted(heap.elements)
     }
 }

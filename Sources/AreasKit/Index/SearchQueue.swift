@@ -1,8 +1,8 @@
 /// The best-first search's priority queue: tree nodes keyed by a lower bound of the haversine
 /// term to anything under them, smallest first.
 ///
-/// A binary heap over memory it owns, with no copy-on-write checks: it sits on the hot path of
-/// every nearest query.
+/// A binary heap in a `ScratchBuffer`, with no copy-on-write checks: it sits on the hot path
+/// of every nearest query.
 struct SearchQueue: ~Copyable {
     struct Element {
         var key: Double
@@ -11,18 +11,13 @@ struct SearchQueue: ~Copyable {
         var level: UInt32
     }
 
-    private var storage: UnsafeMutablePointer<Element>
-    private var capacity: Int
-    private(set) var count = 0
+    private var heap: ScratchBuffer<Element>
 
     init(capacity: Int) {
-        self.capacity = Swift.max(capacity, 16)
-        storage = .allocate(capacity: self.capacity)
+        heap = ScratchBuffer(capacity: capacity)
     }
 
-    deinit {
-        storage.deallocate()
-    }
+    var count: Int { heap.count }
 
     @inline(__always)
     private static func precedes(_ a: Element, _ b: Element) -> Bool {
@@ -30,15 +25,9 @@ struct SearchQueue: ~Copyable {
     }
 
     mutating func push(_ element: Element) {
-        if count == capacity {
-            let larger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
-            larger.moveInitialize(from: storage, count: count)
-            storage.deallocate()
-            storage = larger
-            capacity *= 2
-        }
-        var child = count
-        count += 1
+        heap.append(element)
+        let storage = heap.base
+        var child = heap.count - 1
         while child > 0 {
             let parent = (child - 1) >> 1
             guard Self.precedes(element, storage[parent]) else { break }
@@ -49,11 +38,11 @@ struct SearchQueue: ~Copyable {
     }
 
     mutating func pop() -> Element? {
-        guard count > 0 else { return nil }
+        guard let last = heap.popLast() else { return nil }
+        let count = heap.count
+        guard count > 0 else { return last }
+        let storage = heap.base
         let first = storage[0]
-        count -= 1
-        guard count > 0 else { return first }
-        let last = storage[count]
         var parent = 0
         while true {
             var child = 2 * parent + 1
