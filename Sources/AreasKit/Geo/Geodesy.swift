@@ -151,18 +151,16 @@ struct DistanceOrigin {
     /// for the exact distance only on the few that reach the front of its queue.
     @inlinable
     func quickHaversineLowerBound(to box: GeoBox) -> Double {
-        let latGap = Swift.max(box.south - latitude, latitude - box.north, 0)
-        // The longitude gap the short way round, which may cross the antimeridian.
-        var lonGap = 0.0
-        if longitude < box.west {
-            lonGap = Swift.min(box.west - longitude, 360 - (box.east - longitude))
-        } else if longitude > box.east {
-            lonGap = Swift.min(longitude - box.east, 360 - (longitude - box.west))
-        }
-        lonGap = Swift.max(lonGap, 0)
+        // Written without branches: the search evaluates it for every child of every node it
+        // opens, and which side of a child the point lies on is a coin toss for the predictor.
+        let latGap = Swift.max(Swift.max(box.south - latitude, latitude - box.north), 0)
+        // The longitude gap the short way round, which may cross the antimeridian: `west` and
+        // `east` are how far the box lies east and west of the point, negative when it doesn't.
+        let west = box.west - longitude
+        let east = longitude - box.east
+        let lonGap = Swift.max(Swift.max(Swift.min(west, 360 + east), Swift.min(east, 360 + west)), 0)
         let halfLat = latGap * (Geodesy.radiansPerDegree / 2)
         let latTerm = halfLat * halfLat * Swift.max(1 - halfLat * halfLat / 3, 0)
-        guard lonGap > 0 else { return latTerm }
         let halfLon = Swift.min(lonGap, 180) * (Geodesy.radiansPerDegree / 2)
         let lonTerm = halfLon * halfLon * Swift.max(1 - halfLon * halfLon / 3, 0)
         let farthest = Swift.max(box.north - latitude, latitude - box.south) * Geodesy.radiansPerDegree

@@ -11,8 +11,8 @@ public struct AreaIndex: Sendable {
     public let tree: PackedRTree
     /// The bounding boxes of the non-smoking zones' footprints; payloads are positions in `areas`.
     public let footprints: PackedRTree
-    /// Footprint radius in meters by position in `areas` (0 for smoking areas).
-    public let footprintRadii: [Double]
+    /// How zone sizes become footprints.
+    public let footprintPolicy: FootprintPolicy
     /// How long building the tree took, in milliseconds.
     public let buildMilliseconds: Double
 
@@ -44,8 +44,7 @@ public struct AreaIndex: Sendable {
         final class Built: @unchecked Sendable {
             var tree = PackedRTree(entries: [])
             var treeMilliseconds = 0.0
-            var radii: [Double] = []
-            var zonePositions: [Int] = []
+            var zones: [Footprint] = []
             var footprints = PackedRTree(entries: [])
             var smokingTree = PackedRTree(entries: [])
             var smokingPositions: [Int] = []
@@ -64,27 +63,24 @@ public struct AreaIndex: Sendable {
                     nodeSize: nodeSize)
                 built.treeMilliseconds = (clock.now - start).milliseconds
             } else {
-                var radii = [Double](repeating: 0, count: areas.count)
                 var boxes: [GeoBox] = []
-                var positions: [Int] = []
+                var zones: [Footprint] = []
                 for i in areas.indices where areas[i].kind == .nonsmoking {
                     let radius = footprint.radius(of: areas[i])
-                    radii[i] = radius
                     boxes.append((try? Geodesy.boundingBox(around: areas[i].coordinate, meters: radius)) ?? GeoBox(areas[i].coordinate))
-                    positions.append(i)
+                    zones.append(Footprint(center: areas[i].coordinate, radiusMeters: radius, position: UInt32(i)))
                 }
-                built.radii = radii
-                built.zonePositions = positions
+                built.zones = zones
                 built.footprints = PackedRTree(entries: boxes, nodeSize: nodeSize)
             }
         }
         self.areas = sorted
         self.tree = built.tree
         self.buildMilliseconds = built.treeMilliseconds
-        self.footprintRadii = built.radii
-        // The footprint tree's payloads index `zonePositions`; map them back when searching.
+        self.footprintPolicy = footprint
+        // The footprint tree's payloads index `zones`.
         self.footprints = built.footprints
-        self.zonePositions = built.zonePositions
+        self.zones = built.zones
         self.smokingTree = built.smokingTree
         self.smokingPositions = built.smokingPositions
     }
@@ -95,8 +91,22 @@ public struct AreaIndex: Sendable {
     private let smokingTree: PackedRTree
     private let smokingPositions: [Int]
 
-    /// Area positions of the footprint tree's entries.
-    private let zonePositions: [Int]
+    /// A zone's footprint as `check` needs it. Kept apart from the area records, which are large
+    /// and scattered: a lookup that read each candidate's record waited on memory for most of
+    /// its time.
+    struct Footprint: Sendable {
+        var center: GeoPoint
+        var radiusMeters: Double
+        var position: UInt32
+    }
+
+    /// The footprint tree's entries, by payload.
+    private let zones: [Footprint]
+
+    /// The footprint radius of the zone at `position` in `areas`, in meters.
+    public func footprintRadius(of position: Int) -> Double {
+        footprintPolicy.radius(of: areas[position])
+    }
 
     public static let empty = AreaIndex(areas: [])
 
@@ -172,12 +182,17 @@ public struct AreaIndex: Sendable {
     public func check(_ point: GeoPoint, region: Region = .anywhere) -> Check {
         var zones: [Match] = []
         let origin = DistanceOrigin(point)
-        footprints.forEach(intersecting: GeoBox(point), filter: AdmitAll()) { entry in
-            let position = zonePositions[Int(entry)]
-            guard region.isAnywhere || region.contains(areas[position]) else { return true }
-            let distance = Geodesy.distance(from: origin, to: areas[position].coordinate)
-            if distance <= footprintRadii[position] { zones.append(Match(position: position, distanceMeters: distance)) }
-            return true
+        self.zones.withUnsafeBufferPointer { footprintEntries in
+            footprints.forEach(intersecting: GeoBox(point), filter: AdmitAll()) { entry in
+                let zone = footprintEntries[Int(entry)]
+                let distance = Geodesy.distance(from: origin, to: zone.center)
+                guard distance <= zone.radiusMeters else { return true }
+                let position = Int(zone.position)
+                if region.isAnywhere || region.contains(areas[position]) {
+                    zones.append(Match(position: position, distanceMeters: distance))
+                }
+                return true
+            }
         }
         zones.sort { ($0.distanceMeters ?? 0, $0.position) < ($1.distanceMeters ?? 0, $1.position) }
         let smoking = (try? nearest(to: point, k: 1, kind: .smoking, region: region))?.first

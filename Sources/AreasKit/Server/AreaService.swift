@@ -330,7 +330,7 @@ public final class AreaService: Sendable {
         writer.beginArray()
         for zone in check.zones {
             writeArea(areas[zone.position], distance: zone.distanceMeters, detailed: false, into: &writer)
-            writer.key("footprintMeters"); writer.meters(state.index.footprintRadii[zone.position])
+            writer.key("footprintMeters"); writer.meters(state.index.footprintRadius(of: zone.position))
             writer.endObject()
         }
         writer.endArray()
