@@ -195,7 +195,13 @@ public struct AreaIndex: Sendable {
             }
         }
         zones.sort { ($0.distanceMeters ?? 0, $0.position) < ($1.distanceMeters ?? 0, $1.position) }
-        let smoking = (try? nearest(to: point, k: 1, kind: .smoking, region: region))?.first
+        // The nearest smoking area, from the same origin (as `nearest(kind: .smoking)` does).
+        let positions = smokingPositions
+        let allAreas = areas
+        let nearest = region.isAnywhere
+            ? smokingTree.nearest(from: origin, k: 1, filter: AdmitAll())
+            : smokingTree.nearest(from: origin, k: 1, filter: AdmitWhere { region.contains(allAreas[positions[Int($0)]]) })
+        let smoking = nearest.first.map { Match(position: positions[Int($0.payload)], distanceMeters: $0.distanceMeters) }
         return Check(zones: zones, nearestSmoking: smoking)
     }
 

@@ -267,8 +267,12 @@ public struct PackedRTree: Sendable {
     }
 
     public func nearest<Filter: EntryFilter>(to point: GeoPoint, k: Int, maxMeters: Double? = nil, classMask: UInt8 = 0xFF, filter: Filter) -> [Neighbor] {
+        nearest(from: DistanceOrigin(point), k: k, maxMeters: maxMeters, classMask: classMask, filter: filter)
+    }
+
+    /// The same, from an origin whose trigonometry the caller has already done.
+    func nearest<Filter: EntryFilter>(from origin: DistanceOrigin, k: Int, maxMeters: Double? = nil, classMask: UInt8 = 0xFF, filter: Filter) -> [Neighbor] {
         guard let root, k > 0 else { return [] }
-        let origin = DistanceOrigin(point)
         let limitMeters = maxMeters ?? .infinity
         let limitH = maxMeters.map(Self.prunableHaversine) ?? .infinity
         var best = NearestCandidates(k: Swift.min(k, count))
