@@ -309,3 +309,34 @@ final class LineReader {
         }
     }
 }
+
+final class JSONWriterTests: XCTestCase {
+    /// Distances are written from whole centimetres; the text must be what the shortest form
+    /// of the rounded value would be, and parse back to it.
+    func testMetersMatchTheShortestFormOfTheRoundedValue() throws {
+        var random = SplitMix64(seed: 17)
+        var values: [Double] = [0, 0.004, 0.005, 0.05, 0.1, 0.3, 1, 1.5, 1.25, 10.1, 99.99, 100, 123.456, 1e9 + 0.07, -0.05, -1.5, -0.004]
+        for _ in 0..<20_000 {
+            values.append(Double.random(in: 0..<[1.0, 100, 10_000, 20_000_000][Int.random(in: 0..<4, using: &random)], using: &random))
+        }
+        for value in values {
+            var writer = JSONWriter()
+            writer.meters(value)
+            let text = String(decoding: writer.bytes, as: UTF8.self)
+            let rounded = (value * 100).rounded() / 100
+            let expected = rounded == rounded.rounded() ? String(Int(rounded)) : rounded.description
+            XCTAssertEqual(text, expected == "-0" ? "0" : expected, "\(value)")
+            XCTAssertEqual(Double(text), rounded == 0 ? 0 : rounded, "\(value)")
+        }
+    }
+
+    func testLiterals() {
+        var writer = JSONWriter()
+        writer.beginArray()
+        writer.bool(true)
+        writer.bool(false)
+        writer.null()
+        writer.endArray()
+        XCTAssertEqual(String(decoding: writer.bytes, as: UTF8.self), "[true,false,null]")
+    }
+}

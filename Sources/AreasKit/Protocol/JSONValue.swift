@@ -257,7 +257,11 @@ public struct JSONParser {
     }
 
     private func validUTF8(_ range: Range<Int>) throws(Failure) -> String {
-        guard let text = String(validating: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) else {
+        let slice = UnsafeBufferPointer(rebasing: bytes[range])
+        // Keys and most values are ASCII, always valid: skip the generic validator, which looks up
+        // type metadata on every call.
+        if slice.allSatisfy({ $0 < 0x80 }) { return String(decoding: slice, as: UTF8.self) }
+        guard let text = String(validating: slice, as: UTF8.self) else {
             throw Failure(offset: range.lowerBound, reason: "invalid UTF-8 in a string")
         }
         return text

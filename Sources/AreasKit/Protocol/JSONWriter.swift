@@ -101,19 +101,41 @@ public struct JSONWriter {
     }
 
     /// A distance rounded to centimetres, enough for any use and shorter on the wire.
+    ///
+    /// Written from the whole number of centimetres, with no trailing zeros: the same text as
+    /// the shortest form of `cm / 100`, without formatting a `Double` on every answer.
     public mutating func meters(_ value: Double) {
-        number((value * 100).rounded() / 100)
+        let centimetres = (value * 100).rounded()
+        guard centimetres.isFinite, abs(centimetres) < 1e15 else {
+            number(centimetres / 100)
+            return
+        }
+        let whole = Int(centimetres)
+        number(whole / 100)
+        var fraction = whole.magnitude % 100
+        if whole < 0 && whole > -100 && fraction != 0 {
+            // -0.05: the integer part printed as 0 has lost its sign.
+            bytes.insert(UInt8(ascii: "-"), at: bytes.count - 1)
+        }
+        guard fraction != 0 else { return }
+        bytes.append(UInt8(ascii: "."))
+        bytes.append(UInt8(ascii: "0") + UInt8(fraction / 10))
+        fraction %= 10
+        if fraction != 0 { bytes.append(UInt8(ascii: "0") + UInt8(fraction)) }
     }
 
     public mutating func bool(_ value: Bool) {
-        separate()
-        bytes.append(contentsOf: value ? Array("true".utf8) : Array("false".utf8))
-        needsComma = true
+        raw(value ? "true" : "false")
     }
 
     public mutating func null() {
+        raw("null")
+    }
+
+    /// A literal token, copied from static memory.
+    private mutating func raw(_ token: StaticString) {
         separate()
-        bytes.append(contentsOf: Array("null".utf8))
+        bytes.append(contentsOf: UnsafeBufferPointer(start: token.utf8Start, count: token.utf8CodeUnitCount))
         needsComma = true
     }
 
