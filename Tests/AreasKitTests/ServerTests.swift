@@ -330,6 +330,14 @@ final class JSONWriterTests: XCTestCase {
         }
     }
 
+    func testIntegersAtTheEdges() {
+        for value in [0, 1, -1, 9, 10, -10, 100, 12_345, Int.max, Int.min, Int.min + 1] {
+            var writer = JSONWriter()
+            writer.number(value)
+            XCTAssertEqual(String(decoding: writer.bytes, as: UTF8.self), String(value))
+        }
+    }
+
     func testLiterals() {
         var writer = JSONWriter()
         writer.beginArray()

@@ -68,22 +68,21 @@ public struct JSONWriter {
 
     public mutating func number(_ value: Int) {
         separate()
-        if value == 0 {
-            bytes.append(UInt8(ascii: "0"))
-        } else {
-            var magnitude = value.magnitude
-            var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                         UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-            var count = 0
-            withUnsafeMutableBytes(of: &digits) { buffer in
-                while magnitude > 0 {
-                    buffer[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                    magnitude /= 10
-                    count += 1
-                }
-                if value < 0 { bytes.append(UInt8(ascii: "-")) }
-                for i in stride(from: count - 1, through: 0, by: -1) { bytes.append(buffer[i]) }
+        // Digits fill a stack buffer from its end, then go out in one append.
+        var magnitude = value.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var start = buffer.count
+            repeat {
+                start -= 1
+                buffer[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            if value < 0 {
+                start -= 1
+                buffer[start] = UInt8(ascii: "-")
             }
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[start...]))
         }
         needsComma = true
     }
