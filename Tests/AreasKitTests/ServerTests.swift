@@ -348,3 +348,34 @@ final class JSONWriterTests: XCTestCase {
         XCTAssertEqual(String(decoding: writer.bytes, as: UTF8.self), "[true,false,null]")
     }
 }
+
+final class JSONNumberTests: XCTestCase {
+    /// The fast path for plain decimals must give exactly what the general conversion gives.
+    func testPlainDecimalsMatchTheGeneralConversion() throws {
+        var random = SplitMix64(seed: 23)
+        var texts = ["0", "-0", "0.0", "1", "-1", "37.5665", "126.978", "0.000001", "999999999999999", "1000000000000000",
+                     "0.1", "0.30000000000000004", "9007199254740993", "123456789012345.6", "1e5", "2.5E-3", "00.5"]
+        for _ in 0..<50_000 {
+            let digits = Int.random(in: 1...17, using: &random)
+            var text = Bool.random(using: &random) ? "-" : ""
+            let point = Int.random(in: 0...digits, using: &random)
+            for d in 0..<digits {
+                if d == point && d > 0 { text += "." }
+                text += String(Int.random(in: 0...9, using: &random))
+            }
+            texts.append(text)
+        }
+        for text in texts {
+            let bytes = Array(text.utf8)
+            guard let general = Double(text) else { continue }
+            if let fast = bytes.withUnsafeBufferPointer({ JSONParser.exactDecimal($0) }) {
+                XCTAssertEqual(fast.bitPattern, general.bitPattern, text)
+            }
+            // Through the whole parser, fast path or not.
+            guard case .array(let elements)? = try? JSONParser.parse(Array("[\(text)]".utf8)), case .number(let parsed)? = elements.first else {
+                continue  // not JSON (a leading zero, say): the parser refuses it, which other tests cover
+            }
+            XCTAssertEqual(parsed.bitPattern, general.bitPattern, text)
+        }
+    }
+}

@@ -168,9 +168,49 @@ public struct JSONParser {
             if offset < bytes.count && (bytes[offset] == UInt8(ascii: "+") || bytes[offset] == UInt8(ascii: "-")) { offset += 1 }
             guard digits() > 0 else { throw fail("expected a digit in the exponent") }
         }
+        if let exact = Self.exactDecimal(UnsafeBufferPointer(rebasing: bytes[start..<offset])) { return exact }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self)
         guard let value = Double(text), value.isFinite else { throw Failure(offset: start, reason: "number out of range") }
         return value
+    }
+
+    /// Plain decimals of at most 15 digits (coordinates, counts, meters) without `strtod`.
+    ///
+    /// Such a mantissa and a power of ten up to 10²² are both exact doubles, so one IEEE
+    /// division gives the correctly rounded value, exactly what `strtod` returns (Clinger's fast
+    /// path). Anything else, exponents included, returns nil and takes the general route.
+    private static let powersOfTen: [Double] = [
+        1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+        1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+    ]
+
+    static func exactDecimal(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
+        var mantissa: UInt64 = 0
+        var digitCount = 0
+        var fractionDigits = 0
+        var negative = false
+        var seenPoint = false
+        for (i, byte) in text.enumerated() {
+            switch byte {
+            case UInt8(ascii: "-") where i == 0:
+                negative = true
+            case UInt8(ascii: "."):
+                seenPoint = true
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                if mantissa != 0 || byte != UInt8(ascii: "0") {
+                    // Leading zeros carry no precision; past 15 digits this path cannot be exact.
+                    digitCount += 1
+                    if digitCount > 15 { return nil }
+                }
+                mantissa = mantissa &* 10 &+ UInt64(byte - UInt8(ascii: "0"))
+                if seenPoint { fractionDigits += 1 }
+            default:
+                return nil
+            }
+        }
+        guard fractionDigits < powersOfTen.count else { return nil }
+        let value = Double(mantissa) / powersOfTen[fractionDigits]
+        return negative ? -value : value
     }
 
     private mutating func string() throws(Failure) -> String {
