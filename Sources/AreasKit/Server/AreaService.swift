@@ -145,6 +145,7 @@ public final class AreaService: Sendable {
         }
         current.withLock { $0 = next }
         generation.add(1, ordering: .releasing)
+        if changed { FreeMemory.release() }  // the build's temporaries
         onRefresh(next)
         logger.info("refresh finished in \(Int(report.durationMilliseconds)) ms: \(next.index.count) areas served" +
                     (report.succeeded ? "" : "; some sources failed or were held back"))

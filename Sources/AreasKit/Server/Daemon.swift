@@ -97,6 +97,7 @@ public final class Daemon: @unchecked Sendable {
         }
         let state = ServingState(catalog: catalog, hasData: hasData, lastReport: nil, snapshotPath: snapshotPath,
                                  builtAt: Date().timeIntervalSince1970, footprint: config.footprint)
+        FreeMemory.release()
         if hasData {
             logger.info("loaded snapshot \(snapshotPath): \(state.index.count) areas from \(catalog.sources.count) sources in \(Int((clock.now - loadStart).milliseconds)) ms")
         } else {
