@@ -37,13 +37,6 @@ public struct GeoBox: Sendable, Hashable {
         south <= other.north && north >= other.south && west <= other.east && east >= other.west
     }
 
-    /// `intersects` as 1 or 0, evaluated without branches for loops whose outcome is unpredictable.
-    @inlinable @inline(__always)
-    func bitIntersects(_ other: GeoBox) -> UInt8 {
-        unsafeBitCast(south <= other.north, to: UInt8.self) & unsafeBitCast(north >= other.south, to: UInt8.self)
-            & unsafeBitCast(west <= other.east, to: UInt8.self) & unsafeBitCast(east >= other.west, to: UInt8.self)
-    }
-
     @inlinable
     public func contains(_ point: GeoPoint) -> Bool {
         point.latitude >= south && point.latitude <= north

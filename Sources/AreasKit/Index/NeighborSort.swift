@@ -9,8 +9,10 @@ enum NeighborSort {
     static func sorted(_ input: UnsafeBufferPointer<PackedRTree.Neighbor>) -> [PackedRTree.Neighbor] {
         let n = input.count
         var farthest = 0.0
-        for neighbor in input { farthest = Swift.max(farthest, neighbor.distanceMeters) }
-        guard n > 24, farthest > 0, farthest.isFinite else {
+        if n > 24 {
+            for neighbor in input { farthest = Swift.max(farthest, neighbor.distanceMeters) }
+        }
+        guard farthest > 0, farthest.isFinite else {
             var result = Array(input)
             UnstableSort.sort(&result)
             return result

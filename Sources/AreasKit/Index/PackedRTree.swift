@@ -217,21 +217,13 @@ public struct PackedRTree: Sendable {
                 payloads.withUnsafeBufferPointer { payloads in
                     var stack = ScratchBuffer<Int>(capacity: 64)
                     stack.append(root)
-                    let picked = UnsafeMutablePointer<Int>.allocate(capacity: nodeSize)
-                    defer { picked.deallocate() }
                     while let node = stack.popLast() {
                         let level = level(of: node)
                         if level == 1 {
-                            // Which entries reach the circle's box, without a branch per entry: about
-                            // half do, so branching on each would mispredict half the time.
-                            var pickedCount = 0
-                            for position in children(of: node, level: 1) {
-                                picked[pickedCount] = position
-                                pickedCount &+= Int(Self.bit(classes[position] & classMask != 0) & boxes[position].bitIntersects(reach))
-                            }
-                            // Those are measured exactly, a polynomial or two each.
-                            for position in UnsafeBufferPointer(start: picked, count: pickedCount) {
+                            // Entries inside the circle's box are measured exactly, a polynomial or two each.
+                            for position in children(of: node, level: 1) where classes[position] & classMask != 0 {
                                 let box = boxes[position]
+                                guard box.intersects(reach) else { continue }
                                 let h = origin.haversineLowerBound(to: box)
                                 guard h <= limitH, filter.admits(payloads[position]) else { continue }
                                 let distance = Geodesy.meters(haversine: h)
@@ -320,9 +312,6 @@ public struct PackedRTree: Sendable {
         }
         return best.sorted()
     }
-
-    @inline(__always)
-    static func bit(_ condition: Bool) -> UInt8 { unsafeBitCast(condition, to: UInt8.self) }
 
     /// A haversine bound just above `meters`, safe for pruning despite rounding; the exact
     /// comparison is made in meters on each entry.
