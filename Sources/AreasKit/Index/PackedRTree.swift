@@ -170,7 +170,18 @@ public struct PackedRTree: Sendable {
 
     /// Calls `visit` with the payload of every entry of the given classes whose rectangle meets
     /// `box` (edges inclusive), until it returns false. Nothing is collected on the way.
+    @inline(__always)
     public func forEach<Filter: EntryFilter>(intersecting box: GeoBox, classMask: UInt8 = 0xFF, filter: Filter, _ visit: (UInt32) -> Bool) {
+        depthFirst(classMask: classMask, descend: { $0.intersects(box) }) { entry, payload in
+            guard entry.intersects(box), filter.admits(payload) else { return true }
+            return visit(payload)
+        }
+    }
+
+    /// Walks down through every node of the given classes that `descend` accepts and hands each
+    /// entry of the classes in the leaves it reaches to `visit`, until that returns false.
+    @inline(__always)
+    private func depthFirst(classMask: UInt8, descend: (GeoBox) -> Bool, _ visit: (_ entry: GeoBox, _ payload: UInt32) -> Bool) {
         guard let root else { return }
         boxes.withUnsafeBufferPointer { boxes in
             classes.withUnsafeBufferPointer { classes in
@@ -179,14 +190,16 @@ public struct PackedRTree: Sendable {
                     stack.append(root)
                     while let node = stack.popLast() {
                         let level = level(of: node)
-                        for position in children(of: node, level: level)
-                        where classes[position] & classMask != 0 && boxes[position].intersects(box) {
-                            if level > 1 {
+                        if level > 1 {
+                            for position in children(of: node, level: level)
+                            where classes[position] & classMask != 0 && descend(boxes[position]) {
                                 stack.append(position)
-                                continue
                             }
-                            guard filter.admits(payloads[position]) else { continue }
-                            if !visit(payloads[position]) { return }
+                            continue
+                        }
+                        for position in children(of: node, level: 1)
+                        where classes[position] & classMask != 0 && !visit(boxes[position], payloads[position]) {
+                            return
                         }
                     }
                 }
@@ -212,35 +225,14 @@ public struct PackedRTree: Sendable {
             reach.east = 180
         }
         var found = ScratchBuffer<Neighbor>(capacity: 128)
-        boxes.withUnsafeBufferPointer { boxes in
-            classes.withUnsafeBufferPointer { classes in
-                payloads.withUnsafeBufferPointer { payloads in
-                    var stack = ScratchBuffer<Int>(capacity: 64)
-                    stack.append(root)
-                    while let node = stack.popLast() {
-                        let level = level(of: node)
-                        if level == 1 {
-                            // Entries inside the circle's box are measured exactly, a polynomial or two each.
-                            for position in children(of: node, level: 1) where classes[position] & classMask != 0 {
-                                let box = boxes[position]
-                                guard box.intersects(reach) else { continue }
-                                let h = origin.haversineLowerBound(to: box)
-                                guard h <= limitH, filter.admits(payloads[position]) else { continue }
-                                let distance = Geodesy.meters(haversine: h)
-                                if distance <= meters {
-                                    found.append(Neighbor(payload: payloads[position], distanceMeters: distance))
-                                }
-                            }
-                            continue
-                        }
-                        for position in children(of: node, level: level)
-                        where classes[position] & classMask != 0 && boxes[position].intersects(reach)
-                            && origin.quickHaversineLowerBound(to: boxes[position]) <= limitH {
-                            stack.append(position)
-                        }
-                    }
-                }
-            }
+        depthFirst(classMask: classMask, descend: { $0.intersects(reach) && origin.quickHaversineLowerBound(to: $0) <= limitH }) { entry, payload in
+            // Entries inside the circle's box are measured exactly, a polynomial or two each.
+            guard entry.intersects(reach) else { return true }
+            let h = origin.haversineLowerBound(to: entry)
+            guard h <= limitH, filter.admits(payload) else { return true }
+            let distance = Geodesy.meters(haversine: h)
+            if distance <= meters { found.append(Neighbor(payload: payload, distanceMeters: distance)) }
+            return true
         }
         var result = NeighborSort.sorted(found.elements)
         if result.count > limit { result.removeSubrange(limit...) }
