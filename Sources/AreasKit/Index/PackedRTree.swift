@@ -22,6 +22,8 @@ public struct PackedRTree: Sendable {
     private let levelEnds: [Int]
     /// `spans[l]` is how many entries a full node of level l covers (nodeSize^l).
     private let spans: [Int]
+    /// The nodes' rectangles for vector distance bounds; node at position p is `p - count`.
+    private let nodeBounds: NodeBounds
 
     /// A neighbour found by a distance query. Ordered nearest first, ties by payload.
     public struct Neighbor: Sendable, Hashable, Comparable, BitwiseCopyable {
@@ -49,6 +51,7 @@ public struct PackedRTree: Sendable {
             payloads = []
             levelEnds = []
             spans = []
+            nodeBounds = NodeBounds([], reference: GeoPoint(uncheckedLatitude: 0, longitude: 0))
             return
         }
 
@@ -102,6 +105,8 @@ public struct PackedRTree: Sendable {
                 child = last
             }
         }
+        self.nodeBounds = NodeBounds(boxes[n...], reference: GeoPoint(
+            uncheckedLatitude: (extent.south + extent.north) / 2, longitude: (extent.west + extent.east) / 2))
         self.boxes = boxes
         self.classes = classes
         self.payloads = order
@@ -114,7 +119,7 @@ public struct PackedRTree: Sendable {
     /// Bytes held by the tree's arrays (not the caller's records).
     public var byteCount: Int {
         boxes.count * MemoryLayout<GeoBox>.stride + classes.count + payloads.count * 4
-            + levelEnds.count * 8
+            + levelEnds.count * 8 + nodeBounds.byteCount
     }
 
     // MARK: Navigation
@@ -260,42 +265,49 @@ public struct PackedRTree: Sendable {
         let limitMeters = maxMeters ?? .infinity
         let limitH = maxMeters.map(Self.prunableHaversine) ?? .infinity
         var best = NearestCandidates(k: Swift.min(k, count))
-        boxes.withUnsafeBufferPointer { boxes in
-            classes.withUnsafeBufferPointer { classes in
-                payloads.withUnsafeBufferPointer { payloads in
-                    var queue = SearchQueue(capacity: 8 * nodeSize)
-                    queue.push(.init(key: 0, position: UInt32(root), level: UInt32(levelEnds.count - 1)))
-                    // Nothing with a haversine term above `bound` can enter the k best. It falls
-                    // from maxMeters to the k-th best's term, and before k are found, to the
-                    // farthest point of any node that holds k entries that all qualify.
-                    var bound = limitH
-                    while let element = queue.pop() {
-                        guard element.key <= bound else { break }
-                        let node = Int(element.position)
-                        let level = Int(element.level)
-                        if level == 1 {
-                            for position in children(of: node, level: 1) where classes[position] & classMask != 0 {
-                                let h = origin.haversineLowerBound(to: boxes[position])
-                                guard h <= bound, filter.admits(payloads[position]) else { continue }
-                                let distance = Geodesy.meters(haversine: h)
-                                guard distance <= limitMeters else { continue }
-                                guard best.insert(Neighbor(payload: payloads[position], distanceMeters: distance)) else { continue }
-                                if best.isFull {
-                                    // Padded so an entry as far as the k-th, but with a smaller id, still gets in.
-                                    bound = Swift.min(bound, Geodesy.haversine(meters: best.worst.distanceMeters) * (1 + 1e-9) + 1e-300)
+        let vectorOrigin = nodeBounds.origin(origin)
+        let keyCapacity = (nodeSize + NodeBounds.lanes - 1) / NodeBounds.lanes * NodeBounds.lanes
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: keyCapacity) { keys in
+            // One lower bound per child of the node being opened.
+            let keys = keys.baseAddress.unsafelyUnwrapped
+            boxes.withUnsafeBufferPointer { boxes in
+                classes.withUnsafeBufferPointer { classes in
+                    payloads.withUnsafeBufferPointer { payloads in
+                        var queue = SearchQueue(capacity: 8 * nodeSize)
+                        queue.push(.init(key: 0, position: UInt32(root), level: UInt32(levelEnds.count - 1)))
+                        // Nothing with a haversine term above `bound` can enter the k best. It falls
+                        // from maxMeters to the k-th best's term, and before k are found, to the
+                        // farthest point of any node that holds k entries that all qualify.
+                        var bound = limitH
+                        while let element = queue.pop() {
+                            guard element.key <= bound else { break }
+                            let node = Int(element.position)
+                            let level = Int(element.level)
+                            if level == 1 {
+                                for position in children(of: node, level: 1) where classes[position] & classMask != 0 {
+                                    let h = origin.haversineLowerBound(to: boxes[position])
+                                    guard h <= bound, filter.admits(payloads[position]) else { continue }
+                                    let distance = Geodesy.meters(haversine: h)
+                                    guard distance <= limitMeters else { continue }
+                                    guard best.insert(Neighbor(payload: payloads[position], distanceMeters: distance)) else { continue }
+                                    if best.isFull {
+                                        // Padded so an entry as far as the k-th, but with a smaller id, still gets in.
+                                        bound = Swift.min(bound, Geodesy.haversine(meters: best.worst.distanceMeters) * (1 + 1e-9) + 1e-300)
+                                    }
                                 }
+                                continue
                             }
-                            continue
-                        }
-                        for position in children(of: node, level: level) where classes[position] & classMask != 0 {
-                            let box = boxes[position]
-                            // Shrunk a hair so rounding never ranks a bound above the term it bounds.
-                            let h = origin.quickHaversineLowerBound(to: box) * (1 - 1e-12)
-                            guard h <= bound else { continue }
-                            queue.push(.init(key: h, position: UInt32(position), level: UInt32(level - 1)))
-                            if !best.isFull, filter.admitsAll, classes[position] & ~classMask == 0,
-                               entryCount(under: position, level: level - 1) >= k {
-                                bound = Swift.min(bound, origin.quickHaversineUpperBound(to: box) * (1 + 1e-9) + 1e-300)
+                            let children = children(of: node, level: level)
+                            nodeBounds.lowerBounds(first: children.lowerBound - count, count: children.count, from: vectorOrigin, into: keys)
+                            for position in children where classes[position] & classMask != 0 {
+                                let h = Double(keys[position - children.lowerBound])
+                                guard h <= bound else { continue }
+                                let box = boxes[position]
+                                queue.push(.init(key: h, position: UInt32(position), level: UInt32(level - 1)))
+                                if !best.isFull, filter.admitsAll, classes[position] & ~classMask == 0,
+                                   entryCount(under: position, level: level - 1) >= k {
+                                    bound = Swift.min(bound, origin.quickHaversineUpperBound(to: box) * (1 + 1e-9) + 1e-300)
+                                }
                             }
                         }
                     }

@@ -1,0 +1,70 @@
+import XCTest
+@testable import AreasKit
+
+/// The single-precision node bounds prune the nearest search: if one ever exceeded the true
+/// distance an answer would be lost, and if they were loose the search would open more nodes.
+final class NodeBoundsTests: XCTestCase {
+    /// Lower bounds for `boxes` seen from `query`, through the vector path.
+    private func vectorBounds(_ boxes: [GeoBox], from query: GeoPoint) -> [Double] {
+        var extent = GeoBox.empty
+        for box in boxes { extent = extent.union(box) }
+        let bounds = NodeBounds(boxes[...], reference: GeoPoint(
+            uncheckedLatitude: (extent.south + extent.north) / 2, longitude: (extent.west + extent.east) / 2))
+        let origin = bounds.origin(DistanceOrigin(query))
+        var keys = [Float](repeating: .nan, count: boxes.count + NodeBounds.lanes)
+        var first = 0
+        // In node-sized runs, as the search asks, including runs that end mid-vector.
+        while first < boxes.count {
+            let run = Swift.min(13, boxes.count - first)
+            keys.withUnsafeMutableBufferPointer { keys in
+                bounds.lowerBounds(first: first, count: run, from: origin, into: keys.baseAddress! + first)
+            }
+            first += run
+        }
+        return keys.prefix(boxes.count).map(Double.init)
+    }
+
+    func testNeverAboveTheExactBoundAnywhereOnEarth() throws {
+        var random = SplitMix64(seed: 31)
+        for round in 0..<300 {
+            let boxes = (0..<40).map { _ in
+                let center = GeoPoint(uncheckedLatitude: Double.random(in: -89...89, using: &random), longitude: Double.random(in: -179.9...179.9, using: &random))
+                return SyntheticPoints.box(around: center, fraction: [0, 1e-8, 1e-5, 1e-3, 0.2][Int.random(in: 0..<5, using: &random)])
+            }
+            for _ in 0..<20 {
+                // Queries anywhere, and some right on a box's corner or edge.
+                let box = boxes[Int.random(in: 0..<boxes.count, using: &random)]
+                let query = round % 3 == 0
+                    ? GeoPoint(uncheckedLatitude: box.north, longitude: box.west)
+                    : GeoPoint(uncheckedLatitude: Double.random(in: -90...90, using: &random), longitude: Double.random(in: -180...180, using: &random))
+                let exact = DistanceOrigin(query)
+                for (box, bound) in zip(boxes, vectorBounds(boxes, from: query)) {
+                    XCTAssertLessThanOrEqual(bound, exact.haversineLowerBound(to: box), "bound above the true distance from \(query) to \(box)")
+                    XCTAssertGreaterThanOrEqual(bound, 0)
+                }
+            }
+        }
+    }
+
+    func testTightForNeighbourhoodsInKorea() {
+        var random = SplitMix64(seed: 32)
+        let points = SyntheticPoints.clustered(count: 5_000, seed: 32)
+        let boxes = (0..<400).map { _ in
+            SyntheticPoints.box(around: points[Int.random(in: 0..<points.count, using: &random)], fraction: [1e-7, 1e-5, 1e-3][Int.random(in: 0..<3, using: &random)])
+        }
+        var strictlyPositive = 0
+        for _ in 0..<200 {
+            let query = points[Int.random(in: 0..<points.count, using: &random)]
+            let origin = DistanceOrigin(query)
+            for (box, bound) in zip(boxes, vectorBounds(boxes, from: query)) {
+                // Single precision and its padding cost under a metre here, and the final
+                // shrink a relative 1e-5 of the term (5e-6 of the distance).
+                let quick = Geodesy.meters(haversine: origin.quickHaversineLowerBound(to: box))
+                XCTAssertGreaterThanOrEqual(Geodesy.meters(haversine: bound), quick * (1 - 5e-6) - 1, "loose bound to \(box)")
+                XCTAssertLessThanOrEqual(bound, origin.haversineLowerBound(to: box))
+                if bound > 0 { strictlyPositive += 1 }
+            }
+        }
+        XCTAssertGreaterThan(strictlyPositive, 200 * 400 / 2, "most boxes lie away from the query and must get a positive bound")
+    }
+}
