@@ -182,6 +182,9 @@ public struct AreaIndex: Sendable {
     public func check(_ point: GeoPoint, region: Region = .anywhere) -> Check {
         var zones: [Match] = []
         let origin = DistanceOrigin(point)
+        // Closures below see locals only: one that named `self` made a copy of the whole index
+        // (two dozen retains and releases) on every check.
+        let areas = self.areas
         self.zones.withUnsafeBufferPointer { footprintEntries in
             footprints.forEach(intersecting: GeoBox(point), filter: AdmitAll()) { entry in
                 let zone = footprintEntries[Int(entry)]
@@ -197,10 +200,9 @@ public struct AreaIndex: Sendable {
         zones.sort { ($0.distanceMeters ?? 0, $0.position) < ($1.distanceMeters ?? 0, $1.position) }
         // The nearest smoking area, from the same origin (as `nearest(kind: .smoking)` does).
         let positions = smokingPositions
-        let allAreas = areas
         let nearest = region.isAnywhere
             ? smokingTree.nearest(from: origin, k: 1, filter: AdmitAll())
-            : smokingTree.nearest(from: origin, k: 1, filter: AdmitWhere { region.contains(allAreas[positions[Int($0)]]) })
+            : smokingTree.nearest(from: origin, k: 1, filter: AdmitWhere { region.contains(areas[positions[Int($0)]]) })
         let smoking = nearest.first.map { Match(position: positions[Int($0.payload)], distanceMeters: $0.distanceMeters) }
         return Check(zones: zones, nearestSmoking: smoking)
     }
