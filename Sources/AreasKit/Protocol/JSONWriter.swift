@@ -10,6 +10,14 @@ public struct JSONWriter {
         bytes.reserveCapacity(capacity)
     }
 
+    /// Makes room for at least `count` more bytes, so a long answer grows the buffer once.
+    public mutating func reserve(_ count: Int) {
+        let needed = bytes.count + count
+        // Doubling at least: reserving the exact size answer after answer would copy the
+        // whole batch each time.
+        if needed > bytes.capacity { bytes.reserveCapacity(Swift.max(needed, 2 * bytes.capacity)) }
+    }
+
     public mutating func reset() {
         bytes.removeAll(keepingCapacity: true)
         needsComma = false

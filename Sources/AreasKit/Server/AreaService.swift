@@ -303,6 +303,17 @@ public final class AreaService: Sendable {
             writer.beginArray()
             // Borrowed in place: copying an Area would retain each of its strings.
             state.index.areas.withUnsafeBufferPointer { areas in
+                // The records lie scattered over a large array, a cache miss each. Sizing the
+                // answer first reads them all in one tight loop, where their misses overlap,
+                // instead of one at a time between the writes (at 1M areas this was a fifth
+                // of a near query's cost).
+                var size = 0
+                for match in matches {
+                    // Fields read in place (binding the Area would copy it and retain its strings).
+                    size &+= areas[locate(match).position].id.utf8.count
+                }
+                size += matches.count * (output == .ids ? 40 : 400)
+                writer.reserve(size)
                 for match in matches {
                     let (position, distance) = locate(match)
                     if output == .ids {
