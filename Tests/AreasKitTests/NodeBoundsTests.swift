@@ -46,6 +46,38 @@ final class NodeBoundsTests: XCTestCase {
         }
     }
 
+    func testUpperBoundNeverBelowAPointOfTheNode() {
+        var random = SplitMix64(seed: 33)
+        for _ in 0..<300 {
+            let boxes = (0..<20).map { _ in
+                let center = GeoPoint(uncheckedLatitude: Double.random(in: -89...89, using: &random), longitude: Double.random(in: -179.9...179.9, using: &random))
+                return SyntheticPoints.box(around: center, fraction: [0, 1e-8, 1e-5, 1e-3, 0.2][Int.random(in: 0..<5, using: &random)])
+            }
+            var extent = GeoBox.empty
+            for box in boxes { extent = extent.union(box) }
+            let bounds = NodeBounds(boxes[...], reference: GeoPoint(
+                uncheckedLatitude: (extent.south + extent.north) / 2, longitude: (extent.west + extent.east) / 2))
+            for _ in 0..<10 {
+                let query = GeoPoint(uncheckedLatitude: Double.random(in: -90...90, using: &random), longitude: Double.random(in: -180...180, using: &random))
+                let exact = DistanceOrigin(query)
+                let origin = bounds.origin(exact)
+                for (i, box) in boxes.enumerated() {
+                    let upper = bounds.upperBound(i, from: origin)
+                    // Corners first: the farthest point of a small box is one of them.
+                    let corners = [(box.south, box.west), (box.south, box.east), (box.north, box.west), (box.north, box.east)]
+                    for (latitude, longitude) in corners {
+                        XCTAssertGreaterThanOrEqual(upper, exact.haversine(latitude: latitude, longitude: longitude), "upper bound below a corner of \(box) from \(query)")
+                    }
+                    for _ in 0..<5 {
+                        let inside = SyntheticPoints.point(in: box, using: &random)
+                        XCTAssertGreaterThanOrEqual(upper, exact.haversine(latitude: inside.latitude, longitude: inside.longitude))
+                    }
+                    XCTAssertLessThanOrEqual(upper, exact.quickHaversineUpperBound(to: box) * 1.001 + 1e-12, "upper bound far looser than the double one")
+                }
+            }
+        }
+    }
+
     func testTightForNeighbourhoodsInKorea() {
         var random = SplitMix64(seed: 32)
         let points = SyntheticPoints.clustered(count: 5_000, seed: 32)

@@ -59,8 +59,9 @@ struct NodeBounds: Sendable {
         var longitude: Float
         /// How far any computed gap, in degrees, may fall short of or exceed the true one.
         var slack: Float
-        /// cos φ of the query, rounded down.
+        /// cos φ of the query, rounded down and up.
         var cosLatitude: Float
+        var cosLatitudeAbove: Float
     }
 
     func origin(_ origin: DistanceOrigin) -> Origin {
@@ -69,7 +70,20 @@ struct NodeBounds: Sendable {
         // Each gap is a difference of two rounded values: a few units in the last place of the
         // largest operand cover the stored edges, the query and the subtraction.
         let largest = Swift.max(magnitude, abs(latitude), abs(longitude), 1)
-        return Origin(latitude: latitude, longitude: longitude, slack: 4 * largest.ulp, cosLatitude: Float(origin.cosLatitude).nextDown)
+        let cosLatitude = Float(origin.cosLatitude)
+        return Origin(latitude: latitude, longitude: longitude, slack: 4 * largest.ulp,
+                      cosLatitude: cosLatitude.nextDown, cosLatitudeAbove: cosLatitude.nextUp)
+    }
+
+    /// An upper bound of the haversine term from `origin` to every point of node `index`: the
+    /// arithmetic of `DistanceOrigin.quickHaversineUpperBound`, padded upwards.
+    func upperBound(_ index: Int, from origin: Origin) -> Double {
+        let latSpan = Swift.max(north[index] - origin.latitude, origin.latitude - south[index]) + origin.slack
+        let lonSpan = Swift.min(Swift.max(east[index] - origin.longitude, origin.longitude - west[index]) + origin.slack, 180)
+        let halfLat = latSpan * (Float.pi / 360)
+        let halfLon = lonSpan * (Float.pi / 360)
+        let cosBound = Swift.min(1, origin.cosLatitudeAbove + latSpan * (Float.pi / 180) + 1e-6)
+        return Double((halfLat * halfLat + origin.cosLatitudeAbove * cosBound * halfLon * halfLon) * (1 + 1e-5))
     }
 
     /// Writes a lower bound of the haversine term from `origin` to each of the `count` nodes

@@ -302,11 +302,10 @@ public struct PackedRTree: Sendable {
                             for position in children where classes[position] & classMask != 0 {
                                 let h = Double(keys[position - children.lowerBound])
                                 guard h <= bound else { continue }
-                                let box = boxes[position]
                                 queue.push(.init(key: h, position: UInt32(position), level: UInt32(level - 1)))
                                 if !best.isFull, filter.admitsAll, classes[position] & ~classMask == 0,
                                    entryCount(under: position, level: level - 1) >= k {
-                                    bound = Swift.min(bound, origin.quickHaversineUpperBound(to: box) * (1 + 1e-9) + 1e-300)
+                                    bound = Swift.min(bound, nodeBounds.upperBound(position - count, from: vectorOrigin))
                                 }
                             }
                         }
