@@ -123,6 +123,36 @@ final class PackedRTreeTests: XCTestCase {
         }
     }
 
+    /// Rectangles among the entries (the zones' footprints) switch the tree to its rectangle
+    /// storage; the oracle measures to the nearest point of each rectangle.
+    func testRectangleEntriesMatchBruteForce() {
+        var random = SplitMix64(seed: 400)
+        let centers = SyntheticPoints.clustered(count: 3_000, seed: 401)
+        let boxes = centers.enumerated().map { i, center in
+            i % 4 == 0 ? GeoBox(center) : SyntheticPoints.box(around: center, fraction: [1e-8, 1e-6, 1e-4][i % 3])
+        }
+        let classes: [UInt8] = boxes.indices.map { $0 % 3 == 0 ? 1 : 2 }
+        for nodeSize in [16, 5] {
+            let tree = PackedRTree(entries: boxes, classes: classes, nodeSize: nodeSize)
+            for q in 0..<300 {
+                let center = Bool.random(using: &random)
+                    ? centers[Int.random(in: 0..<centers.count, using: &random)]
+                    : SyntheticPoints.point(in: SyntheticPoints.korea, using: &random)
+                let mask = masks[q % masks.count]
+                let measured = boxes.indices.filter { classes[$0] & mask != 0 }.map {
+                    PackedRTree.Neighbor(payload: UInt32($0), distanceMeters: Geodesy.minimumDistance(from: center, to: boxes[$0]))
+                }.sorted()
+                let k = [1, 10, 50][q % 3]
+                XCTAssertEqual(tree.nearest(to: center, k: k, classMask: mask), Array(measured.prefix(k)), "nearest k=\(k) at \(center)")
+                let meters = [0.0, 200, 3_000][q % 3]
+                XCTAssertEqual(tree.search(within: meters, of: center, classMask: mask), measured.filter { $0.distanceMeters <= meters }, "radius \(meters) at \(center)")
+                let query = SyntheticPoints.box(around: center, fraction: [0, 1e-5, 1e-3][q % 3])
+                let inside = boxes.indices.filter { classes[$0] & mask != 0 && boxes[$0].intersects(query) }.map(UInt32.init)
+                XCTAssertEqual(tree.search(intersecting: query, classMask: mask).sorted(), inside, "bbox \(query)")
+            }
+        }
+    }
+
     func testTiesAtTheSameCoordinatesComeOutByPayload() {
         let spot = GeoPoint(uncheckedLatitude: 37.5, longitude: 127.0)
         let tree = PackedRTree(entries: Array(repeating: GeoBox(spot), count: 50), nodeSize: 4)

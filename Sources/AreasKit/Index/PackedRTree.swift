@@ -5,9 +5,11 @@
 /// that hold no entry of the classes a query asks for. Entries are sorted along a Hilbert curve
 /// and grouped `nodeSize` at a time, level by level up to one root, as in flatbush.
 ///
-/// Layout: `boxes` holds every level one after another, the entries first (level 0) and the root
-/// last; a node's children are the `nodeSize` positions at the same offset in the level below,
-/// so no child pointers are stored. Positions below `count` are entries, the rest nodes.
+/// Layout: positions number every level one after another, the entries first (level 0) and the
+/// root last; a node's children are the `nodeSize` positions at the same offset in the level
+/// below, so no child pointers are stored. Positions below `count` are entries, kept as points
+/// when every entry is one (16 bytes where a rectangle takes 32: a nearest search spends much
+/// of its time waiting for leaves), the rest are nodes, at `position - count` in `nodeBoxes`.
 ///
 /// Ties in distance are broken by the smaller payload: build from an array sorted by id and
 /// results come out in (distance, id) order.
@@ -15,7 +17,11 @@ public struct PackedRTree: Sendable {
     public let nodeSize: Int
     /// The number of entries.
     public let count: Int
-    private let boxes: [GeoBox]
+    /// The entries when every entry is a point, else empty.
+    private let entryPoints: [GeoPoint]
+    /// The entries when some entry is a true rectangle, else empty.
+    private let entryBoxes: [GeoBox]
+    private let nodeBoxes: [GeoBox]
     private let classes: [UInt8]
     private let payloads: [UInt32]
     /// `levelEnds[l]` is one past the last position of level l; the root is the last position.
@@ -46,7 +52,9 @@ public struct PackedRTree: Sendable {
         self.count = entries.count
         let n = entries.count
         guard n > 0 else {
-            boxes = []
+            entryPoints = []
+            entryBoxes = []
+            nodeBoxes = []
             classes = []
             payloads = []
             levelEnds = []
@@ -80,34 +88,41 @@ public struct PackedRTree: Sendable {
             ends.append(total)
         } while levelCount > 1
 
-        var boxes = [GeoBox]()
-        boxes.reserveCapacity(total)
+        let sorted = order.map { entries[Int($0)] }
         var classes = [UInt8]()
         classes.reserveCapacity(total)
         for position in order {
-            boxes.append(entries[Int(position)])
             classes.append(entryClasses.isEmpty ? 0xFF : entryClasses[Int(position)])
         }
+        var nodeBoxes = [GeoBox]()
+        nodeBoxes.reserveCapacity(total - n)
         for level in 1..<ends.count {
             let start = level == 1 ? 0 : ends[level - 2]
             let end = ends[level - 1]
             var child = start
             while child < end {
                 let last = Swift.min(child + nodeSize, end)
-                var box = boxes[child]
+                var box = level == 1 ? sorted[child] : nodeBoxes[child - n]
                 var mask = classes[child]
                 for c in (child + 1)..<last {
-                    box = box.union(boxes[c])
+                    box = box.union(level == 1 ? sorted[c] : nodeBoxes[c - n])
                     mask |= classes[c]
                 }
-                boxes.append(box)
+                nodeBoxes.append(box)
                 classes.append(mask)
                 child = last
             }
         }
-        self.nodeBounds = NodeBounds(boxes[n...], reference: GeoPoint(
+        self.nodeBounds = NodeBounds(nodeBoxes[...], reference: GeoPoint(
             uncheckedLatitude: (extent.south + extent.north) / 2, longitude: (extent.west + extent.east) / 2))
-        self.boxes = boxes
+        if sorted.allSatisfy({ $0.south == $0.north && $0.west == $0.east }) {
+            entryPoints = sorted.map { GeoPoint(uncheckedLatitude: $0.south, longitude: $0.west) }
+            entryBoxes = []
+        } else {
+            entryPoints = []
+            entryBoxes = sorted
+        }
+        self.nodeBoxes = nodeBoxes
         self.classes = classes
         self.payloads = order
         self.levelEnds = ends
@@ -118,7 +133,8 @@ public struct PackedRTree: Sendable {
 
     /// Bytes held by the tree's arrays (not the caller's records).
     public var byteCount: Int {
-        boxes.count * MemoryLayout<GeoBox>.stride + classes.count + payloads.count * 4
+        entryPoints.count * MemoryLayout<GeoPoint>.stride + (entryBoxes.count + nodeBoxes.count) * MemoryLayout<GeoBox>.stride
+            + classes.count + payloads.count * 4
             + levelEnds.count * 8 + nodeBounds.byteCount
     }
 
@@ -153,7 +169,35 @@ public struct PackedRTree: Sendable {
         return Swift.min(first + spans[level], count) - first
     }
 
-    private var root: Int? { boxes.isEmpty ? nil : boxes.count - 1 }
+    private var root: Int? { count == 0 ? nil : count + nodeBoxes.count - 1 }
+
+    /// The entries' rectangles, read in place.
+    private struct EntryView {
+        let points: UnsafeBufferPointer<GeoPoint>
+        let boxes: UnsafeBufferPointer<GeoBox>
+
+        @inline(__always)
+        subscript(position: Int) -> GeoBox {
+            boxes.isEmpty ? GeoBox(points[position]) : boxes[position]
+        }
+
+        /// The smallest haversine term from `origin` to the entry at `position`.
+        @inline(__always)
+        func haversineLowerBound(from origin: DistanceOrigin, at position: Int) -> Double {
+            if boxes.isEmpty {
+                let point = points[position]
+                return origin.haversine(latitude: point.latitude, longitude: point.longitude)
+            }
+            return origin.haversineLowerBound(to: boxes[position])
+        }
+    }
+
+    @inline(__always)
+    private func withEntries<Result>(_ body: (EntryView) -> Result) -> Result {
+        entryPoints.withUnsafeBufferPointer { points in
+            entryBoxes.withUnsafeBufferPointer { boxes in body(EntryView(points: points, boxes: boxes)) }
+        }
+    }
 
     // MARK: Queries
 
@@ -188,23 +232,25 @@ public struct PackedRTree: Sendable {
     @inline(__always)
     private func depthFirst(classMask: UInt8, descend: (GeoBox) -> Bool, _ visit: (_ entry: GeoBox, _ payload: UInt32) -> Bool) {
         guard let root else { return }
-        boxes.withUnsafeBufferPointer { boxes in
-            classes.withUnsafeBufferPointer { classes in
-                payloads.withUnsafeBufferPointer { payloads in
-                    var stack = ScratchBuffer<Int>(capacity: 64)
-                    stack.append(root)
-                    while let node = stack.popLast() {
-                        let level = level(of: node)
-                        if level > 1 {
-                            for position in children(of: node, level: level)
-                            where classes[position] & classMask != 0 && descend(boxes[position]) {
-                                stack.append(position)
+        withEntries { entries in
+            nodeBoxes.withUnsafeBufferPointer { nodeBoxes in
+                classes.withUnsafeBufferPointer { classes in
+                    payloads.withUnsafeBufferPointer { payloads in
+                        var stack = ScratchBuffer<Int>(capacity: 64)
+                        stack.append(root)
+                        while let node = stack.popLast() {
+                            let level = level(of: node)
+                            if level > 1 {
+                                for position in children(of: node, level: level)
+                                where classes[position] & classMask != 0 && descend(nodeBoxes[position - count]) {
+                                    stack.append(position)
+                                }
+                                continue
                             }
-                            continue
-                        }
-                        for position in children(of: node, level: 1)
-                        where classes[position] & classMask != 0 && !visit(boxes[position], payloads[position]) {
-                            return
+                            for position in children(of: node, level: 1)
+                            where classes[position] & classMask != 0 && !visit(entries[position], payloads[position]) {
+                                return
+                            }
                         }
                     }
                 }
@@ -270,7 +316,7 @@ public struct PackedRTree: Sendable {
         withUnsafeTemporaryAllocation(of: Float.self, capacity: keyCapacity) { keys in
             // One lower bound per child of the node being opened.
             let keys = keys.baseAddress.unsafelyUnwrapped
-            boxes.withUnsafeBufferPointer { boxes in
+            withEntries { entries in
                 classes.withUnsafeBufferPointer { classes in
                     payloads.withUnsafeBufferPointer { payloads in
                         var queue = SearchQueue(capacity: 8 * nodeSize)
@@ -285,7 +331,7 @@ public struct PackedRTree: Sendable {
                             let level = Int(element.level)
                             if level == 1 {
                                 for position in children(of: node, level: 1) where classes[position] & classMask != 0 {
-                                    let h = origin.haversineLowerBound(to: boxes[position])
+                                    let h = entries.haversineLowerBound(from: origin, at: position)
                                     guard h <= bound, filter.admits(payloads[position]) else { continue }
                                     let distance = Geodesy.meters(haversine: h)
                                     guard distance <= limitMeters else { continue }
