@@ -11,17 +11,25 @@ final class NodeBoundsTests: XCTestCase {
         let bounds = NodeBounds(boxes[...], reference: GeoPoint(
             uncheckedLatitude: (extent.south + extent.north) / 2, longitude: (extent.west + extent.east) / 2))
         let origin = bounds.origin(DistanceOrigin(query))
-        var keys = [Float](repeating: .nan, count: boxes.count + NodeBounds.lanes)
+        return Self.bounds(bounds, count: boxes.count, from: origin).lower
+    }
+
+    /// Lower and upper bounds for the first `count` nodes of `bounds`.
+    private static func bounds(_ bounds: NodeBounds, count: Int, from origin: NodeBounds.Origin) -> (lower: [Double], upper: [Double]) {
+        var lower = [Float](repeating: .nan, count: count + NodeBounds.lanes)
+        var upper = lower
         var first = 0
         // In node-sized runs, as the search asks, including runs that end mid-vector.
-        while first < boxes.count {
-            let run = Swift.min(13, boxes.count - first)
-            keys.withUnsafeMutableBufferPointer { keys in
-                bounds.lowerBounds(first: first, count: run, from: origin, into: keys.baseAddress! + first)
+        while first < count {
+            let run = Swift.min(13, count - first)
+            lower.withUnsafeMutableBufferPointer { lower in
+                upper.withUnsafeMutableBufferPointer { upper in
+                    bounds.bounds(first: first, count: run, from: origin, lower: lower.baseAddress! + first, upper: upper.baseAddress! + first)
+                }
             }
             first += run
         }
-        return keys.prefix(boxes.count).map(Double.init)
+        return (lower.prefix(count).map(Double.init), upper.prefix(count).map(Double.init))
     }
 
     func testNeverAboveTheExactBoundAnywhereOnEarth() throws {
@@ -60,9 +68,9 @@ final class NodeBoundsTests: XCTestCase {
             for _ in 0..<10 {
                 let query = GeoPoint(uncheckedLatitude: Double.random(in: -90...90, using: &random), longitude: Double.random(in: -180...180, using: &random))
                 let exact = DistanceOrigin(query)
-                let origin = bounds.origin(exact)
+                let uppers = Self.bounds(bounds, count: boxes.count, from: bounds.origin(exact)).upper
                 for (i, box) in boxes.enumerated() {
-                    let upper = bounds.upperBound(i, from: origin)
+                    let upper = uppers[i]
                     // Corners first: the farthest point of a small box is one of them.
                     let corners = [(box.south, box.west), (box.south, box.east), (box.north, box.west), (box.north, box.east)]
                     for (latitude, longitude) in corners {

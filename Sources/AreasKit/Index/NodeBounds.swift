@@ -75,31 +75,23 @@ struct NodeBounds: Sendable {
                       cosLatitude: cosLatitude.nextDown, cosLatitudeAbove: cosLatitude.nextUp)
     }
 
-    /// An upper bound of the haversine term from `origin` to every point of node `index`: the
-    /// arithmetic of `DistanceOrigin.quickHaversineUpperBound`, padded upwards.
-    func upperBound(_ index: Int, from origin: Origin) -> Double {
-        let latSpan = Swift.max(north[index] - origin.latitude, origin.latitude - south[index]) + origin.slack
-        let lonSpan = Swift.min(Swift.max(east[index] - origin.longitude, origin.longitude - west[index]) + origin.slack, 180)
-        let halfLat = latSpan * (Float.pi / 360)
-        let halfLon = lonSpan * (Float.pi / 360)
-        let cosBound = Swift.min(1, origin.cosLatitudeAbove + latSpan * (Float.pi / 180) + 1e-6)
-        return Double((halfLat * halfLat + origin.cosLatitudeAbove * cosBound * halfLon * halfLon) * (1 + 1e-5))
-    }
-
     /// Writes a lower bound of the haversine term from `origin` to each of the `count` nodes
-    /// from `first` into `keys[0..<count]` (and up to three padding values after them).
+    /// from `first` into `lower[0..<count]`, and when `upper` is given an upper bound of the
+    /// term to every point of each node into it (each with up to three padding values after).
     ///
-    /// The same arithmetic as `DistanceOrigin.quickHaversineLowerBound`, four nodes at a time,
-    /// each operand padded by `slack` in the safe direction and the result shrunk by 1e-5,
-    /// far more than single-precision rounding over these dozen operations.
+    /// The same arithmetic as `DistanceOrigin.quickHaversineLowerBound` and
+    /// `quickHaversineUpperBound`, four nodes at a time, each operand padded by `slack` in the
+    /// safe direction and the results moved by a relative 1e-5, far more than single-precision
+    /// rounding over these dozen operations.
     @inline(__always)
-    func lowerBounds(first: Int, count: Int, from origin: Origin, into keys: UnsafeMutablePointer<Float>) {
+    func bounds(first: Int, count: Int, from origin: Origin, lower: UnsafeMutablePointer<Float>, upper: UnsafeMutablePointer<Float>?) {
         typealias Lanes = SIMD4<Float>
         let zero = Lanes(repeating: 0)
         let latitude = Lanes(repeating: origin.latitude)
         let longitude = Lanes(repeating: origin.longitude)
         let slack = Lanes(repeating: origin.slack)
         let cosLatitude = Lanes(repeating: origin.cosLatitude)
+        let cosLatitudeAbove = Lanes(repeating: origin.cosLatitudeAbove)
         // Across the antimeridian the gap is the other way round; 360 is rounded down too.
         let turn = Lanes(repeating: 360 - 1e-3)
         let halfDegree = Lanes(repeating: Float.pi / 360)
@@ -121,10 +113,20 @@ struct NodeBounds: Sendable {
                             let latTerm = halfLat * halfLat * Self.max(1 - halfLat * halfLat / 3, zero)
                             let halfLon = Self.min(lonGap, Lanes(repeating: 180)) * halfDegree
                             let lonTerm = halfLon * halfLon * Self.max(1 - halfLon * halfLon / 3, zero)
-                            let farthest = (Self.max(n - latitude, latitude - s) + slack) * (2 * halfDegree)
+                            let latSpan = Self.max(n - latitude, latitude - s) + slack
+                            let farthest = latSpan * (2 * halfDegree)
                             let cosBound = Self.max(cosLatitude - farthest - 1e-6, zero)
                             let h = (latTerm + cosLatitude * cosBound * lonTerm) * (1 - 1e-5)
-                            UnsafeMutableRawPointer(keys + i).storeBytes(of: h, as: Lanes.self)
+                            UnsafeMutableRawPointer(lower + i).storeBytes(of: h, as: Lanes.self)
+                            if let upper {
+                                // sin²x ≤ x² and cos φ ≤ cos φ₀ + |φ − φ₀|, at the farthest edges.
+                                let lonSpan = Self.min(Self.max(e - longitude, longitude - w) + slack, Lanes(repeating: 180))
+                                let halfLatSpan = latSpan * halfDegree
+                                let halfLonSpan = lonSpan * halfDegree
+                                let cosCeiling = Self.min(cosLatitudeAbove + farthest + 1e-6, Lanes(repeating: 1))
+                                let ceiling = (halfLatSpan * halfLatSpan + cosLatitudeAbove * cosCeiling * halfLonSpan * halfLonSpan) * (1 + 1e-5)
+                                UnsafeMutableRawPointer(upper + i).storeBytes(of: ceiling, as: Lanes.self)
+                            }
                             i += Self.lanes
                         }
                     }

@@ -313,9 +313,11 @@ public struct PackedRTree: Sendable {
         var best = NearestCandidates(k: Swift.min(k, count))
         let vectorOrigin = nodeBounds.origin(origin)
         let keyCapacity = (nodeSize + NodeBounds.lanes - 1) / NodeBounds.lanes * NodeBounds.lanes
-        withUnsafeTemporaryAllocation(of: Float.self, capacity: keyCapacity) { keys in
-            // One lower bound per child of the node being opened.
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: 2 * keyCapacity) { keys in
+            // A lower bound per child of the node being opened, and an upper bound while the
+            // k best are still being gathered.
             let keys = keys.baseAddress.unsafelyUnwrapped
+            let ceilings = keys + keyCapacity
             withEntries { entries in
                 classes.withUnsafeBufferPointer { classes in
                     payloads.withUnsafeBufferPointer { payloads in
@@ -344,14 +346,15 @@ public struct PackedRTree: Sendable {
                                 continue
                             }
                             let children = children(of: node, level: level)
-                            nodeBounds.lowerBounds(first: children.lowerBound - count, count: children.count, from: vectorOrigin, into: keys)
+                            let seekingCeiling = !best.isFull && filter.admitsAll
+                            nodeBounds.bounds(first: children.lowerBound - count, count: children.count, from: vectorOrigin,
+                                              lower: keys, upper: seekingCeiling ? ceilings : nil)
                             for position in children where classes[position] & classMask != 0 {
                                 let h = Double(keys[position - children.lowerBound])
                                 guard h <= bound else { continue }
                                 queue.push(.init(key: h, position: UInt32(position), level: UInt32(level - 1)))
-                                if !best.isFull, filter.admitsAll, classes[position] & ~classMask == 0,
-                                   entryCount(under: position, level: level - 1) >= k {
-                                    bound = Swift.min(bound, nodeBounds.upperBound(position - count, from: vectorOrigin))
+                                if seekingCeiling, classes[position] & ~classMask == 0, entryCount(under: position, level: level - 1) >= k {
+                                    bound = Swift.min(bound, Double(ceilings[position - children.lowerBound]))
                                 }
                             }
                         }
