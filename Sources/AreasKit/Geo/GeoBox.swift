@@ -32,9 +32,13 @@ public struct GeoBox: Sendable, Hashable {
     @usableFromInline
     static let empty = GeoBox(uncheckedSouth: .infinity, west: .infinity, north: -.infinity, east: -.infinity)
 
+    /// Edges inclusive. All four comparisons at once, without branches: the searches test every
+    /// child of every node they open, and whether one overlaps is a coin toss for the predictor.
     @inlinable
     public func intersects(_ other: GeoBox) -> Bool {
-        south <= other.north && north >= other.south && west <= other.east && east >= other.west
+        let low = SIMD4(south, west, other.south, other.west)
+        let high = SIMD4(other.north, other.east, north, east)
+        return all(low .<= high)
     }
 
     @inlinable
