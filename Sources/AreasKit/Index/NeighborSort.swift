@@ -4,7 +4,7 @@
 /// A comparison sort of a hundred neighbours mispredicts a branch at nearly every comparison
 /// and used to cost a radius query as much as its search. Neighbours are first distributed
 /// into buckets by (distance / farthest)², which spreads points scattered evenly over a disc
-/// evenly over the buckets, then each bucket, a handful of neighbours, is sorted in place.
+/// evenly over the buckets, then the buckets, a handful of neighbours each, are sorted in place.
 enum NeighborSort {
     static func sorted(_ input: UnsafeBufferPointer<PackedRTree.Neighbor>) -> [PackedRTree.Neighbor] {
         let n = input.count
@@ -37,10 +37,14 @@ enum NeighborSort {
                     (base + bounds[b]).initialize(to: neighbor)
                 }
                 initialized = n
-                for b in 0..<bucketCount where bounds[b + 1] - bounds[b] > 1 {
+                // Crowded buckets (many neighbours at one distance) get a quicksort of their
+                // own; the rest hold a few each and are put in order by one insertion pass over
+                // everything, which moves each neighbour only within its bucket.
+                for b in 0..<bucketCount where bounds[b + 1] - bounds[b] > 16 {
                     var budget = 64
                     UnstableSort.quicksort(base, bounds[b], bounds[b + 1], budget: &budget)
                 }
+                UnstableSort.insertionSort(base, 0, n)
             }
         }
     }

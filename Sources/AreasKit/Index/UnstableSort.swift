@@ -52,6 +52,13 @@ enum UnstableSort {
                 high = j + 1
             }
         }
+        insertionSort(a, low, high)
+    }
+
+    /// Sorts `a[low..<high]` by insertion: linear in the length plus the number of elements out
+    /// of order, so cheap on short runs and on runs that are nearly sorted already.
+    @usableFromInline
+    static func insertionSort<Element: Comparable>(_ a: UnsafeMutablePointer<Element>, _ low: Int, _ high: Int) {
         var i = low + 1
         while i < high {
             let element = a[i]
