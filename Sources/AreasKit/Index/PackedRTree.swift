@@ -322,12 +322,15 @@ public struct PackedRTree: Sendable {
                 classes.withUnsafeBufferPointer { classes in
                     payloads.withUnsafeBufferPointer { payloads in
                         var queue = SearchQueue(capacity: 8 * nodeSize)
-                        queue.push(.init(key: 0, position: UInt32(root), level: UInt32(levelEnds.count - 1)))
+                        // The node to open next when it is known without asking the queue: the
+                        // nearest child of the node just opened, when nothing waiting is nearer.
+                        var next: SearchQueue.Element? = .init(key: 0, position: UInt32(root), level: UInt32(levelEnds.count - 1))
                         // Nothing with a haversine term above `bound` can enter the k best. It falls
                         // from maxMeters to the k-th best's term, and before k are found, to the
                         // farthest point of any node that holds k entries that all qualify.
                         var bound = limitH
-                        while let element = queue.pop() {
+                        while let element = next ?? queue.pop() {
+                            next = nil
                             guard element.key <= bound else { break }
                             let node = Int(element.position)
                             let level = Int(element.level)
@@ -349,12 +352,27 @@ public struct PackedRTree: Sendable {
                             let seekingCeiling = !best.isFull && filter.admitsAll
                             nodeBounds.bounds(first: children.lowerBound - count, count: children.count, from: vectorOrigin,
                                               lower: keys, upper: seekingCeiling ? ceilings : nil)
+                            var nearest: SearchQueue.Element?
                             for position in children where classes[position] & classMask != 0 {
                                 let h = Double(keys[position - children.lowerBound])
                                 guard h <= bound else { continue }
-                                queue.push(.init(key: h, position: UInt32(position), level: UInt32(level - 1)))
+                                let child = SearchQueue.Element(key: h, position: UInt32(position), level: UInt32(level - 1))
+                                if let current = nearest, current.key <= h {
+                                    queue.push(child)
+                                } else {
+                                    if let current = nearest { queue.push(current) }
+                                    nearest = child
+                                }
                                 if seekingCeiling, classes[position] & ~classMask == 0, entryCount(under: position, level: level - 1) >= k {
                                     bound = Swift.min(bound, Double(ceilings[position - children.lowerBound]))
+                                }
+                            }
+                            // The way down to the first leaf then needs no queue at all.
+                            if let nearest {
+                                if let waiting = queue.minimumKey, waiting < nearest.key {
+                                    queue.push(nearest)
+                                } else {
+                                    next = nearest
                                 }
                             }
                         }

@@ -19,6 +19,9 @@ struct SearchQueue: ~Copyable {
 
     var count: Int { heap.count }
 
+    /// The smallest key waiting, if any.
+    var minimumKey: Double? { heap.count > 0 ? heap.base[0].key : nil }
+
     @inline(__always)
     private static func precedes(_ a: Element, _ b: Element) -> Bool {
         a.key < b.key
