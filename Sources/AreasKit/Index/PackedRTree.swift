@@ -221,16 +221,17 @@ public struct PackedRTree: Sendable {
     /// `box` (edges inclusive), until it returns false. Nothing is collected on the way.
     @inline(__always)
     public func forEach<Filter: EntryFilter>(intersecting box: GeoBox, classMask: UInt8 = 0xFF, filter: Filter, _ visit: (UInt32) -> Bool) {
-        depthFirst(classMask: classMask, descend: { $0.intersects(box) }) { entry, payload in
-            guard entry.intersects(box), filter.admits(payload) else { return true }
+        depthFirst(classMask: classMask, descend: { $0.intersects(box) }) { entries, position, payload in
+            guard entries[position].intersects(box), filter.admits(payload) else { return true }
             return visit(payload)
         }
     }
 
     /// Walks down through every node of the given classes that `descend` accepts and hands each
-    /// entry of the classes in the leaves it reaches to `visit`, until that returns false.
+    /// entry of the classes in the leaves it reaches to `visit` (with the entries, so a caller can
+    /// read a point as a point), until that returns false.
     @inline(__always)
-    private func depthFirst(classMask: UInt8, descend: (GeoBox) -> Bool, _ visit: (_ entry: GeoBox, _ payload: UInt32) -> Bool) {
+    private func depthFirst(classMask: UInt8, descend: (GeoBox) -> Bool, _ visit: (_ entries: EntryView, _ position: Int, _ payload: UInt32) -> Bool) {
         guard let root else { return }
         withEntries { entries in
             nodeBoxes.withUnsafeBufferPointer { nodeBoxes in
@@ -248,7 +249,7 @@ public struct PackedRTree: Sendable {
                                 continue
                             }
                             for position in children(of: node, level: 1)
-                            where classes[position] & classMask != 0 && !visit(entries[position], payloads[position]) {
+                            where classes[position] & classMask != 0 && !visit(entries, position, payloads[position]) {
                                 return
                             }
                         }
@@ -276,10 +277,10 @@ public struct PackedRTree: Sendable {
             reach.east = 180
         }
         var found = ScratchBuffer<Neighbor>(capacity: 128)
-        depthFirst(classMask: classMask, descend: { $0.intersects(reach) && origin.quickHaversineLowerBound(to: $0) <= limitH }) { entry, payload in
+        depthFirst(classMask: classMask, descend: { $0.intersects(reach) && origin.quickHaversineLowerBound(to: $0) <= limitH }) { entries, position, payload in
             // Entries inside the circle's box are measured exactly, a polynomial or two each.
-            guard entry.intersects(reach) else { return true }
-            let h = origin.haversineLowerBound(to: entry)
+            guard entries[position].intersects(reach) else { return true }
+            let h = entries.haversineLowerBound(from: origin, at: position)
             guard h <= limitH, filter.admits(payload) else { return true }
             let distance = Geodesy.meters(haversine: h)
             if distance <= meters { found.append(Neighbor(payload: payload, distanceMeters: distance)) }
