@@ -80,10 +80,21 @@ final class NodeBoundsTests: XCTestCase {
                         let inside = SyntheticPoints.point(in: box, using: &random)
                         XCTAssertGreaterThanOrEqual(upper, exact.haversine(latitude: inside.latitude, longitude: inside.longitude))
                     }
-                    XCTAssertLessThanOrEqual(upper, exact.quickHaversineUpperBound(to: box) * 1.001 + 1e-12, "upper bound far looser than the double one")
+                    XCTAssertLessThanOrEqual(upper, Self.arithmeticUpperBound(from: exact, to: box) * 1.001 + 1e-12, "upper bound far looser than its arithmetic in double precision")
                 }
             }
         }
+    }
+
+    /// The upper bound's arithmetic in double precision, unpadded: sin²x ≤ x² and
+    /// cos φ ≤ cos φ₀ + |φ − φ₀|, at the farthest edges.
+    private static func arithmeticUpperBound(from origin: DistanceOrigin, to box: GeoBox) -> Double {
+        let latSpan = Swift.max(box.north - origin.latitude, origin.latitude - box.south)
+        let lonSpan = Swift.min(Swift.max(box.east - origin.longitude, origin.longitude - box.west), 180)
+        let halfLat = latSpan * .pi / 360
+        let halfLon = lonSpan * .pi / 360
+        let cosBound = Swift.min(1, origin.cosLatitude + latSpan * .pi / 180)
+        return halfLat * halfLat + origin.cosLatitude * cosBound * halfLon * halfLon
     }
 
     func testTightForNeighbourhoodsInKorea() {

@@ -168,19 +168,6 @@ struct DistanceOrigin {
         return latTerm + cosLatitude * cosBound * lonTerm
     }
 
-    /// An upper bound of the haversine term to every point of `box`, from arithmetic alone:
-    /// sin²x ≤ x² and cos φ ≤ cos φ₀ + |φ − φ₀|. Lets the search drop candidates that cannot
-    /// beat what it has already seen.
-    @inlinable
-    func quickHaversineUpperBound(to box: GeoBox) -> Double {
-        let latSpan = Swift.max(box.north - latitude, latitude - box.south)
-        let lonSpan = Swift.min(Swift.max(box.east - longitude, longitude - box.west), 180)
-        let halfLat = latSpan * (Geodesy.radiansPerDegree / 2)
-        let halfLon = lonSpan * (Geodesy.radiansPerDegree / 2)
-        let cosBound = Swift.min(1, cosLatitude + latSpan * Geodesy.radiansPerDegree)
-        return halfLat * halfLat + cosLatitude * cosBound * halfLon * halfLon
-    }
-
     /// The smallest haversine term to any point of `box`.
     ///
     /// Inside the box's longitudes the nearest point is straight north or south. Outside them it

@@ -79,10 +79,10 @@ struct NodeBounds: Sendable {
     /// from `first` into `lower[0..<count]`, and when `upper` is given an upper bound of the
     /// term to every point of each node into it (each with up to three padding values after).
     ///
-    /// The same arithmetic as `DistanceOrigin.quickHaversineLowerBound` and
-    /// `quickHaversineUpperBound`, four nodes at a time, each operand padded by `slack` in the
-    /// safe direction and the results moved by a relative 1e-5, far more than single-precision
-    /// rounding over these dozen operations.
+    /// The same arithmetic as `DistanceOrigin.quickHaversineLowerBound` (and, for the upper
+    /// bound, sin²x ≤ x² and cos φ ≤ cos φ₀ + |φ − φ₀|), four nodes at a time, each operand
+    /// padded by `slack` in the safe direction and the results moved by a relative 1e-5, far
+    /// more than single-precision rounding over these dozen operations.
     @inline(__always)
     func bounds(first: Int, count: Int, from origin: Origin, lower: UnsafeMutablePointer<Float>, upper: UnsafeMutablePointer<Float>?) {
         typealias Lanes = SIMD4<Float>

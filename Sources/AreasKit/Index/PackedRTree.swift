@@ -28,7 +28,9 @@ public struct PackedRTree: Sendable {
     private let levelEnds: [Int]
     /// `spans[l]` is how many entries a full node of level l covers (nodeSize^l).
     private let spans: [Int]
-    /// The nodes' rectangles for vector distance bounds; node at position p is `p - count`.
+    /// The nodes' rectangles again, in single precision for vector distance bounds; node at
+    /// position p is `p - count`. The box searches keep to `nodeBoxes`: a vector window test
+    /// over these measured slower than the branch-free double-precision one.
     private let nodeBounds: NodeBounds
 
     /// A neighbour found by a distance query. Ordered nearest first, ties by payload.
