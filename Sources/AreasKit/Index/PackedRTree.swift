@@ -268,7 +268,7 @@ public struct PackedRTree: Sendable {
     }
 
     public func search<Filter: EntryFilter>(within meters: Double, of point: GeoPoint, classMask: UInt8 = 0xFF, limit: Int = .max, filter: Filter) -> [Neighbor] {
-        guard let root, limit > 0 else { return [] }
+        guard count > 0, limit > 0 else { return [] }
         let origin = DistanceOrigin(point)
         let limitH = Self.prunableHaversine(meters: meters)
         // Four comparisons reject most of what lies outside the circle before any trigonometry.
