@@ -149,18 +149,24 @@ public struct AreaIndex: Sendable {
         guard k >= 0 else { throw .invalidCount(k) }
         if let maxMeters, !(maxMeters.isFinite && maxMeters >= 0) { throw .invalidDistance(maxMeters) }
         if kind == .smoking {
-            let positions = smokingPositions
-            let areas = self.areas
-            let found = region.isAnywhere
-                ? smokingTree.nearest(to: point, k: k, maxMeters: maxMeters)
-                : smokingTree.nearest(to: point, k: k, maxMeters: maxMeters, filter: AdmitWhere { region.contains(areas[positions[Int($0)]]) })
-            return found.map { Match(position: positions[Int($0.payload)], distanceMeters: $0.distanceMeters) }
+            return nearestSmoking(from: DistanceOrigin(point), k: k, maxMeters: maxMeters, region: region)
         }
         let mask = Self.classMask(of: kind)
         let found = region.isAnywhere
             ? tree.nearest(to: point, k: k, maxMeters: maxMeters, classMask: mask)
             : tree.nearest(to: point, k: k, maxMeters: maxMeters, classMask: mask, filter: filter(region))
         return found.map { Match(position: Int($0.payload), distanceMeters: $0.distanceMeters) }
+    }
+
+    /// The `k` smoking areas nearest to `origin`, from the tree of smoking areas alone (a small
+    /// minority: a search of the whole tree would wade through the zones).
+    private func nearestSmoking(from origin: DistanceOrigin, k: Int, maxMeters: Double?, region: Region) -> [Match] {
+        let positions = smokingPositions
+        let areas = self.areas
+        let found = region.isAnywhere
+            ? smokingTree.nearest(from: origin, k: k, maxMeters: maxMeters, filter: AdmitAll())
+            : smokingTree.nearest(from: origin, k: k, maxMeters: maxMeters, filter: AdmitWhere { region.contains(areas[positions[Int($0)]]) })
+        return found.map { Match(position: positions[Int($0.payload)], distanceMeters: $0.distanceMeters) }
     }
 
     private func filter(_ region: Region) -> AdmitWhere {
@@ -198,13 +204,8 @@ public struct AreaIndex: Sendable {
             }
         }
         zones.sort { ($0.distanceMeters ?? 0, $0.position) < ($1.distanceMeters ?? 0, $1.position) }
-        // The nearest smoking area, from the same origin (as `nearest(kind: .smoking)` does).
-        let positions = smokingPositions
-        let nearest = region.isAnywhere
-            ? smokingTree.nearest(from: origin, k: 1, filter: AdmitAll())
-            : smokingTree.nearest(from: origin, k: 1, filter: AdmitWhere { region.contains(areas[positions[Int($0)]]) })
-        let smoking = nearest.first.map { Match(position: positions[Int($0.payload)], distanceMeters: $0.distanceMeters) }
-        return Check(zones: zones, nearestSmoking: smoking)
+        // The nearest smoking area, from the same origin.
+        return Check(zones: zones, nearestSmoking: nearestSmoking(from: origin, k: 1, maxMeters: nil, region: region).first)
     }
 
     /// An area beside a route: how far along the route its nearest point is, and how far aside.
