@@ -6,8 +6,8 @@ import Dispatch
 /// Built once per refresh and then only read, so any number of threads may query it while a
 /// newer one is being built; the server swaps the reference when the new one is ready.
 public struct AreaIndex: Sendable {
-    /// Every area, sorted by id; tree payloads are positions in this array.
-    public let areas: [Area]
+    /// Every area, sorted by id; tree payloads are positions in this table.
+    public let areas: AreaTable
     public let tree: PackedRTree
     /// The bounding boxes of the non-smoking zones' footprints; payloads are positions in `areas`.
     public let footprints: PackedRTree
@@ -24,20 +24,12 @@ public struct AreaIndex: Sendable {
 
     /// Sorts `areas` by id (keeping the first of any repeated id) and builds the tree.
     public init(areas: [Area], nodeSize: Int = 16, footprint: FootprintPolicy = .standard) {
-        // Catalogs hand over areas already in id order: checking is linear, sorting is not.
-        var sorted = areas
-        let strictlyIncreasing = areas.withUnsafeBufferPointer { buffer in
-            buffer.indices.dropFirst().allSatisfy { buffer[$0 - 1].id < buffer[$0].id }
-        }
-        if !strictlyIncreasing {
-            sorted.sort { $0.id < $1.id }
-            var write = 0
-            for read in sorted.indices where write == 0 || sorted[read].id != sorted[write - 1].id {
-                sorted[write] = sorted[read]
-                write += 1
-            }
-            sorted.removeSubrange(write...)
-        }
+        self.init(table: AreaTable(areas: areas), nodeSize: nodeSize, footprint: footprint)
+    }
+
+    /// Orders `table` by id (keeping the first of any repeated id) and builds the trees.
+    public init(table: AreaTable, nodeSize: Int = 16, footprint: FootprintPolicy = .standard) {
+        let sorted = table.sortedByID()
         let clock = ContinuousClock()
         let start = clock.now
         // The two trees are independent: build them on two cores at once.
@@ -50,25 +42,26 @@ public struct AreaIndex: Sendable {
             var smokingPositions: [Int] = []
         }
         let built = Built()
-        let areas = sorted
+        let records = sorted.records
         DispatchQueue.concurrentPerform(iterations: 3) { part in
             if part == 2 {
-                let positions = areas.indices.filter { areas[$0].kind == .smoking }
-                built.smokingTree = PackedRTree(entries: positions.map { GeoBox(areas[$0].coordinate) }, nodeSize: nodeSize)
+                let positions = records.indices.filter { records[$0].kind == .smoking }
+                built.smokingTree = PackedRTree(entries: positions.map { GeoBox(records[$0].coordinate) }, nodeSize: nodeSize)
                 built.smokingPositions = positions
             } else if part == 0 {
                 built.tree = PackedRTree(
-                    entries: areas.map { GeoBox($0.coordinate) },
-                    classes: areas.map { Self.classMask(of: $0.kind) },
+                    entries: records.map { GeoBox($0.coordinate) },
+                    classes: records.map { Self.classMask(of: $0.kind) },
                     nodeSize: nodeSize)
                 built.treeMilliseconds = (clock.now - start).milliseconds
             } else {
                 var boxes: [GeoBox] = []
                 var zones: [Footprint] = []
-                for i in areas.indices where areas[i].kind == .nonsmoking {
-                    let radius = footprint.radius(of: areas[i])
-                    boxes.append((try? Geodesy.boundingBox(around: areas[i].coordinate, meters: radius)) ?? GeoBox(areas[i].coordinate))
-                    zones.append(Footprint(center: areas[i].coordinate, radiusMeters: radius, position: UInt32(i)))
+                for i in records.indices where records[i].kind == .nonsmoking {
+                    let center = records[i].coordinate
+                    let radius = footprint.radius(of: sorted, at: i)
+                    boxes.append((try? Geodesy.boundingBox(around: center, meters: radius)) ?? GeoBox(center))
+                    zones.append(Footprint(center: center, radiusMeters: radius, position: UInt32(i)))
                 }
                 built.zones = zones
                 built.footprints = PackedRTree(entries: boxes, nodeSize: nodeSize)
@@ -105,7 +98,7 @@ public struct AreaIndex: Sendable {
 
     /// The footprint radius of the zone at `position` in `areas`, in meters.
     public func footprintRadius(of position: Int) -> Double {
-        footprintPolicy.radius(of: areas[position])
+        footprintPolicy.radius(of: areas, at: position)
     }
 
     public static let empty = AreaIndex(areas: [])
@@ -114,13 +107,7 @@ public struct AreaIndex: Sendable {
 
     /// The area with this id, by binary search.
     public func area(id: String) -> Area? {
-        var low = 0
-        var high = areas.count
-        while low < high {
-            let mid = (low + high) / 2
-            if areas[mid].id < id { low = mid + 1 } else { high = mid }
-        }
-        return low < areas.count && areas[low].id == id ? areas[low] : nil
+        areas.position(of: id).map { areas[$0] }
     }
 
     /// Areas inside `box`, edges inclusive, in id order; at most `limit`.
@@ -165,13 +152,13 @@ public struct AreaIndex: Sendable {
         let areas = self.areas
         let found = region.isAnywhere
             ? smokingTree.nearest(from: origin, k: k, maxMeters: maxMeters, filter: AdmitAll())
-            : smokingTree.nearest(from: origin, k: k, maxMeters: maxMeters, filter: AdmitWhere { region.contains(areas[positions[Int($0)]]) })
+            : smokingTree.nearest(from: origin, k: k, maxMeters: maxMeters, filter: AdmitWhere { areas.isInside(region, at: positions[Int($0)]) })
         return found.map { Match(position: positions[Int($0.payload)], distanceMeters: $0.distanceMeters) }
     }
 
     private func filter(_ region: Region) -> AdmitWhere {
         let areas = self.areas
-        return AdmitWhere { region.contains(areas[Int($0)]) }
+        return AdmitWhere { areas.isInside(region, at: Int($0)) }
     }
 
     /// What `check` answers: the zones a point lies in and the nearest place to smoke.
@@ -197,7 +184,7 @@ public struct AreaIndex: Sendable {
                 let distance = Geodesy.distance(from: origin, to: zone.center)
                 guard distance <= zone.radiusMeters else { return true }
                 let position = Int(zone.position)
-                if region.isAnywhere || region.contains(areas[position]) {
+                if region.isAnywhere || areas.isInside(region, at: position) {
                     zones.append(Match(position: position, distanceMeters: distance))
                 }
                 return true
@@ -232,8 +219,8 @@ public struct AreaIndex: Sendable {
             let box = try Geodesy.boundingBox(around: a, meters: pad).union(try Geodesy.boundingBox(around: b, meters: pad))
             for payload in tree.search(intersecting: box, classMask: mask) {
                 let position = Int(payload)
-                guard region.isAnywhere || region.contains(areas[position]) else { continue }
-                let (side, along) = Geodesy.segmentDistance(from: areas[position].coordinate, a: a, b: b)
+                guard region.isAnywhere || areas.isInside(region, at: position) else { continue }
+                let (side, along) = Geodesy.segmentDistance(from: areas.records[position].coordinate, a: a, b: b)
                 guard side <= meters else { continue }
                 if let existing = best[position], existing.sideMeters <= side { continue }
                 best[position] = RouteMatch(position: position, alongMeters: start + along, sideMeters: side)

@@ -51,7 +51,16 @@ public struct FootprintPolicy: Sendable, Hashable {
 
     /// The footprint radius of a zone, in meters; the minimum when the size is missing or not a number.
     public func radius(of area: borrowing Area) -> Double {
-        guard let text = area.field(sizeField), let size = Double(text.trimmed), size.isFinite, size > 0 else {
+        radius(size: area.field(sizeField))
+    }
+
+    /// The footprint radius of the zone at `position` in `table`, in meters.
+    public func radius(of table: AreaTable, at position: Int) -> Double {
+        radius(size: table.field(sizeField, of: position))
+    }
+
+    private func radius(size text: String?) -> Double {
+        guard let text, let size = Double(text.trimmed), size.isFinite, size > 0 else {
             return minimumMeters
         }
         return Swift.min(Swift.max((size / Double.pi).squareRoot(), minimumMeters), maximumMeters)

@@ -43,33 +43,41 @@ public struct JSONWriter {
 
     public mutating func key(_ name: String) {
         string(name)
+        colon()
+    }
+
+    /// Ends a key written with `string(utf8:)`.
+    public mutating func colon() {
         bytes.append(UInt8(ascii: ":"))
         needsComma = false
     }
 
     public mutating func string(_ value: String) {
+        var value = value
+        value.withUTF8 { string(utf8: $0) }
+    }
+
+    /// A string given as its UTF-8 bytes, escaped as JSON requires.
+    public mutating func string(utf8: UnsafeBufferPointer<UInt8>) {
         separate()
         bytes.append(UInt8(ascii: "\""))
-        var value = value
-        value.withUTF8 { utf8 in
-            var runStart = 0
-            for (i, byte) in utf8.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i]))
-                bytes.append(UInt8(ascii: "\\"))
-                switch byte {
-                case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\""))
-                case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\"))
-                case 0x0A: bytes.append(UInt8(ascii: "n"))
-                case 0x0D: bytes.append(UInt8(ascii: "r"))
-                case 0x09: bytes.append(UInt8(ascii: "t"))
-                default:
-                    let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                    bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 15)]])
-                }
-                runStart = i + 1
+        var runStart = 0
+        for (i, byte) in utf8.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i]))
+            bytes.append(UInt8(ascii: "\\"))
+            switch byte {
+            case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\""))
+            case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\"))
+            case 0x0A: bytes.append(UInt8(ascii: "n"))
+            case 0x0D: bytes.append(UInt8(ascii: "r"))
+            case 0x09: bytes.append(UInt8(ascii: "t"))
+            default:
+                let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 15)]])
             }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
+            runStart = i + 1
         }
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
         bytes.append(UInt8(ascii: "\""))
         needsComma = true
     }

@@ -227,13 +227,13 @@ public final class AreaService: Sendable {
             writeRoute(Array(matches.prefix(cap)), truncated: matches.count > cap, state: state, output: output, into: &writer)
         case .get(let id):
             try requireData(state)
-            guard let area = state.index.area(id: id) else { throw RequestError(.notFound, "no area with id '\(id)'") }
+            guard let position = state.index.areas.position(of: id) else { throw RequestError(.notFound, "no area with id '\(id)'") }
             writer.beginObject()
             writer.key("ok"); writer.bool(true)
             writer.key("count"); writer.number(1)
             writer.key("areas")
             writer.beginArray()
-            writeArea(area, distance: nil, detailed: true, into: &writer)
+            state.index.areas.withBuffers { writeArea(position, of: $0, distance: nil, detailed: true, into: &writer) }
             writer.endObject()
             writer.endArray()
             writer.endObject()
@@ -301,16 +301,14 @@ public final class AreaService: Sendable {
         if output != .count {
             writer.key("areas")
             writer.beginArray()
-            // Borrowed in place: copying an Area would retain each of its strings.
-            state.index.areas.withUnsafeBufferPointer { areas in
-                // The records lie scattered over a large array, a cache miss each. Sizing the
+            state.index.areas.withBuffers { areas in
+                // The records lie scattered over a large table, a cache miss each. Sizing the
                 // answer first reads them all in one tight loop, where their misses overlap,
                 // instead of one at a time between the writes (at 1M areas this was a fifth
                 // of a near query's cost).
                 var size = 0
                 for match in matches {
-                    // Fields read in place (binding the Area would copy it and retain its strings).
-                    size &+= areas[locate(match).position].id.utf8.count
+                    size &+= areas.utf8(areas.records[locate(match).position].id).count
                 }
                 size += matches.count * (output == .ids ? 40 : 400)
                 writer.reserve(size)
@@ -318,10 +316,10 @@ public final class AreaService: Sendable {
                     let (position, distance) = locate(match)
                     if output == .ids {
                         writer.beginObject()
-                        writer.key("id"); writer.string(areas[position].id)
+                        writer.key("id"); writer.string(utf8: areas.utf8(areas.records[position].id))
                         if let distance { writer.key("distanceMeters"); writer.meters(distance) }
                     } else {
-                        writeArea(areas[position], distance: distance, detailed: false, into: &writer)
+                        writeArea(position, of: areas, distance: distance, detailed: false, into: &writer)
                     }
                     extra(match, &writer)
                     writer.endObject()
@@ -333,54 +331,56 @@ public final class AreaService: Sendable {
     }
 
     private func writeCheck(_ check: AreaIndex.Check, from point: GeoPoint, state: ServingState, into writer: inout JSONWriter) {
-        let areas = state.index.areas
         writer.beginObject()
         writer.key("ok"); writer.bool(true)
         writer.key("inside"); writer.bool(check.inside)
-        writer.key("summary"); writer.string(CheckSentence.make(check, from: point, areas: areas))
-        writer.key("zones")
-        writer.beginArray()
-        for zone in check.zones {
-            writeArea(areas[zone.position], distance: zone.distanceMeters, detailed: false, into: &writer)
-            writer.key("footprintMeters"); writer.meters(state.index.footprintRadius(of: zone.position))
-            writer.endObject()
-        }
-        writer.endArray()
-        writer.key("nearestSmoking")
-        if let nearest = check.nearestSmoking {
-            let area = areas[nearest.position]
-            writeArea(area, distance: nearest.distanceMeters, detailed: false, into: &writer)
-            let bearing = Geodesy.bearing(from: point, to: area.coordinate)
+        writer.key("summary"); writer.string(CheckSentence.make(check, from: point, areas: state.index.areas))
+        state.index.areas.withBuffers { areas in
+            writer.key("zones")
+            writer.beginArray()
+            for zone in check.zones {
+                writeArea(zone.position, of: areas, distance: zone.distanceMeters, detailed: false, into: &writer)
+                writer.key("footprintMeters"); writer.meters(state.index.footprintRadius(of: zone.position))
+                writer.endObject()
+            }
+            writer.endArray()
+            writer.key("nearestSmoking")
+            guard let nearest = check.nearestSmoking else {
+                writer.null()
+                return
+            }
+            writeArea(nearest.position, of: areas, distance: nearest.distanceMeters, detailed: false, into: &writer)
+            let bearing = Geodesy.bearing(from: point, to: areas.records[nearest.position].coordinate)
             writer.key("bearingDegrees"); writer.number((bearing * 10).rounded() / 10)
             writer.key("direction"); writer.string(Geodesy.compassPoint(bearing))
             writer.endObject()
-        } else {
-            writer.null()
         }
         writer.endObject()
     }
 
     /// Writes an area's fields into an open object; the caller may add more and closes it.
-    private func writeArea(_ area: borrowing Area, distance: Double?, detailed: Bool, into writer: inout JSONWriter) {
+    private func writeArea(_ position: Int, of areas: AreaTable.Buffers, distance: Double?, detailed: Bool, into writer: inout JSONWriter) {
+        let area = areas.records[position]
         writer.beginObject()
-        writer.key("id"); writer.string(area.id)
+        writer.key("id"); writer.string(utf8: areas.utf8(area.id))
         writer.key("kind"); writer.string(area.kind.rawValue)
-        writer.key("name"); writer.string(area.name)
+        writer.key("name"); writer.string(utf8: areas.utf8(area.name))
         writer.key("lat"); writer.number(area.coordinate.latitude)
         writer.key("lon"); writer.number(area.coordinate.longitude)
         if let distance { writer.key("distanceMeters"); writer.meters(distance) }
-        writer.key("address"); writer.string(area.address)
-        writer.key("district"); writer.string(area.district)
-        writer.key("source"); writer.string(area.source)
+        writer.key("address"); writer.string(utf8: areas.utf8(area.address))
+        writer.key("district"); writer.string(utf8: areas.utf8(area.district))
+        writer.key("source"); writer.string(utf8: areas.utf8(area.source))
         if detailed {
-            writer.key("province"); writer.string(area.province)
-            writer.key("roadAddress"); writer.string(area.roadAddress)
-            writer.key("lotAddress"); writer.string(area.lotAddress)
+            writer.key("province"); writer.string(utf8: areas.utf8(area.province))
+            writer.key("roadAddress"); writer.string(utf8: areas.utf8(area.roadAddress))
+            writer.key("lotAddress"); writer.string(utf8: areas.utf8(area.lotAddress))
             writer.key("fields")
             writer.beginObject()
-            for field in area.fields {
-                writer.key(field.key)
-                writer.string(field.value)
+            areas.forEachField(of: position) { key, value in
+                writer.string(utf8: key)
+                writer.colon()
+                writer.string(utf8: value)
             }
             writer.endObject()
         }
@@ -408,15 +408,18 @@ public final class AreaService: Sendable {
         writer.key("areas"); writer.number(state.index.count)
         writer.key("byKind")
         writer.beginObject()
+        let records = state.index.areas.records
         for kind in AreaKind.allCases {
             writer.key(kind.rawValue)
-            writer.number(state.index.areas.reduce(0) { $0 + ($1.kind == kind ? 1 : 0) })
+            writer.number(records.reduce(0) { $0 + ($1.kind == kind ? 1 : 0) })
         }
         writer.endObject()
         writer.key("byProvince")
         writer.beginObject()
+        var byReference: [StringArena.Ref: Int] = [:]
+        for record in records { byReference[record.province, default: 0] += 1 }
         var provinces: [String: Int] = [:]
-        for area in state.index.areas { provinces[area.province, default: 0] += 1 }
+        for (province, count) in byReference { provinces[state.index.areas.strings.string(province), default: 0] += count }
         for (province, count) in provinces.sorted(by: { $0.key < $1.key }) {
             writer.key(province.isEmpty ? "(unknown)" : province)
             writer.number(count)

@@ -1,6 +1,6 @@
 /// The one sentence `check` leads with, for a person standing at the point.
 public enum CheckSentence {
-    public static func make(_ check: AreaIndex.Check, from point: GeoPoint, areas: [Area]) -> String {
+    public static func make(_ check: AreaIndex.Check, from point: GeoPoint, areas: AreaTable) -> String {
         var sentence: String
         switch check.zones.count {
         case 0: sentence = "Not inside any known non-smoking zone."

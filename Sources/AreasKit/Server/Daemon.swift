@@ -82,27 +82,8 @@ public final class Daemon: @unchecked Sendable {
         let snapshotPath = config.snapshot ?? DefaultPaths.snapshot(environment: environment)
 
         // The last good data first, so the socket answers as soon as it exists.
-        var catalog = Catalog()
-        var hasData = false
-        let clock = ContinuousClock()
-        let loadStart = clock.now
-        do {
-            if let loaded = try SnapshotFile.load(path: snapshotPath) {
-                catalog = loaded.catalog
-                hasData = true
-            }
-        } catch {
-            let moved = SnapshotFile.quarantine(path: snapshotPath)
-            logger.error("\(error); moved it to \(moved) and starting empty, fetching now")
-        }
-        let state = ServingState(catalog: catalog, hasData: hasData, lastReport: nil, snapshotPath: snapshotPath,
-                                 builtAt: Date().timeIntervalSince1970, footprint: config.footprint)
+        let state = loadSnapshot(path: snapshotPath, footprint: config.footprint)
         FreeMemory.release()
-        if hasData {
-            logger.info("loaded snapshot \(snapshotPath): \(state.index.count) areas from \(catalog.sources.count) sources in \(Int((clock.now - loadStart).milliseconds)) ms")
-        } else {
-            logger.info("no snapshot at \(snapshotPath); serving nothing until the first refresh finishes")
-        }
         let service = AreaService(config: config, state: state, snapshotPath: snapshotPath, logger: logger, environment: environment,
                                   onRefresh: { [weak self] state in self?.announce(state) })
         self.service = service
@@ -132,6 +113,29 @@ public final class Daemon: @unchecked Sendable {
             sources.append(timer)
         }
         return nil
+    }
+
+    /// The data set in the snapshot at `path`, or an empty one when there is none or it is
+    /// unreadable (moved aside for inspection; the first refresh fills in).
+    private func loadSnapshot(path: String, footprint: FootprintPolicy) -> ServingState {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let contents: SnapshotFile.Contents
+        do {
+            guard let loaded = try SnapshotFile.load(path: path) else {
+                logger.info("no snapshot at \(path); serving nothing until the first refresh finishes")
+                return ServingState(catalog: Catalog(), hasData: false, lastReport: nil, snapshotPath: path, builtAt: Date().timeIntervalSince1970)
+            }
+            contents = loaded
+        } catch {
+            let moved = SnapshotFile.quarantine(path: path)
+            logger.error("\(error); moved it to \(moved) and starting empty, fetching now")
+            return ServingState(catalog: Catalog(), hasData: false, lastReport: nil, snapshotPath: path, builtAt: Date().timeIntervalSince1970)
+        }
+        let state = ServingState(index: AreaIndex(table: contents.areas, footprint: footprint), fetchedAt: contents.fetchedAt,
+                                 hasData: true, lastReport: nil, snapshotPath: path, builtAt: Date().timeIntervalSince1970)
+        logger.info("loaded snapshot \(path): \(state.index.count) areas from \(contents.fetchedAt.count) sources in \(Int((clock.now - start).milliseconds)) ms")
+        return state
     }
 
     private func listen(config: AreasConfig) throws -> FileDescriptor {

@@ -22,21 +22,27 @@ public final class ServingState: Sendable {
         public var fetchedAt: Double
     }
 
-    public init(catalog: Catalog, hasData: Bool, lastReport: RefreshReport?, snapshotPath: String, builtAt: Double,
-                nodeSize: Int = 16, footprint: FootprintPolicy = .standard) {
-        let index = catalog.index(nodeSize: nodeSize, footprint: footprint)
+    public convenience init(catalog: Catalog, hasData: Bool, lastReport: RefreshReport?, snapshotPath: String, builtAt: Double,
+                            nodeSize: Int = 16, footprint: FootprintPolicy = .standard) {
+        self.init(index: catalog.index(nodeSize: nodeSize, footprint: footprint), fetchedAt: catalog.sources.mapValues(\.fetchedAt),
+                  hasData: hasData, lastReport: lastReport, snapshotPath: snapshotPath, builtAt: builtAt)
+    }
+
+    /// `fetchedAt` names every source, including any that has no areas.
+    public init(index: AreaIndex, fetchedAt: [String: Double], hasData: Bool, lastReport: RefreshReport?, snapshotPath: String, builtAt: Double) {
         var sources: [String: SourceSpan] = [:]
         var start = 0
-        let areas = index.areas
-        while start < areas.count {
+        let records = index.areas.records
+        let strings = index.areas.strings
+        while start < records.count {
             var end = start + 1
-            while end < areas.count && areas[end].source == areas[start].source { end += 1 }
-            let name = areas[start].source
-            sources[name] = SourceSpan(range: start..<end, fetchedAt: catalog.sources[name]?.fetchedAt ?? 0)
+            while end < records.count && strings.equals(records[end].source, records[start].source) { end += 1 }
+            let name = strings.string(records[start].source)
+            sources[name] = SourceSpan(range: start..<end, fetchedAt: fetchedAt[name] ?? 0)
             start = end
         }
-        for (name, data) in catalog.sources where sources[name] == nil {
-            sources[name] = SourceSpan(range: 0..<0, fetchedAt: data.fetchedAt)
+        for (name, fetched) in fetchedAt where sources[name] == nil {
+            sources[name] = SourceSpan(range: 0..<0, fetchedAt: fetched)
         }
         self.index = index
         self.sources = sources

@@ -39,13 +39,13 @@ struct ByteReader {
         Double(bitPattern: try read(UInt64.self))
     }
 
-    mutating func readString() throws(Truncated) -> String {
+    /// A length-prefixed string's bytes, in place.
+    mutating func readBytes() throws(Truncated) -> UnsafeBufferPointer<UInt8> {
         let count = Int(try read(UInt32.self))
-        if count == 0 { return "" }
         guard bytes.count - offset >= count else { throw Truncated() }
-        let string = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + count]), as: UTF8.self)
+        let slice = UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + count])
         offset += count
-        return string
+        return slice.assumingMemoryBound(to: UInt8.self)
     }
 }
 

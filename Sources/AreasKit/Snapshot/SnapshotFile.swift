@@ -92,8 +92,24 @@ public enum SnapshotFile {
         }
     }
 
-    public static func decode(_ bytes: [UInt8], path: String = "snapshot") throws(Failure) -> (catalog: Catalog, createdAt: Double) {
-        let result: Result<(Catalog, Double), Failure> = bytes.withUnsafeBytes { raw in
+    /// What a snapshot holds: every area in one table, and when each source was fetched.
+    public struct Contents: Sendable {
+        /// Every area, source by source in name order, each source's in id order.
+        public var areas: AreaTable
+        /// Every source the snapshot names (including any with no areas) and its fetch time.
+        public var fetchedAt: [String: Double]
+        public var createdAt: Double
+
+        /// The areas as a catalog, each made whole (for comparisons, not for serving).
+        public var catalog: Catalog {
+            var sources = fetchedAt.mapValues { Catalog.SourceData(areas: [], fetchedAt: $0) }
+            for area in areas { sources[area.source]?.areas.append(area) }
+            return Catalog(sources: sources)
+        }
+    }
+
+    public static func decode(_ bytes: [UInt8], path: String = "snapshot") throws(Failure) -> Contents {
+        let result: Result<Contents, Failure> = bytes.withUnsafeBytes { raw in
             do throws(Failure) {
                 return .success(try decode(raw, path: path))
             } catch {
@@ -103,7 +119,9 @@ public enum SnapshotFile {
         return try result.get()
     }
 
-    private static func decode(_ raw: UnsafeRawBufferPointer, path: String) throws(Failure) -> (Catalog, Double) {
+    /// Decodes straight into an `AreaTable`: the file's string table becomes the arena, and
+    /// an area's string indexes become references, so loading makes no `String` per area.
+    private static func decode(_ raw: UnsafeRawBufferPointer, path: String) throws(Failure) -> Contents {
         func corrupt(_ reason: String) -> Failure { .corrupt(path: path, reason: reason) }
         guard raw.count >= headerSize else { throw corrupt("\(raw.count) bytes is shorter than the header") }
         guard Array(raw[0..<8]) == magic else { throw corrupt("not an areas snapshot (bad magic)") }
@@ -123,53 +141,56 @@ public enum SnapshotFile {
             let createdAt = try reader.readDouble()
             let stringCount = Int(try reader.read(UInt32.self))
             guard stringCount <= payload.count / 4 else { throw corrupt("string table claims \(stringCount) strings") }
-            var strings: [String] = []
-            strings.reserveCapacity(stringCount)
-            for _ in 0..<stringCount { strings.append(try reader.readString()) }
-            func string() throws -> String {
+            var builder = AreaTable.Builder(capacity: 0)
+            builder.strings.reserveCapacity(payload.count / 2)
+            var refs: [StringArena.Ref] = []
+            refs.reserveCapacity(stringCount)
+            for _ in 0..<stringCount { refs.append(builder.strings.append(try reader.readBytes())) }
+            func string() throws -> StringArena.Ref {
                 let index = Int(try reader.read(UInt32.self))
-                guard index < strings.count else { throw corrupt("string index \(index) outside the table of \(strings.count)") }
-                return strings[index]
+                guard index < refs.count else { throw corrupt("string index \(index) outside the table of \(refs.count)") }
+                return refs[index]
             }
-            var catalog = Catalog()
+            var fetchedAt: [String: Double] = [:]
+            var fields: [StringArena.Ref] = []
             let sourceCount = try reader.read(UInt32.self)
             for _ in 0..<sourceCount {
-                let sourceName = try string()
-                let fetchedAt = try reader.readDouble()
+                let source = try string()
+                let sourceName = builder.strings.string(source)
+                fetchedAt[sourceName] = try reader.readDouble()
                 let count = Int(try reader.read(UInt32.self))
-                var areas: [Area] = []
-                areas.reserveCapacity(Swift.min(count, payload.count / 32))
+                builder.reserveCapacity(builder.count + Swift.min(count, payload.count / 32))
                 for _ in 0..<count {
                     let id = try string()
                     let kindByte = try reader.read(UInt8.self)
                     guard let kind: AreaKind = kindByte == 1 ? .smoking : kindByte == 2 ? .nonsmoking : nil else {
-                        throw corrupt("area \(id) has kind byte \(kindByte)")
+                        throw corrupt("area \(builder.strings.string(id)) has kind byte \(kindByte)")
                     }
-                    let areaName = try string()
+                    let name = try string()
                     let lat = try reader.readDouble()
                     let lon = try reader.readDouble()
                     guard let coordinate = try? GeoPoint(latitude: lat, longitude: lon) else {
-                        throw corrupt("area \(id) has coordinates \(lat), \(lon)")
+                        throw corrupt("area \(builder.strings.string(id)) has coordinates \(lat), \(lon)")
                     }
                     let road = try string()
                     let lot = try string()
                     let province = try string()
                     let district = try string()
                     let fieldCount = Int(try reader.read(UInt32.self))
-                    var fields: [Field] = []
-                    fields.reserveCapacity(Swift.min(fieldCount, 256))
-                    for _ in 0..<fieldCount {
-                        let key = try string()
-                        fields.append(Field(key, try string()))
+                    guard fieldCount <= (payload.count - reader.offset) / 8 else {
+                        throw corrupt("area \(builder.strings.string(id)) claims \(fieldCount) fields")
                     }
-                    areas.append(Area(
-                        id: id, kind: kind, name: areaName, coordinate: coordinate, roadAddress: road, lotAddress: lot,
-                        province: province, district: district, source: sourceName, fields: fields))
+                    fields.removeAll(keepingCapacity: true)
+                    for _ in 0..<2 * fieldCount { fields.append(try string()) }
+                    builder.append(
+                        AreaTable.Record(
+                            coordinate: coordinate, id: id, name: name, roadAddress: road, lotAddress: lot,
+                            province: province, district: district, source: source, kind: kind),
+                        fields: fields)
                 }
-                catalog.sources[sourceName] = Catalog.SourceData(areas: areas, fetchedAt: fetchedAt)
             }
             guard reader.offset == payload.count else { throw corrupt("\(payload.count - reader.offset) unexpected bytes after the last area") }
-            return (catalog, createdAt)
+            return Contents(areas: builder.build(), fetchedAt: fetchedAt, createdAt: createdAt)
         } catch let failure as Failure {
             throw failure
         } catch {
@@ -182,7 +203,7 @@ extension SnapshotFile {
     // MARK: Files
 
     /// Reads the snapshot at `path`; nil when there is none yet.
-    public static func load(path: String) throws(Failure) -> (catalog: Catalog, createdAt: Double)? {
+    public static func load(path: String) throws(Failure) -> Contents? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             if errno == ENOENT { return nil }
