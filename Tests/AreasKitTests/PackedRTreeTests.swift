@@ -123,7 +123,7 @@ final class PackedRTreeTests: XCTestCase {
         }
     }
 
-    /// Rectangles among the entries (the zones' footprints) switch the tree to its rectangle
+    /// Rectangles among the entries switch the tree to its rectangle
     /// storage; the oracle measures to the nearest point of each rectangle.
     func testRectangleEntriesMatchBruteForce() {
         var random = SplitMix64(seed: 400)

@@ -126,6 +126,8 @@ struct DistanceOrigin {
         sinLatitude = sin(point.latitude * Geodesy.radiansPerDegree)
     }
 
+    var point: GeoPoint { GeoPoint(uncheckedLatitude: latitude, longitude: longitude) }
+
     /// The haversine term to a point. Every distance in the system is computed by this expression.
     @inlinable
     func haversine(latitude otherLatitude: Double, longitude otherLongitude: Double) -> Double {

@@ -9,8 +9,8 @@ public struct AreaIndex: Sendable {
     /// Every area, sorted by id; tree payloads are positions in this table.
     public let areas: AreaTable
     public let tree: PackedRTree
-    /// The bounding boxes of the non-smoking zones' footprints; payloads are positions in `areas`.
-    public let footprints: PackedRTree
+    /// The non-smoking zones' footprints, for `check`.
+    let footprints: ZoneFootprints
     /// How zone sizes become footprints.
     public let footprintPolicy: FootprintPolicy
     /// How long building the tree took, in milliseconds.
@@ -36,10 +36,9 @@ public struct AreaIndex: Sendable {
         final class Built: @unchecked Sendable {
             var tree = PackedRTree(entries: [])
             var treeMilliseconds = 0.0
-            var zones: [Footprint] = []
-            var footprints = PackedRTree(entries: [])
+            var footprints = ZoneFootprints([], nodeSize: 16)
             var smokingTree = PackedRTree(entries: [])
-            var smokingPositions: [Int] = []
+            var smokingPositions: [UInt32] = []
         }
         let built = Built()
         let records = sorted.records
@@ -47,7 +46,7 @@ public struct AreaIndex: Sendable {
             if part == 2 {
                 let positions = records.indices.filter { records[$0].kind == .smoking }
                 built.smokingTree = PackedRTree(entries: positions.map { GeoBox(records[$0].coordinate) }, nodeSize: nodeSize)
-                built.smokingPositions = positions
+                built.smokingPositions = positions.map { UInt32($0) }
             } else if part == 0 {
                 built.tree = PackedRTree(
                     entries: records.map { GeoBox($0.coordinate) },
@@ -55,25 +54,17 @@ public struct AreaIndex: Sendable {
                     nodeSize: nodeSize)
                 built.treeMilliseconds = (clock.now - start).milliseconds
             } else {
-                var boxes: [GeoBox] = []
-                var zones: [Footprint] = []
-                for i in records.indices where records[i].kind == .nonsmoking {
-                    let center = records[i].coordinate
-                    let radius = footprint.radius(of: sorted, at: i)
-                    boxes.append((try? Geodesy.boundingBox(around: center, meters: radius)) ?? GeoBox(center))
-                    zones.append(Footprint(center: center, radiusMeters: radius, position: UInt32(i)))
+                let zones = records.indices.lazy.filter { records[$0].kind == .nonsmoking }.map { i in
+                    (center: records[i].coordinate, zone: ZoneFootprints.Zone(radiusMeters: footprint.radius(of: sorted, at: i), position: UInt32(i)))
                 }
-                built.zones = zones
-                built.footprints = PackedRTree(entries: boxes, nodeSize: nodeSize)
+                built.footprints = ZoneFootprints(Array(zones), nodeSize: nodeSize)
             }
         }
         self.areas = sorted
         self.tree = built.tree
         self.buildMilliseconds = built.treeMilliseconds
         self.footprintPolicy = footprint
-        // The footprint tree's payloads index `zones`.
         self.footprints = built.footprints
-        self.zones = built.zones
         self.smokingTree = built.smokingTree
         self.smokingPositions = built.smokingPositions
     }
@@ -82,19 +73,7 @@ public struct AreaIndex: Sendable {
     /// instead of wading through the zones. Payloads index `smokingPositions`, which is in id
     /// order, so ties still break by id.
     private let smokingTree: PackedRTree
-    private let smokingPositions: [Int]
-
-    /// A zone's footprint as `check` needs it. Kept apart from the area records, which are large
-    /// and scattered: a lookup that read each candidate's record waited on memory for most of
-    /// its time.
-    struct Footprint: Sendable {
-        var center: GeoPoint
-        var radiusMeters: Double
-        var position: UInt32
-    }
-
-    /// The footprint tree's entries, by payload.
-    private let zones: [Footprint]
+    private let smokingPositions: [UInt32]
 
     /// The footprint radius of the zone at `position` in `areas`, in meters.
     public func footprintRadius(of position: Int) -> Double {
@@ -152,8 +131,8 @@ public struct AreaIndex: Sendable {
         let areas = self.areas
         let found = region.isAnywhere
             ? smokingTree.nearest(from: origin, k: k, maxMeters: maxMeters, filter: AdmitAll())
-            : smokingTree.nearest(from: origin, k: k, maxMeters: maxMeters, filter: AdmitWhere { areas.isInside(region, at: positions[Int($0)]) })
-        return found.map { Match(position: positions[Int($0.payload)], distanceMeters: $0.distanceMeters) }
+            : smokingTree.nearest(from: origin, k: k, maxMeters: maxMeters, filter: AdmitWhere { areas.isInside(region, at: Int(positions[Int($0)])) })
+        return found.map { Match(position: Int(positions[Int($0.payload)]), distanceMeters: $0.distanceMeters) }
     }
 
     private func filter(_ region: Region) -> AdmitWhere {
@@ -178,16 +157,9 @@ public struct AreaIndex: Sendable {
         // Closures below see locals only: one that named `self` made a copy of the whole index
         // (two dozen retains and releases) on every check.
         let areas = self.areas
-        self.zones.withUnsafeBufferPointer { footprintEntries in
-            footprints.forEach(intersecting: GeoBox(point), filter: AdmitAll()) { entry in
-                let zone = footprintEntries[Int(entry)]
-                let distance = Geodesy.distance(from: origin, to: zone.center)
-                guard distance <= zone.radiusMeters else { return true }
-                let position = Int(zone.position)
-                if region.isAnywhere || areas.isInside(region, at: position) {
-                    zones.append(Match(position: position, distanceMeters: distance))
-                }
-                return true
+        footprints.forEach(holding: origin) { position, distance in
+            if region.isAnywhere || areas.isInside(region, at: position) {
+                zones.append(Match(position: position, distanceMeters: distance))
             }
         }
         zones.sort { ($0.distanceMeters ?? 0, $0.position) < ($1.distanceMeters ?? 0, $1.position) }

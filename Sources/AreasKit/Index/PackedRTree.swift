@@ -268,29 +268,39 @@ public struct PackedRTree: Sendable {
     }
 
     public func search<Filter: EntryFilter>(within meters: Double, of point: GeoPoint, classMask: UInt8 = 0xFF, limit: Int = .max, filter: Filter) -> [Neighbor] {
-        guard count > 0, limit > 0 else { return [] }
-        let origin = DistanceOrigin(point)
+        guard limit > 0 else { return [] }
+        var found = ScratchBuffer<Neighbor>(capacity: 128)
+        forEach(within: meters, of: DistanceOrigin(point), classMask: classMask, filter: filter) { payload, distance in
+            found.append(Neighbor(payload: payload, distanceMeters: distance))
+            return true
+        }
+        var result = NeighborSort.sorted(found.elements)
+        if result.count > limit { result.removeSubrange(limit...) }
+        return result
+    }
+
+    /// Calls `visit` with the payload and distance of every entry of the given classes within
+    /// `meters` of `origin`, in no particular order, until it returns false.
+    @inline(__always)
+    func forEach<Filter: EntryFilter>(within meters: Double, of origin: DistanceOrigin, classMask: UInt8 = 0xFF, filter: Filter,
+                                      _ visit: (_ payload: UInt32, _ distanceMeters: Double) -> Bool) {
+        guard count > 0 else { return }
         let limitH = Self.prunableHaversine(meters: meters)
         // Four comparisons reject most of what lies outside the circle before any trigonometry.
-        guard var reach = try? Geodesy.boundingBox(around: point, meters: meters) else { return [] }
+        guard var reach = try? Geodesy.boundingBox(around: origin.point, meters: meters) else { return }
         if reach.west <= -180 || reach.east >= 180 {
             // Clamped at the antimeridian: the circle continues on the far side.
             reach.west = -180
             reach.east = 180
         }
-        var found = ScratchBuffer<Neighbor>(capacity: 128)
         depthFirst(classMask: classMask, descend: { $0.intersects(reach) && origin.quickHaversineLowerBound(to: $0) <= limitH }) { entries, position, payload in
             // Entries inside the circle's box are measured exactly, a polynomial or two each.
             guard entries[position].intersects(reach) else { return true }
             let h = entries.haversineLowerBound(from: origin, at: position)
             guard h <= limitH, filter.admits(payload) else { return true }
             let distance = Geodesy.meters(haversine: h)
-            if distance <= meters { found.append(Neighbor(payload: payload, distanceMeters: distance)) }
-            return true
+            return distance > meters || visit(payload, distance)
         }
-        var result = NeighborSort.sorted(found.elements)
-        if result.count > limit { result.removeSubrange(limit...) }
-        return result
     }
 
     /// The `k` entries of the given classes nearest to `point` (within `maxMeters` if given),

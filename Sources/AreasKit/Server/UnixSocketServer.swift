@@ -101,6 +101,11 @@ public final class UnixSocketServer: Sendable {
         }
     }
 
+    /// Answers waiting in a connection's buffer are written once they reach this size.
+    static let flushBytes = 256 * 1024
+    /// A connection's buffer grown past this by one large answer is given back afterwards.
+    static let retainedBytes = 2 * 1024 * 1024
+
     private func serve(_ connection: FileDescriptor) {
         var timeout = timeval(tv_sec: Int(limits.idleTimeoutSeconds), tv_usec: Int((limits.idleTimeoutSeconds.truncatingRemainder(dividingBy: 1)) * 1e6))
         _ = setsockopt(connection.rawValue, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
@@ -126,6 +131,7 @@ public final class UnixSocketServer: Sendable {
             var answered = 0
             var consumed = 0
             var tooLarge = false
+            var failed = false
             pending.withUnsafeBufferPointer { buffer in
                 var start = 0
                 while let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
@@ -140,11 +146,21 @@ public final class UnixSocketServer: Sendable {
                         answered += 1
                     }
                     start = newline + 1
+                    // Large answers go out as they are made: a batch of them must not pile
+                    // up tens of megabytes in one buffer.
+                    if writer.bytes.count >= Self.flushBytes {
+                        do { try connection.writeAll(writer.bytes) } catch {
+                            failed = true
+                            break
+                        }
+                        writer.reset()
+                    }
                 }
                 consumed = start
                 if !tooLarge && buffer.count - start > limits.maxLineBytes { tooLarge = true }
             }
             service.countQueries(answered)
+            if failed { return }
             if tooLarge {
                 AreaService.writeError(RequestError(.tooLarge, "request line longer than \(limits.maxLineBytes) bytes; closing the connection"), into: &writer)
                 writer.newline()
@@ -154,6 +170,8 @@ public final class UnixSocketServer: Sendable {
             }
             if tooLarge { return }
             pending.removeSubrange(0..<consumed)
+            // One huge answer should not pin its buffer for the life of the connection.
+            if writer.bytes.capacity > Self.retainedBytes { writer = JSONWriter(capacity: 64 * 1024) }
         }
     }
 }
