@@ -113,8 +113,9 @@ extension SocketBenchmark {
             if !batch.isEmpty { _ = try connection.send(batch) }
             let info = String(decoding: try connection.send([["INFO", "memory"]])[0], as: UTF8.self)
             let usedMemory = Int(info.split(separator: "\r\n").first { $0.hasPrefix("used_memory:") }?.split(separator: ":").last ?? "") ?? 0
-            let stringBytes = areas.reduce(0) { $0 + $1.id.utf8.count + $1.name.utf8.count + $1.roadAddress.utf8.count }
-            print("memory: areasd \(daemon.residentBytes / 1_048_576) MiB resident (ids, names and addresses about \(stringBytes / 1_048_576) MiB of text); redis used_memory \(usedMemory / 1_048_576) MiB (ids and positions only); ratio \(Measure.format(Double(daemon.residentBytes) / Double(max(usedMemory, 1))))")
+            let resident = daemon.residentBytes
+            let memory = Self.memoryParts(socket: areasSocket)
+            print("memory: areasd \(resident / 1_048_576) MiB resident (of it \(memory["textBytes", default: 0] / 1_048_576) MiB text: ids, names, addresses, fields; \(memory["recordBytes", default: 0] / 1_048_576) MiB records; \(memory["indexBytes", default: 0] / 1_048_576) MiB trees); redis used_memory \(usedMemory / 1_048_576) MiB (ids and positions only); ratio \(Measure.format(Double(resident) / Double(max(usedMemory, 1))))")
 
             let tree = PackedRTree(entries: areas.map { GeoBox($0.coordinate) })
             let queries = Self.queries(count: 20_000, mix: mix, points: coordinates, ids: areas.map(\.id), tree: tree, seed: 11)
@@ -157,12 +158,22 @@ extension SocketBenchmark {
             print("near k=10 server-side: \(Measure.format(cost)) µs of areasd CPU per answer (\(single.answered) answers, 1 connection x 64)")
             summary["n\(n)_near_server_us"] = cost
             summary["n\(n)_startup_ms"] = startup
-            summary["n\(n)_areasd_rss_mib"] = Double(daemon.residentBytes) / 1_048_576
+            summary["n\(n)_areasd_rss_mib"] = Double(resident) / 1_048_576
+            summary["n\(n)_areasd_rss_after_load_mib"] = Double(daemon.residentBytes) / 1_048_576
+            print("areasd after the runs: \(daemon.residentBytes / 1_048_576) MiB resident")
             summary["n\(n)_redis_used_memory_mib"] = Double(usedMemory) / 1_048_576
             daemon.stop()
             server.stop()
         }
         print(json(summary))
+    }
+
+    /// The byte counts areasd's `stats` gives under `memory`.
+    static func memoryParts(socket: String) -> [String: Int] {
+        guard let client = try? AreasClient(path: socket), let line = try? client.send(Array(#"{"op":"stats"}"#.utf8)),
+              let stats = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
+              let memory = stats["memory"] as? [String: Any] else { return [:] }
+        return memory.compactMapValues { ($0 as? NSNumber)?.intValue }
     }
 
     struct Agreement { var areas = 0.0; var redis = 0.0; var compared = 0 }

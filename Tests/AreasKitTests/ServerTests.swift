@@ -72,6 +72,17 @@ final class ServerTests: XCTestCase {
         XCTAssertTrue(seoul.ids.allSatisfy { index.area(id: $0)?.province == "서울특별시" })
         let stats = try server.ask(#"{"op":"stats"}"#)
         XCTAssertEqual(stats["byProvince"]?["서울특별시"]?.double, Double(index.areas.filter { $0.province == "서울특별시" }.count))
+        // The text is held once: never more than every area's strings laid end to end.
+        let text = index.areas.reduce(0) { total, area in
+            total + [area.id, area.name, area.roadAddress, area.lotAddress, area.province, area.district, area.source].reduce(0) { $0 + $1.utf8.count + 1 }
+                + area.fields.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count + 2 }
+        }
+        let textBytes = try XCTUnwrap(stats["memory"]?["textBytes"]?.double)
+        XCTAssertGreaterThan(textBytes, Double(index.areas.reduce(0) { $0 + $1.id.utf8.count }))
+        XCTAssertLessThan(textBytes, Double(text))
+        XCTAssertEqual(stats["memory"]?["recordBytes"]?.double, Double(index.areas.count * 48 + (index.areas.count + 1) * 4
+            + index.areas.reduce(0) { $0 + $1.fields.count * 8 }))
+        XCTAssertGreaterThan(try XCTUnwrap(stats["memory"]?["indexBytes"]?.double), Double(index.areas.count * 16))
 
         for (request, message) in [
             (#"{"op":"along","meters":50}"#, "path is missing"),

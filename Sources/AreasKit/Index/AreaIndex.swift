@@ -75,6 +75,12 @@ public struct AreaIndex: Sendable {
     private let smokingTree: PackedRTree
     private let smokingPositions: [UInt32]
 
+    /// Bytes held by the spatial structures: the area tree, the smoking-area tree and the zone
+    /// footprints (not the area records).
+    public var indexByteCount: Int {
+        tree.byteCount + smokingTree.byteCount + smokingPositions.count * 4 + footprints.byteCount
+    }
+
     /// The footprint radius of the zone at `position` in `areas`, in meters.
     public func footprintRadius(of position: Int) -> Double {
         footprintPolicy.radius(of: areas, at: position)

@@ -99,9 +99,9 @@ public struct AreaTable: Sendable, RandomAccessCollection {
         }
     }
 
-    /// Bytes held: records, field lists and text.
-    public var byteCount: Int {
-        records.count * MemoryLayout<Record>.stride + fieldStarts.count * 4 + fieldRefs.count * 4 + strings.byteCount
+    /// Bytes held by the records and field lists, without the text.
+    public var recordByteCount: Int {
+        records.count * MemoryLayout<Record>.stride + fieldStarts.count * 4 + fieldRefs.count * 4
     }
 }
 
