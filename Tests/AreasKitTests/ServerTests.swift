@@ -349,6 +349,28 @@ final class JSONWriterTests: XCTestCase {
         }
     }
 
+    /// Strings of every awkward kind, written into a buffer that starts small and must grow,
+    /// read back by Foundation's parser.
+    func testStringsRoundTripThroughAGrowingBuffer() throws {
+        var random = SplitMix64(seed: 29)
+        let pieces = ["a", "흡연", "\"", "\\", "\n", "\r", "\t", "\u{01}", "\u{1F}", "/", "😀", " ", "\u{7F}"]
+        var strings = ["", String(repeating: "x", count: 100_000)]
+        for _ in 0..<2_000 {
+            strings.append((0..<Int.random(in: 0..<40, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined())
+        }
+        var writer = JSONWriter(capacity: 1)
+        writer.beginArray()
+        for string in strings { writer.string(string) }
+        writer.endArray()
+        XCTAssertGreaterThan(writer.capacity, 100_000)
+        let decoded = try JSONSerialization.jsonObject(with: Data(writer.bytes)) as? [String]
+        XCTAssertEqual(decoded, strings)
+        writer.reset()
+        XCTAssertTrue(writer.isEmpty)
+        writer.string("again")
+        XCTAssertEqual(String(decoding: writer.bytes, as: UTF8.self), "\"again\"")
+    }
+
     func testLiterals() {
         var writer = JSONWriter()
         writer.beginArray()

@@ -60,6 +60,61 @@ public struct JSONParser {
         return value
     }
 
+    /// Reads a JSON text that should be an object, handing each member's name (UTF-8, escapes
+    /// resolved) and value to `visit` as it goes, without collecting the members. Returns nil
+    /// for an object; any other value is returned whole, for the caller's error message.
+    /// Later members of the same name come later, so a caller that keeps the last one agrees
+    /// with `parse`.
+    public static func forEachMember(of bytes: UnsafeBufferPointer<UInt8>, _ visit: (UnsafeBufferPointer<UInt8>, JSONValue) -> Void) throws(Failure) -> JSONValue? {
+        var parser = JSONParser(bytes)
+        parser.skipSpace()
+        guard parser.offset < bytes.count, bytes[parser.offset] == UInt8(ascii: "{") else {
+            let value = try parser.value(depth: 0)
+            parser.skipSpace()
+            guard parser.offset == bytes.count else { throw parser.fail("unexpected bytes after the value") }
+            return value
+        }
+        parser.offset += 1
+        parser.skipSpace()
+        if parser.offset < bytes.count && bytes[parser.offset] == UInt8(ascii: "}") {
+            parser.offset += 1
+        } else {
+            while true {
+                parser.skipSpace()
+                guard parser.offset < bytes.count, bytes[parser.offset] == UInt8(ascii: "\"") else { throw parser.fail("expected a member name in quotes") }
+                // Plain ASCII names are used in place; anything else is decoded.
+                let nameStart = parser.offset + 1
+                var nameEnd = nameStart
+                while nameEnd < bytes.count, bytes[nameEnd] != UInt8(ascii: "\""), bytes[nameEnd] != UInt8(ascii: "\\"),
+                      bytes[nameEnd] >= 0x20, bytes[nameEnd] < 0x80 { nameEnd += 1 }
+                var decoded: String?
+                if nameEnd < bytes.count, bytes[nameEnd] == UInt8(ascii: "\"") {
+                    parser.offset = nameEnd + 1
+                } else {
+                    decoded = try parser.string()
+                }
+                parser.skipSpace()
+                guard parser.offset < bytes.count, bytes[parser.offset] == UInt8(ascii: ":") else { throw parser.fail("expected ':' after a member name") }
+                parser.offset += 1
+                parser.skipSpace()
+                let value = try parser.value(depth: 1)
+                if var decoded {
+                    decoded.withUTF8 { visit($0, value) }
+                } else {
+                    visit(UnsafeBufferPointer(rebasing: bytes[nameStart..<nameEnd]), value)
+                }
+                parser.skipSpace()
+                guard parser.offset < bytes.count else { throw parser.fail("unexpected end of input in an object") }
+                if bytes[parser.offset] == UInt8(ascii: ",") { parser.offset += 1; continue }
+                if bytes[parser.offset] == UInt8(ascii: "}") { parser.offset += 1; break }
+                throw parser.fail("expected ',' or '}' in an object")
+            }
+        }
+        parser.skipSpace()
+        guard parser.offset == bytes.count else { throw parser.fail("unexpected bytes after the value") }
+        return nil
+    }
+
     public static func parse(_ bytes: [UInt8]) throws(Failure) -> JSONValue {
         let result: Result<JSONValue, Failure> = bytes.withUnsafeBufferPointer { buffer in
             do throws(Failure) { return .success(try parse(buffer)) } catch { return .failure(error) }

@@ -2,43 +2,99 @@
 ///
 /// Callers put commas and keys in the right places through `key(_:)` and the container
 /// methods; it tracks only whether a separator is due.
+///
+/// The bytes live in memory the writer manages itself: an answer is hundreds of small appends,
+/// and an `Array` checks on every one of them whether its storage is shared. A writer is
+/// passed `inout` and never copied (copies would share one buffer).
 public struct JSONWriter {
-    public private(set) var bytes: [UInt8] = []
+    private final class Storage {
+        var base: UnsafeMutablePointer<UInt8>
+        var count = 0
+        var capacity: Int
+
+        init(capacity: Int) {
+            self.capacity = Swift.max(capacity, 64)
+            base = .allocate(capacity: self.capacity)
+        }
+
+        deinit { base.deallocate() }
+
+        func grow(toHold needed: Int) {
+            // Doubling at least: growing to the exact size answer after answer would copy the
+            // whole batch each time.
+            let capacity = Swift.max(needed, 2 * self.capacity)
+            let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+            larger.update(from: base, count: count)
+            base.deallocate()
+            base = larger
+            self.capacity = capacity
+        }
+    }
+
+    private let storage: Storage
     private var needsComma = false
 
     public init(capacity: Int = 4096) {
-        bytes.reserveCapacity(capacity)
+        storage = Storage(capacity: capacity)
+    }
+
+    /// A copy of the bytes written so far.
+    public var bytes: [UInt8] { withBytes { Array($0) } }
+
+    public var count: Int { storage.count }
+    public var isEmpty: Bool { storage.count == 0 }
+    /// Bytes the buffer can hold before it grows.
+    public var capacity: Int { storage.capacity }
+
+    /// Calls `body` with the bytes written so far, in place.
+    public func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try body(UnsafeBufferPointer(start: storage.base, count: storage.count))
     }
 
     /// Makes room for at least `count` more bytes, so a long answer grows the buffer once.
     public mutating func reserve(_ count: Int) {
-        let needed = bytes.count + count
-        // Doubling at least: reserving the exact size answer after answer would copy the
-        // whole batch each time.
-        if needed > bytes.capacity { bytes.reserveCapacity(Swift.max(needed, 2 * bytes.capacity)) }
+        let needed = storage.count + count
+        if needed > storage.capacity { storage.grow(toHold: needed) }
     }
 
     public mutating func reset() {
-        bytes.removeAll(keepingCapacity: true)
+        storage.count = 0
         needsComma = false
+    }
+
+    @inline(__always)
+    private mutating func append(_ byte: UInt8) {
+        let storage = self.storage
+        if storage.count == storage.capacity { storage.grow(toHold: storage.count + 1) }
+        storage.base[storage.count] = byte
+        storage.count += 1
+    }
+
+    @inline(__always)
+    private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress else { return }
+        let storage = self.storage
+        if storage.count + bytes.count > storage.capacity { storage.grow(toHold: storage.count + bytes.count) }
+        (storage.base + storage.count).update(from: source, count: bytes.count)
+        storage.count += bytes.count
     }
 
     private mutating func separate() {
-        if needsComma { bytes.append(UInt8(ascii: ",")) }
+        if needsComma { append(UInt8(ascii: ",")) }
         needsComma = false
     }
 
-    public mutating func beginObject() { separate(); bytes.append(UInt8(ascii: "{")) }
-    public mutating func endObject() { bytes.append(UInt8(ascii: "}")); needsComma = true }
-    public mutating func beginArray() { separate(); bytes.append(UInt8(ascii: "[")) }
-    public mutating func endArray() { bytes.append(UInt8(ascii: "]")); needsComma = true }
+    public mutating func beginObject() { separate(); append(UInt8(ascii: "{")) }
+    public mutating func endObject() { append(UInt8(ascii: "}")); needsComma = true }
+    public mutating func beginArray() { separate(); append(UInt8(ascii: "[")) }
+    public mutating func endArray() { append(UInt8(ascii: "]")); needsComma = true }
 
     public mutating func key(_ name: StaticString) {
         separate()
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(UInt8(ascii: ":"))
+        append(UInt8(ascii: "\""))
+        append(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        append(UInt8(ascii: "\""))
+        append(UInt8(ascii: ":"))
     }
 
     public mutating func key(_ name: String) {
@@ -48,7 +104,7 @@ public struct JSONWriter {
 
     /// Ends a key written with `string(utf8:)`.
     public mutating func colon() {
-        bytes.append(UInt8(ascii: ":"))
+        append(UInt8(ascii: ":"))
         needsComma = false
     }
 
@@ -60,25 +116,34 @@ public struct JSONWriter {
     /// A string given as its UTF-8 bytes, escaped as JSON requires.
     public mutating func string(utf8: UnsafeBufferPointer<UInt8>) {
         separate()
-        bytes.append(UInt8(ascii: "\""))
+        append(UInt8(ascii: "\""))
+        reserve(utf8.count + 2)
         var runStart = 0
-        for (i, byte) in utf8.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i]))
-            bytes.append(UInt8(ascii: "\\"))
+        var i = 0
+        while i < utf8.count {
+            let byte = utf8[i]
+            i += 1
+            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+            append(UnsafeBufferPointer(rebasing: utf8[runStart..<i - 1]))
+            append(UInt8(ascii: "\\"))
             switch byte {
-            case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\""))
-            case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\"))
-            case 0x0A: bytes.append(UInt8(ascii: "n"))
-            case 0x0D: bytes.append(UInt8(ascii: "r"))
-            case 0x09: bytes.append(UInt8(ascii: "t"))
+            case UInt8(ascii: "\""): append(UInt8(ascii: "\""))
+            case UInt8(ascii: "\\"): append(UInt8(ascii: "\\"))
+            case 0x0A: append(UInt8(ascii: "n"))
+            case 0x0D: append(UInt8(ascii: "r"))
+            case 0x09: append(UInt8(ascii: "t"))
             default:
-                let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 15)]])
+                let hex: StaticString = "0123456789abcdef"
+                append(UInt8(ascii: "u"))
+                append(UInt8(ascii: "0"))
+                append(UInt8(ascii: "0"))
+                append(hex.utf8Start[Int(byte >> 4)])
+                append(hex.utf8Start[Int(byte & 15)])
             }
-            runStart = i + 1
+            runStart = i
         }
-        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
-        bytes.append(UInt8(ascii: "\""))
+        append(UnsafeBufferPointer(rebasing: utf8[runStart...]))
+        append(UInt8(ascii: "\""))
         needsComma = true
     }
 
@@ -98,7 +163,7 @@ public struct JSONWriter {
                 start -= 1
                 buffer[start] = UInt8(ascii: "-")
             }
-            bytes.append(contentsOf: UnsafeBufferPointer(start: buffer.baseAddress!.assumingMemoryBound(to: UInt8.self) + start, count: buffer.count - start))
+            append(UnsafeBufferPointer(start: buffer.baseAddress!.assumingMemoryBound(to: UInt8.self) + start, count: buffer.count - start))
         }
         needsComma = true
     }
@@ -111,7 +176,8 @@ public struct JSONWriter {
             return
         }
         separate()
-        bytes.append(contentsOf: value.description.utf8)
+        var text = value.description
+        text.withUTF8 { append($0) }
         needsComma = true
     }
 
@@ -130,13 +196,14 @@ public struct JSONWriter {
         var fraction = whole.magnitude % 100
         if whole < 0 && whole > -100 && fraction != 0 {
             // -0.05: the integer part printed as 0 has lost its sign.
-            bytes.insert(UInt8(ascii: "-"), at: bytes.count - 1)
+            storage.base[storage.count - 1] = UInt8(ascii: "-")
+            append(UInt8(ascii: "0"))
         }
         guard fraction != 0 else { return }
-        bytes.append(UInt8(ascii: "."))
-        bytes.append(UInt8(ascii: "0") + UInt8(fraction / 10))
+        append(UInt8(ascii: "."))
+        append(UInt8(ascii: "0") + UInt8(fraction / 10))
         fraction %= 10
-        if fraction != 0 { bytes.append(UInt8(ascii: "0") + UInt8(fraction)) }
+        if fraction != 0 { append(UInt8(ascii: "0") + UInt8(fraction)) }
     }
 
     public mutating func bool(_ value: Bool) {
@@ -150,12 +217,12 @@ public struct JSONWriter {
     /// A literal token, copied from static memory.
     private mutating func raw(_ token: StaticString) {
         separate()
-        bytes.append(contentsOf: UnsafeBufferPointer(start: token.utf8Start, count: token.utf8CodeUnitCount))
+        append(UnsafeBufferPointer(start: token.utf8Start, count: token.utf8CodeUnitCount))
         needsComma = true
     }
 
     public mutating func newline() {
-        bytes.append(UInt8(ascii: "\n"))
+        append(UInt8(ascii: "\n"))
         needsComma = false
     }
 }

@@ -63,58 +63,59 @@ extension Request {
 
     /// Parses one request line (without its newline).
     public static func parse(_ line: UnsafeBufferPointer<UInt8>) throws(RequestError) -> Request {
-        let value: JSONValue
+        // Members go straight into their slots: no tree of the request, no member list.
+        var fields = Fields()
         do {
-            value = try JSONParser.parse(line)
+            if let other = try JSONParser.forEachMember(of: line, { name, value in fields.set(name, value) }) {
+                throw RequestError(.badRequest, "a request must be a JSON object, got \(other.typeName)")
+            }
+        } catch let error as RequestError {
+            throw error
         } catch {
-            throw RequestError(.badRequest, error.description)
+            throw RequestError(.badRequest, "\(error)")
         }
-        guard case .object(let members) = value else {
-            throw RequestError(.badRequest, "a request must be a JSON object, got \(value.typeName)")
-        }
-        let fields = Fields(members: members)
-        guard let op = try fields.string("op") else { throw RequestError(.badRequest, "op is missing") }
+        guard let op = try fields.string(.op) else { throw RequestError(.badRequest, "op is missing") }
         let request: Request
         switch op {
         case "near":
             let point = try fields.point()
-            let k = try fields.integer("k", in: 0...maximumK) ?? 10
-            let maxMeters = try fields.distance("maxMeters")
+            let k = try fields.integer(.k, in: 0...maximumK) ?? 10
+            let maxMeters = try fields.distance(.maxMeters)
             request = .near(point: point, k: k, maxMeters: maxMeters, kind: try fields.kind(), region: try fields.region(), output: try fields.output())
         case "radius":
             let point = try fields.point()
-            guard let meters = try fields.distance("meters") else { throw RequestError(.badRequest, "meters is missing") }
+            guard let meters = try fields.distance(.meters) else { throw RequestError(.badRequest, "meters is missing") }
             request = .radius(point: point, meters: meters, kind: try fields.kind(), region: try fields.region(),
-                              limit: try fields.integer("limit", in: 0...Int(Int32.max)), output: try fields.output())
+                              limit: try fields.integer(.limit, in: 0...Int(Int32.max)), output: try fields.output())
         case "bbox":
-            let south = try fields.coordinate("south", range: -90...90)
-            let west = try fields.coordinate("west", range: -180...180)
-            let north = try fields.coordinate("north", range: -90...90)
-            let east = try fields.coordinate("east", range: -180...180)
+            let south = try fields.coordinate(.south, range: -90...90)
+            let west = try fields.coordinate(.west, range: -180...180)
+            let north = try fields.coordinate(.north, range: -90...90)
+            let east = try fields.coordinate(.east, range: -180...180)
             guard south <= north else { throw RequestError(.badRequest, "south (\(south)) must not be above north (\(north))") }
             guard west <= east else { throw RequestError(.badRequest, "west (\(west)) must not be east of east (\(east))") }
             let box = GeoBox(uncheckedSouth: south, west: west, north: north, east: east)
             request = .bbox(box: box, kind: try fields.kind(), region: try fields.region(),
-                            limit: try fields.integer("limit", in: 0...Int(Int32.max)), output: try fields.output())
+                            limit: try fields.integer(.limit, in: 0...Int(Int32.max)), output: try fields.output())
         case "check":
             request = .check(point: try fields.point(), region: try fields.region())
         case "along":
             let path = try fields.path()
-            guard let meters = try fields.distance("meters") else { throw RequestError(.badRequest, "meters is missing") }
+            guard let meters = try fields.distance(.meters) else { throw RequestError(.badRequest, "meters is missing") }
             guard meters <= maximumCorridor else {
                 throw RequestError(.badRequest, "meters must be at most \(Int(maximumCorridor)) for along, got \(meters)")
             }
             request = .along(path: path, meters: meters, kind: try fields.kind(), region: try fields.region(),
-                             limit: try fields.integer("limit", in: 0...Int(Int32.max)), output: try fields.output())
+                             limit: try fields.integer(.limit, in: 0...Int(Int32.max)), output: try fields.output())
         case "get":
-            guard let id = try fields.string("id"), !id.isEmpty else { throw RequestError(.badRequest, "id is missing") }
+            guard let id = try fields.string(.id), !id.isEmpty else { throw RequestError(.badRequest, "id is missing") }
             request = .get(id: id)
         case "stats":
             request = .stats
         case "health":
             request = .health
         case "refresh":
-            request = .refresh(wait: try fields.bool("wait") ?? false, force: try fields.bool("force") ?? false)
+            request = .refresh(wait: try fields.bool(.wait) ?? false, force: try fields.bool(.force) ?? false)
         default:
             throw RequestError(.unknownOp, "unknown op '\(op)' (expected near, radius, bbox, check, along, get, stats, health or refresh)")
         }
@@ -130,22 +131,52 @@ extension Request {
 
     /// Typed access to a request's members, each error naming the field.
     private struct Fields {
-        var members: [(String, JSONValue)]
+        /// The members a request may have; any other is ignored.
+        enum Key: Int, CaseIterable {
+            case op, lat, lon, k, maxMeters, kind, province, district, output, meters, limit
+            case south, west, north, east, path, id, wait, force
 
-        func find(_ name: String) -> JSONValue? {
-            members.last(where: { $0.0 == name })?.1
+            var name: String { String(describing: self) }
+
+            /// Names as bytes, to match member names without making strings.
+            static let names: [[UInt8]] = allCases.map { Array($0.name.utf8) }
+
+            init?(_ bytes: UnsafeBufferPointer<UInt8>) {
+                for (index, name) in Key.names.enumerated() where name.count == bytes.count && name.elementsEqual(bytes) {
+                    self.init(rawValue: index)
+                    return
+                }
+                return nil
+            }
         }
 
-        func string(_ name: String) throws(RequestError) -> String? {
-            switch find(name) {
+        private var values = InlineArray<19, JSONValue?>(repeating: nil)
+
+        init() {
+            assert(Key.allCases.count == values.count, "one slot per key")
+        }
+
+        /// Keeps the member if it is one a request may have; a repeated one replaces the earlier.
+        mutating func set(_ name: UnsafeBufferPointer<UInt8>, _ value: JSONValue) {
+            if let key = Key(name) { values[key.rawValue] = value }
+        }
+
+        func find(_ key: Key) -> JSONValue? {
+            values[key.rawValue]
+        }
+
+        func string(_ key: Key) throws(RequestError) -> String? {
+            var name: String { key.name }
+            switch find(key) {
             case nil, .null?: return nil
             case .string(let s)?: return s
             case let other?: throw RequestError(.badRequest, "\(name) must be a string, got \(other.typeName)")
             }
         }
 
-        func number(_ name: String) throws(RequestError) -> Double? {
-            switch find(name) {
+        func number(_ key: Key) throws(RequestError) -> Double? {
+            var name: String { key.name }
+            switch find(key) {
             case nil, .null?: return nil
             case .number(let n)?:
                 guard n.isFinite else { throw RequestError(.badRequest, "\(name) must be a finite number") }
@@ -154,20 +185,22 @@ extension Request {
             }
         }
 
-        func bool(_ name: String) throws(RequestError) -> Bool? {
-            switch find(name) {
+        func bool(_ key: Key) throws(RequestError) -> Bool? {
+            var name: String { key.name }
+            switch find(key) {
             case nil, .null?: return nil
             case .bool(let b)?: return b
             case let other?: throw RequestError(.badRequest, "\(name) must be true or false, got \(other.typeName)")
             }
         }
 
-        func coordinate(_ name: String, range: ClosedRange<Double>) throws(RequestError) -> Double {
+        func coordinate(_ key: Key, range: ClosedRange<Double>) throws(RequestError) -> Double {
+            var name: String { key.name }
             // Spelled out only for an error: formatting it on every request cost a tenth of parsing one.
             var bounds: String { "a number between \(Int(range.lowerBound)) and \(Int(range.upperBound))" }
             let value: Double?
             do throws(RequestError) {
-                value = try number(name)
+                value = try number(key)
             } catch {
                 throw RequestError(.badRequest, "\(name) must be \(bounds)")
             }
@@ -177,21 +210,23 @@ extension Request {
         }
 
         func point() throws(RequestError) -> GeoPoint {
-            let lat = try coordinate("lat", range: -90...90)
-            let lon = try coordinate("lon", range: -180...180)
+            let lat = try coordinate(.lat, range: -90...90)
+            let lon = try coordinate(.lon, range: -180...180)
             return GeoPoint(uncheckedLatitude: lat, longitude: lon)
         }
 
-        func distance(_ name: String) throws(RequestError) -> Double? {
-            guard let value = try number(name) else { return nil }
+        func distance(_ key: Key) throws(RequestError) -> Double? {
+            guard let value = try number(key) else { return nil }
+            var name: String { key.name }
             guard value >= 0, value <= 20_100_000 else {
                 throw RequestError(.badRequest, "\(name) must be a number of meters from 0 to 20100000, got \(value)")
             }
             return value
         }
 
-        func integer(_ name: String, in range: ClosedRange<Int>) throws(RequestError) -> Int? {
-            guard let value = try number(name) else { return nil }
+        func integer(_ key: Key, in range: ClosedRange<Int>) throws(RequestError) -> Int? {
+            guard let value = try number(key) else { return nil }
+            var name: String { key.name }
             guard value == value.rounded(), value >= Double(range.lowerBound), value <= Double(range.upperBound) else {
                 throw RequestError(.badRequest, "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), got \(value)")
             }
@@ -199,15 +234,15 @@ extension Request {
         }
 
         func region() throws(RequestError) -> Region {
-            let province = try string("province")
-            let district = try string("district")
+            let province = try string(.province)
+            let district = try string(.district)
             if province?.isEmpty == true { throw RequestError(.badRequest, "province must not be empty") }
             if district?.isEmpty == true { throw RequestError(.badRequest, "district must not be empty") }
             return Region(province: province, district: district)
         }
 
         func path() throws(RequestError) -> [GeoPoint] {
-            guard let value = find("path") else { throw RequestError(.badRequest, "path is missing: give [[lat, lon], ...]") }
+            guard let value = find(.path) else { throw RequestError(.badRequest, "path is missing: give [[lat, lon], ...]") }
             guard case .array(let items) = value else { throw RequestError(.badRequest, "path must be an array of [lat, lon] pairs, got \(value.typeName)") }
             guard !items.isEmpty, items.count <= Request.maximumPathPoints else {
                 throw RequestError(.badRequest, "path must have 1 to \(Request.maximumPathPoints) points, got \(items.count)")
@@ -227,7 +262,7 @@ extension Request {
         }
 
         func kind() throws(RequestError) -> KindFilter {
-            guard let text = try string("kind") else { return .all }
+            guard let text = try string(.kind) else { return .all }
             guard let kind = KindFilter(rawValue: text) else {
                 throw RequestError(.badRequest, "kind must be smoking, nonsmoking or all, got '\(text)'")
             }
@@ -235,7 +270,7 @@ extension Request {
         }
 
         func output() throws(RequestError) -> OutputMode {
-            guard let text = try string("output") else { return .full }
+            guard let text = try string(.output) else { return .full }
             guard let mode = OutputMode(rawValue: text) else {
                 throw RequestError(.badRequest, "output must be full, ids or count, got '\(text)'")
             }

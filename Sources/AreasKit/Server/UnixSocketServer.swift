@@ -63,6 +63,11 @@ public final class UnixSocketServer: Sendable {
         return inTime
     }
 
+    /// Writes what `writer` holds; false when the peer is gone.
+    private static func send(_ writer: JSONWriter, to connection: FileDescriptor) -> Bool {
+        writer.withBytes { (try? connection.writeAll($0)) != nil }
+    }
+
     private let lastRelease = Atomic<Int64>(0)
 
     private func releaseMemory() {
@@ -96,7 +101,7 @@ public final class UnixSocketServer: Sendable {
                 var writer = JSONWriter(capacity: 128)
                 AreaService.writeError(RequestError(.busy, "too many connections (limit \(limits.maxConnections)); try again"), into: &writer)
                 writer.newline()
-                try? connection.writeAll(writer.bytes)
+                _ = Self.send(writer, to: connection)
                 connection.close()
                 continue
             }
@@ -165,8 +170,8 @@ public final class UnixSocketServer: Sendable {
                     start = newline + 1
                     // Large answers go out as they are made: a batch of them must not pile
                     // up tens of megabytes in one buffer.
-                    if writer.bytes.count >= Self.flushBytes {
-                        do { try connection.writeAll(writer.bytes) } catch {
+                    if writer.count >= Self.flushBytes {
+                        if !Self.send(writer, to: connection) {
                             failed = true
                             break
                         }
@@ -182,13 +187,13 @@ public final class UnixSocketServer: Sendable {
                 AreaService.writeError(RequestError(.tooLarge, "request line longer than \(limits.maxLineBytes) bytes; closing the connection"), into: &writer)
                 writer.newline()
             }
-            if !writer.bytes.isEmpty {
-                do { try connection.writeAll(writer.bytes) } catch { return }
+            if !writer.isEmpty {
+                if !Self.send(writer, to: connection) { return }
             }
             if tooLarge { return }
             pending.removeSubrange(0..<consumed)
             // One huge answer should not pin its buffer for the life of the connection.
-            if writer.bytes.capacity > Self.retainedBytes { writer = JSONWriter(capacity: 64 * 1024) }
+            if writer.capacity > Self.retainedBytes { writer = JSONWriter(capacity: 64 * 1024) }
         }
     }
 }

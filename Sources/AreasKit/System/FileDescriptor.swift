@@ -31,16 +31,17 @@ public struct FileDescriptor: Sendable, Hashable {
 
     /// Writes every byte, blocking as needed.
     public func writeAll(_ bytes: [UInt8]) throws(SystemError) {
+        let result: Result<Void, SystemError> = bytes.withUnsafeBufferPointer { buffer in
+            do throws(SystemError) { return .success(try writeAll(buffer)) } catch { return .failure(error) }
+        }
+        try result.get()
+    }
+
+    /// Writes every byte, however many calls it takes.
+    public func writeAll(_ bytes: UnsafeBufferPointer<UInt8>) throws(SystemError) {
         var offset = 0
         while offset < bytes.count {
-            let result: Result<Int, SystemError> = bytes.withUnsafeBytes { raw in
-                do throws(SystemError) {
-                    return .success(try write(UnsafeRawBufferPointer(rebasing: raw[offset...])))
-                } catch {
-                    return .failure(error)
-                }
-            }
-            offset += try result.get()
+            offset += try write(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[offset...]))
         }
     }
 
