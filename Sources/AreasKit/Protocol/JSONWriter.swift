@@ -19,6 +19,26 @@ public struct JSONWriter {
 
         deinit { base.deallocate() }
 
+        /// Appends without checking the capacity: the caller has made room.
+        @inline(__always)
+        func put(_ byte: UInt8) {
+            base[count] = byte
+            count += 1
+        }
+
+        @inline(__always)
+        func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+            guard let source = bytes.baseAddress else { return }
+            let target = base + count
+            // Most pieces are a few bytes (keys, ids): a loop beats a call to memmove.
+            if bytes.count <= 16 {
+                for i in 0..<bytes.count { target[i] = source[i] }
+            } else {
+                target.update(from: source, count: bytes.count)
+            }
+            count += bytes.count
+        }
+
         func grow(toHold needed: Int) {
             // Doubling at least: growing to the exact size answer after answer would copy the
             // whole batch each time.
@@ -72,11 +92,9 @@ public struct JSONWriter {
 
     @inline(__always)
     private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard let source = bytes.baseAddress else { return }
         let storage = self.storage
         if storage.count + bytes.count > storage.capacity { storage.grow(toHold: storage.count + bytes.count) }
-        (storage.base + storage.count).update(from: source, count: bytes.count)
-        storage.count += bytes.count
+        storage.put(bytes)
     }
 
     private mutating func separate() {
@@ -90,11 +108,14 @@ public struct JSONWriter {
     public mutating func endArray() { append(UInt8(ascii: "]")); needsComma = true }
 
     public mutating func key(_ name: StaticString) {
-        separate()
-        append(UInt8(ascii: "\""))
-        append(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-        append(UInt8(ascii: "\""))
-        append(UInt8(ascii: ":"))
+        reserve(name.utf8CodeUnitCount + 4)
+        let storage = self.storage
+        if needsComma { storage.put(UInt8(ascii: ",")) }
+        needsComma = false
+        storage.put(UInt8(ascii: "\""))
+        storage.put(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        storage.put(UInt8(ascii: "\""))
+        storage.put(UInt8(ascii: ":"))
     }
 
     public mutating func key(_ name: String) {
