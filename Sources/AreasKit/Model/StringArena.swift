@@ -84,17 +84,57 @@ extension StringArena {
     /// Appends strings, storing each distinct one once.
     public struct Builder {
         private(set) var bytes: [UInt8] = [0]  // the empty string
-        private var interned: [String: Ref] = ["": StringArena.empty]
+        /// Open addressing over the strings appended so far: each slot is a reference plus one
+        /// (0 marks an empty slot). Keyed by a hash of the UTF-8 bytes: `String` hashing
+        /// normalises Unicode first, which made interning a large refresh take most of a second.
+        private var slots = [UInt32](repeating: 0, count: 1024)
+        private var interned = 0
 
         public init() {}
 
         /// The reference of `string`, appending it if it is new.
         public mutating func intern(_ string: String) -> Ref {
-            if let ref = interned[string] { return ref }
             var string = string
-            let ref = string.withUTF8 { append($0) }
-            interned[string] = ref
+            return string.withUTF8 { intern($0) }
+        }
+
+        /// The reference of the string with these UTF-8 bytes, appending it if it is new.
+        public mutating func intern(_ utf8: UnsafeBufferPointer<UInt8>) -> Ref {
+            if utf8.isEmpty { return StringArena.empty }
+            if 2 * (interned + 1) > slots.count { rehash(capacity: 2 * slots.count) }
+            let mask = slots.count - 1
+            var slot = Int(truncatingIfNeeded: Self.hash(utf8)) & mask
+            while slots[slot] != 0 {
+                let ref = slots[slot] - 1
+                if bytes.withUnsafeBufferPointer({ StringArena.utf8(ref, in: $0).elementsEqual(utf8) }) { return ref }
+                slot = (slot + 1) & mask
+            }
+            let ref = append(utf8)
+            // (Bytes that are not UTF-8 are stored repaired, so they never match and a repeat is
+            // stored again: harmless, and a `String` is always valid.)
+            slots[slot] = ref + 1
+            interned += 1
             return ref
+        }
+
+        private mutating func rehash(capacity: Int) {
+            var larger = [UInt32](repeating: 0, count: capacity)
+            let mask = capacity - 1
+            bytes.withUnsafeBufferPointer { arena in
+                for entry in slots where entry != 0 {
+                    var slot = Int(truncatingIfNeeded: Self.hash(StringArena.utf8(entry - 1, in: arena))) & mask
+                    while larger[slot] != 0 { slot = (slot + 1) & mask }
+                    larger[slot] = entry
+                }
+            }
+            slots = larger
+        }
+
+        /// FNV-1a over the bytes, finished with a multiply-shift so the low bits mix well.
+        private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+            var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+            return (hash ^ (hash >> 29)) &* 0xBF58_476D_1CE4_E5B9
         }
 
         /// Appends `utf8` without looking for an earlier copy (the caller knows it is distinct).
