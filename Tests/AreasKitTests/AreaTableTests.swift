@@ -80,6 +80,29 @@ final class AreaTableTests: XCTestCase {
         }
     }
 
+    /// Interning against a dictionary: equal strings get one number, first-seen order, through
+    /// many rehashes of the table.
+    func testInterningNumbersEachDistinctStringOnce() {
+        var random = SplitMix64(seed: 61)
+        var builder = StringArena.Builder()
+        var oracle: [String: Int] = ["": 0]
+        var order = [""]
+        for _ in 0..<50_000 {
+            let string = ["", "서울특별시", "a", String(Int.random(in: 0..<20_000, using: &random)),
+                          "흡연구역 " + String(Int.random(in: 0..<5_000, using: &random)) + String(repeating: "가", count: Int.random(in: 0..<9, using: &random))]
+                .randomElement(using: &random)!
+            let expected = oracle[string] ?? {
+                order.append(string)
+                oracle[string] = order.count - 1
+                return order.count - 1
+            }()
+            XCTAssertEqual(builder.number(of: string), expected, string)
+        }
+        let arena = builder.build()
+        XCTAssertEqual(builder.refs.map(arena.string), order)
+        XCTAssertEqual(builder.intern("서울특별시"), builder.refs[oracle["서울특별시"]!])
+    }
+
     func testInvalidBytesAreStoredRepaired() {
         var builder = StringArena.Builder()
         let bytes: [UInt8] = [0x41, 0xFF, 0xED, 0xA0, 0x80, 0x42]

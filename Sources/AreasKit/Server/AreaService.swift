@@ -134,11 +134,21 @@ public final class AreaService: Sendable {
             next = before.with(report: report)
         } else {
             let start = clock.now
-            next = ServingState(catalog: catalog, hasData: true, lastReport: report, snapshotPath: snapshotPath,
-                                builtAt: Date().timeIntervalSince1970, footprint: config.footprint)
+            // The new data is served from the very bytes written to disk: the text is stored
+            // once on the way (one pass that finds repeated strings, not two), and a restart
+            // serves exactly what this refresh served.
+            let bytes = SnapshotFile.encode(catalog)
+            do {
+                next = try ServingState(snapshot: bytes, lastReport: report, snapshotPath: snapshotPath,
+                                        builtAt: Date().timeIntervalSince1970, footprint: config.footprint)
+            } catch {
+                logger.error("the new snapshot does not read back (\(error)); serving the refresh from memory")
+                next = ServingState(catalog: catalog, hasData: true, lastReport: report, snapshotPath: snapshotPath,
+                                    builtAt: Date().timeIntervalSince1970, footprint: config.footprint)
+            }
             logger.info("index built: \(next.index.count) areas in \(Int((clock.now - start).milliseconds)) ms")
             do {
-                try SnapshotFile.write(catalog, to: snapshotPath)
+                try SnapshotFile.write(bytes, to: snapshotPath)
             } catch {
                 logger.error("\(error); the previous snapshot is unchanged, and the new data is served from memory")
             }

@@ -28,6 +28,14 @@ public final class ServingState: Sendable {
                   hasData: hasData, lastReport: lastReport, snapshotPath: snapshotPath, builtAt: builtAt)
     }
 
+    /// The data set in `snapshot` (bytes made by `SnapshotFile.encode`), indexed.
+    public convenience init(snapshot bytes: [UInt8], lastReport: RefreshReport?, snapshotPath: String, builtAt: Double,
+                            footprint: FootprintPolicy = .standard) throws(SnapshotFile.Failure) {
+        let contents = try SnapshotFile.decode(bytes)
+        self.init(index: AreaIndex(table: contents.areas, footprint: footprint), fetchedAt: contents.fetchedAt,
+                  hasData: true, lastReport: lastReport, snapshotPath: snapshotPath, builtAt: builtAt)
+    }
+
     /// `fetchedAt` names every source, including any that has no areas.
     public init(index: AreaIndex, fetchedAt: [String: Double], hasData: Bool, lastReport: RefreshReport?, snapshotPath: String, builtAt: Double) {
         var sources: [String: SourceSpan] = [:]

@@ -10,12 +10,10 @@ struct ByteWriter {
         append(value.bitPattern)
     }
 
-    mutating func append(_ string: String) {
-        var string = string
-        string.withUTF8 { utf8 in
-            append(UInt32(utf8.count))
-            bytes.append(contentsOf: utf8)
-        }
+    /// A string given as its UTF-8 bytes: their count, then the bytes.
+    mutating func append(_ utf8: UnsafeBufferPointer<UInt8>) {
+        append(UInt32(utf8.count))
+        bytes.append(contentsOf: utf8)
     }
 }
 

@@ -32,38 +32,42 @@ public enum SnapshotFile {
     // MARK: Encoding
 
     public static func encode(_ catalog: Catalog, createdAt: Double = Date().timeIntervalSince1970) -> [UInt8] {
-        var table = StringTable()
+        // Distinct strings numbered in first-seen order.
+        var table = StringArena.Builder()
+        func index(_ string: String) -> UInt32 { UInt32(table.number(of: string)) }
         var body = ByteWriter()
         body.bytes.reserveCapacity(catalog.areaCount * 64)
         let names = catalog.sources.keys.sorted()
         body.append(UInt32(names.count))
         for name in names {
             guard let data = catalog.sources[name] else { continue }
-            body.append(table.index(of: name))
+            body.append(index(name))
             body.append(data.fetchedAt)
             body.append(UInt32(data.areas.count))
             for area in data.areas {
-                body.append(table.index(of: area.id))
+                body.append(index(area.id))
                 body.append(area.kind == .smoking ? UInt8(1) : UInt8(2))
-                body.append(table.index(of: area.name))
+                body.append(index(area.name))
                 body.append(area.coordinate.latitude)
                 body.append(area.coordinate.longitude)
-                body.append(table.index(of: area.roadAddress))
-                body.append(table.index(of: area.lotAddress))
-                body.append(table.index(of: area.province))
-                body.append(table.index(of: area.district))
+                body.append(index(area.roadAddress))
+                body.append(index(area.lotAddress))
+                body.append(index(area.province))
+                body.append(index(area.district))
                 body.append(UInt32(area.fields.count))
                 for field in area.fields {
-                    body.append(table.index(of: field.key))
-                    body.append(table.index(of: field.value))
+                    body.append(index(field.key))
+                    body.append(index(field.value))
                 }
             }
         }
         var payload = ByteWriter()
-        payload.bytes.reserveCapacity(body.bytes.count + table.byteCount + 16)
+        payload.bytes.reserveCapacity(body.bytes.count + table.byteCount + 3 * table.refs.count + 16)
         payload.append(createdAt)
-        payload.append(UInt32(table.strings.count))
-        for string in table.strings { payload.append(string) }
+        payload.append(UInt32(table.refs.count))
+        table.build().bytes.withUnsafeBufferPointer { arena in
+            for ref in table.refs { payload.append(StringArena.utf8(ref, in: arena)) }
+        }
         payload.bytes.append(contentsOf: body.bytes)
 
         var file = ByteWriter()
@@ -74,22 +78,6 @@ public enum SnapshotFile {
         file.append(payload.bytes.withUnsafeBytes(checksum))
         file.bytes.append(contentsOf: payload.bytes)
         return file.bytes
-    }
-
-    /// Distinct strings in first-seen order.
-    private struct StringTable {
-        var strings: [String] = []
-        var indexes: [String: UInt32] = [:]
-        var byteCount = 0
-
-        mutating func index(of string: String) -> UInt32 {
-            if let index = indexes[string] { return index }
-            let index = UInt32(strings.count)
-            strings.append(string)
-            indexes[string] = index
-            byteCount += string.utf8.count + 4
-            return index
-        }
     }
 
     /// What a snapshot holds: every area in one table, and when each source was fetched.
@@ -243,7 +231,11 @@ extension SnapshotFile {
     /// Writes atomically: temporary file, fsync, rename, fsync of the folder.
     /// On any failure the old snapshot is untouched and the temporary file removed.
     public static func write(_ catalog: Catalog, to path: String) throws(Failure) {
-        let bytes = encode(catalog)
+        try write(encode(catalog), to: path)
+    }
+
+    /// Writes bytes made by `encode` atomically, as `write(_:to:)` does.
+    public static func write(_ bytes: [UInt8], to path: String) throws(Failure) {
         let directory = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
