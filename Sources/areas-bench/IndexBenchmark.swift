@@ -1,4 +1,5 @@
 import AreasKit
+import Foundation
 import Glibc
 
 /// `areas-bench index`: tree build time, size, and query medians beside a full scan.
@@ -81,7 +82,7 @@ struct IndexBenchmark {
                 scan: { Self.digest(scan.nearest(to: $0, k: k)) })
         }
 
-        if selected("check") || selected("along") { measureCheckAndAlong(data: data, centers: centers, into: &results) }
+        if selected("check") || selected("along") || selected("answer") { measureCheckAndAlong(data: data, centers: centers, into: &results) }
 
         var json = "{\"points\":\(points),\"seed\":\(seed),\"build_ms\":\(Measure.format(buildMilliseconds)),"
         json += "\"bytes_per_point\":\(Measure.format(bytesPerPoint))"
@@ -108,6 +109,7 @@ struct IndexBenchmark {
             print("check: \(Measure.format(check.median, 3)) µs median")
             results.append(("check", check.median, .nan))
         }
+        if selected("answer") { measureAnswers(index: index, centers: centers, into: &results) }
         if selected("along") {
             let routes: [[GeoPoint]] = centers.prefix(500).map { start in
                 let heading = Double(start.latitude * 1000).truncatingRemainder(dividingBy: 6.28)
@@ -119,6 +121,28 @@ struct IndexBenchmark {
             let along = Measure.medianMicroseconds(routes, passes: 3) { (try? index.along($0, meters: 50).count) ?? 0 }
             print("along (5 km, 100 points, 50 m): \(Measure.format(along.median, 1)) µs median")
             results.append(("along_5km_50m", along.median, .nan))
+        }
+    }
+
+    /// Whole requests through the daemon's request path without the socket: parse the line,
+    /// search, write the answer. Beside `nearest_k10`, it says what the protocol adds.
+    private func measureAnswers(index: AreaIndex, centers: [GeoPoint], into results: inout [(name: String, tree: Double, scan: Double)]) {
+        let configText = #"{"sources":[{"name":"bench","kind":"nonsmoking","format":"data-go-kr-xml","pages":"/tmp"}]}"#
+        guard let config = try? AreasConfig.parse(Data(configText.utf8), path: "bench.json") else { return }
+        let state = ServingState(index: index, fetchedAt: ["bench": 0], hasData: true, lastReport: nil, snapshotPath: "/nonexistent", builtAt: 0)
+        let service = AreaService(config: config, state: state, snapshotPath: "/nonexistent",
+                                  logger: Logger(threshold: .error, environment: [:], sink: { _ in }))
+        let view = service.view()
+        var writer = JSONWriter(capacity: 1 << 16)
+        for output in ["ids", "full"] {
+            let lines = centers.map { Array(#"{"op":"near","lat":\#($0.latitude),"lon":\#($0.longitude),"k":10,"output":"\#(output)"}"#.utf8) }
+            let answer = Measure.medianMicroseconds(lines, passes: 3) { line in
+                writer.reset()
+                line.withUnsafeBufferPointer { service.respond(to: $0, peerUID: nil, view: view, into: &writer) }
+                return writer.count
+            }
+            print("near k=10 answer, output \(output) (parse, search, write): \(Measure.format(answer.median, 3)) µs median")
+            results.append(("answer_near_k10_\(output)", answer.median, .nan))
         }
     }
 
