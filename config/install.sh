@@ -10,6 +10,19 @@ cd "$(dirname "$0")/.."
 prefix=/usr/local
 if [ "${1:-}" = "--prefix" ]; then prefix=$2; fi
 
+# With the Swift libraries linked in statically, Foundation's networking still links against
+# libcurl and FoundationXML against libxml2: the linker needs their development files.
+for lib in curl xml2; do
+  if ! compgen -G "/usr/lib/*/lib$lib.so" >/dev/null && ! compgen -G "/usr/lib/lib$lib.so" >/dev/null; then
+    if command -v apt-get >/dev/null; then
+      apt-get install -y libcurl4-openssl-dev libxml2-dev
+      break
+    fi
+    echo "install.sh: lib$lib.so not found; install the libcurl and libxml2 development packages first" >&2
+    exit 1
+  fi
+done
+
 swift build -c release --static-swift-stdlib --product areasd
 swift build -c release --static-swift-stdlib --product areasctl
 bin=$(swift build -c release --show-bin-path)
