@@ -32,7 +32,8 @@ public struct AreaIndex: Sendable {
         let sorted = table.sortedByID()
         let clock = ContinuousClock()
         let start = clock.now
-        // The two trees are independent: build them on two cores at once.
+        // The area tree, the smoking-area tree and the zone footprints are independent: build
+        // them side by side.
         final class Built: @unchecked Sendable {
             var tree = PackedRTree(entries: [])
             var treeMilliseconds = 0.0
