@@ -135,10 +135,12 @@ extension AreaTable {
                 roadAddress: strings.intern(area.roadAddress), lotAddress: strings.intern(area.lotAddress),
                 province: strings.intern(area.province), district: strings.intern(area.district),
                 source: strings.intern(area.source), kind: area.kind)
-            var fields: [StringArena.Ref] = []
-            fields.reserveCapacity(2 * area.fields.count)
-            for field in area.fields { fields += [strings.intern(field.key), strings.intern(field.value)] }
-            append(record, fields: fields)
+            records.append(record)
+            for field in area.fields {
+                fieldRefs.append(strings.intern(field.key))
+                fieldRefs.append(strings.intern(field.value))
+            }
+            fieldStarts.append(UInt32(fieldRefs.count / 2))
         }
 
         /// Appends a record whose strings are already in `strings`; `fields` alternates keys and values.

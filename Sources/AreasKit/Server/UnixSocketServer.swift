@@ -68,17 +68,6 @@ public final class UnixSocketServer: Sendable {
         writer.withBytes { (try? connection.writeAll($0)) != nil }
     }
 
-    private let lastRelease = Atomic<Int64>(0)
-
-    private func releaseMemory() {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        let last = lastRelease.load(ordering: .relaxed)
-        guard Int64(now.tv_sec) > last,
-              lastRelease.compareExchange(expected: last, desired: Int64(now.tv_sec), ordering: .relaxed).exchanged else { return }
-        FreeMemory.release()
-    }
-
     private func acceptLoop() {
         while !stopping.load(ordering: .relaxed) {
             let connection: FileDescriptor
@@ -108,14 +97,8 @@ public final class UnixSocketServer: Sendable {
             finished.enter()
             let thread = Thread { [self] in
                 serve(connection)
-                let idle = active.withLock { fds -> Bool in
-                    fds.remove(connection.rawValue)
-                    return fds.isEmpty
-                }
+                active.withLock { _ = $0.remove(connection.rawValue) }
                 connection.close()
-                // The last client gone: hand back what the connections' threads left free
-                // (their buffers stay in per-thread heaps otherwise), at most once a second.
-                if idle { releaseMemory() }
                 finished.leave()
             }
             thread.stackSize = 512 * 1024
