@@ -96,11 +96,13 @@ struct IndexBenchmark {
 
     private func selected(_ name: String) -> Bool { only.map { name.hasPrefix($0) } ?? true }
 
-    /// check and along need whole areas: zones with sizes, and smoking areas among them.
+    /// check, along and whole answers need whole areas: zones with sizes, smoking areas among
+    /// them, names and addresses.
     private func measureCheckAndAlong(data: [GeoPoint], centers: [GeoPoint], into results: inout [(name: String, tree: Double, scan: Double)]) {
         var sizes = SplitMix64(seed: seed &+ 2)
         let areas = data.enumerated().map { i, p in
-            Area(id: String(i, radix: 36), kind: i % 10 == 0 ? .smoking : .nonsmoking, name: "", coordinate: p, source: "bench",
+            Area(id: String(i, radix: 36), kind: i % 10 == 0 ? .smoking : .nonsmoking, name: "흡연구역 \(i)", coordinate: p,
+                 roadAddress: "서울특별시 용산구 한강대로 \(i % 500)", province: "서울특별시", district: "용산구", source: "bench",
                  fields: [Field("prhsmkAr", String(Int.random(in: 20...20_000, using: &sizes)))])
         }
         let index = AreaIndex(areas: areas, nodeSize: nodeSize)
