@@ -74,42 +74,7 @@ public struct JSONParser {
             guard parser.offset == bytes.count else { throw parser.fail("unexpected bytes after the value") }
             return value
         }
-        parser.offset += 1
-        parser.skipSpace()
-        if parser.offset < bytes.count && bytes[parser.offset] == UInt8(ascii: "}") {
-            parser.offset += 1
-        } else {
-            while true {
-                parser.skipSpace()
-                guard parser.offset < bytes.count, bytes[parser.offset] == UInt8(ascii: "\"") else { throw parser.fail("expected a member name in quotes") }
-                // Plain ASCII names are used in place; anything else is decoded.
-                let nameStart = parser.offset + 1
-                var nameEnd = nameStart
-                while nameEnd < bytes.count, bytes[nameEnd] != UInt8(ascii: "\""), bytes[nameEnd] != UInt8(ascii: "\\"),
-                      bytes[nameEnd] >= 0x20, bytes[nameEnd] < 0x80 { nameEnd += 1 }
-                var decoded: String?
-                if nameEnd < bytes.count, bytes[nameEnd] == UInt8(ascii: "\"") {
-                    parser.offset = nameEnd + 1
-                } else {
-                    decoded = try parser.string()
-                }
-                parser.skipSpace()
-                guard parser.offset < bytes.count, bytes[parser.offset] == UInt8(ascii: ":") else { throw parser.fail("expected ':' after a member name") }
-                parser.offset += 1
-                parser.skipSpace()
-                let value = try parser.value(depth: 1)
-                if var decoded {
-                    decoded.withUTF8 { visit($0, value) }
-                } else {
-                    visit(UnsafeBufferPointer(rebasing: bytes[nameStart..<nameEnd]), value)
-                }
-                parser.skipSpace()
-                guard parser.offset < bytes.count else { throw parser.fail("unexpected end of input in an object") }
-                if bytes[parser.offset] == UInt8(ascii: ",") { parser.offset += 1; continue }
-                if bytes[parser.offset] == UInt8(ascii: "}") { parser.offset += 1; break }
-                throw parser.fail("expected ',' or '}' in an object")
-            }
-        }
+        try parser.members(depth: 1, visit)
         parser.skipSpace()
         guard parser.offset == bytes.count else { throw parser.fail("unexpected bytes after the value") }
         return nil
@@ -155,27 +120,49 @@ public struct JSONParser {
     }
 
     private mutating func object(depth: Int) throws(Failure) -> JSONValue {
+        var members: [(String, JSONValue)] = []
+        try self.members(depth: depth) { name, value in members.append((String(decoding: name, as: UTF8.self), value)) }
+        return .object(members)
+    }
+
+    /// Reads an object from its `{` to its `}`, handing each member's name (UTF-8, escapes
+    /// resolved) and value to `visit`.
+    private mutating func members(depth: Int, _ visit: (UnsafeBufferPointer<UInt8>, JSONValue) -> Void) throws(Failure) {
         guard depth <= Self.maximumDepth else { throw fail("nested deeper than \(Self.maximumDepth) levels") }
         offset += 1
-        var members: [(String, JSONValue)] = []
         skipSpace()
         if offset < bytes.count && bytes[offset] == UInt8(ascii: "}") {
             offset += 1
-            return .object(members)
+            return
         }
         while true {
             skipSpace()
             guard offset < bytes.count, bytes[offset] == UInt8(ascii: "\"") else { throw fail("expected a member name in quotes") }
-            let key = try string()
+            // Plain ASCII names are used in place; anything else is decoded.
+            let nameStart = offset + 1
+            var nameEnd = nameStart
+            while nameEnd < bytes.count, bytes[nameEnd] != UInt8(ascii: "\""), bytes[nameEnd] != UInt8(ascii: "\\"),
+                  bytes[nameEnd] >= 0x20, bytes[nameEnd] < 0x80 { nameEnd += 1 }
+            var decoded: String?
+            if nameEnd < bytes.count, bytes[nameEnd] == UInt8(ascii: "\"") {
+                offset = nameEnd + 1
+            } else {
+                decoded = try string()
+            }
             skipSpace()
             guard offset < bytes.count, bytes[offset] == UInt8(ascii: ":") else { throw fail("expected ':' after a member name") }
             offset += 1
             skipSpace()
-            members.append((key, try value(depth: depth)))
+            let value = try value(depth: depth)
+            if var decoded {
+                decoded.withUTF8 { visit($0, value) }
+            } else {
+                visit(UnsafeBufferPointer(rebasing: bytes[nameStart..<nameEnd]), value)
+            }
             skipSpace()
             guard offset < bytes.count else { throw fail("unexpected end of input in an object") }
             if bytes[offset] == UInt8(ascii: ",") { offset += 1; continue }
-            if bytes[offset] == UInt8(ascii: "}") { offset += 1; return .object(members) }
+            if bytes[offset] == UInt8(ascii: "}") { offset += 1; return }
             throw fail("expected ',' or '}' in an object")
         }
     }
