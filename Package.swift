@@ -12,7 +12,9 @@ let package = Package(
     ],
     targets: [
         // All logic lives here; the executables are thin entry points over it.
-        .target(name: "AreasKit"),
+        .target(name: "AreasKit", dependencies: ["CMemoryHints"]),
+        // Cache prefetch, which Swift cannot express.
+        .target(name: "CMemoryHints"),
         .executableTarget(name: "areasd", dependencies: ["AreasKit"]),
         .executableTarget(name: "areasctl", dependencies: ["AreasKit"]),
         .executableTarget(name: "areas-bench", dependencies: ["AreasKit"]),

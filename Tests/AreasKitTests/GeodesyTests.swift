@@ -73,6 +73,42 @@ final class GeodesyTests: XCTestCase {
         }
     }
 
+    /// The vector run must give each point exactly the scalar term, which the brute-force
+    /// oracle uses: nearby points (the polynomial lanes), far ones and the antimeridian (the
+    /// scalar fallback), mixed within one step, and a count that is not a whole step.
+    func testHaversineRunIsBitForBitTheScalarTerm() throws {
+        var random = SystemRandomNumberGenerator()
+        for trial in 0..<2_000 {
+            let origin = DistanceOrigin(try point(Double.random(in: -89...89, using: &random), Double.random(in: -180...180, using: &random)))
+            let count = Int.random(in: 1...19, using: &random)
+            var latitudes: [Double] = [], longitudes: [Double] = []
+            for _ in 0..<count {
+                // Mostly within a few kilometres, some beyond the polynomials' reach.
+                let spread = [0.001, 0.05, 1.5, 40][Int.random(in: 0..<4, using: &random)]
+                latitudes.append(Swift.min(90, Swift.max(-90, origin.latitude + Double.random(in: -spread...spread, using: &random))))
+                var lon = origin.longitude + Double.random(in: -spread...spread, using: &random)
+                if lon > 180 { lon -= 360 }
+                if lon < -180 { lon += 360 }
+                longitudes.append(lon)
+            }
+            let padded = (count + DistanceOrigin.haversineLanes - 1) / DistanceOrigin.haversineLanes * DistanceOrigin.haversineLanes
+            latitudes += Array(repeating: latitudes[0], count: padded - count)
+            longitudes += Array(repeating: longitudes[0], count: padded - count)
+            var terms = [Double](repeating: .nan, count: padded)
+            latitudes.withUnsafeBufferPointer { lat in
+                longitudes.withUnsafeBufferPointer { lon in
+                    terms.withUnsafeMutableBufferPointer { out in
+                        origin.haversines(latitudes: lat.baseAddress!, longitudes: lon.baseAddress!, count: count, into: out.baseAddress!)
+                    }
+                }
+            }
+            for i in 0..<count {
+                let scalar = origin.haversine(latitude: latitudes[i], longitude: longitudes[i])
+                XCTAssertEqual(terms[i].bitPattern, scalar.bitPattern, "trial \(trial), point \(i): \(terms[i]) vs \(scalar)")
+            }
+        }
+    }
+
     func testMinimumDistanceToBoxIsTheClosestBoundaryPoint() throws {
         var random = SplitMix64(seed: 11)
         for _ in 0..<400 {

@@ -1,3 +1,5 @@
+import CMemoryHints
+
 /// A static R-tree packed into flat arrays, built once per data set and never mutated.
 ///
 /// Entries are rectangles (a point is a rectangle of zero size), each with a `UInt32` payload
@@ -17,8 +19,10 @@ public struct PackedRTree: Sendable {
     public let nodeSize: Int
     /// The number of entries.
     public let count: Int
-    /// The entries when every entry is a point, else empty.
-    private let entryPoints: [GeoPoint]
+    /// The entries by column when every entry is a point, else empty; padded so a leaf can be
+    /// measured in whole vector steps (`DistanceOrigin.haversines`).
+    private let entryLatitudes: [Double]
+    private let entryLongitudes: [Double]
     /// The entries when some entry is a true rectangle, else empty.
     private let entryBoxes: [GeoBox]
     private let nodeBoxes: [GeoBox]
@@ -54,7 +58,8 @@ public struct PackedRTree: Sendable {
         self.count = entries.count
         let n = entries.count
         guard n > 0 else {
-            entryPoints = []
+            entryLatitudes = []
+            entryLongitudes = []
             entryBoxes = []
             nodeBoxes = []
             classes = []
@@ -118,10 +123,14 @@ public struct PackedRTree: Sendable {
         self.nodeBounds = NodeBounds(nodeBoxes[...], reference: GeoPoint(
             uncheckedLatitude: (extent.south + extent.north) / 2, longitude: (extent.west + extent.east) / 2))
         if sorted.allSatisfy({ $0.south == $0.north && $0.west == $0.east }) {
-            entryPoints = sorted.map { GeoPoint(uncheckedLatitude: $0.south, longitude: $0.west) }
+            // Padding repeats the last point: measured like any other, never reported.
+            let padding = [GeoBox](repeating: sorted[n - 1], count: DistanceOrigin.haversineLanes - 1)
+            entryLatitudes = (sorted + padding).map(\.south)
+            entryLongitudes = (sorted + padding).map(\.west)
             entryBoxes = []
         } else {
-            entryPoints = []
+            entryLatitudes = []
+            entryLongitudes = []
             entryBoxes = sorted
         }
         self.nodeBoxes = nodeBoxes
@@ -135,7 +144,7 @@ public struct PackedRTree: Sendable {
 
     /// Bytes held by the tree's arrays (not the caller's records).
     public var byteCount: Int {
-        entryPoints.count * MemoryLayout<GeoPoint>.stride + (entryBoxes.count + nodeBoxes.count) * MemoryLayout<GeoBox>.stride
+        (entryLatitudes.count + entryLongitudes.count) * 8 + (entryBoxes.count + nodeBoxes.count) * MemoryLayout<GeoBox>.stride
             + classes.count + payloads.count * 4
             + levelEnds.count * 8 + nodeBounds.byteCount
     }
@@ -173,32 +182,74 @@ public struct PackedRTree: Sendable {
 
     private var root: Int? { count == 0 ? nil : count + nodeBoxes.count - 1 }
 
-    /// The entries' rectangles, read in place.
+    /// The entries, their classes and payloads, read in place.
     private struct EntryView {
-        let points: UnsafeBufferPointer<GeoPoint>
+        let latitudes: UnsafeBufferPointer<Double>
+        let longitudes: UnsafeBufferPointer<Double>
         let boxes: UnsafeBufferPointer<GeoBox>
+        let classes: UnsafeBufferPointer<UInt8>
+        let payloads: UnsafeBufferPointer<UInt32>
 
         @inline(__always)
         subscript(position: Int) -> GeoBox {
-            boxes.isEmpty ? GeoBox(points[position]) : boxes[position]
+            boxes.isEmpty
+                ? GeoBox(GeoPoint(uncheckedLatitude: latitudes[position], longitude: longitudes[position]))
+                : boxes[position]
         }
 
-        /// The smallest haversine term from `origin` to the entry at `position`.
+        /// Writes the smallest haversine term from `origin` to each entry of `positions` into
+        /// `terms[0...]` (with up to `haversineLanes - 1` more values after them).
         @inline(__always)
-        func haversineLowerBound(from origin: DistanceOrigin, at position: Int) -> Double {
+        func haversineLowerBounds(from origin: DistanceOrigin, positions: Range<Int>, into terms: UnsafeMutablePointer<Double>) {
             if boxes.isEmpty {
-                let point = points[position]
-                return origin.haversine(latitude: point.latitude, longitude: point.longitude)
+                origin.haversines(latitudes: latitudes.baseAddress.unsafelyUnwrapped + positions.lowerBound,
+                                  longitudes: longitudes.baseAddress.unsafelyUnwrapped + positions.lowerBound,
+                                  count: positions.count, into: terms)
+            } else {
+                for position in positions { terms[position - positions.lowerBound] = origin.haversineLowerBound(to: boxes[position]) }
             }
-            return origin.haversineLowerBound(to: boxes[position])
+        }
+
+        /// Starts loading the entries of `positions`.
+        @inline(__always)
+        func prefetch(_ positions: Range<Int>) {
+            if let latitudes = latitudes.baseAddress, let longitudes = longitudes.baseAddress {
+                PackedRTree.prefetch(latitudes + positions.lowerBound, bytes: positions.count * 8)
+                PackedRTree.prefetch(longitudes + positions.lowerBound, bytes: positions.count * 8)
+            } else if let boxes = boxes.baseAddress {
+                PackedRTree.prefetch(boxes + positions.lowerBound, bytes: positions.count * MemoryLayout<GeoBox>.stride)
+            }
+            PackedRTree.prefetch(payloads.baseAddress.unsafelyUnwrapped + positions.lowerBound, bytes: positions.count * 4)
+            PackedRTree.prefetch(classes.baseAddress.unsafelyUnwrapped + positions.lowerBound, bytes: positions.count)
         }
     }
 
     @inline(__always)
     private func withEntries<Result>(_ body: (EntryView) -> Result) -> Result {
-        entryPoints.withUnsafeBufferPointer { points in
-            entryBoxes.withUnsafeBufferPointer { boxes in body(EntryView(points: points, boxes: boxes)) }
+        entryLatitudes.withUnsafeBufferPointer { latitudes in
+            entryLongitudes.withUnsafeBufferPointer { longitudes in
+                entryBoxes.withUnsafeBufferPointer { boxes in
+                    classes.withUnsafeBufferPointer { classes in
+                        payloads.withUnsafeBufferPointer { payloads in
+                            body(EntryView(latitudes: latitudes, longitudes: longitudes, boxes: boxes, classes: classes, payloads: payloads))
+                        }
+                    }
+                }
+            }
         }
+    }
+
+    /// Prefetches every cache line of `bytes` bytes from `start`.
+    @inline(__always)
+    fileprivate static func prefetch<T>(_ start: UnsafePointer<T>, bytes: Int) {
+        let raw = UnsafeRawPointer(start)
+        var offset = 0
+        while offset < bytes {
+            areas_prefetch(raw + offset)
+            offset += 64
+        }
+        // The last byte's line, when the span straddles one more.
+        areas_prefetch(raw + (bytes - 1))
     }
 
     // MARK: Queries
@@ -223,37 +274,41 @@ public struct PackedRTree: Sendable {
     /// `box` (edges inclusive), until it returns false. Nothing is collected on the way.
     @inline(__always)
     public func forEach<Filter: EntryFilter>(intersecting box: GeoBox, classMask: UInt8 = 0xFF, filter: Filter, _ visit: (UInt32) -> Bool) {
-        depthFirst(classMask: classMask, descend: { $0.intersects(box) }) { entries, position, payload in
-            guard entries[position].intersects(box), filter.admits(payload) else { return true }
-            return visit(payload)
+        depthFirst(classMask: classMask, descend: { $0.intersects(box) }) { entries, leaf in
+            for position in leaf where entries.classes[position] & classMask != 0 && entries[position].intersects(box) {
+                let payload = entries.payloads[position]
+                if filter.admits(payload) && !visit(payload) { return false }
+            }
+            return true
         }
     }
 
-    /// Walks down through every node of the given classes that `descend` accepts and hands each
-    /// entry of the classes in the leaves it reaches to `visit` (with the entries, so a caller can
-    /// read a point as a point), until that returns false.
+    /// Walks down through every node of the given classes that `descend` accepts and hands the
+    /// entries of each leaf it reaches to `visit` (with the entries, so a caller can read a
+    /// point as a point), until that returns false. Classes are the caller's to check.
     @inline(__always)
-    private func depthFirst(classMask: UInt8, descend: (GeoBox) -> Bool, _ visit: (_ entries: EntryView, _ position: Int, _ payload: UInt32) -> Bool) {
+    private func depthFirst(classMask: UInt8, descend: (GeoBox) -> Bool, _ visit: (_ entries: EntryView, _ leaf: Range<Int>) -> Bool) {
         guard let root else { return }
         withEntries { entries in
             nodeBoxes.withUnsafeBufferPointer { nodeBoxes in
-                classes.withUnsafeBufferPointer { classes in
-                    payloads.withUnsafeBufferPointer { payloads in
-                        var stack = ScratchBuffer<Int>(capacity: 64)
-                        stack.append(root)
-                        while let node = stack.popLast() {
-                            let level = level(of: node)
-                            if level > 1 {
-                                for position in children(of: node, level: level)
-                                where classes[position] & classMask != 0 && descend(nodeBoxes[position - count]) {
-                                    stack.append(position)
-                                }
-                                continue
-                            }
-                            for position in children(of: node, level: 1)
-                            where classes[position] & classMask != 0 && !visit(entries, position, payloads[position]) {
-                                return
-                            }
+                var stack = ScratchBuffer<Int>(capacity: 64)
+                stack.append(root)
+                while let node = stack.popLast() {
+                    let level = level(of: node)
+                    if level == 1 {
+                        if !visit(entries, children(of: node, level: 1)) { return }
+                        continue
+                    }
+                    for position in children(of: node, level: level)
+                    where entries.classes[position] & classMask != 0 && descend(nodeBoxes[position - count]) {
+                        stack.append(position)
+                        // The misses of the nodes just chosen overlap instead of following one another.
+                        let grandchildren = children(of: position, level: level - 1)
+                        if level == 2 {
+                            entries.prefetch(grandchildren)
+                        } else {
+                            Self.prefetch(nodeBoxes.baseAddress.unsafelyUnwrapped + (grandchildren.lowerBound - count),
+                                          bytes: grandchildren.count * MemoryLayout<GeoBox>.stride)
                         }
                     }
                 }
@@ -293,13 +348,19 @@ public struct PackedRTree: Sendable {
             reach.west = -180
             reach.east = 180
         }
-        depthFirst(classMask: classMask, descend: { $0.intersects(reach) && origin.quickHaversineLowerBound(to: $0) <= limitH }) { entries, position, payload in
-            // Entries inside the circle's box are measured exactly, a polynomial or two each.
-            guard entries[position].intersects(reach) else { return true }
-            let h = entries.haversineLowerBound(from: origin, at: position)
-            guard h <= limitH, filter.admits(payload) else { return true }
-            let distance = Geodesy.meters(haversine: h)
-            return distance > meters || visit(payload, distance)
+        let row = (nodeSize + DistanceOrigin.haversineLanes - 1) / DistanceOrigin.haversineLanes * DistanceOrigin.haversineLanes
+        withUnsafeTemporaryAllocation(of: Double.self, capacity: row) { terms in
+            let terms = terms.baseAddress.unsafelyUnwrapped
+            depthFirst(classMask: classMask, descend: { $0.intersects(reach) && origin.quickHaversineLowerBound(to: $0) <= limitH }) { entries, leaf in
+                entries.haversineLowerBounds(from: origin, positions: leaf, into: terms)
+                for position in leaf where terms[position - leaf.lowerBound] <= limitH && entries.classes[position] & classMask != 0 {
+                    let payload = entries.payloads[position]
+                    guard filter.admits(payload) else { continue }
+                    let distance = Geodesy.meters(haversine: terms[position - leaf.lowerBound])
+                    if distance <= meters && !visit(payload, distance) { return false }
+                }
+                return true
+            }
         }
     }
 
@@ -326,67 +387,75 @@ public struct PackedRTree: Sendable {
         var best = NearestCandidates(k: Swift.min(k, count))
         let vectorOrigin = nodeBounds.origin(origin)
         let keyCapacity = (nodeSize + NodeBounds.lanes - 1) / NodeBounds.lanes * NodeBounds.lanes
+        let termCapacity = (nodeSize + DistanceOrigin.haversineLanes - 1) / DistanceOrigin.haversineLanes * DistanceOrigin.haversineLanes
+        // A lower bound per child of the node being opened, an upper bound while the k best are
+        // still being gathered, and the terms of a leaf's entries.
         withUnsafeTemporaryAllocation(of: Float.self, capacity: 2 * keyCapacity) { keys in
-            // A lower bound per child of the node being opened, and an upper bound while the
-            // k best are still being gathered.
-            let keys = keys.baseAddress.unsafelyUnwrapped
-            let ceilings = keys + keyCapacity
-            withEntries { entries in
-                classes.withUnsafeBufferPointer { classes in
-                    payloads.withUnsafeBufferPointer { payloads in
-                        var queue = SearchQueue(capacity: 8 * nodeSize)
-                        // The node to open next when it is known without asking the queue: the
-                        // nearest child of the node just opened, when nothing waiting is nearer.
-                        var next: SearchQueue.Element? = .init(key: 0, position: UInt32(root), level: UInt32(levelEnds.count - 1))
-                        // Nothing with a haversine term above `bound` can enter the k best. It falls
-                        // from maxMeters to the k-th best's term, and before k are found, to the
-                        // farthest point of any node that holds k entries that all qualify.
-                        var bound = limitH
-                        while let element = next ?? queue.pop() {
-                            next = nil
-                            guard element.key <= bound else { break }
-                            let node = Int(element.position)
-                            let level = Int(element.level)
-                            if level == 1 {
-                                for position in children(of: node, level: 1) where classes[position] & classMask != 0 {
-                                    let h = entries.haversineLowerBound(from: origin, at: position)
-                                    guard h <= bound, filter.admits(payloads[position]) else { continue }
-                                    let distance = Geodesy.meters(haversine: h)
-                                    guard distance <= limitMeters else { continue }
-                                    guard best.insert(Neighbor(payload: payloads[position], distanceMeters: distance)) else { continue }
-                                    if best.isFull {
-                                        // Padded so an entry as far as the k-th, but with a smaller id, still gets in.
-                                        bound = Swift.min(bound, Geodesy.haversine(meters: best.worst.distanceMeters) * (1 + 1e-9) + 1e-300)
-                                    }
-                                }
-                                continue
-                            }
-                            let children = children(of: node, level: level)
-                            let seekingCeiling = !best.isFull && filter.admitsAll
-                            nodeBounds.bounds(first: children.lowerBound - count, count: children.count, from: vectorOrigin,
-                                              lower: keys, upper: seekingCeiling ? ceilings : nil)
-                            var nearest: SearchQueue.Element?
-                            for position in children where classes[position] & classMask != 0 {
-                                let h = Double(keys[position - children.lowerBound])
-                                guard h <= bound else { continue }
-                                let child = SearchQueue.Element(key: h, position: UInt32(position), level: UInt32(level - 1))
-                                if let current = nearest, current.key <= h {
-                                    queue.push(child)
-                                } else {
-                                    if let current = nearest { queue.push(current) }
-                                    nearest = child
-                                }
-                                if seekingCeiling, classes[position] & ~classMask == 0, entryCount(under: position, level: level - 1) >= k {
-                                    bound = Swift.min(bound, Double(ceilings[position - children.lowerBound]))
+            withUnsafeTemporaryAllocation(of: Double.self, capacity: termCapacity) { terms in
+                withEntries { entries in
+                    let keys = keys.baseAddress.unsafelyUnwrapped
+                    let ceilings = keys + keyCapacity
+                    let terms = terms.baseAddress.unsafelyUnwrapped
+                    let classes = entries.classes
+                    let payloads = entries.payloads
+                    var queue = SearchQueue(capacity: 8 * nodeSize)
+                    // The node to open next when it is known without asking the queue: the
+                    // nearest child of the node just opened, when nothing waiting is nearer.
+                    var next: SearchQueue.Element? = .init(key: 0, position: root)
+                    // Nothing with a haversine term above `bound` can enter the k best. It falls
+                    // from maxMeters to the k-th best's term, and before k are found, to the
+                    // farthest point of any node that holds k entries that all qualify.
+                    var bound = limitH
+                    while let element = next ?? queue.pop() {
+                        next = nil
+                        guard Double(element.key) <= bound else { break }
+                        let node = element.position
+                        let level = level(of: node)
+                        if level == 1 {
+                            let leaf = children(of: node, level: 1)
+                            entries.haversineLowerBounds(from: origin, positions: leaf, into: terms)
+                            for position in leaf where terms[position - leaf.lowerBound] <= bound && classes[position] & classMask != 0 {
+                                guard filter.admits(payloads[position]) else { continue }
+                                let distance = Geodesy.meters(haversine: terms[position - leaf.lowerBound])
+                                guard distance <= limitMeters else { continue }
+                                guard best.insert(Neighbor(payload: payloads[position], distanceMeters: distance)) else { continue }
+                                if best.isFull {
+                                    // Padded so an entry as far as the k-th, but with a smaller id, still gets in.
+                                    bound = Swift.min(bound, Geodesy.haversine(meters: best.worst.distanceMeters) * (1 + 1e-9) + 1e-300)
                                 }
                             }
-                            // The way down to the first leaf then needs no queue at all.
-                            if let nearest {
-                                if let waiting = queue.minimumKey, waiting < nearest.key {
-                                    queue.push(nearest)
-                                } else {
-                                    next = nearest
-                                }
+                            continue
+                        }
+                        let children = children(of: node, level: level)
+                        let seekingCeiling = !best.isFull && filter.admitsAll
+                        // A child holds k entries when a full one does, unless it is the last, partial one of its level.
+                        let childrenHoldK = seekingCeiling && spans[level - 1] >= k
+                        let lastOfLevel = levelEnds[level - 1] - 1
+                        nodeBounds.bounds(first: children.lowerBound - count, count: children.count, from: vectorOrigin,
+                                          lower: keys, upper: seekingCeiling ? ceilings : nil)
+                        var nearest: SearchQueue.Element?
+                        for position in children where classes[position] & classMask != 0 {
+                            let key = keys[position - children.lowerBound]
+                            let h = Double(key)
+                            guard h <= bound else { continue }
+                            let child = SearchQueue.Element(key: key, position: position)
+                            if let current = nearest, current.key <= key {
+                                queue.push(child)
+                            } else {
+                                if let current = nearest { queue.push(current) }
+                                nearest = child
+                            }
+                            if childrenHoldK, classes[position] & ~classMask == 0,
+                               position != lastOfLevel || entryCount(under: position, level: level - 1) >= k {
+                                bound = Swift.min(bound, Double(ceilings[position - children.lowerBound]))
+                            }
+                        }
+                        // The way down to the first leaf then needs no queue at all.
+                        if let nearest {
+                            if let waiting = queue.minimumKey, waiting < nearest.key {
+                                queue.push(nearest)
+                            } else {
+                                next = nearest
                             }
                         }
                     }
