@@ -95,6 +95,8 @@ struct NodeBounds: Sendable {
         // Across the antimeridian the gap is the other way round; 360 is rounded down too.
         let turn = Lanes(repeating: 360 - 1e-3)
         let halfDegree = Lanes(repeating: Float.pi / 360)
+        // x²/3 by a multiplication; 1/3 rounds up in single precision, so the bound only falls.
+        let third = Lanes(repeating: 1 / 3)
         south.withUnsafeBufferPointer { south in
             north.withUnsafeBufferPointer { north in
                 west.withUnsafeBufferPointer { west in
@@ -110,9 +112,9 @@ struct NodeBounds: Sendable {
                             let westward = longitude - e
                             let lonGap = Self.max(Self.max(Self.min(eastward, westward + turn), Self.min(westward, eastward + turn)) - slack, zero)
                             let halfLat = latGap * halfDegree
-                            let latTerm = halfLat * halfLat * Self.max(1 - halfLat * halfLat / 3, zero)
+                            let latTerm = halfLat * halfLat * Self.max(1 - halfLat * halfLat * third, zero)
                             let halfLon = Self.min(lonGap, Lanes(repeating: 180)) * halfDegree
-                            let lonTerm = halfLon * halfLon * Self.max(1 - halfLon * halfLon / 3, zero)
+                            let lonTerm = halfLon * halfLon * Self.max(1 - halfLon * halfLon * third, zero)
                             let latSpan = Self.max(n - latitude, latitude - s) + slack
                             let farthest = latSpan * (2 * halfDegree)
                             let cosBound = Self.max(cosLatitude - farthest - 1e-6, zero)

@@ -439,6 +439,8 @@ public struct PackedRTree: Sendable {
                             let h = Double(key)
                             guard h <= bound else { continue }
                             let child = SearchQueue.Element(key: key, position: position)
+                            // A leaf that may be opened soon: start loading its entries.
+                            if level == 2 { entries.prefetch(self.children(of: position, level: 1)) }
                             if let current = nearest, current.key <= key {
                                 queue.push(child)
                             } else {
