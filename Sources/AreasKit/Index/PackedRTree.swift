@@ -124,9 +124,15 @@ public struct PackedRTree: Sendable {
             uncheckedLatitude: (extent.south + extent.north) / 2, longitude: (extent.west + extent.east) / 2))
         if sorted.allSatisfy({ $0.south == $0.north && $0.west == $0.east }) {
             // Padding repeats the last point: measured like any other, never reported.
-            let padding = [GeoBox](repeating: sorted[n - 1], count: DistanceOrigin.haversineLanes - 1)
-            entryLatitudes = (sorted + padding).map(\.south)
-            entryLongitudes = (sorted + padding).map(\.west)
+            let padded = n + DistanceOrigin.haversineLanes - 1
+            entryLatitudes = [Double](unsafeUninitializedCapacity: padded) { column, initialized in
+                for i in 0..<padded { column[i] = sorted[Swift.min(i, n - 1)].south }
+                initialized = padded
+            }
+            entryLongitudes = [Double](unsafeUninitializedCapacity: padded) { column, initialized in
+                for i in 0..<padded { column[i] = sorted[Swift.min(i, n - 1)].west }
+                initialized = padded
+            }
             entryBoxes = []
         } else {
             entryLatitudes = []
