@@ -4,14 +4,15 @@ import CMemoryHints
 ///
 /// Entries are rectangles (a point is a rectangle of zero size), each with a `UInt32` payload
 /// (its position in the caller's array) and an 8-bit class mask used to prune whole subtrees
-/// that hold no entry of the classes a query asks for. Entries are sorted along a Hilbert curve
-/// and grouped `nodeSize` at a time, level by level up to one root, as in flatbush.
+/// that hold no entry of the classes a query asks for. Entries are ordered by sort-tile-recursive
+/// tiling (`TileOrder`) and grouped `nodeSize` at a time, level by level up to one root.
 ///
 /// Layout: positions number every level one after another, the entries first (level 0) and the
 /// root last; a node's children are the `nodeSize` positions at the same offset in the level
-/// below, so no child pointers are stored. Positions below `count` are entries, kept as points
-/// when every entry is one (16 bytes where a rectangle takes 32: a nearest search spends much
-/// of its time waiting for leaves), the rest are nodes, at `position - count` in `nodeBoxes`.
+/// below, so no child pointers are stored. Positions below `count` are entries, kept as two
+/// coordinate columns when every entry is a point (16 bytes where a rectangle takes 32, and a
+/// leaf is measured four points at a time), the rest are nodes, at `position - count` in
+/// `nodeBoxes`.
 ///
 /// Ties in distance are broken by the smaller payload: build from an array sorted by id and
 /// results come out in (distance, id) order.
@@ -70,21 +71,21 @@ public struct PackedRTree: Sendable {
             return
         }
 
-        // Hilbert keys of the entry centres, on a grid spanning the data's extent.
+        // The entry centres on a 16-bit grid spanning the data's extent, tiled.
         var extent = GeoBox.empty
         for box in entries { extent = extent.union(box) }
         let width = extent.east - extent.west
         let height = extent.north - extent.south
-        let scaleX = width > 0 ? Double(HilbertCurve.side - 1) / width : 0
-        let scaleY = height > 0 ? Double(HilbertCurve.side - 1) / height : 0
-        var keys = [UInt32](repeating: 0, count: n)
+        let scaleX = width > 0 ? Double(UInt16.max) / width : 0
+        let scaleY = height > 0 ? Double(UInt16.max) / height : 0
+        var xs = [UInt16](repeating: 0, count: n)
+        var ys = [UInt16](repeating: 0, count: n)
         for i in 0..<n {
             let box = entries[i]
-            let x = UInt32(((box.west + box.east) / 2 - extent.west) * scaleX)
-            let y = UInt32(((box.south + box.north) / 2 - extent.south) * scaleY)
-            keys[i] = HilbertCurve.index(x: x, y: y)
+            xs[i] = UInt16(Swift.min(((box.west + box.east) / 2 - extent.west) * scaleX, Double(UInt16.max)))
+            ys[i] = UInt16(Swift.min(((box.south + box.north) / 2 - extent.south) * scaleY, Double(UInt16.max)))
         }
-        let order = stableOrder(byKeys: keys)
+        let order = TileOrder.order(x: xs, y: ys, nodeSize: nodeSize)
 
         var ends = [n]
         var total = n
