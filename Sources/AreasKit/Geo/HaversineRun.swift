@@ -4,8 +4,8 @@
 /// that was most of a nearest or radius query. Here the same expression as
 /// `DistanceOrigin.haversine(latitude:longitude:)`, operation for operation, runs on vectors
 /// of four, so every term is bit for bit the one the scalar function (and so the brute-force
-/// oracle) gives. Lanes whose angles are beyond `SmallAngle.tiny`, where the scalar function
-/// takes a longer polynomial or libm, are measured by the scalar function itself.
+/// oracle) gives. A run with an angle beyond `SmallAngle.tiny`, where the scalar function takes
+/// a longer polynomial or libm, is measured by the scalar function itself.
 extension DistanceOrigin {
     /// How many points one step measures; runs are read in whole steps, so the columns need
     /// this many minus one readable values past their last point.
@@ -26,6 +26,7 @@ extension DistanceOrigin {
         // SmallAngle's coefficients below tiny.
         let sineC3 = Lanes(repeating: -1.0 / 6), sineC5 = Lanes(repeating: 1.0 / 120)
         let cosineC4 = Lanes(repeating: 1.0 / 24), cosineC6 = Lanes(repeating: -1.0 / 720)
+        var small = SIMDMask<SIMD4<Int64>>(repeating: true)
         var i = 0
         while i < count {
             let lat = UnsafeRawPointer(latitudes + i).loadUnaligned(as: Lanes.self)
@@ -45,15 +46,14 @@ extension DistanceOrigin {
             let cosOther: Lanes = cosLatitude * (1 - twoS * s) - sinLatitude * (twoS * c)
             let term: Lanes = s * s + cosLatitude * cosOther * hav
             UnsafeMutableRawPointer(terms + i).storeBytes(of: term, as: Lanes.self)
-            // x² below tiny² implies |x| below tiny (squaring rounds monotonically); the rare
-            // lane that is not is measured the scalar way.
-            let small = (x2 .< tinySquared) .& (h2 .< tinySquared)
-            if !all(small) {
-                for lane in 0..<Self.haversineLanes where !small[lane] {
-                    terms[i + lane] = haversine(latitude: lat[lane], longitude: lon[lane])
-                }
-            }
+            // x² below tiny² implies |x| below tiny (squaring rounds monotonically).
+            small .&= (x2 .< tinySquared) .& (h2 .< tinySquared)
             i += Self.haversineLanes
+        }
+        // A run with any angle beyond the polynomials (rare: over 100 km) is measured again the
+        // scalar way; checking once per run keeps the test out of the loop.
+        if !all(small) {
+            for j in 0..<count { terms[j] = haversine(latitude: latitudes[j], longitude: longitudes[j]) }
         }
     }
 }
