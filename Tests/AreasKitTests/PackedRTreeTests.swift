@@ -11,7 +11,11 @@ final class PackedRTreeTests: XCTestCase {
 
     private func datasets() -> [Dataset] {
         var random = SplitMix64(seed: 42)
-        func classes(_ n: Int) -> [UInt8] { (0..<n).map { _ in Bool.random(using: &random) ? 1 : 2 } }
+        // Mostly one kind or the other; some in both, and some in none (never returned), so
+        // leaves whose every entry is admitted and leaves that need each entry tested both occur.
+        func classes(_ n: Int, someInNone: Bool = false) -> [UInt8] {
+            (0..<n).map { _ in [1, 2, 1, 2, 1, 2, 3, someInNone ? 0 : 1][Int.random(in: 0..<8, using: &random)] }
+        }
         let duplicates: [GeoPoint] = (0..<600).map { i in
             let spots = [(37.5, 127.0), (37.5, 127.001), (35.1, 129.0)]
             let spot = spots[i % spots.count]
@@ -27,7 +31,7 @@ final class PackedRTreeTests: XCTestCase {
         let clustered = SyntheticPoints.clustered(count: 6_000, seed: 2)
         let single = [GeoPoint(uncheckedLatitude: 37.55, longitude: 126.97)]
         return [
-            Dataset(name: "uniform", points: uniform, classes: classes(uniform.count)),
+            Dataset(name: "uniform", points: uniform, classes: classes(uniform.count, someInNone: true)),
             Dataset(name: "clustered", points: clustered, classes: classes(clustered.count)),
             Dataset(name: "duplicates", points: duplicates, classes: classes(duplicates.count)),
             Dataset(name: "line", points: line, classes: classes(line.count)),

@@ -28,6 +28,9 @@ public struct PackedRTree: Sendable {
     private let entryBoxes: [GeoBox]
     private let nodeBoxes: [GeoBox]
     private let classes: [UInt8]
+    /// Whether some entry has class mask 0, which no query returns. Without such entries, a
+    /// leaf whose classes are all asked for admits every entry, and its classes go unread.
+    private let hasClasslessEntries: Bool
     private let payloads: [UInt32]
     /// `levelEnds[l]` is one past the last position of level l; the root is the last position.
     private let levelEnds: [Int]
@@ -64,6 +67,7 @@ public struct PackedRTree: Sendable {
             entryBoxes = []
             nodeBoxes = []
             classes = []
+            hasClasslessEntries = false
             payloads = []
             levelEnds = []
             spans = []
@@ -142,6 +146,7 @@ public struct PackedRTree: Sendable {
         }
         self.nodeBoxes = nodeBoxes
         self.classes = classes
+        self.hasClasslessEntries = classes[..<n].contains(0)
         self.payloads = order
         self.levelEnds = ends
         var spans = [1]
@@ -227,7 +232,6 @@ public struct PackedRTree: Sendable {
                 PackedRTree.prefetch(boxes + positions.lowerBound, bytes: positions.count * MemoryLayout<GeoBox>.stride)
             }
             PackedRTree.prefetch(payloads.baseAddress.unsafelyUnwrapped + positions.lowerBound, bytes: positions.count * 4)
-            PackedRTree.prefetch(classes.baseAddress.unsafelyUnwrapped + positions.lowerBound, bytes: positions.count)
         }
     }
 
@@ -244,6 +248,12 @@ public struct PackedRTree: Sendable {
                 }
             }
         }
+    }
+
+    /// Whether every entry of leaf `node` is of a class in `classMask`, so none needs its own test.
+    @inline(__always)
+    private func admitsEveryEntry(ofLeaf node: Int, classMask: UInt8, classes: UnsafeBufferPointer<UInt8>) -> Bool {
+        !hasClasslessEntries && classes[node] & ~classMask == 0
     }
 
     /// Prefetches every cache line of `bytes` bytes from `start`.
@@ -281,8 +291,8 @@ public struct PackedRTree: Sendable {
     /// `box` (edges inclusive), until it returns false. Nothing is collected on the way.
     @inline(__always)
     public func forEach<Filter: EntryFilter>(intersecting box: GeoBox, classMask: UInt8 = 0xFF, filter: Filter, _ visit: (UInt32) -> Bool) {
-        depthFirst(classMask: classMask, descend: { $0.intersects(box) }) { entries, leaf in
-            for position in leaf where entries.classes[position] & classMask != 0 && entries[position].intersects(box) {
+        depthFirst(classMask: classMask, descend: { $0.intersects(box) }) { entries, leaf, admitted in
+            for position in leaf where (admitted || entries.classes[position] & classMask != 0) && entries[position].intersects(box) {
                 let payload = entries.payloads[position]
                 if filter.admits(payload) && !visit(payload) { return false }
             }
@@ -292,9 +302,11 @@ public struct PackedRTree: Sendable {
 
     /// Walks down through every node of the given classes that `descend` accepts and hands the
     /// entries of each leaf it reaches to `visit` (with the entries, so a caller can read a
-    /// point as a point), until that returns false. Classes are the caller's to check.
+    /// point as a point), until that returns false. Classes are the caller's to check, unless
+    /// `admitted` says every entry of the leaf is of a class asked for.
     @inline(__always)
-    private func depthFirst(classMask: UInt8, descend: (GeoBox) -> Bool, _ visit: (_ entries: EntryView, _ leaf: Range<Int>) -> Bool) {
+    private func depthFirst(classMask: UInt8, descend: (GeoBox) -> Bool,
+                            _ visit: (_ entries: EntryView, _ leaf: Range<Int>, _ admitted: Bool) -> Bool) {
         guard let root else { return }
         withEntries { entries in
             nodeBoxes.withUnsafeBufferPointer { nodeBoxes in
@@ -303,7 +315,8 @@ public struct PackedRTree: Sendable {
                 while let node = stack.popLast() {
                     let level = level(of: node)
                     if level == 1 {
-                        if !visit(entries, children(of: node, level: 1)) { return }
+                        let admitted = admitsEveryEntry(ofLeaf: node, classMask: classMask, classes: entries.classes)
+                        if !visit(entries, children(of: node, level: 1), admitted) { return }
                         continue
                     }
                     for position in children(of: node, level: level)
@@ -358,9 +371,9 @@ public struct PackedRTree: Sendable {
         let row = (nodeSize + DistanceOrigin.haversineLanes - 1) / DistanceOrigin.haversineLanes * DistanceOrigin.haversineLanes
         withUnsafeTemporaryAllocation(of: Double.self, capacity: row) { terms in
             let terms = terms.baseAddress.unsafelyUnwrapped
-            depthFirst(classMask: classMask, descend: { $0.intersects(reach) && origin.quickHaversineLowerBound(to: $0) <= limitH }) { entries, leaf in
+            depthFirst(classMask: classMask, descend: { $0.intersects(reach) && origin.quickHaversineLowerBound(to: $0) <= limitH }) { entries, leaf, admitted in
                 entries.haversineLowerBounds(from: origin, positions: leaf, into: terms)
-                for position in leaf where terms[position - leaf.lowerBound] <= limitH && entries.classes[position] & classMask != 0 {
+                for position in leaf where terms[position - leaf.lowerBound] <= limitH && (admitted || entries.classes[position] & classMask != 0) {
                     let payload = entries.payloads[position]
                     guard filter.admits(payload) else { continue }
                     let distance = Geodesy.meters(haversine: terms[position - leaf.lowerBound])
@@ -421,7 +434,8 @@ public struct PackedRTree: Sendable {
                         if level == 1 {
                             let leaf = children(of: node, level: 1)
                             entries.haversineLowerBounds(from: origin, positions: leaf, into: terms)
-                            for position in leaf where terms[position - leaf.lowerBound] <= bound && classes[position] & classMask != 0 {
+                            let admitted = admitsEveryEntry(ofLeaf: node, classMask: classMask, classes: classes)
+                            for position in leaf where terms[position - leaf.lowerBound] <= bound && (admitted || classes[position] & classMask != 0) {
                                 guard filter.admits(payloads[position]) else { continue }
                                 let distance = Geodesy.meters(haversine: terms[position - leaf.lowerBound])
                                 guard distance <= limitMeters else { continue }
