@@ -45,7 +45,8 @@ enum TileOrder {
         /// Room for a counting pass.
         let scratch: UnsafeMutableBufferPointer<UInt64>
         let nodeSize: Int
-        var counts = [Int](repeating: 0, count: 256)
+        /// Counts for the low and the high byte of a 16-bit key.
+        var counts = [Int](repeating: 0, count: 512)
 
         /// Orders `lo..<hi`, the entries of one node whose full children hold `childSpan` each.
         mutating func tile(_ lo: Int, _ hi: Int, childSpan: Int) {
@@ -91,27 +92,33 @@ enum TileOrder {
                 }
                 return
             }
-            countingPass(lo, hi, shift: shift, from: packed, to: scratch)
-            countingPass(lo, hi, shift: shift + 8, from: scratch, to: packed)
+            // Both bytes' counts in one read, then a stable pass by each.
+            counts.withUnsafeMutableBufferPointer { counts in
+                for b in 0..<512 { counts[b] = 0 }
+                for i in lo..<hi {
+                    let key = Int(truncatingIfNeeded: (packed[i] >> shift) & 0xFFFF)
+                    counts[key & 0xFF] &+= 1
+                    counts[256 + (key >> 8)] &+= 1
+                }
+                Self.pass(lo, hi, shift: shift, counts: counts.baseAddress.unsafelyUnwrapped, from: packed, to: scratch)
+                Self.pass(lo, hi, shift: shift + 8, counts: counts.baseAddress.unsafelyUnwrapped + 256, from: scratch, to: packed)
+            }
         }
 
-        /// A stable pass of `source[lo..<hi]` into `target[lo..<hi]` by the byte at `shift`.
-        private mutating func countingPass(_ lo: Int, _ hi: Int, shift: UInt64,
-                                           from source: UnsafeMutableBufferPointer<UInt64>, to target: UnsafeMutableBufferPointer<UInt64>) {
-            counts.withUnsafeMutableBufferPointer { counts in
-                for b in 0..<256 { counts[b] = 0 }
-                for i in lo..<hi { counts[Int(truncatingIfNeeded: (source[i] >> shift) & 0xFF)] &+= 1 }
-                var start = lo
-                for b in 0..<256 {
-                    let count = counts[b]
-                    counts[b] = start
-                    start &+= count
-                }
-                for i in lo..<hi {
-                    let b = Int(truncatingIfNeeded: (source[i] >> shift) & 0xFF)
-                    target[counts[b]] = source[i]
-                    counts[b] &+= 1
-                }
+        /// A stable pass of `source[lo..<hi]` into `target[lo..<hi]` by the byte at `shift`,
+        /// given how many entries have each value of that byte.
+        private static func pass(_ lo: Int, _ hi: Int, shift: UInt64, counts: UnsafeMutablePointer<Int>,
+                                 from source: UnsafeMutableBufferPointer<UInt64>, to target: UnsafeMutableBufferPointer<UInt64>) {
+            var start = lo
+            for b in 0..<256 {
+                let count = counts[b]
+                counts[b] = start
+                start &+= count
+            }
+            for i in lo..<hi {
+                let b = Int(truncatingIfNeeded: (source[i] >> shift) & 0xFF)
+                target[counts[b]] = source[i]
+                counts[b] &+= 1
             }
         }
     }
