@@ -77,7 +77,7 @@ final class GeodesyTests: XCTestCase {
     /// oracle uses: nearby points (the polynomial lanes), far ones and the antimeridian (the
     /// scalar fallback), mixed within one step, and a count that is not a whole step.
     func testHaversineRunIsBitForBitTheScalarTerm() throws {
-        var random = SystemRandomNumberGenerator()
+        var random = SplitMix64(seed: 13)
         for trial in 0..<2_000 {
             let origin = DistanceOrigin(try point(Double.random(in: -89...89, using: &random), Double.random(in: -180...180, using: &random)))
             let count = Int.random(in: 1...19, using: &random)

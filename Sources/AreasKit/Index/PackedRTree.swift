@@ -250,6 +250,11 @@ public struct PackedRTree: Sendable {
         }
     }
 
+    /// Room for the terms of one leaf's entries, measured in whole vector steps.
+    private var leafTermCapacity: Int {
+        (nodeSize + DistanceOrigin.haversineLanes - 1) / DistanceOrigin.haversineLanes * DistanceOrigin.haversineLanes
+    }
+
     /// Whether every entry of leaf `node` is of a class in `classMask`, so none needs its own test.
     @inline(__always)
     private func admitsEveryEntry(ofLeaf node: Int, classMask: UInt8, classes: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -368,8 +373,7 @@ public struct PackedRTree: Sendable {
             reach.west = -180
             reach.east = 180
         }
-        let row = (nodeSize + DistanceOrigin.haversineLanes - 1) / DistanceOrigin.haversineLanes * DistanceOrigin.haversineLanes
-        withUnsafeTemporaryAllocation(of: Double.self, capacity: row) { terms in
+        withUnsafeTemporaryAllocation(of: Double.self, capacity: leafTermCapacity) { terms in
             let terms = terms.baseAddress.unsafelyUnwrapped
             depthFirst(classMask: classMask, descend: { $0.intersects(reach) && origin.quickHaversineLowerBound(to: $0) <= limitH }) { entries, leaf, admitted in
                 entries.haversineLowerBounds(from: origin, positions: leaf, into: terms)
@@ -407,11 +411,10 @@ public struct PackedRTree: Sendable {
         var best = NearestCandidates(k: Swift.min(k, count))
         let vectorOrigin = nodeBounds.origin(origin)
         let keyCapacity = (nodeSize + NodeBounds.lanes - 1) / NodeBounds.lanes * NodeBounds.lanes
-        let termCapacity = (nodeSize + DistanceOrigin.haversineLanes - 1) / DistanceOrigin.haversineLanes * DistanceOrigin.haversineLanes
         // A lower bound per child of the node being opened, an upper bound while the k best are
         // still being gathered, and the terms of a leaf's entries.
         withUnsafeTemporaryAllocation(of: Float.self, capacity: 2 * keyCapacity) { keys in
-            withUnsafeTemporaryAllocation(of: Double.self, capacity: termCapacity) { terms in
+            withUnsafeTemporaryAllocation(of: Double.self, capacity: leafTermCapacity) { terms in
                 withEntries { entries in
                     let keys = keys.baseAddress.unsafelyUnwrapped
                     let ceilings = keys + keyCapacity
