@@ -36,6 +36,15 @@ final class RequestTests: XCTestCase {
         XCTAssertEqual(error(#"{"op":"get","id":7}"#)?.message, "id must be a string, got a number")
         XCTAssertEqual(error(#"[1,2]"#)?.message, "a request must be a JSON object, got an array")
         XCTAssertEqual(error(#"{"op":"fly"}"#)?.code, .unknownOp)
+        // Words are matched in place when plain and through the decoder when escaped.
+        XCTAssertEqual(error(#"{"op":"f\u006cy"}"#)?.message, "unknown op 'fly' (expected near, radius, bbox, check, along, get, stats, health or refresh)")
+        XCTAssertEqual(error(#"{"op":7}"#)?.message, "op must be a string, got a number")
+        XCTAssertEqual(error(#"{"op":"near","lat":37,"lon":127,"output":"idz"}"#)?.message, "output must be full, ids or count, got 'idz'")
+        XCTAssertEqual(error(#"{"op":"near","lat":37,"lon":127,"kind":"smokingg"}"#)?.message, "kind must be smoking, nonsmoking or all, got 'smokingg'")
+        XCTAssertEqual(error(#"{"op":"near","lat":37,"lon":127,"output":""}"#)?.message, "output must be full, ids or count, got ''")
+        XCTAssertEqual(try parse(#"{"op":"ne\u0061r","lat":37.5,"lon":127,"k":3,"kind":"sm\u006fking","province":"서울","output":"i\u0064s"}"#), near)
+        XCTAssertEqual(try parse(#"{"op":"near","lat":37.5,"lon":127,"k":3,"kind":"smoking","province":"서울","output":null}"#),
+                       .near(point: point, k: 3, maxMeters: nil, kind: .smoking, region: Region(province: "서울"), output: .full))
     }
 
     /// Whatever the general parser refuses, the request reader refuses with the same message;

@@ -341,6 +341,39 @@ final class JSONWriterTests: XCTestCase {
         }
     }
 
+    /// Doubles read back exactly, and where Swift's own shortest form has no exponent the text
+    /// is that form: coordinates with any number of decimals, arbitrary values, every size.
+    func testDoublesAreWrittenInTheirShortestRoundTripForm() throws {
+        var random = SplitMix64(seed: 31)
+        var values: [Double] = [0.5, -0.5, 0.1, 0.3, 1e-6, 9.99e-7, 99_999.5, 100_000.5, 37.5665, 126.978, 1.0 / 3, -126.9780001,
+                                0.000001234, 12345.6789012345, 1e15 + 0.5, 5e-324, .greatestFiniteMagnitude, -.leastNormalMagnitude]
+        for _ in 0..<50_000 {
+            let decimals = Int.random(in: 1...17, using: &random)
+            let scaled = Double(Int64.random(in: -200_000_000_000...200_000_000_000, using: &random))
+            values.append(scaled / pow(10, Double(decimals)))
+            values.append(Double.random(in: -180...180, using: &random))
+            values.append(Double(bitPattern: random.next()))
+        }
+        for value in values where value.isFinite {
+            var writer = JSONWriter()
+            writer.number(value)
+            let text = String(decoding: writer.bytes, as: UTF8.self)
+            let parsed = try XCTUnwrap(Double(text), text)
+            XCTAssertEqual(parsed.bitPattern, value.bitPattern == (-0.0).bitPattern ? 0.0.bitPattern : value.bitPattern, text)
+            let shortest = value.description
+            if !shortest.contains("e"), value != value.rounded() {
+                XCTAssertEqual(text, shortest, "\(value)")
+            }
+        }
+        // Values of up to ten decimals, as upstream coordinates are, take the short path.
+        for _ in 0..<10_000 {
+            let decimals = Int.random(in: 1...10, using: &random)
+            let value = Double(Int64.random(in: 1...999_999_999_999_999, using: &random)) / pow(10, Double(decimals))
+            guard value < 1e5, value >= 1e-6 else { continue }
+            XCTAssertNotNil(JSONWriter.shortDecimal(value), "\(value)")
+        }
+    }
+
     func testIntegersAtTheEdges() {
         for value in [0, 1, -1, 9, 10, -10, 100, 12_345, Int.max, Int.min, Int.min + 1] {
             var writer = JSONWriter()
@@ -388,8 +421,15 @@ final class JSONNumberTests: XCTestCase {
         var random = SplitMix64(seed: 23)
         var texts = ["0", "-0", "0.0", "1", "-1", "37.5665", "126.978", "0.000001", "999999999999999", "1000000000000000",
                      "0.1", "0.30000000000000004", "9007199254740993", "123456789012345.6", "1e5", "2.5E-3", "00.5"]
+        // Coordinates as clients send them: the shortest text that round-trips, 16 or 17 digits.
+        var coordinates: [String] = []
+        for _ in 0..<20_000 {
+            coordinates.append(Double.random(in: 33...39, using: &random).description)
+            coordinates.append(Double.random(in: -180...180, using: &random).description)
+        }
+        texts += coordinates
         for _ in 0..<50_000 {
-            let digits = Int.random(in: 1...17, using: &random)
+            let digits = Int.random(in: 1...21, using: &random)
             var text = Bool.random(using: &random) ? "-" : ""
             let point = Int.random(in: 0...digits, using: &random)
             for d in 0..<digits {
@@ -410,5 +450,10 @@ final class JSONNumberTests: XCTestCase {
             }
             XCTAssertEqual(parsed.bitPattern, general.bitPattern, text)
         }
+        #if arch(x86_64)
+        // Nearly all of them take the fast path (a few sit on a midpoint and go to strtod).
+        let fast = coordinates.filter { text in Array(text.utf8).withUnsafeBufferPointer { JSONParser.exactDecimal($0) } != nil }
+        XCTAssertGreaterThan(fast.count, coordinates.count * 99 / 100)
+        #endif
     }
 }

@@ -150,7 +150,7 @@ public enum ResponseFormatter {
             writer.beginObject()
             for key in ["id", "kind", "name", "address", "district", "source", "distanceMeters", "alongMeters", "sideMeters", "footprintMeters"] {
                 guard let value = area.value(key) else { continue }
-                writer.key(key)
+                writer.key(escaping: key)
                 if case .number(let n) = value { writer.number(n) } else { writer.string(Object.text(value)) }
             }
             writer.endObject()

@@ -51,18 +51,11 @@ public struct StringArena: Sendable {
     /// Whether the string at `ref` is `string`, without making a `String`.
     public func equals(_ ref: Ref, _ string: String) -> Bool {
         var string = string
-        return string.withUTF8 { other in withUTF8(ref) { Self.same($0, other) } }
+        return string.withUTF8 { other in withUTF8(ref) { $0.sameBytes(as: other) } }
     }
 
     public func equals(_ a: Ref, _ b: Ref) -> Bool {
-        a == b || bytes.withUnsafeBufferPointer { Self.same(Self.utf8(a, in: $0), Self.utf8(b, in: $0)) }
-    }
-
-    /// Whether two byte strings are equal: lengths first, then the bytes.
-    static func same(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard a.count == b.count else { return false }
-        guard let x = a.baseAddress, let y = b.baseAddress else { return true }
-        return memcmp(x, y, a.count) == 0
+        a == b || bytes.withUnsafeBufferPointer { Self.utf8(a, in: $0).sameBytes(as: Self.utf8(b, in: $0)) }
     }
 
     /// Whether the string at `a` sorts before the one at `b`, comparing bytes (for UTF-8 the
@@ -124,7 +117,7 @@ extension StringArena {
             var slot = Int(truncatingIfNeeded: Self.hash(utf8)) & mask
             while slots[slot] != 0 {
                 let number = Int(slots[slot] - 1)
-                if bytes.withUnsafeBufferPointer({ StringArena.same(StringArena.utf8(refs[number], in: $0), utf8) }) { return number }
+                if bytes.withUnsafeBufferPointer({ StringArena.utf8(refs[number], in: $0).sameBytes(as: utf8) }) { return number }
                 slot = (slot + 1) & mask
             }
             // (Bytes that are not UTF-8 are stored repaired, so they never match and a repeat is
@@ -239,5 +232,14 @@ extension StringArena {
             i += length
         }
         return true
+    }
+}
+
+extension UnsafeBufferPointer<UInt8> {
+    /// Whether both hold the same bytes: lengths first, then one `memcmp`.
+    func sameBytes(as other: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard count == other.count else { return false }
+        guard let x = baseAddress, let y = other.baseAddress else { return true }
+        return memcmp(x, y, count) == 0
     }
 }

@@ -60,12 +60,19 @@ public struct JSONParser {
         return value
     }
 
+    /// A member's value as `forEachMember` hands it over: a string with no escapes stays in the
+    /// input's bytes (already checked as UTF-8), so the words of a request cost no allocation.
+    public enum Member {
+        case text(UnsafeBufferPointer<UInt8>)
+        case value(JSONValue)
+    }
+
     /// Reads a JSON text that should be an object, handing each member's name (UTF-8, escapes
     /// resolved) and value to `visit` as it goes, without collecting the members. Returns nil
     /// for an object; any other value is returned whole, for the caller's error message.
     /// Later members of the same name come later, so a caller that keeps the last one agrees
-    /// with `parse`.
-    public static func forEachMember(of bytes: UnsafeBufferPointer<UInt8>, _ visit: (UnsafeBufferPointer<UInt8>, JSONValue) -> Void) throws(Failure) -> JSONValue? {
+    /// with `parse`. The buffers handed over point into `bytes`.
+    public static func forEachMember(of bytes: UnsafeBufferPointer<UInt8>, _ visit: (UnsafeBufferPointer<UInt8>, Member) -> Void) throws(Failure) -> JSONValue? {
         var parser = JSONParser(bytes)
         parser.skipSpace()
         guard parser.offset < bytes.count, bytes[parser.offset] == UInt8(ascii: "{") else {
@@ -121,13 +128,20 @@ public struct JSONParser {
 
     private mutating func object(depth: Int) throws(Failure) -> JSONValue {
         var members: [(String, JSONValue)] = []
-        try self.members(depth: depth) { name, value in members.append((String(decoding: name, as: UTF8.self), value)) }
+        try self.members(depth: depth) { name, member in
+            let value: JSONValue
+            switch member {
+            case .text(let bytes): value = .string(String(decoding: bytes, as: UTF8.self))
+            case .value(let other): value = other
+            }
+            members.append((String(decoding: name, as: UTF8.self), value))
+        }
         return .object(members)
     }
 
     /// Reads an object from its `{` to its `}`, handing each member's name (UTF-8, escapes
     /// resolved) and value to `visit`.
-    private mutating func members(depth: Int, _ visit: (UnsafeBufferPointer<UInt8>, JSONValue) -> Void) throws(Failure) {
+    private mutating func members(depth: Int, _ visit: (UnsafeBufferPointer<UInt8>, Member) -> Void) throws(Failure) {
         guard depth <= Self.maximumDepth else { throw fail("nested deeper than \(Self.maximumDepth) levels") }
         offset += 1
         skipSpace()
@@ -153,7 +167,12 @@ public struct JSONParser {
             guard offset < bytes.count, bytes[offset] == UInt8(ascii: ":") else { throw fail("expected ':' after a member name") }
             offset += 1
             skipSpace()
-            let value = try value(depth: depth)
+            let value: Member
+            if let text = try plainText() {
+                value = .text(text)
+            } else {
+                value = .value(try self.value(depth: depth))
+            }
             if var decoded {
                 decoded.withUTF8 { visit($0, value) }
             } else {
@@ -216,11 +235,13 @@ public struct JSONParser {
         return value
     }
 
-    /// Plain decimals of at most 15 digits (coordinates, counts, meters) without `strtod`.
+    /// Plain decimals (no exponent) without `strtod`, when the answer can be had exactly.
     ///
-    /// Such a mantissa and a power of ten up to 10²² are both exact doubles, so one IEEE
-    /// division gives the correctly rounded value, exactly what `strtod` returns (Clinger's fast
-    /// path). Anything else, exponents included, returns nil and takes the general route.
+    /// Up to 15 digits, the mantissa and a power of ten up to 10²² are both exact doubles, so one
+    /// IEEE division gives the correctly rounded value, exactly what `strtod` returns (Clinger's
+    /// fast path). Coordinates usually come with 16 or 17 digits (the shortest text that
+    /// round-trips a double); on x86 those take the same path in 80-bit arithmetic, see
+    /// `extendedQuotient`. Anything else returns nil and takes the general route.
     private static let powersOfTen: [Double] = [
         1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
         1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
@@ -240,9 +261,9 @@ public struct JSONParser {
                 seenPoint = true
             case UInt8(ascii: "0")...UInt8(ascii: "9"):
                 if mantissa != 0 || byte != UInt8(ascii: "0") {
-                    // Leading zeros carry no precision; past 15 digits this path cannot be exact.
+                    // Leading zeros carry no precision; 19 digits always fit in 64 bits.
                     digitCount += 1
-                    if digitCount > 15 { return nil }
+                    if digitCount > 19 { return nil }
                 }
                 mantissa = mantissa &* 10 &+ UInt64(byte - UInt8(ascii: "0"))
                 if seenPoint { fractionDigits += 1 }
@@ -250,28 +271,71 @@ public struct JSONParser {
                 return nil
             }
         }
-        guard fractionDigits < powersOfTen.count else { return nil }
-        let value = Double(mantissa) / powersOfTen[fractionDigits]
+        let value: Double
+        if digitCount <= 15 && fractionDigits < powersOfTen.count {
+            value = Double(mantissa) / powersOfTen[fractionDigits]
+        } else if let extended = extendedQuotient(mantissa, fractionDigits: fractionDigits) {
+            value = extended
+        } else {
+            return nil
+        }
         return negative ? -value : value
     }
 
-    private mutating func string() throws(Failure) -> String {
-        offset += 1
-        let start = offset
-        // Fast path: no escapes.
-        while offset < bytes.count {
-            let byte = bytes[offset]
-            if byte == UInt8(ascii: "\"") {
-                let text = try validUTF8(start..<offset)
-                offset += 1
-                return text
-            }
-            if byte == UInt8(ascii: "\\") { break }
-            if byte < 0x20 { throw fail("control character in a string") }
-            offset += 1
+    #if arch(x86_64) || arch(i386)
+    /// 10⁰ … 10²⁷: each fits the 64-bit significand of a `Float80` exactly (5²⁷ < 2⁶³).
+    private static let extendedPowersOfTen: [Float80] = (0...27).reduce(into: []) { powers, k in
+        powers.append(k == 0 ? 1 : powers[k - 1] * 10)
+    }
+    #endif
+
+    /// `mantissa / 10^fractionDigits` correctly rounded to a double, or nil where this cannot
+    /// be sure of it.
+    ///
+    /// A mantissa below 2⁶⁴ and a power of ten up to 10²⁷ are exact `Float80`s, so their
+    /// quotient is the exact value rounded once to 64 significant bits. Rounding that again to
+    /// 53 bits can differ from rounding the exact value only when the 64-bit result lies on the
+    /// midpoint between two doubles (the 11 dropped bits are `100…0`); those few, and a margin
+    /// of one unit either side, go to `strtod`.
+    static func extendedQuotient(_ mantissa: UInt64, fractionDigits: Int) -> Double? {
+        #if arch(x86_64) || arch(i386)
+        guard fractionDigits < extendedPowersOfTen.count else { return nil }
+        let quotient = Float80(mantissa) / extendedPowersOfTen[fractionDigits]
+        let dropped = quotient.significandBitPattern & 0x7FF
+        guard dropped < 0x3FF || dropped > 0x401 else { return nil }
+        return Double(quotient)
+        #else
+        return nil
+        #endif
+    }
+
+    /// A string value with no escapes, as the bytes between its quotes; nil (reading nothing)
+    /// when the next value is not a string or has escapes to resolve.
+    private mutating func plainText() throws(Failure) -> UnsafeBufferPointer<UInt8>? {
+        guard offset < bytes.count, bytes[offset] == UInt8(ascii: "\"") else { return nil }
+        let start = offset + 1
+        var end = start
+        var ascii = true
+        while end < bytes.count {
+            let byte = bytes[end]
+            if byte == UInt8(ascii: "\"") { break }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }  // the general path resolves or refuses it
+            if byte >= 0x80 { ascii = false }
+            end += 1
         }
+        guard end < bytes.count else { return nil }
+        let text = UnsafeBufferPointer(rebasing: bytes[start..<end])
+        if !ascii && String(validating: text, as: UTF8.self) == nil {
+            throw Failure(offset: start, reason: "invalid UTF-8 in a string")
+        }
+        offset = end + 1
+        return text
+    }
+
+    private mutating func string() throws(Failure) -> String {
+        if let text = try plainText() { return String(decoding: text, as: UTF8.self) }
+        offset += 1
         var scalars = String.UnicodeScalarView()
-        scalars.append(contentsOf: try validUTF8(start..<offset).unicodeScalars)
         while offset < bytes.count {
             let byte = bytes[offset]
             if byte == UInt8(ascii: "\"") {

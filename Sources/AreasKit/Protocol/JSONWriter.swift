@@ -107,6 +107,7 @@ public struct JSONWriter {
     public mutating func beginArray() { separate(); append(UInt8(ascii: "[")) }
     public mutating func endArray() { append(UInt8(ascii: "]")); needsComma = true }
 
+    @inline(__always)  // the name's length is then a constant and its copy unrolled
     public mutating func key(_ name: StaticString) {
         reserve(name.utf8CodeUnitCount + 4)
         let storage = self.storage
@@ -118,7 +119,9 @@ public struct JSONWriter {
         storage.put(UInt8(ascii: ":"))
     }
 
-    public mutating func key(_ name: String) {
+    /// A key known only at run time, escaped as a string. Named apart from `key(_:)` because a
+    /// literal would otherwise pick this `String` overload over the `StaticString` one.
+    public mutating func key(escaping name: String) {
         string(name)
         colon()
     }
@@ -137,15 +140,14 @@ public struct JSONWriter {
     /// A string given as its UTF-8 bytes, escaped as JSON requires.
     public mutating func string(utf8: UnsafeBufferPointer<UInt8>) {
         separate()
-        append(UInt8(ascii: "\""))
         reserve(utf8.count + 2)
+        storage.put(UInt8(ascii: "\""))
         var runStart = 0
-        var i = 0
-        while i < utf8.count {
-            let byte = utf8[i]
-            i += 1
-            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-            append(UnsafeBufferPointer(rebasing: utf8[runStart..<i - 1]))
+        while true {
+            let end = Self.firstEscape(in: utf8, from: runStart)
+            append(UnsafeBufferPointer(rebasing: utf8[runStart..<end]))
+            guard end < utf8.count else { break }
+            let byte = utf8[end]
             append(UInt8(ascii: "\\"))
             switch byte {
             case UInt8(ascii: "\""): append(UInt8(ascii: "\""))
@@ -161,11 +163,36 @@ public struct JSONWriter {
                 append(hex.utf8Start[Int(byte >> 4)])
                 append(hex.utf8Start[Int(byte & 15)])
             }
-            runStart = i
+            runStart = end + 1
         }
-        append(UnsafeBufferPointer(rebasing: utf8[runStart...]))
         append(UInt8(ascii: "\""))
         needsComma = true
+    }
+
+    /// The position of the first byte at or after `start` that JSON requires escaped (a control
+    /// character, a quote or a backslash), or the end.
+    ///
+    /// Names and addresses are long runs of Hangul with nothing to escape: eight bytes are
+    /// tested at a time, each test exact (a word is let through only when none of its bytes
+    /// needs escaping).
+    static func firstEscape(in utf8: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        guard let base = utf8.baseAddress else { return 0 }
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        /// A high bit set in each byte below `n` (n <= 128) and only if some byte is.
+        func anyBelow(_ word: UInt64, _ n: UInt64) -> Bool { (word &- ones &* n) & ~word & highs != 0 }
+        var i = start
+        while i + 8 <= utf8.count {
+            let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+            if anyBelow(word, 0x20) || anyBelow(word ^ (ones &* 0x22), 1) || anyBelow(word ^ (ones &* 0x5C), 1) { break }
+            i += 8
+        }
+        while i < utf8.count {
+            let byte = base[i]
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return i }
+            i += 1
+        }
+        return i
     }
 
     public mutating func number(_ value: Int) {
@@ -196,10 +223,57 @@ public struct JSONWriter {
             number(Int(value))
             return
         }
+        if let (digits, decimals) = Self.shortDecimal(value) {
+            separate()
+            if value < 0 { append(UInt8(ascii: "-")) }
+            let scale = Self.decimalScales[decimals]
+            number(Int(digits / scale))
+            append(UInt8(ascii: "."))
+            // The fraction's digits, leading zeros included, from a stack buffer.
+            var fraction = digits % scale
+            var buffer: (UInt64, UInt64) = (0, 0)
+            withUnsafeMutableBytes(of: &buffer) { bytes in
+                for i in stride(from: decimals - 1, through: 0, by: -1) {
+                    bytes[i] = UInt8(ascii: "0") + UInt8(fraction % 10)
+                    fraction /= 10
+                }
+                append(UnsafeBufferPointer(start: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), count: decimals))
+            }
+            needsComma = true
+            return
+        }
         separate()
         var text = value.description
         text.withUTF8 { append($0) }
         needsComma = true
+    }
+
+    private static let decimalScales: [UInt64] = (0...maximumDecimals).map { k in (0..<k).reduce(1) { product, _ in product * 10 } }
+    private static let decimalPowers: [Double] = decimalScales.map { Double($0) }
+    /// Coordinates have at most this many decimals in practice (upstream data has six to eight).
+    private static let maximumDecimals = 10
+
+    /// `|value|` as `digits / 10^decimals` with the fewest decimals (at most ten) that read back
+    /// as exactly `value`, which is then its shortest round-trip form; nil when it needs more,
+    /// or is too large or small for this to be exact.
+    ///
+    /// Formatting a double the general way (`description`) cost about 700 instructions and an
+    /// allocation; a full answer writes two per area. Here: the value scaled by 10¹⁰ and rounded
+    /// is, for any value with at most ten decimals, those decimals followed by zeros (the
+    /// scaling's error is far below one half), so trailing zeros are stripped and the quotient
+    /// checked. Both the digits (below 2⁵³) and the power of ten are exact doubles, so that one
+    /// IEEE division is exactly how a reader converts the text back.
+    static func shortDecimal(_ value: Double) -> (digits: UInt64, decimals: Int)? {
+        let magnitude = abs(value)
+        guard magnitude >= 1e-6, magnitude < 1e5 else { return nil }
+        var digits = UInt64((magnitude * decimalPowers[maximumDecimals]).rounded())
+        var decimals = maximumDecimals
+        while decimals > 0 && digits % 10 == 0 {
+            digits /= 10
+            decimals -= 1
+        }
+        guard Double(digits) / decimalPowers[decimals] == magnitude else { return nil }
+        return (digits, decimals)
     }
 
     /// A distance rounded to centimetres, enough for any use and shorter on the wire.
@@ -236,6 +310,7 @@ public struct JSONWriter {
     }
 
     /// A literal token, copied from static memory.
+    @inline(__always)
     private mutating func raw(_ token: StaticString) {
         separate()
         append(UnsafeBufferPointer(start: token.utf8Start, count: token.utf8CodeUnitCount))

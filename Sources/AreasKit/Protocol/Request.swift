@@ -74,20 +74,23 @@ extension Request {
         } catch {
             throw RequestError(.badRequest, "\(error)")
         }
-        guard let op = try fields.string(.op) else { throw RequestError(.badRequest, "op is missing") }
+        let unknown = { (op: String) in
+            RequestError(.unknownOp, "unknown op '\(op)' (expected near, radius, bbox, check, along, get, stats, health or refresh)")
+        }
+        guard let op = try fields.word(.op, Operation.self, otherwise: unknown) else { throw RequestError(.badRequest, "op is missing") }
         let request: Request
         switch op {
-        case "near":
+        case .near:
             let point = try fields.point()
             let k = try fields.integer(.k, in: 0...maximumK) ?? 10
             let maxMeters = try fields.distance(.maxMeters)
             request = .near(point: point, k: k, maxMeters: maxMeters, kind: try fields.kind(), region: try fields.region(), output: try fields.output())
-        case "radius":
+        case .radius:
             let point = try fields.point()
             guard let meters = try fields.distance(.meters) else { throw RequestError(.badRequest, "meters is missing") }
             request = .radius(point: point, meters: meters, kind: try fields.kind(), region: try fields.region(),
                               limit: try fields.integer(.limit, in: 0...Int(Int32.max)), output: try fields.output())
-        case "bbox":
+        case .bbox:
             let south = try fields.coordinate(.south, range: -90...90)
             let west = try fields.coordinate(.west, range: -180...180)
             let north = try fields.coordinate(.north, range: -90...90)
@@ -97,9 +100,9 @@ extension Request {
             let box = GeoBox(uncheckedSouth: south, west: west, north: north, east: east)
             request = .bbox(box: box, kind: try fields.kind(), region: try fields.region(),
                             limit: try fields.integer(.limit, in: 0...Int(Int32.max)), output: try fields.output())
-        case "check":
+        case .check:
             request = .check(point: try fields.point(), region: try fields.region())
-        case "along":
+        case .along:
             let path = try fields.path()
             guard let meters = try fields.distance(.meters) else { throw RequestError(.badRequest, "meters is missing") }
             guard meters <= maximumCorridor else {
@@ -107,17 +110,15 @@ extension Request {
             }
             request = .along(path: path, meters: meters, kind: try fields.kind(), region: try fields.region(),
                              limit: try fields.integer(.limit, in: 0...Int(Int32.max)), output: try fields.output())
-        case "get":
+        case .get:
             guard let id = try fields.string(.id), !id.isEmpty else { throw RequestError(.badRequest, "id is missing") }
             request = .get(id: id)
-        case "stats":
+        case .stats:
             request = .stats
-        case "health":
+        case .health:
             request = .health
-        case "refresh":
+        case .refresh:
             request = .refresh(wait: try fields.bool(.wait) ?? false, force: try fields.bool(.force) ?? false)
-        default:
-            throw RequestError(.unknownOp, "unknown op '\(op)' (expected near, radius, bbox, check, along, get, stats, health or refresh)")
         }
         return request
     }
@@ -127,6 +128,11 @@ extension Request {
             do throws(RequestError) { return .success(try parse(buffer)) } catch { return .failure(error) }
         }
         return try result.get()
+    }
+
+    /// The `op` values.
+    private enum Operation: String, CaseIterable {
+        case near, radius, bbox, check, along, get, stats, health, refresh
     }
 
     /// Typed access to a request's members, each error naming the field.
@@ -142,27 +148,28 @@ extension Request {
             static let names: [[UInt8]] = allCases.map { Array($0.name.utf8) }
 
             init?(_ bytes: UnsafeBufferPointer<UInt8>) {
-                for (index, name) in Key.names.enumerated() where name.count == bytes.count && name.elementsEqual(bytes) {
-                    self.init(rawValue: index)
-                    return
-                }
-                return nil
+                guard let match = Key.names.firstIndex(where: { $0.count == bytes.count && $0.withUnsafeBufferPointer { $0.sameBytes(as: bytes) } }) else { return nil }
+                self.init(rawValue: match)
             }
         }
 
-        private var values = InlineArray<19, JSONValue?>(repeating: nil)
+        private var values = InlineArray<19, JSONParser.Member?>(repeating: nil)
 
         init() {
             assert(Key.allCases.count == values.count, "one slot per key")
         }
 
         /// Keeps the member if it is one a request may have; a repeated one replaces the earlier.
-        mutating func set(_ name: UnsafeBufferPointer<UInt8>, _ value: JSONValue) {
+        mutating func set(_ name: UnsafeBufferPointer<UInt8>, _ value: JSONParser.Member) {
             if let key = Key(name) { values[key.rawValue] = value }
         }
 
         func find(_ key: Key) -> JSONValue? {
-            values[key.rawValue]
+            switch values[key.rawValue] {
+            case nil: return nil
+            case .text(let bytes)?: return .string(String(decoding: bytes, as: UTF8.self))
+            case .value(let value)?: return value
+            }
         }
 
         func string(_ key: Key) throws(RequestError) -> String? {
@@ -172,6 +179,23 @@ extension Request {
             case .string(let s)?: return s
             case let other?: throw RequestError(.badRequest, "\(name) must be a string, got \(other.typeName)")
             }
+        }
+
+        /// A string member that must be one of `T`'s raw values, matched in place: the common
+        /// words of a request (op, output, kind) make no `String`.
+        func word<T: CaseIterable & RawRepresentable<String>>(_ key: Key, _ type: T.Type, otherwise: (String) -> RequestError) throws(RequestError) -> T? {
+            if case .text(let bytes)? = values[key.rawValue] {
+                if let match = T.allCases.first(where: { word in
+                    var raw = word.rawValue
+                    return raw.withUTF8 { $0.sameBytes(as: bytes) }
+                }) {
+                    return match
+                }
+                throw otherwise(String(decoding: bytes, as: UTF8.self))
+            }
+            guard let text = try string(key) else { return nil }
+            guard let match = T(rawValue: text) else { throw otherwise(text) }
+            return match
         }
 
         func number(_ key: Key) throws(RequestError) -> Double? {
@@ -262,19 +286,11 @@ extension Request {
         }
 
         func kind() throws(RequestError) -> KindFilter {
-            guard let text = try string(.kind) else { return .all }
-            guard let kind = KindFilter(rawValue: text) else {
-                throw RequestError(.badRequest, "kind must be smoking, nonsmoking or all, got '\(text)'")
-            }
-            return kind
+            try word(.kind, KindFilter.self) { RequestError(.badRequest, "kind must be smoking, nonsmoking or all, got '\($0)'") } ?? .all
         }
 
         func output() throws(RequestError) -> OutputMode {
-            guard let text = try string(.output) else { return .full }
-            guard let mode = OutputMode(rawValue: text) else {
-                throw RequestError(.badRequest, "output must be full, ids or count, got '\(text)'")
-            }
-            return mode
+            try word(.output, OutputMode.self) { RequestError(.badRequest, "output must be full, ids or count, got '\($0)'") } ?? .full
         }
     }
 }

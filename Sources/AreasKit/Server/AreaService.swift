@@ -420,7 +420,7 @@ public final class AreaService: Sendable {
         writer.beginObject()
         let records = state.index.areas.records
         for kind in AreaKind.allCases {
-            writer.key(kind.rawValue)
+            writer.key(escaping: kind.rawValue)
             writer.number(records.reduce(0) { $0 + ($1.kind == kind ? 1 : 0) })
         }
         writer.endObject()
@@ -431,7 +431,7 @@ public final class AreaService: Sendable {
         var provinces: [String: Int] = [:]
         for (province, count) in byReference { provinces[state.index.areas.strings.string(province), default: 0] += count }
         for (province, count) in provinces.sorted(by: { $0.key < $1.key }) {
-            writer.key(province.isEmpty ? "(unknown)" : province)
+            writer.key(escaping: province.isEmpty ? "(unknown)" : province)
             writer.number(count)
         }
         writer.endObject()
@@ -439,7 +439,7 @@ public final class AreaService: Sendable {
         writer.beginObject()
         for name in state.sources.keys.sorted() {
             guard let data = state.sources[name] else { continue }
-            writer.key(name)
+            writer.key(escaping: name)
             writer.beginObject()
             writer.key("areas"); writer.number(data.range.count)
             writer.key("fetchedAt"); writer.number(data.fetchedAt.rounded())
@@ -497,7 +497,7 @@ public final class AreaService: Sendable {
             writer.key("rejected")
             writer.beginObject()
             for (reason, count) in source.rejected.sorted(by: { $0.key < $1.key }) {
-                writer.key(reason); writer.number(count)
+                writer.key(escaping: reason); writer.number(count)
             }
             writer.endObject()
             writer.key("repaired"); writer.number(source.repaired)

@@ -25,6 +25,7 @@ public enum SyntheticPoints {
     }
 
     /// Clustered the way people live: most around cities, denser in larger ones, a few scattered.
+    /// Coordinates have six decimals (about 0.1 m), as the upstream APIs publish them.
     public static func clustered(count: Int, seed: UInt64) -> [GeoPoint] {
         var random = SplitMix64(seed: seed)
         let totalWeight = cities.reduce(0) { $0 + $1.weight }
@@ -48,6 +49,8 @@ public enum SyntheticPoints {
             return GeoPoint(
                 uncheckedLatitude: Swift.min(Swift.max(latitude, korea.south), korea.north),
                 longitude: Swift.min(Swift.max(longitude, korea.west), korea.east))
+        }.map { point in
+            GeoPoint(uncheckedLatitude: (point.latitude * 1e6).rounded() / 1e6, longitude: (point.longitude * 1e6).rounded() / 1e6)
         }
     }
 
