@@ -248,29 +248,29 @@ public struct JSONParser {
     ]
 
     static func exactDecimal(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
+        guard var byte = text.baseAddress, !text.isEmpty else { return nil }
+        let end = byte + text.count
+        let negative = byte.pointee == UInt8(ascii: "-")
+        if negative { byte += 1 }
         var mantissa: UInt64 = 0
-        var digitCount = 0
+        var digitCount = 0  // leading zeros carry no precision and are not counted
         var fractionDigits = 0
-        var negative = false
         var seenPoint = false
-        for (i, byte) in text.enumerated() {
-            switch byte {
-            case UInt8(ascii: "-") where i == 0:
-                negative = true
-            case UInt8(ascii: "."):
-                seenPoint = true
-            case UInt8(ascii: "0")...UInt8(ascii: "9"):
-                if mantissa != 0 || byte != UInt8(ascii: "0") {
-                    // Leading zeros carry no precision; 19 digits always fit in 64 bits.
-                    digitCount += 1
-                    if digitCount > 19 { return nil }
-                }
-                mantissa = mantissa &* 10 &+ UInt64(byte - UInt8(ascii: "0"))
+        while byte < end {
+            let digit = byte.pointee &- UInt8(ascii: "0")
+            byte += 1
+            if digit < 10 {
+                mantissa = mantissa &* 10 &+ UInt64(digit)
+                if digitCount > 0 || mantissa != 0 { digitCount += 1 }
                 if seenPoint { fractionDigits += 1 }
-            default:
-                return nil
+            } else if digit == UInt8(ascii: ".") &- UInt8(ascii: "0") && !seenPoint {
+                seenPoint = true
+            } else {
+                return nil  // an exponent, or not a number
             }
         }
+        // 19 digits always fit in 64 bits; past that the mantissa has wrapped.
+        guard digitCount <= 19 else { return nil }
         let value: Double
         if digitCount <= 15 && fractionDigits < powersOfTen.count {
             value = Double(mantissa) / powersOfTen[fractionDigits]

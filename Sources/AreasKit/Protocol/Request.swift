@@ -63,8 +63,17 @@ extension Request {
 
     /// Parses one request line (without its newline).
     public static func parse(_ line: UnsafeBufferPointer<UInt8>) throws(RequestError) -> Request {
-        // Members go straight into their slots: no tree of the request, no member list.
-        var fields = Fields()
+        // Members go straight into their slots, on the stack: no tree of the request, no member
+        // list, no allocation.
+        let result: Result<Request, RequestError> = withUnsafeTemporaryAllocation(of: Fields.Slot.self, capacity: Fields.Key.count) { slots in
+            slots.initialize(repeating: .absent)
+            var fields = Fields(slots: slots)
+            do throws(RequestError) { return .success(try parse(line, into: &fields)) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+
+    private static func parse(_ line: UnsafeBufferPointer<UInt8>, into fields: inout Fields) throws(RequestError) -> Request {
         do {
             if let other = try JSONParser.forEachMember(of: line, { name, value in fields.set(name, value) }) {
                 throw RequestError(.badRequest, "a request must be a JSON object, got \(other.typeName)")
@@ -144,31 +153,74 @@ extension Request {
 
             var name: String { String(describing: self) }
 
+            static let count = allCases.count
+
             /// Names as bytes, to match member names without making strings.
             static let names: [[UInt8]] = allCases.map { Array($0.name.utf8) }
+            /// Each name's first eight bytes in one integer (zero-padded), and its length: one
+            /// comparison rules out almost every candidate.
+            static let heads: [(head: UInt64, count: Int)] = names.map { name in name.withUnsafeBufferPointer { (head(of: $0), $0.count) } }
+
+            static func head(of bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+                guard let base = bytes.baseAddress else { return 0 }
+                if bytes.count >= 8 { return UInt64(littleEndian: UnsafeRawPointer(base).loadUnaligned(as: UInt64.self)) }
+                var head: UInt64 = 0
+                for i in 0..<bytes.count { head |= UInt64(base[i]) << (8 * i) }
+                return head
+            }
 
             init?(_ bytes: UnsafeBufferPointer<UInt8>) {
-                guard let match = Key.names.firstIndex(where: { $0.count == bytes.count && $0.withUnsafeBufferPointer { $0.sameBytes(as: bytes) } }) else { return nil }
-                self.init(rawValue: match)
+                let head = Key.head(of: bytes)
+                for (index, candidate) in Key.heads.enumerated() where candidate.head == head && candidate.count == bytes.count {
+                    // Names longer than eight bytes are confirmed in full.
+                    guard bytes.count <= 8 || Key.names[index].withUnsafeBufferPointer({ $0.sameBytes(as: bytes) }) else { continue }
+                    self.init(rawValue: index)
+                    return
+                }
+                return nil
             }
         }
 
-        private var values = InlineArray<19, JSONParser.Member?>(repeating: nil)
+        /// A member's value as read: plain text and numbers in place, anything else parsed
+        /// into `others`. Plain data, so the slots need no clean-up.
+        enum Slot {
+            case absent
+            case text(UnsafeBufferPointer<UInt8>)
+            case number(Double)
+            case other(Int)
+        }
 
-        init() {
-            assert(Key.allCases.count == values.count, "one slot per key")
+        /// One slot per key, in `Key` order, in memory the caller lends (an `InlineArray` member
+        /// was copied whole, 456 bytes, on every read of one element).
+        private let values: UnsafeMutableBufferPointer<Slot>
+        /// Values other than plain text and numbers: true, false, null, arrays, objects, escaped text.
+        private var others: [JSONValue] = []
+
+        init(slots: UnsafeMutableBufferPointer<Slot>) {
+            precondition(slots.count == Key.count, "one slot per key")
+            values = slots
         }
 
         /// Keeps the member if it is one a request may have; a repeated one replaces the earlier.
-        mutating func set(_ name: UnsafeBufferPointer<UInt8>, _ value: JSONParser.Member) {
-            if let key = Key(name) { values[key.rawValue] = value }
+        mutating func set(_ name: UnsafeBufferPointer<UInt8>, _ member: JSONParser.Member) {
+            guard let key = Key(name) else { return }
+            switch member {
+            case .text(let bytes):
+                values[key.rawValue] = .text(bytes)
+            case .value(.number(let number)):
+                values[key.rawValue] = .number(number)
+            case .value(let value):
+                values[key.rawValue] = .other(others.count)
+                others.append(value)
+            }
         }
 
         func find(_ key: Key) -> JSONValue? {
             switch values[key.rawValue] {
-            case nil: return nil
-            case .text(let bytes)?: return .string(String(decoding: bytes, as: UTF8.self))
-            case .value(let value)?: return value
+            case .absent: return nil
+            case .text(let bytes): return .string(String(decoding: bytes, as: UTF8.self))
+            case .number(let number): return .number(number)
+            case .other(let index): return others[index]
             }
         }
 
@@ -184,7 +236,7 @@ extension Request {
         /// A string member that must be one of `T`'s raw values, matched in place: the common
         /// words of a request (op, output, kind) make no `String`.
         func word<T: CaseIterable & RawRepresentable<String>>(_ key: Key, _ type: T.Type, otherwise: (String) -> RequestError) throws(RequestError) -> T? {
-            if case .text(let bytes)? = values[key.rawValue] {
+            if case .text(let bytes) = values[key.rawValue] {
                 if let match = T.allCases.first(where: { word in
                     var raw = word.rawValue
                     return raw.withUTF8 { $0.sameBytes(as: bytes) }
