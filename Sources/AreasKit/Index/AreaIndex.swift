@@ -23,12 +23,12 @@ public struct AreaIndex: Sendable {
     }
 
     /// Sorts `areas` by id (keeping the first of any repeated id) and builds the tree.
-    public init(areas: [Area], nodeSize: Int = 16, footprint: FootprintPolicy = .standard) {
+    public init(areas: [Area], nodeSize: Int = PackedRTree.defaultNodeSize, footprint: FootprintPolicy = .standard) {
         self.init(table: AreaTable(areas: areas), nodeSize: nodeSize, footprint: footprint)
     }
 
     /// Orders `table` by id (keeping the first of any repeated id) and builds the trees.
-    public init(table: AreaTable, nodeSize: Int = 16, footprint: FootprintPolicy = .standard) {
+    public init(table: AreaTable, nodeSize: Int = PackedRTree.defaultNodeSize, footprint: FootprintPolicy = .standard) {
         let sorted = table.sortedByID()
         let clock = ContinuousClock()
         let start = clock.now

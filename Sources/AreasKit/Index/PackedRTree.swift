@@ -52,9 +52,12 @@ public struct PackedRTree: Sendable {
         }
     }
 
+    /// Children per node unless configured otherwise.
+    public static let defaultNodeSize = 16
+
     /// Builds the tree over `entries`; entry i gets payload i and class mask `classes[i]`
     /// (all ones when `classes` is empty). `nodeSize` is clamped to 2...4096.
-    public init(entries: [GeoBox], classes entryClasses: [UInt8] = [], nodeSize: Int = 16) {
+    public init(entries: [GeoBox], classes entryClasses: [UInt8] = [], nodeSize: Int = PackedRTree.defaultNodeSize) {
         precondition(entries.count < Int(UInt32.max), "a tree holds fewer than 2^32 entries")
         precondition(entryClasses.isEmpty || entryClasses.count == entries.count)
         let nodeSize = Swift.min(Swift.max(nodeSize, 2), 4096)
@@ -75,21 +78,7 @@ public struct PackedRTree: Sendable {
             return
         }
 
-        // The entry centres on a 16-bit grid spanning the data's extent, tiled.
-        var extent = GeoBox.empty
-        for box in entries { extent = extent.union(box) }
-        let width = extent.east - extent.west
-        let height = extent.north - extent.south
-        let scaleX = width > 0 ? Double(UInt16.max) / width : 0
-        let scaleY = height > 0 ? Double(UInt16.max) / height : 0
-        var xs = [UInt16](repeating: 0, count: n)
-        var ys = [UInt16](repeating: 0, count: n)
-        for i in 0..<n {
-            let box = entries[i]
-            xs[i] = UInt16(Swift.min(((box.west + box.east) / 2 - extent.west) * scaleX, Double(UInt16.max)))
-            ys[i] = UInt16(Swift.min(((box.south + box.north) / 2 - extent.south) * scaleY, Double(UInt16.max)))
-        }
-        let order = TileOrder.order(x: xs, y: ys, nodeSize: nodeSize)
+        let order = TileOrder.order(of: entries, nodeSize: nodeSize)
 
         var ends = [n]
         var total = n
@@ -125,6 +114,7 @@ public struct PackedRTree: Sendable {
                 child = last
             }
         }
+        let extent = nodeBoxes[nodeBoxes.count - 1]  // the root's box
         self.nodeBounds = NodeBounds(nodeBoxes[...], reference: GeoPoint(
             uncheckedLatitude: (extent.south + extent.north) / 2, longitude: (extent.west + extent.east) / 2))
         if sorted.allSatisfy({ $0.south == $0.north && $0.west == $0.east }) {

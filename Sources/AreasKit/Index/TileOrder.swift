@@ -12,6 +12,24 @@
 /// Positions are ranked on a 16-bit grid over the data's extent, so every sort is two counting
 /// passes of eight bits.
 enum TileOrder {
+    /// The positions of `boxes` in packing order, by their centres on a 16-bit grid spanning
+    /// their extent.
+    static func order(of boxes: [GeoBox], nodeSize: Int) -> [UInt32] {
+        var extent = GeoBox.empty
+        for box in boxes { extent = extent.union(box) }
+        let width = extent.east - extent.west
+        let height = extent.north - extent.south
+        let scaleX = width > 0 ? Double(UInt16.max) / width : 0
+        let scaleY = height > 0 ? Double(UInt16.max) / height : 0
+        var xs = [UInt16](repeating: 0, count: boxes.count)
+        var ys = [UInt16](repeating: 0, count: boxes.count)
+        for (i, box) in boxes.enumerated() {
+            xs[i] = UInt16(Swift.min(((box.west + box.east) / 2 - extent.west) * scaleX, Double(UInt16.max)))
+            ys[i] = UInt16(Swift.min(((box.south + box.north) / 2 - extent.south) * scaleY, Double(UInt16.max)))
+        }
+        return order(x: xs, y: ys, nodeSize: nodeSize)
+    }
+
     /// The positions `0..<x.count` in packing order; entry i sits at grid cell (x[i], y[i]).
     static func order(x: [UInt16], y: [UInt16], nodeSize: Int) -> [UInt32] {
         precondition(x.count == y.count && nodeSize >= 2)

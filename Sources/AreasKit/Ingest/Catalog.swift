@@ -29,7 +29,7 @@ public struct Catalog: Sendable, Equatable {
     ///
     /// Ids are `source:hash` and each source keeps its areas in id order, so ordering the
     /// sources by `name:` yields every id in order and the index need not sort.
-    public func index(nodeSize: Int = 16, footprint: FootprintPolicy = .standard) -> AreaIndex {
+    public func index(nodeSize: Int = PackedRTree.defaultNodeSize, footprint: FootprintPolicy = .standard) -> AreaIndex {
         // One source (a snapshot of one city, say) hands its array over without copying it.
         if sources.count == 1, let only = sources.values.first {
             return AreaIndex(areas: only.areas, nodeSize: nodeSize, footprint: footprint)

@@ -23,7 +23,7 @@ public final class ServingState: Sendable {
     }
 
     public convenience init(catalog: Catalog, hasData: Bool, lastReport: RefreshReport?, snapshotPath: String, builtAt: Double,
-                            nodeSize: Int = 16, footprint: FootprintPolicy = .standard) {
+                            nodeSize: Int = PackedRTree.defaultNodeSize, footprint: FootprintPolicy = .standard) {
         self.init(index: catalog.index(nodeSize: nodeSize, footprint: footprint), fetchedAt: catalog.sources.mapValues(\.fetchedAt),
                   hasData: hasData, lastReport: lastReport, snapshotPath: snapshotPath, builtAt: builtAt)
     }
