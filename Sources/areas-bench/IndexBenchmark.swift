@@ -82,7 +82,7 @@ struct IndexBenchmark {
                 scan: { Self.digest(scan.nearest(to: $0, k: k)) })
         }
 
-        if selected("check") || selected("along") || selected("answer") { measureCheckAndAlong(data: data, centers: centers, into: &results) }
+        if selected("check") || selected("along") || Self.answerOutputs.contains(where: { selected("answer_near_k10_" + $0) }) { measureCheckAndAlong(data: data, centers: centers, into: &results) }
 
         var json = "{\"points\":\(points),\"seed\":\(seed),\"build_ms\":\(Measure.format(buildMilliseconds)),"
         json += "\"bytes_per_point\":\(Measure.format(bytesPerPoint))"
@@ -93,6 +93,9 @@ struct IndexBenchmark {
         }
         print(json + "}")
     }
+
+    /// The output modes whole requests are measured in (`--only answer_near_k10_ids` picks one).
+    static let answerOutputs = ["ids", "full"]
 
     private func selected(_ name: String) -> Bool { only.map { name.hasPrefix($0) } ?? true }
 
@@ -111,7 +114,7 @@ struct IndexBenchmark {
             print("check: \(Measure.format(check.median, 3)) µs median")
             results.append(("check", check.median, .nan))
         }
-        if selected("answer") { measureAnswers(index: index, centers: centers, into: &results) }
+        if Self.answerOutputs.contains(where: { selected("answer_near_k10_" + $0) }) { measureAnswers(index: index, centers: centers, into: &results) }
         if selected("along") {
             let routes: [[GeoPoint]] = centers.prefix(500).map { start in
                 let heading = Double(start.latitude * 1000).truncatingRemainder(dividingBy: 6.28)
@@ -136,7 +139,7 @@ struct IndexBenchmark {
                                   logger: Logger(threshold: .error, environment: [:], sink: { _ in }))
         let view = service.view()
         var writer = JSONWriter(capacity: 1 << 16)
-        for output in ["ids", "full"] {
+        for output in Self.answerOutputs where selected("answer_near_k10_" + output) {
             let lines = centers.map { Array(#"{"op":"near","lat":\#($0.latitude),"lon":\#($0.longitude),"k":10,"output":"\#(output)"}"#.utf8) }
             let answer = Measure.medianMicroseconds(lines, passes: 3) { line in
                 writer.reset()

@@ -43,6 +43,12 @@ final class RequestTests: XCTestCase {
         XCTAssertEqual(error(#"{"op":"near","lat":37,"lon":127,"kind":"smokingg"}"#)?.message, "kind must be smoking, nonsmoking or all, got 'smokingg'")
         XCTAssertEqual(error(#"{"op":"near","lat":37,"lon":127,"output":""}"#)?.message, "output must be full, ids or count, got ''")
         XCTAssertEqual(try parse(#"{"op":"ne\u0061r","lat":37.5,"lon":127,"k":3,"kind":"sm\u006fking","province":"서울","output":"i\u0064s"}"#), near)
+        // Names are matched whole: near misses of a known name (longer, shorter, same first
+        // eight bytes) are other members, ignored.
+        XCTAssertEqual(try parse(#"{"op":"near","lat":37.5,"lon":127,"k":3,"maxMeters":250.5,"maxMeterz":1,"maxMeter":2,"provinces":"x","provinc":"y"}"#),
+                       .near(point: point, k: 3, maxMeters: 250.5, kind: .all, region: .anywhere, output: .full))
+        XCTAssertEqual(try parse(#"{"op":"near","lat":37.5,"lon":127,"k":3,"maxMeterz":1}"#),
+                       .near(point: point, k: 3, maxMeters: nil, kind: .all, region: .anywhere, output: .full))
         XCTAssertEqual(try parse(#"{"op":"near","lat":37.5,"lon":127,"k":3,"kind":"smoking","province":"서울","output":null}"#),
                        .near(point: point, k: 3, maxMeters: nil, kind: .smoking, region: Region(province: "서울"), output: .full))
     }
