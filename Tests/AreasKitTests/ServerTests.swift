@@ -375,7 +375,9 @@ final class JSONWriterTests: XCTestCase {
     }
 
     func testIntegersAtTheEdges() {
-        for value in [0, 1, -1, 9, 10, -10, 100, 12_345, Int.max, Int.min, Int.min + 1] {
+        var random = SplitMix64(seed: 37)
+        let samples = (0..<10_000).map { _ in Int(bitPattern: UInt(random.next() >> UInt64.random(in: 0...63, using: &random))) &* (Bool.random(using: &random) ? 1 : -1) }
+        for value in [0, 1, -1, 9, 10, -10, 11, 99, 100, 101, 999, 1_000, 12_345, Int.max, Int.min, Int.min + 1] + samples {
             var writer = JSONWriter()
             writer.number(value)
             XCTAssertEqual(String(decoding: writer.bytes, as: UTF8.self), String(value))

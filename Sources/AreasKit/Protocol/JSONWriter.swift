@@ -97,15 +97,17 @@ public struct JSONWriter {
         storage.put(bytes)
     }
 
+    @inline(__always)
     private mutating func separate() {
         if needsComma { append(UInt8(ascii: ",")) }
         needsComma = false
     }
 
-    public mutating func beginObject() { separate(); append(UInt8(ascii: "{")) }
-    public mutating func endObject() { append(UInt8(ascii: "}")); needsComma = true }
-    public mutating func beginArray() { separate(); append(UInt8(ascii: "[")) }
-    public mutating func endArray() { append(UInt8(ascii: "]")); needsComma = true }
+    // Inlined: an answer has a few of these per area, and each is a byte or two.
+    @inline(__always) public mutating func beginObject() { separate(); append(UInt8(ascii: "{")) }
+    @inline(__always) public mutating func endObject() { append(UInt8(ascii: "}")); needsComma = true }
+    @inline(__always) public mutating func beginArray() { separate(); append(UInt8(ascii: "[")) }
+    @inline(__always) public mutating func endArray() { append(UInt8(ascii: "]")); needsComma = true }
 
     @inline(__always)  // the name's length is then a constant and its copy unrolled
     public mutating func key(_ name: StaticString) {
@@ -197,16 +199,27 @@ public struct JSONWriter {
 
     public mutating func number(_ value: Int) {
         separate()
-        // Digits fill a stack buffer from its end, then go out in one append.
+        // Digits fill a stack buffer from its end, two at a time, then go out in one append.
         var magnitude = value.magnitude
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
         withUnsafeMutableBytes(of: &digits) { buffer in
+            let pairs = Self.digitPairs.utf8Start
             var start = buffer.count
-            repeat {
+            while magnitude >= 100 {
+                let pair = Int(magnitude % 100) * 2
+                magnitude /= 100
+                start -= 2
+                buffer[start] = pairs[pair]
+                buffer[start + 1] = pairs[pair + 1]
+            }
+            if magnitude >= 10 {
+                start -= 2
+                buffer[start] = pairs[Int(magnitude) * 2]
+                buffer[start + 1] = pairs[Int(magnitude) * 2 + 1]
+            } else {
                 start -= 1
-                buffer[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
+                buffer[start] = UInt8(ascii: "0") + UInt8(magnitude)
+            }
             if value < 0 {
                 start -= 1
                 buffer[start] = UInt8(ascii: "-")
@@ -215,6 +228,13 @@ public struct JSONWriter {
         }
         needsComma = true
     }
+
+    /// "00" to "99", back to back.
+    private static let digitPairs: StaticString = """
+        00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+        40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+        8081828384858687888990919293949596979899
+        """
 
     /// A finite number in its shortest round-trip form; non-finite values become null.
     public mutating func number(_ value: Double) {
