@@ -1,4 +1,3 @@
-import CMemoryHints
 
 /// A static R-tree packed into flat arrays, built once per data set and never mutated.
 ///
@@ -216,12 +215,12 @@ public struct PackedRTree: Sendable {
         @inline(__always)
         func prefetch(_ positions: Range<Int>) {
             if let latitudes = latitudes.baseAddress, let longitudes = longitudes.baseAddress {
-                PackedRTree.prefetch(latitudes + positions.lowerBound, bytes: positions.count * 8)
-                PackedRTree.prefetch(longitudes + positions.lowerBound, bytes: positions.count * 8)
+                MemoryHints.prefetch(latitudes + positions.lowerBound, bytes: positions.count * 8)
+                MemoryHints.prefetch(longitudes + positions.lowerBound, bytes: positions.count * 8)
             } else if let boxes = boxes.baseAddress {
-                PackedRTree.prefetch(boxes + positions.lowerBound, bytes: positions.count * MemoryLayout<GeoBox>.stride)
+                MemoryHints.prefetch(boxes + positions.lowerBound, bytes: positions.count * MemoryLayout<GeoBox>.stride)
             }
-            PackedRTree.prefetch(payloads.baseAddress.unsafelyUnwrapped + positions.lowerBound, bytes: positions.count * 4)
+            MemoryHints.prefetch(payloads.baseAddress.unsafelyUnwrapped + positions.lowerBound, bytes: positions.count * 4)
         }
     }
 
@@ -249,19 +248,6 @@ public struct PackedRTree: Sendable {
     @inline(__always)
     private func admitsEveryEntry(ofLeaf node: Int, classMask: UInt8, classes: UnsafeBufferPointer<UInt8>) -> Bool {
         !hasClasslessEntries && classes[node] & ~classMask == 0
-    }
-
-    /// Prefetches every cache line of `bytes` bytes from `start`.
-    @inline(__always)
-    fileprivate static func prefetch<T>(_ start: UnsafePointer<T>, bytes: Int) {
-        let raw = UnsafeRawPointer(start)
-        var offset = 0
-        while offset < bytes {
-            areas_prefetch(raw + offset)
-            offset += 64
-        }
-        // The last byte's line, when the span straddles one more.
-        areas_prefetch(raw + (bytes - 1))
     }
 
     // MARK: Queries
@@ -322,7 +308,7 @@ public struct PackedRTree: Sendable {
                         if level == 2 {
                             entries.prefetch(grandchildren)
                         } else {
-                            Self.prefetch(nodeBoxes.baseAddress.unsafelyUnwrapped + (grandchildren.lowerBound - count),
+                            MemoryHints.prefetch(nodeBoxes.baseAddress.unsafelyUnwrapped + (grandchildren.lowerBound - count),
                                           bytes: grandchildren.count * MemoryLayout<GeoBox>.stride)
                         }
                     }
