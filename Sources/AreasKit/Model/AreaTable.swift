@@ -79,6 +79,12 @@ public struct AreaTable: Sendable, RandomAccessCollection {
         /// The UTF-8 bytes of the string at `ref`.
         public func utf8(_ ref: StringArena.Ref) -> UnsafeBufferPointer<UInt8> { StringArena.utf8(ref, in: arena) }
 
+        /// Starts loading the record at `position`, for a read that comes soon.
+        func prefetchRecord(at position: Int) {
+            guard let base = records.baseAddress else { return }
+            MemoryHints.prefetch(base + position, bytes: MemoryLayout<Record>.stride)
+        }
+
         /// Calls `body` with each upstream column of the area at `position`, as UTF-8 key and value.
         public func forEachField(of position: Int, _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Void) {
             for pair in Int(fieldStarts[position])..<Int(fieldStarts[position + 1]) {
