@@ -346,7 +346,7 @@ final class JSONWriterTests: XCTestCase {
     func testDoublesAreWrittenInTheirShortestRoundTripForm() throws {
         var random = SplitMix64(seed: 31)
         var values: [Double] = [0.5, -0.5, 0.1, 0.3, 1e-6, 9.99e-7, 99_999.5, 100_000.5, 37.5665, 126.978, 1.0 / 3, -126.9780001,
-                                0.000001234, 12345.6789012345, 1e15 + 0.5, 5e-324, .greatestFiniteMagnitude, -.leastNormalMagnitude]
+                                0.000001234, 12345.6789012345, 1e15 + 0.5, .leastNonzeroMagnitude, .greatestFiniteMagnitude, -.leastNormalMagnitude]
         for _ in 0..<50_000 {
             let decimals = Int.random(in: 1...17, using: &random)
             let scaled = Double(Int64.random(in: -200_000_000_000...200_000_000_000, using: &random))

@@ -13,9 +13,14 @@ mkdir -p "$out"
 
 if [ ! -x "$out/areas-fuzz" ] || [ -n "$(find Sources/AreasKit Tests/Fuzz -name '*.swift' -newer "$out/areas-fuzz")" ]; then
 echo "building the fuzzer (AreasKit + Tests/Fuzz/FuzzTargets.swift, -sanitize=fuzzer,address)"
-swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name AreasFuzz \
+# AreasKit imports the header-only C target; outside SwiftPM it needs a module map of its own.
+mkdir -p "$out/modules"
+rm -f "$out/areas-fuzz"  # a failed build must not leave the old binary to be fuzzed
+printf 'module CMemoryHints {\n  header "%s"\n  export *\n}\n' "$PWD/Sources/CMemoryHints/include/CMemoryHints.h" > "$out/modules/module.modulemap"
+swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name AreasFuzz -I "$out/modules" \
   $(find Sources/AreasKit -name '*.swift') Tests/Fuzz/FuzzTargets.swift -o "$out/areas-fuzz" 2>&1 | grep -v "Cannot export local symbol" || true
 fi
+[ -x "$out/areas-fuzz" ] || { echo "the fuzzer did not build" >&2; exit 1; }
 
 # Seed corpora from the recorded pages and real requests.
 mkdir -p "$out/seeds/request" "$out/seeds/xml" "$out/seeds/json" "$out/seeds/snapshot"
