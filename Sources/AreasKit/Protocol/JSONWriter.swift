@@ -270,7 +270,7 @@ public struct JSONWriter {
 
     private static let decimalScales: [UInt64] = (0...maximumDecimals).map { k in (0..<k).reduce(1) { product, _ in product * 10 } }
     private static let decimalPowers: [Double] = decimalScales.map { Double($0) }
-    /// Coordinates have at most this many decimals in practice (upstream data has six to eight).
+    /// More decimals than coordinates have in practice (upstream publishes six).
     private static let maximumDecimals = 10
 
     /// `|value|` as `digits / 10^decimals` with the fewest decimals (at most ten) that read back
