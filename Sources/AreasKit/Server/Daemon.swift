@@ -84,6 +84,7 @@ public final class Daemon: @unchecked Sendable {
         // The last good data first, so the socket answers as soon as it exists.
         let state = loadSnapshot(path: snapshotPath, footprint: config.footprint)
         FreeMemory.release()
+        FreeMemory.mapLargeBlocksSeparately()
         let service = AreaService(config: config, state: state, snapshotPath: snapshotPath, logger: logger, environment: environment,
                                   onRefresh: { [weak self] state in self?.announce(state) })
         self.service = service

@@ -16,14 +16,36 @@ public enum FreeMemory {
         return trim(0) == 1
     }
 
-    /// glibc's `malloc_trim`, looked up at run time: the Glibc module does not export
-    /// `malloc.h`, and other C libraries lack the call.
-    private static let mallocTrim: (@convention(c) (Int) -> Int32)? = {
+    /// From now on, blocks of `threshold` bytes or more (an answer's buffer, a large result)
+    /// get mappings of their own, given back to the kernel as soon as they are freed.
+    ///
+    /// glibc raises its threshold for this each time such a block is freed, so after the first
+    /// few large answers they come from the heap instead, and the pages stay resident after
+    /// they are freed: a serving daemon's size then drifts up with the largest answers it has
+    /// given. A fixed threshold stops the drift; true when set.
+    @discardableResult
+    public static func mapLargeBlocksSeparately(threshold: Int = 256 * 1024) -> Bool {
+        guard let set = mallopt else { return false }
+        return set(mmapThreshold, Int32(clamping: threshold)) == 1
+    }
+
+    /// `M_MMAP_THRESHOLD` in glibc's `malloc.h`.
+    private static let mmapThreshold: Int32 = -3
+
+    /// glibc's `mallopt`.
+    private static let mallopt = glibc("mallopt", as: (@convention(c) (Int32, Int32) -> Int32).self)
+
+    /// glibc's `malloc_trim`.
+    private static let mallocTrim = glibc("malloc_trim", as: (@convention(c) (Int) -> Int32).self)
+
+    /// A glibc function looked up at run time: the Glibc module does not export `malloc.h`, and
+    /// other C libraries lack these calls.
+    private static func glibc<Function>(_ name: String, as type: Function.Type) -> Function? {
         #if canImport(Glibc)
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return nil }
-        return unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) else { return nil }
+        return unsafeBitCast(symbol, to: Function.self)
         #else
         return nil
         #endif
-    }()
+    }
 }
