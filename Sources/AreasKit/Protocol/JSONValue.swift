@@ -208,28 +208,7 @@ public struct JSONParser {
 
     private mutating func number() throws(Failure) -> Double {
         let start = offset
-        if bytes[offset] == UInt8(ascii: "-") { offset += 1 }
-        func digits() -> Int {
-            let from = offset
-            while offset < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[offset]) { offset += 1 }
-            return offset - from
-        }
-        guard offset < bytes.count else { throw fail("unexpected end of input in a number") }
-        if bytes[offset] == UInt8(ascii: "0") {
-            offset += 1
-        } else if digits() == 0 {
-            throw fail("expected a digit")
-        }
-        if offset < bytes.count && bytes[offset] == UInt8(ascii: ".") {
-            offset += 1
-            guard digits() > 0 else { throw fail("expected a digit after '.'") }
-        }
-        if offset < bytes.count && (bytes[offset] | 0x20) == UInt8(ascii: "e") {
-            offset += 1
-            if offset < bytes.count && (bytes[offset] == UInt8(ascii: "+") || bytes[offset] == UInt8(ascii: "-")) { offset += 1 }
-            guard digits() > 0 else { throw fail("expected a digit in the exponent") }
-        }
-        if let exact = Self.exactDecimal(UnsafeBufferPointer(rebasing: bytes[start..<offset])) { return exact }
+        if let exact = try exactNumber() { return exact }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self)
         guard let value = Double(text), value.isFinite else { throw Failure(offset: start, reason: "number out of range") }
         return value
@@ -248,33 +227,55 @@ public struct JSONParser {
     ]
 
     static func exactDecimal(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
-        guard var byte = text.baseAddress, !text.isEmpty else { return nil }
-        let end = byte + text.count
-        let negative = byte.pointee == UInt8(ascii: "-")
-        if negative { byte += 1 }
+        guard !text.isEmpty else { return nil }
+        var parser = JSONParser(text)
+        guard let value = try? parser.exactNumber(), parser.offset == text.count else { return nil }
+        return value
+    }
+
+    /// Reads one number (checking its grammar) in a single pass that also gathers its digits;
+    /// returns its value when that can be had exactly, else nil with the number read, for the
+    /// general route.
+    private mutating func exactNumber() throws(Failure) -> Double? {
+        let negative = bytes[offset] == UInt8(ascii: "-")
+        if negative { offset += 1 }
         var mantissa: UInt64 = 0
         var digitCount = 0  // leading zeros carry no precision and are not counted
-        var fractionDigits = 0
-        var seenPoint = false
-        while byte < end {
-            let digit = byte.pointee &- UInt8(ascii: "0")
-            byte += 1
-            if digit < 10 {
+        func digits() -> Int {
+            let from = offset
+            while offset < bytes.count {
+                let digit = bytes[offset] &- UInt8(ascii: "0")
+                guard digit < 10 else { break }
                 mantissa = mantissa &* 10 &+ UInt64(digit)
                 if digitCount > 0 || mantissa != 0 { digitCount += 1 }
-                if seenPoint { fractionDigits += 1 }
-            } else if digit == UInt8(ascii: ".") &- UInt8(ascii: "0") && !seenPoint {
-                seenPoint = true
-            } else {
-                return nil  // an exponent, or not a number
+                offset += 1
             }
+            return offset - from
+        }
+        guard offset < bytes.count else { throw fail("unexpected end of input in a number") }
+        if bytes[offset] == UInt8(ascii: "0") {
+            offset += 1
+        } else if digits() == 0 {
+            throw fail("expected a digit")
+        }
+        var fractionDigits = 0
+        if offset < bytes.count && bytes[offset] == UInt8(ascii: ".") {
+            offset += 1
+            fractionDigits = digits()
+            guard fractionDigits > 0 else { throw fail("expected a digit after '.'") }
+        }
+        if offset < bytes.count && (bytes[offset] | 0x20) == UInt8(ascii: "e") {
+            offset += 1
+            if offset < bytes.count && (bytes[offset] == UInt8(ascii: "+") || bytes[offset] == UInt8(ascii: "-")) { offset += 1 }
+            guard digits() > 0 else { throw fail("expected a digit in the exponent") }
+            return nil  // exponents take the general route
         }
         // 19 digits always fit in 64 bits; past that the mantissa has wrapped.
         guard digitCount <= 19 else { return nil }
         let value: Double
-        if digitCount <= 15 && fractionDigits < powersOfTen.count {
-            value = Double(mantissa) / powersOfTen[fractionDigits]
-        } else if let extended = extendedQuotient(mantissa, fractionDigits: fractionDigits) {
+        if digitCount <= 15 && fractionDigits < Self.powersOfTen.count {
+            value = Double(mantissa) / Self.powersOfTen[fractionDigits]
+        } else if let extended = Self.extendedQuotient(mantissa, fractionDigits: fractionDigits) {
             value = extended
         } else {
             return nil
