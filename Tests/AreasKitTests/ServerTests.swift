@@ -377,7 +377,10 @@ final class JSONWriterTests: XCTestCase {
     func testIntegersAtTheEdges() {
         var random = SplitMix64(seed: 37)
         let samples = (0..<10_000).map { _ in Int(bitPattern: UInt(random.next() >> UInt64.random(in: 0...63, using: &random))) &* (Bool.random(using: &random) ? 1 : -1) }
-        for value in [0, 1, -1, 9, 10, -10, 11, 99, 100, 101, 999, 1_000, 12_345, Int.max, Int.min, Int.min + 1] + samples {
+        // Each side of every length of digits.
+        let powers = (1...18).map { (0..<$0).reduce(1) { r, _ in r * 10 } }
+        let lengths = powers.flatMap { [$0, $0 - 1, $0 + 1, -$0, 1 - $0] }
+        for value in [0, 1, -1, 9, 10, -10, 11, 99, 100, 101, 999, 1_000, 12_345, Int.max, Int.min, Int.min + 1] + lengths + samples {
             var writer = JSONWriter()
             writer.number(value)
             XCTAssertEqual(String(decoding: writer.bytes, as: UTF8.self), String(value))

@@ -11,13 +11,18 @@ enum NeighborSort {
     /// Below this many, one insertion pass alone is cheaper than bucketing.
     static let bucketingThreshold = 24
 
-    static func sorted(_ input: UnsafeBufferPointer<PackedRTree.Neighbor>) -> [PackedRTree.Neighbor] {
+    /// `farthest`, when the caller knows it, is a distance no neighbour exceeds (a radius).
+    static func sorted(_ input: UnsafeBufferPointer<PackedRTree.Neighbor>, farthest known: Double? = nil) -> [PackedRTree.Neighbor] {
         let n = input.count
         return [PackedRTree.Neighbor](unsafeUninitializedCapacity: n) { output, initialized in
             guard let base = output.baseAddress, let source = input.baseAddress else { return }
             var farthest = 0.0
             if n > bucketingThreshold {
-                for neighbor in input { farthest = Swift.max(farthest, neighbor.distanceMeters) }
+                if let known {
+                    farthest = known
+                } else {
+                    for neighbor in input { farthest = Swift.max(farthest, neighbor.distanceMeters) }
+                }
             }
             guard farthest > 0, farthest.isFinite else {
                 base.initialize(from: source, count: n)

@@ -87,6 +87,8 @@ public struct PackedRTree: Sendable {
             total += levelCount
             ends.append(total)
         } while levelCount > 1
+        // Searches keep a position in 32 bits beside its key or level.
+        precondition(total <= Int(UInt32.max), "a tree holds fewer than 2^32 entries and nodes")
 
         let sorted = order.map { entries[Int($0)] }
         var classes = [UInt8]()
@@ -291,10 +293,12 @@ public struct PackedRTree: Sendable {
         guard let root else { return }
         withEntries { entries in
             nodeBoxes.withUnsafeBufferPointer { nodeBoxes in
-                var stack = ScratchBuffer<Int>(capacity: 64)
-                stack.append(root)
-                while let node = stack.popLast() {
-                    let level = level(of: node)
+                // A node waits as its level (upper half) beside its position (lower half).
+                var stack = ScratchBuffer<UInt64>(capacity: 64)
+                stack.append(UInt64(levelEnds.count - 1) << 32 | UInt64(root))
+                while let waiting = stack.popLast() {
+                    let node = Int(truncatingIfNeeded: waiting & 0xFFFF_FFFF)
+                    let level = Int(truncatingIfNeeded: waiting >> 32)
                     if level == 1 {
                         let admitted = admitsEveryEntry(ofLeaf: node, classMask: classMask, classes: entries.classes)
                         if !visit(entries, children(of: node, level: 1), admitted) { return }
@@ -302,7 +306,7 @@ public struct PackedRTree: Sendable {
                     }
                     for position in children(of: node, level: level)
                     where entries.classes[position] & classMask != 0 && descend(nodeBoxes[position - count]) {
-                        stack.append(position)
+                        stack.append(UInt64(level - 1) << 32 | UInt64(position))
                         // The misses of the nodes just chosen overlap instead of following one another.
                         let grandchildren = children(of: position, level: level - 1)
                         if level == 2 {
@@ -330,7 +334,7 @@ public struct PackedRTree: Sendable {
             found.append(Neighbor(payload: payload, distanceMeters: distance))
             return true
         }
-        var result = NeighborSort.sorted(found.elements)
+        var result = NeighborSort.sorted(found.elements, farthest: meters)
         if result.count > limit { result.removeSubrange(limit...) }
         return result
     }

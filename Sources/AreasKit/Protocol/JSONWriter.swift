@@ -199,34 +199,44 @@ public struct JSONWriter {
 
     public mutating func number(_ value: Int) {
         separate()
-        // Digits fill a stack buffer from its end, two at a time, then go out in one append.
+        // Digits go straight to their places in the buffer, last first, two at a time.
         var magnitude = value.magnitude
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            let pairs = Self.digitPairs.utf8Start
-            var start = buffer.count
-            while magnitude >= 100 {
-                let pair = Int(magnitude % 100) * 2
-                magnitude /= 100
-                start -= 2
-                buffer[start] = pairs[pair]
-                buffer[start + 1] = pairs[pair + 1]
-            }
-            if magnitude >= 10 {
-                start -= 2
-                buffer[start] = pairs[Int(magnitude) * 2]
-                buffer[start + 1] = pairs[Int(magnitude) * 2 + 1]
-            } else {
-                start -= 1
-                buffer[start] = UInt8(ascii: "0") + UInt8(magnitude)
-            }
-            if value < 0 {
-                start -= 1
-                buffer[start] = UInt8(ascii: "-")
-            }
-            append(UnsafeBufferPointer(start: buffer.baseAddress!.assumingMemoryBound(to: UInt8.self) + start, count: buffer.count - start))
+        let length = Self.decimalDigits(magnitude) + (value < 0 ? 1 : 0)
+        reserve(length)
+        let start = storage.base + storage.count
+        var end = start + length
+        let pairs = Self.digitPairs.utf8Start
+        while magnitude >= 100 {
+            let pair = Int(magnitude % 100) &* 2
+            magnitude /= 100
+            end -= 2
+            end[0] = pairs[pair]
+            end[1] = pairs[pair &+ 1]
         }
+        if magnitude >= 10 {
+            end -= 2
+            end[0] = pairs[Int(magnitude) &* 2]
+            end[1] = pairs[Int(magnitude) &* 2 &+ 1]
+        } else {
+            end -= 1
+            end[0] = UInt8(ascii: "0") + UInt8(magnitude)
+        }
+        if value < 0 { start[0] = UInt8(ascii: "-") }
+        storage.count += length
         needsComma = true
+    }
+
+    /// How many decimal digits `value` has (1 for 0).
+    @inline(__always)
+    private static func decimalDigits(_ value: UInt) -> Int {
+        var digits = 1
+        var bound: UInt = 10
+        // 10^19 is the largest power of ten a UInt holds.
+        while digits < 20 && value >= bound {
+            digits += 1
+            bound &*= 10
+        }
+        return digits
     }
 
     /// "00" to "99", back to back.
