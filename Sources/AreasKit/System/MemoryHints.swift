@@ -6,13 +6,13 @@ enum MemoryHints {
     /// reads known to come soon then overlap their misses instead of taking them one by one.
     @inline(__always)
     static func prefetch<T>(_ start: UnsafePointer<T>, bytes: Int) {
-        let raw = UnsafeRawPointer(start)
-        var offset = 0
-        while offset < bytes {
-            areas_prefetch(raw + offset)
-            offset += 64
+        // Each line the span touches, once: from the first byte's line to the last byte's.
+        let first = UInt(bitPattern: UnsafeRawPointer(start)) & ~63
+        let last = (UInt(bitPattern: UnsafeRawPointer(start)) &+ UInt(bitPattern: bytes) &- 1) & ~63
+        var line = first
+        while line <= last {
+            areas_prefetch(UnsafeRawPointer(bitPattern: line))
+            line &+= 64
         }
-        // The last byte's line, when the span straddles one more.
-        areas_prefetch(raw + (bytes - 1))
     }
 }
