@@ -199,31 +199,31 @@ public struct JSONWriter {
 
     public mutating func number(_ value: Int) {
         separate()
-        // Digits go straight to their places in the buffer, last first, two at a time.
-        var magnitude = value.magnitude
-        let length = Self.decimalDigits(magnitude) + (value < 0 ? 1 : 0)
-        reserve(length)
+        let digits = Self.decimalDigits(value.magnitude)
+        let sign = value < 0 ? 1 : 0
+        reserve(sign + digits)
         let start = storage.base + storage.count
-        var end = start + length
-        let pairs = Self.digitPairs.utf8Start
-        while magnitude >= 100 {
-            let pair = Int(magnitude % 100) &* 2
-            magnitude /= 100
+        if value < 0 { start[0] = UInt8(ascii: "-") }
+        Self.put(value.magnitude, digits: digits, at: start + sign)
+        storage.count += sign + digits
+        needsComma = true
+    }
+
+    /// Writes the last `digits` decimal digits of `value`, leading zeros included, into the
+    /// `digits` bytes at `start`: straight to their places, last first, two at a time.
+    @inline(__always)
+    private static func put(_ value: UInt, digits: Int, at start: UnsafeMutablePointer<UInt8>) {
+        var value = value
+        var end = start + digits
+        let pairs = digitPairs.utf8Start
+        while end - start >= 2 {
+            let pair = Int(value % 100) &* 2
+            value /= 100
             end -= 2
             end[0] = pairs[pair]
             end[1] = pairs[pair &+ 1]
         }
-        if magnitude >= 10 {
-            end -= 2
-            end[0] = pairs[Int(magnitude) &* 2]
-            end[1] = pairs[Int(magnitude) &* 2 &+ 1]
-        } else {
-            end -= 1
-            end[0] = UInt8(ascii: "0") + UInt8(magnitude)
-        }
-        if value < 0 { start[0] = UInt8(ascii: "-") }
-        storage.count += length
-        needsComma = true
+        if end > start { start[0] = UInt8(ascii: "0") + UInt8(value % 10) }
     }
 
     /// How many decimal digits `value` has (1 for 0).
@@ -259,16 +259,9 @@ public struct JSONWriter {
             let scale = Self.decimalScales[decimals]
             number(Int(digits / scale))
             append(UInt8(ascii: "."))
-            // The fraction's digits, leading zeros included, from a stack buffer.
-            var fraction = digits % scale
-            var buffer: (UInt64, UInt64) = (0, 0)
-            withUnsafeMutableBytes(of: &buffer) { bytes in
-                for i in stride(from: decimals - 1, through: 0, by: -1) {
-                    bytes[i] = UInt8(ascii: "0") + UInt8(fraction % 10)
-                    fraction /= 10
-                }
-                append(UnsafeBufferPointer(start: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), count: decimals))
-            }
+            reserve(decimals)
+            Self.put(UInt(digits % scale), digits: decimals, at: storage.base + storage.count)
+            storage.count += decimals
             needsComma = true
             return
         }
