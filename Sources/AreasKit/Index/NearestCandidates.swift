@@ -52,7 +52,30 @@ struct NearestCandidates: ~Copyable {
     }
 
     /// The kept neighbours, nearest first, ties by payload.
+    ///
+    /// A few are a max-heap already, so a heapsort's second half puts them in order (the worst
+    /// goes to the end, the rest sift back into a heap one shorter); an insertion sort would meet
+    /// them in nearly the worst order there is. Many are bucketed instead, in linear time.
     consuming func sorted() -> [PackedRTree.Neighbor] {
-        NeighborSort.sorted(heap.elements)
+        guard heap.count <= NeighborSort.bucketingThreshold else { return NeighborSort.sorted(heap.elements) }
+        let storage = heap.base
+        var end = heap.count - 1
+        while end > 0 {
+            let largest = storage[0]
+            let last = storage[end]
+            storage[end] = largest
+            var parent = 0
+            while true {
+                var child = 2 * parent + 1
+                if child >= end { break }
+                if child + 1 < end && storage[child] < storage[child + 1] { child += 1 }
+                guard last < storage[child] else { break }
+                storage[parent] = storage[child]
+                parent = child
+            }
+            storage[parent] = last
+            end -= 1
+        }
+        return Array(heap.elements)
     }
 }
