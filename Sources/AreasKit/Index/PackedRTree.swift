@@ -392,76 +392,87 @@ public struct PackedRTree: Sendable {
         let vectorOrigin = nodeBounds.origin(origin)
         let keyCapacity = (nodeSize + NodeBounds.lanes - 1) / NodeBounds.lanes * NodeBounds.lanes
         // A lower bound per child of the node being opened, an upper bound while the k best are
-        // still being gathered, and the terms of a leaf's entries.
+        // still being gathered, the terms of a leaf's entries, and the children passed over on
+        // the first way down.
         withUnsafeTemporaryAllocation(of: Float.self, capacity: 2 * keyCapacity) { keys in
             withUnsafeTemporaryAllocation(of: Double.self, capacity: leafTermCapacity) { terms in
-                withEntries { entries in
-                    let keys = keys.baseAddress.unsafelyUnwrapped
-                    let ceilings = keys + keyCapacity
-                    let terms = terms.baseAddress.unsafelyUnwrapped
-                    let classes = entries.classes
-                    let payloads = entries.payloads
-                    var queue = SearchQueue(capacity: 8 * nodeSize)
-                    // The node to open next when it is known without asking the queue: the
-                    // nearest child of the node just opened, when nothing waiting is nearer.
-                    var next: SearchQueue.Element? = .init(key: 0, position: root)
-                    // Nothing with a haversine term above `bound` can enter the k best. It falls
-                    // from maxMeters to the k-th best's term, and before k are found, to the
-                    // farthest point of any node that holds k entries that all qualify.
-                    var bound = limitH
-                    while let element = next ?? queue.pop() {
-                        next = nil
-                        guard Double(element.key) <= bound else { break }
-                        let node = element.position
-                        let level = level(of: node)
-                        if level == 1 {
-                            let leaf = children(of: node, level: 1)
-                            entries.haversineLowerBounds(from: origin, positions: leaf, into: terms)
-                            let admitted = admitsEveryEntry(ofLeaf: node, classMask: classMask, classes: classes)
-                            for position in leaf where terms[position - leaf.lowerBound] <= bound && (admitted || classes[position] & classMask != 0) {
-                                guard filter.admits(payloads[position]) else { continue }
-                                let distance = Geodesy.meters(haversine: terms[position - leaf.lowerBound])
-                                guard distance <= limitMeters else { continue }
-                                guard best.insert(Neighbor(payload: payloads[position], distanceMeters: distance)) else { continue }
-                                if best.isFull {
-                                    // Padded so an entry as far as the k-th, but with a smaller id, still gets in.
-                                    bound = Swift.min(bound, Geodesy.haversine(meters: best.worst.distanceMeters) * (1 + 1e-9) + 1e-300)
+                withUnsafeTemporaryAllocation(of: SearchQueue.Element.self, capacity: levelEnds.count * nodeSize) { passed in
+                    withEntries { entries in
+                        let keys = keys.baseAddress.unsafelyUnwrapped
+                        let ceilings = keys + keyCapacity
+                        let terms = terms.baseAddress.unsafelyUnwrapped
+                        let classes = entries.classes
+                        let payloads = entries.payloads
+                        var queue = SearchQueue(capacity: 8 * nodeSize)
+                        // Nothing with a haversine term above `bound` can enter the k best. It falls
+                        // from maxMeters to the k-th best's term, and before k are found, to the
+                        // farthest point of any node that holds k entries that all qualify.
+                        var bound = limitH
+                        let seekCeilings = filter.admitsAll
+                        var passedCount = 0
+                        // The node to open next when it is known without asking the queue: first
+                        // the leaf the way down reached, then the nearest child of the node just
+                        // opened, when nothing waiting is nearer.
+                        var next = firstDescent(from: root, origin: vectorOrigin, k: k, classMask: classMask, classes: classes, seekCeilings: seekCeilings,
+                                                keys: keys, ceilings: ceilings, passed: passed.baseAddress.unsafelyUnwrapped,
+                                                passedCount: &passedCount, bound: &bound)
+                        while true {
+                            guard let element = next ?? queueFront(&queue, passed: passed.baseAddress.unsafelyUnwrapped,
+                                                                   passedCount: &passedCount, bound: bound, entries: entries)
+                            else { break }
+                            next = nil
+                            guard Double(element.key) <= bound else { break }
+                            let node = element.position
+                            let level = level(of: node)
+                            if level == 1 {
+                                let leaf = children(of: node, level: 1)
+                                entries.haversineLowerBounds(from: origin, positions: leaf, into: terms)
+                                let admitted = admitsEveryEntry(ofLeaf: node, classMask: classMask, classes: classes)
+                                for position in leaf where terms[position &- leaf.lowerBound] <= bound && (admitted || classes[position] & classMask != 0) {
+                                    guard filter.admits(payloads[position]) else { continue }
+                                    let distance = Geodesy.meters(haversine: terms[position &- leaf.lowerBound])
+                                    guard distance <= limitMeters else { continue }
+                                    guard best.insert(Neighbor(payload: payloads[position], distanceMeters: distance)) else { continue }
+                                    if best.isFull {
+                                        // Padded so an entry as far as the k-th, but with a smaller id, still gets in.
+                                        bound = Swift.min(bound, Geodesy.haversine(meters: best.worst.distanceMeters) * (1 + 1e-9) + 1e-300)
+                                    }
+                                }
+                                continue
+                            }
+                            let children = children(of: node, level: level)
+                            let seekingCeiling = !best.isFull && seekCeilings
+                            // A child holds k entries when a full one does, unless it is the last, partial one of its level.
+                            let childrenHoldK = seekingCeiling && spans[level - 1] >= k
+                            let lastOfLevel = levelEnds[level - 1] - 1
+                            nodeBounds.bounds(first: children.lowerBound - count, count: children.count, from: vectorOrigin,
+                                              lower: keys, upper: seekingCeiling ? ceilings : nil)
+                            var nearest: SearchQueue.Element?
+                            for position in children where classes[position] & classMask != 0 {
+                                let key = keys[position &- children.lowerBound]
+                                let h = Double(key)
+                                guard h <= bound else { continue }
+                                let child = SearchQueue.Element(key: key, position: position)
+                                // A leaf that may be opened soon: start loading its entries.
+                                if level == 2 { entries.prefetch(self.children(of: position, level: 1)) }
+                                if let current = nearest, current.key <= key {
+                                    queue.push(child)
+                                } else {
+                                    if let current = nearest { queue.push(current) }
+                                    nearest = child
+                                }
+                                if childrenHoldK, classes[position] & ~classMask == 0,
+                                   position != lastOfLevel || entryCount(under: position, level: level - 1) >= k {
+                                    bound = Swift.min(bound, Double(ceilings[position &- children.lowerBound]))
                                 }
                             }
-                            continue
-                        }
-                        let children = children(of: node, level: level)
-                        let seekingCeiling = !best.isFull && filter.admitsAll
-                        // A child holds k entries when a full one does, unless it is the last, partial one of its level.
-                        let childrenHoldK = seekingCeiling && spans[level - 1] >= k
-                        let lastOfLevel = levelEnds[level - 1] - 1
-                        nodeBounds.bounds(first: children.lowerBound - count, count: children.count, from: vectorOrigin,
-                                          lower: keys, upper: seekingCeiling ? ceilings : nil)
-                        var nearest: SearchQueue.Element?
-                        for position in children where classes[position] & classMask != 0 {
-                            let key = keys[position - children.lowerBound]
-                            let h = Double(key)
-                            guard h <= bound else { continue }
-                            let child = SearchQueue.Element(key: key, position: position)
-                            // A leaf that may be opened soon: start loading its entries.
-                            if level == 2 { entries.prefetch(self.children(of: position, level: 1)) }
-                            if let current = nearest, current.key <= key {
-                                queue.push(child)
-                            } else {
-                                if let current = nearest { queue.push(current) }
-                                nearest = child
-                            }
-                            if childrenHoldK, classes[position] & ~classMask == 0,
-                               position != lastOfLevel || entryCount(under: position, level: level - 1) >= k {
-                                bound = Swift.min(bound, Double(ceilings[position - children.lowerBound]))
-                            }
-                        }
-                        // The way down to the first leaf then needs no queue at all.
-                        if let nearest {
-                            if let waiting = queue.minimumKey, waiting < nearest.key {
-                                queue.push(nearest)
-                            } else {
-                                next = nearest
+                            // The way down to the first leaf then needs no queue at all.
+                            if let nearest {
+                                if let waiting = queue.minimumKey, waiting < nearest.key {
+                                    queue.push(nearest)
+                                } else {
+                                    next = nearest
+                                }
                             }
                         }
                     }
@@ -469,6 +480,66 @@ public struct PackedRTree: Sendable {
             }
         }
         return best.sorted()
+    }
+
+    /// The first way down of a nearest search, from `root` into the nearest child of each node
+    /// to a leaf, which it returns unless no child on the way is of a class asked for or the
+    /// leaf lies beyond `bound`.
+    ///
+    /// Every other child it passes goes to `passed` unordered, to join the search's queue only
+    /// once that leaf has set a bound: most of them then lie beyond it and never need a place
+    /// in the queue. `bound` falls to the farthest point of any child that holds k entries.
+    @inline(never)
+    private func firstDescent(from root: Int, origin: NodeBounds.Origin, k: Int, classMask: UInt8, classes: UnsafeBufferPointer<UInt8>, seekCeilings: Bool,
+                              keys: UnsafeMutablePointer<Float>, ceilings: UnsafeMutablePointer<Float>,
+                              passed: UnsafeMutablePointer<SearchQueue.Element>, passedCount: inout Int, bound: inout Double) -> SearchQueue.Element? {
+        var node = root
+        var key: Float = 0
+        for level in stride(from: levelEnds.count - 1, to: 1, by: -1) {
+            let children = children(of: node, level: level)
+            let childrenHoldK = seekCeilings && spans[level - 1] >= k
+            let lastOfLevel = levelEnds[level - 1] - 1
+            nodeBounds.bounds(first: children.lowerBound - count, count: children.count, from: origin,
+                              lower: keys, upper: childrenHoldK ? ceilings : nil)
+            var nearest = -1
+            var nearestKey = Float.infinity
+            for position in children where classes[position] & classMask != 0 {
+                let childKey = keys[position &- children.lowerBound]
+                if childKey < nearestKey {
+                    if nearest >= 0 { passed[passedCount] = SearchQueue.Element(key: nearestKey, position: nearest); passedCount &+= 1 }
+                    nearest = position
+                    nearestKey = childKey
+                } else {
+                    passed[passedCount] = SearchQueue.Element(key: childKey, position: position)
+                    passedCount &+= 1
+                }
+                if childrenHoldK, classes[position] & ~classMask == 0,
+                   position != lastOfLevel || entryCount(under: position, level: level - 1) >= k {
+                    bound = Swift.min(bound, Double(ceilings[position &- children.lowerBound]))
+                }
+            }
+            guard nearest >= 0 else { return nil }
+            node = nearest
+            key = nearestKey
+        }
+        // A sibling passed higher up may be nearer than this leaf: it must wait its turn.
+        return Double(key) <= bound ? SearchQueue.Element(key: key, position: node) : nil
+    }
+
+    /// The next node of a nearest search from its queue, once the children passed on the first
+    /// way down that `bound` has not ruled out have joined it.
+    @inline(__always)
+    private func queueFront(_ queue: inout SearchQueue, passed: UnsafeMutablePointer<SearchQueue.Element>, passedCount: inout Int,
+                            bound: Double, entries: EntryView) -> SearchQueue.Element? {
+        if passedCount > 0 {
+            for i in 0..<passedCount where Double(passed[i].key) <= bound {
+                queue.push(passed[i])
+                // A leaf this close is likely opened soon: start loading its entries.
+                if passed[i].position < levelEnds[1] { entries.prefetch(children(of: passed[i].position, level: 1)) }
+            }
+            passedCount = 0
+        }
+        return queue.pop()
     }
 
     /// A haversine bound just above `meters`, safe for pruning despite rounding; the exact
