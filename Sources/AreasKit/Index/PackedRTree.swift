@@ -213,6 +213,33 @@ public struct PackedRTree: Sendable {
             }
         }
 
+        /// Calls `body` with the offset of each of the first `count` of `terms` at or below
+        /// `limit`, in order, until it returns false (and then returns false).
+        ///
+        /// Which terms qualify is gathered without a branch, 64 at a time, and only those are
+        /// visited: a leaf that a radius cuts in two used to cost a mispredicted branch for
+        /// about every other entry.
+        @inline(__always)
+        static func forEachTerm(_ terms: UnsafePointer<Double>, count: Int, atMost limit: Double, _ body: (Int) -> Bool) -> Bool {
+            var chunk = 0
+            while chunk < count {
+                let end = Swift.min(chunk &+ 64, count)
+                var hits: UInt64 = 0
+                var term = terms + chunk
+                for shift in 0..<UInt64(truncatingIfNeeded: end &- chunk) {
+                    hits |= UInt64(truncatingIfNeeded: (term.pointee <= limit).bit) &<< shift
+                    term += 1
+                }
+                while hits != 0 {
+                    let offset = chunk &+ hits.trailingZeroBitCount
+                    hits &= hits &- 1
+                    if !body(offset) { return false }
+                }
+                chunk = end
+            }
+            return true
+        }
+
         /// Starts loading the entries of `positions`.
         @inline(__always)
         func prefetch(_ positions: Range<Int>) {
@@ -357,13 +384,14 @@ public struct PackedRTree: Sendable {
             let terms = terms.baseAddress.unsafelyUnwrapped
             depthFirst(classMask: classMask, descend: { $0.intersects(reach) && origin.quickHaversineLowerBound(to: $0) <= limitH }) { entries, leaf, admitted in
                 entries.haversineLowerBounds(from: origin, positions: leaf, into: terms)
-                for position in leaf where terms[position - leaf.lowerBound] <= limitH && (admitted || entries.classes[position] & classMask != 0) {
+                return EntryView.forEachTerm(terms, count: leaf.count, atMost: limitH) { offset in
+                    let position = leaf.lowerBound &+ offset
+                    guard admitted || entries.classes[position] & classMask != 0 else { return true }
                     let payload = entries.payloads[position]
-                    guard filter.admits(payload) else { continue }
-                    let distance = Geodesy.meters(haversine: terms[position - leaf.lowerBound])
-                    if distance <= meters && !visit(payload, distance) { return false }
+                    guard filter.admits(payload) else { return true }
+                    let distance = Geodesy.meters(haversine: terms[offset])
+                    return distance > meters || visit(payload, distance)
                 }
-                return true
             }
         }
     }
@@ -547,4 +575,10 @@ public struct PackedRTree: Sendable {
     private static func prunableHaversine(meters: Double) -> Double {
         Geodesy.haversine(meters: meters) * (1 + 1e-9) + 1e-300
     }
+}
+
+extension Bool {
+    /// 1 for true, 0 for false, without a branch.
+    @inline(__always)
+    fileprivate var bit: UInt8 { unsafeBitCast(self, to: UInt8.self) }
 }
