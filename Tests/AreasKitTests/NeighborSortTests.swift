@@ -25,4 +25,18 @@ final class NeighborSortTests: XCTestCase {
             XCTAssertEqual(sorted, neighbors.sorted(), "round \(round), \(n) neighbours")
         }
     }
+
+    /// A radius so small that its square underflows: bucketing then divides by zero, and the
+    /// neighbours at distance 0 (zero times infinity) must still come out in payload order.
+    func testRadiusWhoseSquareUnderflows() {
+        let payloads = (0..<UInt32(40)).map { ($0 * 7) % 40 }
+        let neighbors = payloads.map { PackedRTree.Neighbor(payload: $0, distanceMeters: 0) }
+        for farthest in [1e-200, 1e-320, .leastNonzeroMagnitude] {
+            let sorted = neighbors.withUnsafeBufferPointer { NeighborSort.sorted($0, farthest: farthest) }
+            XCTAssertEqual(sorted, neighbors.sorted(), "farthest \(farthest)")
+        }
+        let tree = PackedRTree(entries: Array(repeating: GeoBox(GeoPoint(uncheckedLatitude: 37.5, longitude: 127)), count: 40))
+        let found = tree.search(within: 1e-200, of: GeoPoint(uncheckedLatitude: 37.5, longitude: 127))
+        XCTAssertEqual(found.map(\.payload), Array(0..<40))
+    }
 }

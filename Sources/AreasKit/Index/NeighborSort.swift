@@ -11,6 +11,14 @@ enum NeighborSort {
     /// Below this many, one insertion pass alone is cheaper than bucketing.
     static let bucketingThreshold = 24
 
+    /// The integer nearest `x`, for 0 ≤ x < 2^31 (0 for NaN): adding 2^52 leaves it in the
+    /// significand's low bits. `Int(x)` checks its range with two branches per call and traps on
+    /// NaN; only the order of the buckets matters here, which rounding keeps as truncating would.
+    @inline(__always)
+    private static func nearestInteger(_ x: Double) -> Int {
+        Int(truncatingIfNeeded: (x + 0x1p52).bitPattern & 0xFFFF_FFFF)
+    }
+
     /// `farthest`, when the caller knows it, is a distance no neighbour exceeds (a radius).
     static func sorted(_ input: UnsafeBufferPointer<PackedRTree.Neighbor>, farthest known: Double? = nil) -> [PackedRTree.Neighbor] {
         let n = input.count
@@ -39,7 +47,7 @@ enum NeighborSort {
                 bounds.initialize(repeating: 0, count: bucketCount + 1)
                 for i in 0..<n {
                     let d = source[i].distanceMeters
-                    let b = Swift.min(Int(d * d * scale), bucketCount - 1)
+                    let b = Self.nearestInteger(Swift.min(d * d * scale, Double(bucketCount - 1)))
                     buckets[i] = UInt32(truncatingIfNeeded: b)
                     bounds[b + 1] &+= 1
                 }
