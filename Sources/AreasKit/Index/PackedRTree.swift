@@ -523,12 +523,32 @@ public struct PackedRTree: Sendable {
                               passed: UnsafeMutablePointer<SearchQueue.Element>, passedCount: inout Int, bound: inout Double) -> SearchQueue.Element? {
         var node = root
         var key: Float = 0
+        // A leaf's worth of k is found by the leaf this reaches, far closer than any ceiling.
+        let seekCeilings = seekCeilings && k > nodeSize
         for level in stride(from: levelEnds.count - 1, to: 1, by: -1) {
             let children = children(of: node, level: level)
             let childrenHoldK = seekCeilings && spans[level - 1] >= k
             let lastOfLevel = levelEnds[level - 1] - 1
             nodeBounds.bounds(first: children.lowerBound - count, count: children.count, from: origin,
                               lower: keys, upper: childrenHoldK ? ceilings : nil)
+            if !childrenHoldK && classes[node] & ~classMask == 0 {
+                // Every child is of a class asked for: the nearest is found, and the others
+                // passed, without a branch on which one it is.
+                var nearestOffset = 0
+                var nearestKey = keys[0]
+                for offset in 1..<children.count {
+                    let closer = keys[offset] < nearestKey
+                    nearestKey = closer ? keys[offset] : nearestKey
+                    nearestOffset = closer ? offset : nearestOffset
+                }
+                for offset in 0..<children.count {
+                    passed[passedCount] = SearchQueue.Element(key: keys[offset], position: children.lowerBound &+ offset)
+                    passedCount &+= Int(truncatingIfNeeded: (offset != nearestOffset).bit)
+                }
+                node = children.lowerBound &+ nearestOffset
+                key = nearestKey
+                continue
+            }
             var nearest = -1
             var nearestKey = Float.infinity
             for position in children where classes[position] & classMask != 0 {
