@@ -341,6 +341,33 @@ final class JSONWriterTests: XCTestCase {
         }
     }
 
+    /// An `ids` item written in one piece is byte for byte what the general calls write, in a
+    /// list (commas) and alone, for ids that need escaping and distances of every size.
+    func testIDEntryMatchesTheGeneralCalls() throws {
+        var random = SplitMix64(seed: 23)
+        let ids = ["a", "nonsmoking:11110-000123", "", "quote\"d", "back\\slash", "tab\tnew\nline", "흡연구역-7", String(repeating: "x", count: 40)]
+        var distances: [Double?] = [nil, 0, 0.004, 0.005, -0.05, -0.004, -1.5, 99.995, 1e9 + 0.07, 9.99e12, 2e13, 1e300, .infinity, .nan]
+        for _ in 0..<2_000 { distances.append(Double.random(in: 0..<20_000_000, using: &random)) }
+        for id in ids {
+            for distance in distances {
+                var fused = JSONWriter(), general = JSONWriter()
+                fused.beginArray(); general.beginArray()
+                for _ in 0..<2 {
+                    var utf8 = Array(id.utf8)
+                    utf8.withUnsafeMutableBufferPointer { fused.beginIDEntry(id: UnsafeBufferPointer($0), distanceMeters: distance) }
+                    fused.endObject()
+                    general.beginObject()
+                    general.key("id"); general.string(id)
+                    if let distance { general.key("distanceMeters"); general.meters(distance) }
+                    general.endObject()
+                }
+                fused.endArray(); general.endArray()
+                XCTAssertEqual(String(decoding: fused.bytes, as: UTF8.self), String(decoding: general.bytes, as: UTF8.self),
+                               "\(id) \(String(describing: distance))")
+            }
+        }
+    }
+
     /// Doubles read back exactly, and where Swift's own shortest form has no exponent the text
     /// is that form: coordinates with any number of decimals, arbitrary values, every size.
     func testDoublesAreWrittenInTheirShortestRoundTripForm() throws {

@@ -327,9 +327,7 @@ public final class AreaService: Sendable {
                 for match in matches {
                     let (position, distance) = locate(match)
                     if output == .ids {
-                        writer.beginObject()
-                        writer.key("id"); writer.string(utf8: areas.utf8(areas.records[position].id))
-                        if let distance { writer.key("distanceMeters"); writer.meters(distance) }
+                        writer.beginIDEntry(id: areas.utf8(areas.records[position].id), distanceMeters: distance)
                     } else {
                         writeArea(position, of: areas, distance: distance, detailed: false, into: &writer)
                     }
