@@ -35,20 +35,25 @@ struct NearestCandidates: ~Copyable {
             storage[child] = candidate
             return true
         }
-        let storage = heap.base
-        let count = heap.count
-        guard candidate < storage[0] else { return false }
+        guard candidate < heap.base[0] else { return false }
+        Self.replaceTop(with: candidate, in: heap.base, count: heap.count)
+        return true
+    }
+
+    /// Puts `element` in place of the largest of the max-heap `storage[0..<count]` and sifts
+    /// it down to where it belongs.
+    @inline(__always)
+    private static func replaceTop(with element: PackedRTree.Neighbor, in storage: UnsafeMutablePointer<PackedRTree.Neighbor>, count: Int) {
         var parent = 0
         while true {
             var child = 2 * parent + 1
             if child >= count { break }
             if child + 1 < count && storage[child] < storage[child + 1] { child += 1 }
-            guard candidate < storage[child] else { break }
+            guard element < storage[child] else { break }
             storage[parent] = storage[child]
             parent = child
         }
-        storage[parent] = candidate
-        return true
+        storage[parent] = element
     }
 
     /// The kept neighbours, nearest first, ties by payload.
@@ -61,19 +66,9 @@ struct NearestCandidates: ~Copyable {
         let storage = heap.base
         var end = heap.count - 1
         while end > 0 {
-            let largest = storage[0]
             let last = storage[end]
-            storage[end] = largest
-            var parent = 0
-            while true {
-                var child = 2 * parent + 1
-                if child >= end { break }
-                if child + 1 < end && storage[child] < storage[child + 1] { child += 1 }
-                guard last < storage[child] else { break }
-                storage[parent] = storage[child]
-                parent = child
-            }
-            storage[parent] = last
+            storage[end] = storage[0]
+            Self.replaceTop(with: last, in: storage, count: end)
             end -= 1
         }
         return Array(heap.elements)
