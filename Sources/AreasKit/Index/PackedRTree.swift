@@ -47,7 +47,8 @@ public struct PackedRTree: Sendable {
 
         @inlinable
         public static func < (a: Neighbor, b: Neighbor) -> Bool {
-            a.distanceMeters != b.distanceMeters ? a.distanceMeters < b.distanceMeters : a.payload < b.payload
+            // Distances settle nearly every comparison; the payload is read only on a tie.
+            a.distanceMeters < b.distanceMeters || (a.distanceMeters == b.distanceMeters && a.payload < b.payload)
         }
     }
 
