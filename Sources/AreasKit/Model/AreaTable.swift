@@ -85,6 +85,12 @@ public struct AreaTable: Sendable, RandomAccessCollection {
             MemoryHints.prefetch(base + position, bytes: MemoryLayout<Record>.stride)
         }
 
+        /// Starts loading the text of the string at `ref` (its length and first bytes).
+        func prefetchText(_ ref: StringArena.Ref) {
+            guard let base = arena.baseAddress, Int(ref) < arena.count else { return }
+            MemoryHints.prefetch(base + Int(ref), bytes: 32)
+        }
+
         /// Calls `body` with each upstream column of the area at `position`, as UTF-8 key and value.
         public func forEachField(of position: Int, _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Void) {
             for pair in Int(fieldStarts[position])..<Int(fieldStarts[position + 1]) {

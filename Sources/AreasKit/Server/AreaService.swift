@@ -318,12 +318,16 @@ public final class AreaService: Sendable {
                 // writes (they were a fifth of a near query's cost at 1M areas; asking first
                 // took the time spent waiting on them from 16% of a near answer to 12%).
                 for match in matches { areas.prefetchRecord(at: locate(match).position) }
-                var size = 0
-                for match in matches {
-                    size &+= areas.utf8(areas.records[locate(match).position].id).count
+                if output == .ids {
+                    // An id item makes its own room; the ids' text is all it reads besides.
+                    for match in matches { areas.prefetchText(areas.records[locate(match).position].id) }
+                } else {
+                    var size = 0
+                    for match in matches {
+                        size &+= areas.utf8(areas.records[locate(match).position].id).count
+                    }
+                    writer.reserve(size + matches.count * 400)
                 }
-                size += matches.count * (output == .ids ? 40 : 400)
-                writer.reserve(size)
                 for match in matches {
                     let (position, distance) = locate(match)
                     if output == .ids {
