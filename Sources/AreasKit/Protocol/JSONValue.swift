@@ -221,11 +221,6 @@ public struct JSONParser {
     /// fast path). Coordinates usually come with 16 or 17 digits (the shortest text that
     /// round-trips a double); on x86 those take the same path in 80-bit arithmetic, see
     /// `extendedQuotient`. Anything else returns nil and takes the general route.
-    private static let powersOfTen: [Double] = [
-        1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
-        1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-    ]
-
     static func exactDecimal(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
         guard !text.isEmpty else { return nil }
         var parser = JSONParser(text)
@@ -273,8 +268,8 @@ public struct JSONParser {
         // 19 digits always fit in 64 bits; past that the mantissa has wrapped.
         guard digitCount <= 19 else { return nil }
         let value: Double
-        if digitCount <= 15 && fractionDigits < Self.powersOfTen.count {
-            value = Double(mantissa) / Self.powersOfTen[fractionDigits]
+        if digitCount <= 15 && fractionDigits < PowersOfTen.exactDoubles.count {
+            value = Double(mantissa) / PowersOfTen.exactDoubles[fractionDigits]
         } else if let extended = Self.extendedQuotient(mantissa, fractionDigits: fractionDigits) {
             value = extended
         } else {

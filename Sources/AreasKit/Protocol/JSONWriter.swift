@@ -252,35 +252,7 @@ public struct JSONWriter {
         // From the bit length: ⌊bits × log10(2)⌋ (1233/4096 ≈ log10 2) digits or one more.
         let bits = UInt.bitWidth - (value | 1).leadingZeroBitCount
         let guess = (bits &* 1233) &>> 12
-        return guess &+ (value | 1 >= powerOfTen(guess) ? 1 : 0)  // | 1: zero has one digit
-    }
-
-    /// 10^exponent for exponent in 0...19, the powers of ten a UInt holds: a switch the
-    /// compiler turns into a constant table (a `static let` array costs a `swift_once` a use).
-    @inline(__always)
-    private static func powerOfTen(_ exponent: Int) -> UInt {
-        switch exponent {
-        case 0: 1
-        case 1: 10
-        case 2: 100
-        case 3: 1_000
-        case 4: 10_000
-        case 5: 100_000
-        case 6: 1_000_000
-        case 7: 10_000_000
-        case 8: 100_000_000
-        case 9: 1_000_000_000
-        case 10: 10_000_000_000
-        case 11: 100_000_000_000
-        case 12: 1_000_000_000_000
-        case 13: 10_000_000_000_000
-        case 14: 100_000_000_000_000
-        case 15: 1_000_000_000_000_000
-        case 16: 10_000_000_000_000_000
-        case 17: 100_000_000_000_000_000
-        case 18: 1_000_000_000_000_000_000
-        default: 10_000_000_000_000_000_000
-        }
+        return guess &+ (value | 1 >= PowersOfTen.integer(guess) ? 1 : 0)  // | 1: zero has one digit
     }
 
     /// "00" to "99", back to back.
@@ -300,7 +272,7 @@ public struct JSONWriter {
         if let (digits, decimals) = Self.shortDecimal(value) {
             separate()
             if value < 0 { append(UInt8(ascii: "-")) }
-            let scale = Self.decimalScales[decimals]
+            let scale = UInt64(PowersOfTen.integer(decimals))
             number(Int(digits / scale))
             append(UInt8(ascii: "."))
             reserve(decimals)
@@ -315,8 +287,6 @@ public struct JSONWriter {
         needsComma = true
     }
 
-    private static let decimalScales: [UInt64] = (0...maximumDecimals).map { k in (0..<k).reduce(1) { product, _ in product * 10 } }
-    private static let decimalPowers: [Double] = decimalScales.map { Double($0) }
     /// More decimals than coordinates have in practice (upstream publishes six).
     private static let maximumDecimals = 10
 
@@ -333,13 +303,13 @@ public struct JSONWriter {
     static func shortDecimal(_ value: Double) -> (digits: UInt64, decimals: Int)? {
         let magnitude = abs(value)
         guard magnitude >= 1e-6, magnitude < 1e5 else { return nil }
-        var digits = UInt64((magnitude * decimalPowers[maximumDecimals]).rounded())
+        var digits = UInt64((magnitude * PowersOfTen.exactDoubles[maximumDecimals]).rounded())
         var decimals = maximumDecimals
         while decimals > 0 && digits % 10 == 0 {
             digits /= 10
             decimals -= 1
         }
-        guard Double(digits) / decimalPowers[decimals] == magnitude else { return nil }
+        guard Double(digits) / PowersOfTen.exactDoubles[decimals] == magnitude else { return nil }
         return (digits, decimals)
     }
 
