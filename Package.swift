@@ -2,14 +2,31 @@
 import Foundation
 import PackageDescription
 
-/// Code for AVX2 and FMA (x86-64-v3, every x86 server processor since about 2015) when the
-/// machine building has them, as machines that build from this README run what they build:
-/// the distance and bound kernels then take four doubles an instruction instead of two, and a
-/// radius query runs about a fifth fewer instructions. `AREAS_PORTABLE=1 swift build` makes
-/// binaries for any x86-64 processor, to copy to another machine.
-let vectorTuning: [SwiftSetting] = {
+/// `areas` is a Linux daemon: it speaks to systemd, Glibc and Linux's socket options directly, so
+/// the package declares no Apple platform. It builds with the toolchain alone (no outside
+/// packages).
+///
+/// The library targets are layers; each depends only on the ones below it, so the compiler keeps
+/// the architecture:
+///
+///     areasd            areasctl           areas-bench, tests
+///        |                  |                    |
+///   AreasServer        AreasControl       AreasTestSupport
+///        |      \           |                    |
+///   AreasIngest   \         |                    |
+///        |    \    AreasProtocol                  |
+///        |     \        |                        |
+///        +------ AreasCore    AreasSystem ---------+
+///                   |
+///             CMemoryHints
+///
+/// `AREAS_NATIVE=1` compiles the index for the building machine's processor (AVX2, FMA, BMI2 when
+/// it has them): radius and nearest searches then run fewer instructions, but the binaries run
+/// only on processors like the one that built them, and a package with unsafe flags cannot be
+/// used as a dependency. `config/install.sh` sets it; the default build is portable.
+let nativeTuning: [SwiftSetting] = {
     #if arch(x86_64) && os(Linux)
-    guard Context.environment["AREAS_PORTABLE"] == nil,
+    guard Context.environment["AREAS_NATIVE"] == "1",
           let cpuinfo = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
           let flags = cpuinfo.split(separator: "\n").first(where: { $0.hasPrefix("flags") })?.split(separator: " "),
           ["avx2", "fma", "bmi2", "movbe"].allSatisfy({ flags.contains(Substring($0)) })
@@ -22,21 +39,44 @@ let vectorTuning: [SwiftSetting] = {
 
 let package = Package(
     name: "areas",
-    platforms: [.macOS(.v15)],
     products: [
-        .library(name: "AreasKit", targets: ["AreasKit"]),
         .executable(name: "areasd", targets: ["areasd"]),
         .executable(name: "areasctl", targets: ["areasctl"]),
         .executable(name: "areas-bench", targets: ["areas-bench"]),
     ],
     targets: [
-        // All logic lives here; the executables are thin entry points over it.
-        .target(name: "AreasKit", dependencies: ["CMemoryHints"], swiftSettings: vectorTuning),
         // Cache prefetch, which Swift cannot express.
         .target(name: "CMemoryHints"),
-        .executableTarget(name: "areasd", dependencies: ["AreasKit"]),
-        .executableTarget(name: "areasctl", dependencies: ["AreasKit"]),
-        .executableTarget(name: "areas-bench", dependencies: ["AreasKit"]),
-        .testTarget(name: "AreasKitTests", dependencies: ["AreasKit"]),
+        // Geodesy, the area model and table, the packed R-tree and its searches.
+        .target(name: "AreasCore", dependencies: ["CMemoryHints"], swiftSettings: nativeTuning),
+        // System calls wrapped once, with one errno type; the process's arguments and paths.
+        .target(name: "AreasSystem"),
+        // The wire protocol: the JSON reader and writer, requests and their errors.
+        .target(name: "AreasProtocol", dependencies: ["AreasCore"]),
+        // Configuration, upstream fetching and decoding, validation, merging, the snapshot file.
+        .target(name: "AreasIngest", dependencies: ["AreasCore", "AreasProtocol", "AreasSystem"]),
+        // The service: served state, request dispatch, answers, the socket server, systemd.
+        .target(name: "AreasServer", dependencies: ["AreasCore", "AreasProtocol", "AreasIngest", "AreasSystem"]),
+        // The client and its terminal and GeoJSON rendering.
+        .target(name: "AreasControl", dependencies: ["AreasCore", "AreasProtocol", "AreasSystem"]),
+        // For tests and benchmarks only: a loopback HTTP server, synthetic points, the brute-force
+        // reference searches. Never linked into areasd or areasctl.
+        .target(name: "AreasTestSupport", dependencies: ["AreasCore", "AreasIngest", "AreasSystem"]),
+
+        .executableTarget(name: "areasd", dependencies: ["AreasServer", "AreasSystem"]),
+        .executableTarget(name: "areasctl", dependencies: ["AreasControl", "AreasSystem"]),
+        .executableTarget(
+            name: "areas-bench",
+            dependencies: ["AreasCore", "AreasProtocol", "AreasIngest", "AreasServer", "AreasControl", "AreasSystem", "AreasTestSupport"],
+            exclude: ["README.md"]),
+
+        // One test target per layer.
+        .testTarget(name: "AreasCoreTests", dependencies: ["AreasCore", "AreasTestSupport"]),
+        .testTarget(name: "AreasProtocolTests", dependencies: ["AreasProtocol", "AreasCore"]),
+        .testTarget(name: "AreasIngestTests", dependencies: ["AreasIngest", "AreasCore", "AreasProtocol", "AreasSystem", "AreasTestSupport"]),
+        .testTarget(
+            name: "AreasServerTests",
+            dependencies: ["AreasServer", "AreasIngest", "AreasCore", "AreasProtocol", "AreasSystem", "AreasControl", "AreasTestSupport"]),
+        .testTarget(name: "AreasControlTests", dependencies: ["AreasControl", "AreasCore", "AreasProtocol", "AreasSystem", "AreasTestSupport"]),
     ]
 )

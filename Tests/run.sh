@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Runs the whole test suite: `bash Tests/run.sh` (what CI runs too).
+# Runs the whole test suite: `bash Tests/run.sh` (what CI runs too). Builds the package, runs
+# every test target (XCTest and Swift Testing), then the concurrent tests again under
+# ThreadSanitizer, and prints one "N passed, N failed" line.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 log=$(mktemp)
@@ -7,7 +9,7 @@ trap 'rm -f "$log"' EXIT
 status=0
 # The end-to-end tests run the real areasd and areasctl binaries: build them first.
 swift build
-swift test --disable-swift-testing 2>&1 | tee "$log" || status=$?
+swift test 2>&1 | tee "$log" || status=$?
 # The concurrent tests again under ThreadSanitizer: many clients during refresh swaps,
 # shutdown under load, the fetcher's task group.
 if [ "$status" -eq 0 ]; then
@@ -16,9 +18,10 @@ if [ "$status" -eq 0 ]; then
     --filter 'ServerTests|OperationsTests.testSigterm|AreaIndexTests|FetchTests.testClean' 2>&1 | tee -a "$log" || status=$?
   if grep -q "WARNING: ThreadSanitizer" "$log"; then echo "ThreadSanitizer reported a race"; status=1; fi
 fi
-# One plain summary line, whatever the runner printed.
-passed=$(grep -cE "^Test Case .* passed" "$log" || true)
-failed=$(grep -cE "^Test Case .* failed" "$log" || true)
+# One plain summary line, whatever the runners printed: XCTest's "Test Case ... passed" and
+# Swift Testing's "✔ Test ... passed" (a parameterised test counts once).
+passed=$(grep -cE "^Test Case .* passed|^✔ Test [^r].* passed" "$log" || true)
+failed=$(grep -cE "^Test Case .* failed|^✘ Test [^r].* failed" "$log" || true)
 echo "tests: $passed passed, $failed failed"
 if [ "$status" -ne 0 ] || [ "$failed" -ne 0 ] || [ "$passed" -eq 0 ]; then
   exit 1

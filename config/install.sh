@@ -23,6 +23,9 @@ for lib in curl xml2; do
   fi
 done
 
+# Built on the host that runs it: the index is compiled for this processor (AREAS_NATIVE=0 for
+# binaries that run on any x86-64 machine).
+export AREAS_NATIVE=${AREAS_NATIVE:-1}
 swift build -c release --static-swift-stdlib --product areasd
 swift build -c release --static-swift-stdlib --product areasctl
 bin=$(swift build -c release --show-bin-path)

@@ -1,4 +1,7 @@
-import AreasKit
+import AreasControl
+import AreasProtocol
+import AreasSystem
+import AreasTestSupport
 import Foundation
 import Glibc
 import Synchronization

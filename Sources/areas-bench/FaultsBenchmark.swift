@@ -1,4 +1,7 @@
-import AreasKit
+import AreasControl
+import AreasIngest
+import AreasSystem
+import AreasTestSupport
 import Foundation
 import Glibc
 import Synchronization

@@ -1,4 +1,9 @@
-import AreasKit
+import AreasCore
+import AreasIngest
+import AreasProtocol
+import AreasServer
+import AreasSystem
+import AreasTestSupport
 import Foundation
 import Glibc
 

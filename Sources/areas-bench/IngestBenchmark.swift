@@ -1,5 +1,10 @@
-import AreasKit
+import AreasCore
+import AreasIngest
+import AreasServer
+import AreasSystem
+import AreasTestSupport
 import Foundation
+
 #if canImport(FoundationXML)
 import FoundationXML
 #endif

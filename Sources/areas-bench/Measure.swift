@@ -1,5 +1,3 @@
-import AreasKit
-
 /// Timing helpers: each query timed on its own so medians and tails are real.
 enum Measure {
     static let clock = ContinuousClock()

@@ -1,4 +1,9 @@
-import AreasKit
+import AreasControl
+import AreasCore
+import AreasIngest
+import AreasProtocol
+import AreasSystem
+import AreasTestSupport
 import Foundation
 import Glibc
 

@@ -1,4 +1,6 @@
-import AreasKit
+import AreasCore
+import AreasSystem
+import AreasTestSupport
 import Foundation
 import Glibc
 import Synchronization

@@ -1,4 +1,8 @@
-import AreasKit
+import AreasControl
+import AreasCore
+import AreasProtocol
+import AreasSystem
+import AreasTestSupport
 import Foundation
 import Glibc
 

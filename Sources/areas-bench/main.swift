@@ -1,11 +1,11 @@
-import AreasKit
+import AreasSystem
 import Glibc
 
 let usage = """
     usage: areas-bench index [--points N] [--seed S] [--queries Q] [--node-size 16] [--only NAME]
            areas-bench ingest [--zones N] [--snapshot-areas N]
            areas-bench faults [--kills N]
-           areas-bench bad-input --socket PATH
+           areas-bench bad-input [--socket PATH] [--markdown]
            areas-bench soak [--seconds 600] [--connections 16]
            areas-bench socket --socket PATH [--connections C] [--pipeline P] [--seconds S] [--mix near:40,radius:30,bbox:25,get:5] [--output ids|full|count]
            areas-bench compare-redis [--points 100000,1000000] [--connections C] [--pipeline P] [--seconds S] [--mix ...]

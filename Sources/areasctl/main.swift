@@ -1,4 +1,5 @@
-import AreasKit
+import AreasControl
+import AreasSystem
 import Foundation
 
 let command: ControlCommand

@@ -1,4 +1,5 @@
-import AreasKit
+import AreasServer
+import AreasSystem
 import Dispatch
 import Glibc
 

@@ -1,4 +1,4 @@
-// libFuzzer entry point over AreasKit's parsers, compiled with the library's sources into one
+// libFuzzer entry point over the parsers, compiled with the library targets' sources into one
 // module by Tests/Fuzz/run.sh. AREAS_FUZZ_TARGET picks what the bytes are fed to.
 import Foundation
 

@@ -11,14 +11,19 @@ targets=${*:-request xml json snapshot}
 out=.build/fuzz
 mkdir -p "$out"
 
-if [ ! -x "$out/areas-fuzz" ] || [ -n "$(find Sources/AreasKit Tests/Fuzz -name '*.swift' -newer "$out/areas-fuzz")" ]; then
-echo "building the fuzzer (AreasKit + Tests/Fuzz/FuzzTargets.swift, -sanitize=fuzzer,address)"
-# AreasKit imports the header-only C target; outside SwiftPM it needs a module map of its own.
-mkdir -p "$out/modules"
-rm -f "$out/areas-fuzz"  # a failed build must not leave the old binary to be fuzzed
+layers="Sources/AreasCore Sources/AreasSystem Sources/AreasProtocol Sources/AreasIngest Sources/AreasServer"
+if [ ! -x "$out/areas-fuzz" ] || [ -n "$(find $layers Tests/Fuzz -name '*.swift' -newer "$out/areas-fuzz")" ]; then
+echo "building the fuzzer (the library layers + Tests/Fuzz/FuzzTargets.swift, -sanitize=fuzzer,address)"
+# One module of every layer the parsers need: their imports of each other go, as does the C
+# target's package structure (a module map of its own stands in).
+mkdir -p "$out/modules" "$out/src"
+rm -f "$out/areas-fuzz" "$out"/src/*.swift  # a failed build must not leave the old binary to be fuzzed
 printf 'module CMemoryHints {\n  header "%s"\n  export *\n}\n' "$PWD/Sources/CMemoryHints/include/CMemoryHints.h" > "$out/modules/module.modulemap"
-swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name AreasFuzz -I "$out/modules" \
-  $(find Sources/AreasKit -name '*.swift') Tests/Fuzz/FuzzTargets.swift -o "$out/areas-fuzz" 2>&1 | grep -v "Cannot export local symbol" || true
+for f in $(find $layers -name '*.swift'); do
+  grep -vE '^(@testable )?import Areas[A-Za-z]+$' "$f" > "$out/src/$(echo "${f#Sources/}" | tr / _)"
+done
+swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name AreasFuzz -package-name areas -I "$out/modules" \
+  "$out"/src/*.swift Tests/Fuzz/FuzzTargets.swift -o "$out/areas-fuzz" 2>&1 | grep -v "Cannot export local symbol" || true
 fi
 [ -x "$out/areas-fuzz" ] || { echo "the fuzzer did not build" >&2; exit 1; }
 

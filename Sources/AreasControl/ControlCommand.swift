@@ -1,0 +1,134 @@
+import AreasCore
+import AreasProtocol
+import AreasSystem
+
+/// An areasctl command line turned into a request line and how to show the answer.
+public struct ControlCommand: Sendable {
+    public enum Format: Sendable { case table, json, geojson }
+
+    public var verb: String
+    public var request: [UInt8]
+    public var format: Format
+    /// For `refresh`: print only failures.
+    public var quiet: Bool
+    public var socketPath: String?
+
+    public static let usage = """
+        usage: areasctl [--socket PATH] COMMAND [options]
+          near LAT LON              the nearest areas (-k N, --max-meters M)
+          radius LAT LON METERS     every area within METERS, nearest first
+          bbox SOUTH WEST NORTH EAST
+          check LAT LON             may I smoke here? and the nearest smoking area
+          along [--meters M] LAT,LON LAT,LON ...   areas along a route (default 50 m either side)
+          get ID                    one area with every upstream field
+          stats | health
+          refresh [--force] [--quiet]   fetch every source now and wait for the result
+        options: --kind smoking|nonsmoking|all  --province NAME  --district NAME  --limit N
+                 --output full|ids|count  --json  --geojson
+        """
+
+    public static func parse(_ arguments: [String]) throws(UsageError) -> ControlCommand {
+        var list = ArgumentList(arguments)
+        let socketPath = try list.value("--socket", "-s")
+        let json = list.flag("--json")
+        let geojson = list.flag("--geojson")
+        let quiet = list.flag("--quiet", "-q")
+        let force = list.flag("--force")
+        let kind = try list.value("--kind")
+        let output = try list.value("--output")
+        let limit = try list.value("--limit", as: { Int($0) })
+        let k = try list.value("-k", as: { Int($0) })
+        let maxMeters = try list.value("--max-meters", as: { Double($0) })
+        let corridor = try list.value("--meters", as: { Double($0) })
+        let province = try list.value("--province")
+        let district = try list.value("--district")
+        let positionals = try list.positionals()
+        guard let verb = positionals.first else { throw .wrongArguments("no command given") }
+        let operands = Array(positionals.dropFirst())
+        if let kind, KindFilter(rawValue: kind) == nil { throw .invalidValue("--kind", kind) }
+        if let output, OutputMode(rawValue: output) == nil { throw .invalidValue("--output", output) }
+        if json && geojson { throw .wrongArguments("--json and --geojson cannot be combined") }
+
+        func numbers(_ names: [String]) throws(UsageError) -> [Double] {
+            guard operands.count == names.count else {
+                throw .wrongArguments("\(verb) takes \(names.joined(separator: " "))")
+            }
+            var values: [Double] = []
+            for (name, text) in zip(names, operands) {
+                guard let value = Double(text), value.isFinite else { throw .invalidValue(name, text) }
+                values.append(value)
+            }
+            return values
+        }
+
+        var writer = JSONWriter(capacity: 256)
+        writer.beginObject()
+        writer.key("op"); writer.string(verb)
+        func common(limitKey: StaticString) {
+            if let kind { writer.key("kind"); writer.string(kind) }
+            if let province { writer.key("province"); writer.string(province) }
+            if let district { writer.key("district"); writer.string(district) }
+            if let output { writer.key("output"); writer.string(output) }
+            if let value = limit ?? k { writer.key(limitKey); writer.number(value) }
+        }
+        switch verb {
+        case "near":
+            let v = try numbers(["LAT", "LON"])
+            writer.key("lat"); writer.number(v[0])
+            writer.key("lon"); writer.number(v[1])
+            if let maxMeters { writer.key("maxMeters"); writer.number(maxMeters) }
+            common(limitKey: "k")
+        case "radius":
+            let v = try numbers(["LAT", "LON", "METERS"])
+            writer.key("lat"); writer.number(v[0])
+            writer.key("lon"); writer.number(v[1])
+            writer.key("meters"); writer.number(v[2])
+            common(limitKey: "limit")
+        case "bbox":
+            let v = try numbers(["SOUTH", "WEST", "NORTH", "EAST"])
+            writer.key("south"); writer.number(v[0])
+            writer.key("west"); writer.number(v[1])
+            writer.key("north"); writer.number(v[2])
+            writer.key("east"); writer.number(v[3])
+            common(limitKey: "limit")
+        case "check":
+            let v = try numbers(["LAT", "LON"])
+            writer.key("lat"); writer.number(v[0])
+            writer.key("lon"); writer.number(v[1])
+            if let province { writer.key("province"); writer.string(province) }
+            if let district { writer.key("district"); writer.string(district) }
+        case "along":
+            guard !operands.isEmpty else { throw .wrongArguments("along takes LAT,LON points: along 37.55,126.97 37.56,126.98") }
+            writer.key("path")
+            writer.beginArray()
+            for operand in operands {
+                let parts = operand.split(separator: ",")
+                guard parts.count == 2, let lat = Double(parts[0]), let lon = Double(parts[1]), lat.isFinite, lon.isFinite else {
+                    throw .invalidValue("LAT,LON", operand)
+                }
+                writer.beginArray()
+                writer.number(lat)
+                writer.number(lon)
+                writer.endArray()
+            }
+            writer.endArray()
+            writer.key("meters"); writer.number(corridor ?? 50)
+            common(limitKey: "limit")
+        case "get":
+            guard operands.count == 1 else { throw .wrongArguments("get takes ID") }
+            writer.key("id"); writer.string(operands[0])
+        case "stats", "health":
+            guard operands.isEmpty else { throw .wrongArguments("\(verb) takes no arguments") }
+        case "refresh":
+            guard operands.isEmpty else { throw .wrongArguments("refresh takes no arguments") }
+            writer.key("wait"); writer.bool(true)
+            writer.key("force"); writer.bool(force)
+        default:
+            throw .unknownCommand(verb)
+        }
+        writer.endObject()
+        return ControlCommand(
+            verb: verb, request: writer.bytes, format: json ? .json : geojson ? .geojson : .table,
+            quiet: quiet, socketPath: socketPath)
+    }
+}

@@ -1,0 +1,231 @@
+import AreasCore
+import AreasProtocol
+
+/// Turns a response line into what areasctl prints, and its exit status.
+public enum ResponseFormatter {
+    public struct Output {
+        public var stdout: String
+        public var stderr: String
+        public var status: Int32
+    }
+
+    public static func render(_ line: [UInt8], for command: ControlCommand) -> Output {
+        guard case .object(let response)? = try? JSONParser.parse(line) else {
+            return Output(stdout: "", stderr: "areasctl: the daemon sent an unreadable answer\n", status: 1)
+        }
+        let object = Object(response)
+        if object.bool("ok") != true {
+            let error = Object(object.members("error"))
+            let text = "areasctl: \(error.string("code") ?? "error"): \(error.string("message") ?? "")\n"
+            return Output(stdout: command.format == .json ? String(decoding: line, as: UTF8.self) + "\n" : "", stderr: text, status: 1)
+        }
+        if command.format == .json {
+            var status: Int32 = 0
+            if command.verb == "refresh", Object(object.members("report")).bool("succeeded") == false { status = 1 }
+            return Output(stdout: String(decoding: line, as: UTF8.self) + "\n", stderr: "", status: status)
+        }
+        switch command.verb {
+        case "check":
+            return Output(stdout: check(object), stderr: "", status: 0)
+        case "near", "radius", "bbox", "along":
+            let areas = object.array("areas").compactMap { value -> Object? in
+                if case .object(let m) = value { return Object(m) } else { return nil }
+            }
+            if command.format == .geojson { return Output(stdout: geoJSON(areas), stderr: "", status: 0) }
+            return Output(stdout: table(areas, count: object.int("count") ?? areas.count, truncated: object.bool("truncated") ?? false), stderr: "", status: 0)
+        case "get":
+            guard case .object(let first)? = object.array("areas").first else { return Output(stdout: "", stderr: "", status: 1) }
+            if command.format == .geojson { return Output(stdout: geoJSON([Object(first)]), stderr: "", status: 0) }
+            return Output(stdout: detail(Object(first)), stderr: "", status: 0)
+        case "refresh":
+            return refresh(Object(object.members("report")), quiet: command.quiet)
+        case "health":
+            let loaded = object.bool("loaded") ?? false
+            let age = object.double("dataAgeSeconds").map { " (data \(MeasurementText.duration($0)) old)" } ?? ""
+            let text = loaded ? "ok: \(object.int("areas") ?? 0) areas loaded\(age)" : "not ready: no data loaded yet"
+            return Output(stdout: text + (object.bool("refreshing") == true ? ", refreshing now" : "") + "\n", stderr: "", status: loaded ? 0 : 1)
+        default:
+            return Output(stdout: pretty(.object(response), indent: "") + "\n", stderr: "", status: 0)
+        }
+    }
+
+    // MARK: Pieces
+
+    static func check(_ answer: Object) -> String {
+        var text = (answer.string("summary") ?? "") + "\n"
+        let zones = answer.array("zones").compactMap { value -> Object? in
+            if case .object(let m) = value { return Object(m) } else { return nil }
+        }
+        if !zones.isEmpty {
+            var rows: [[String]] = [["CENTRE", "FOOTPRINT", "ZONE", "ADDRESS", "ID"]]
+            for zone in zones {
+                rows.append([zone.double("distanceMeters").map(MeasurementText.distance) ?? "", zone.double("footprintMeters").map(MeasurementText.distance) ?? "",
+                             zone.string("name") ?? "", zone.string("address") ?? "", zone.string("id") ?? ""])
+            }
+            text += "\n" + align(rows, rightAligned: [0, 1])
+        }
+        let nearest = Object(answer.members("nearestSmoking"))
+        if let name = nearest.string("name") {
+            text += "\nnearest smoking area: \(name), \(nearest.double("distanceMeters").map(MeasurementText.distance) ?? "") \(nearest.string("direction") ?? "")"
+            text += " (\(nearest.string("address") ?? ""); \(nearest.string("id") ?? ""))\n"
+        }
+        return text
+    }
+
+    static func table(_ areas: [Object], count: Int, truncated: Bool) -> String {
+        guard !areas.isEmpty else { return count > 0 ? "\(count) areas\n" : "no areas found\n" }
+        let hasDistance = areas.contains { $0.double("distanceMeters") != nil }
+        let onRoute = areas.contains { $0.double("alongMeters") != nil }
+        var rows: [[String]] = [(hasDistance ? ["DISTANCE"] : []) + (onRoute ? ["ALONG", "ASIDE"] : []) + ["KIND", "NAME", "ADDRESS", "ID"]]
+        for area in areas {
+            var row: [String] = []
+            if hasDistance { row.append(area.double("distanceMeters").map(MeasurementText.distance) ?? "") }
+            if onRoute { row += [area.double("alongMeters").map(MeasurementText.distance) ?? "", area.double("sideMeters").map(MeasurementText.distance) ?? ""] }
+            row += [area.string("kind") ?? "", area.string("name") ?? "", area.string("address") ?? "", area.string("id") ?? ""]
+            rows.append(row)
+        }
+        var text = align(rows, rightAligned: Set(0..<((hasDistance ? 1 : 0) + (onRoute ? 2 : 0))))
+        if truncated { text += "(more than \(count) areas; narrow the query or raise --limit)\n" }
+        return text
+    }
+
+    static func detail(_ area: Object) -> String {
+        var rows: [[String]] = []
+        for key in ["id", "kind", "name", "lat", "lon", "address", "roadAddress", "lotAddress", "province", "district", "source"] {
+            if let value = area.text(key), !value.isEmpty { rows.append([key, value]) }
+        }
+        var text = align(rows, rightAligned: [])
+        let fields = area.members("fields")
+        if !fields.isEmpty {
+            text += "upstream fields:\n"
+            text += align(fields.map { ["  " + $0.0, Object.text($0.1)] }, rightAligned: [])
+        }
+        return text
+    }
+
+    static func refresh(_ report: Object, quiet: Bool) -> Output {
+        var out = ""
+        var err = ""
+        var failed = false
+        for case .object(let members) in report.array("sources") {
+            let source = Object(members)
+            let ok = source.string("status") == "updated"
+            failed = failed || !ok
+            let line = (source.string("summary") ?? "") + "\n"
+            if ok { if !quiet { out += line } } else { err += line }
+        }
+        return Output(stdout: out, stderr: err, status: failed ? 1 : 0)
+    }
+
+    static func geoJSON(_ areas: [Object]) -> String {
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.key("type"); writer.string("FeatureCollection")
+        writer.key("features")
+        writer.beginArray()
+        for area in areas {
+            writer.beginObject()
+            writer.key("type"); writer.string("Feature")
+            writer.key("geometry")
+            writer.beginObject()
+            writer.key("type"); writer.string("Point")
+            writer.key("coordinates")
+            writer.beginArray()
+            writer.number(area.double("lon") ?? 0)
+            writer.number(area.double("lat") ?? 0)
+            writer.endArray()
+            writer.endObject()
+            writer.key("properties")
+            writer.beginObject()
+            for key in ["id", "kind", "name", "address", "district", "source", "distanceMeters", "alongMeters", "sideMeters", "footprintMeters"] {
+                guard let value = area.value(key) else { continue }
+                writer.key(escaping: key)
+                if case .number(let n) = value { writer.number(n) } else { writer.string(Object.text(value)) }
+            }
+            writer.endObject()
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.endObject()
+        writer.newline()
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+
+    static func pretty(_ value: JSONValue, indent: String) -> String {
+        switch value {
+        case .object(let members):
+            return members.map { key, value -> String in
+                switch value {
+                case .object(let inner) where !inner.isEmpty: return "\(indent)\(key):\n" + pretty(value, indent: indent + "  ")
+                case .array(let items) where !items.isEmpty:
+                    return "\(indent)\(key):\n" + items.map { item in
+                        if case .object = item { return pretty(item, indent: indent + "  ") + "\n\(indent)  ---" }
+                        return "\(indent)  \(Object.text(item))"
+                    }.joined(separator: "\n")
+                default: return "\(indent)\(key): \(Object.text(value))"
+                }
+            }.joined(separator: "\n")
+        default:
+            return indent + Object.text(value)
+        }
+    }
+
+    /// Columns padded to the widest cell, counting wide (Hangul, CJK) characters as two.
+    static func align(_ rows: [[String]], rightAligned: Set<Int>) -> String {
+        guard let columns = rows.map(\.count).max() else { return "" }
+        var widths = [Int](repeating: 0, count: columns)
+        for row in rows { for (i, cell) in row.enumerated() { widths[i] = Swift.max(widths[i], displayWidth(cell)) } }
+        var text = ""
+        for row in rows {
+            var line = ""
+            for (i, cell) in row.enumerated() {
+                let pad = String(repeating: " ", count: widths[i] - displayWidth(cell))
+                let isLast = i == row.count - 1
+                line += rightAligned.contains(i) ? pad + cell : (isLast ? cell : cell + pad)
+                if !isLast { line += "  " }
+            }
+            text += line + "\n"
+        }
+        return text
+    }
+
+    package static func displayWidth(_ text: String) -> Int {
+        text.unicodeScalars.reduce(0) { width, scalar in
+            switch scalar.value {
+            case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
+                 0xA960...0xA97F, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6:
+                return width + 2
+            case 0x0300...0x036F, 0x200B...0x200F:
+                return width
+            default:
+                return width + 1
+            }
+        }
+    }
+
+    /// Read access to a response object.
+    struct Object {
+        let members: [(String, JSONValue)]
+        init(_ members: [(String, JSONValue)]) { self.members = members }
+
+        func value(_ key: String) -> JSONValue? { members.first { $0.0 == key }?.1 }
+        func string(_ key: String) -> String? { if case .string(let s)? = value(key) { return s }; return nil }
+        func double(_ key: String) -> Double? { if case .number(let n)? = value(key) { return n }; return nil }
+        func int(_ key: String) -> Int? { double(key).map { Int($0) } }
+        func bool(_ key: String) -> Bool? { if case .bool(let b)? = value(key) { return b }; return nil }
+        func array(_ key: String) -> [JSONValue] { if case .array(let a)? = value(key) { return a }; return [] }
+        func members(_ key: String) -> [(String, JSONValue)] { if case .object(let m)? = value(key) { return m }; return [] }
+        func text(_ key: String) -> String? { value(key).map(Object.text) }
+
+        static func text(_ value: JSONValue) -> String {
+            switch value {
+            case .string(let s): return s
+            case .number(let n): return n == n.rounded() && abs(n) < 1e15 ? String(Int(n)) : String(n)
+            case .bool(let b): return String(b)
+            case .null: return "-"
+            case .array(let a): return a.map(text).joined(separator: ", ")
+            case .object(let m): return m.map { "\($0.0)=\(text($0.1))" }.joined(separator: " ")
+            }
+        }
+    }
+}

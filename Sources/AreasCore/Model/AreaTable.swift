@@ -1,0 +1,240 @@
+/// Every area of a data set, stored by column: one fixed-size record per area whose strings
+/// are references into one `StringArena`.
+///
+/// An `Area` is 144 bytes inline plus a heap object for each long string and its field list;
+/// a record is 48 bytes and all the text is one array, so a million areas take about a third
+/// of the memory, load without a million allocations, and an answer reads each area from
+/// two places instead of half a dozen. Subscripting still gives a whole `Area` for code that
+/// wants one; the query paths read the columns.
+public struct AreaTable: Sendable, RandomAccessCollection {
+    /// One area's fixed-size part.
+    public struct Record: Sendable {
+        public var coordinate: GeoPoint
+        public var id: StringArena.Ref
+        public var name: StringArena.Ref
+        public var roadAddress: StringArena.Ref
+        public var lotAddress: StringArena.Ref
+        public var province: StringArena.Ref
+        public var district: StringArena.Ref
+        public var source: StringArena.Ref
+        public var kind: AreaKind
+
+        package init(
+            coordinate: GeoPoint, id: StringArena.Ref, name: StringArena.Ref, roadAddress: StringArena.Ref,
+            lotAddress: StringArena.Ref, province: StringArena.Ref, district: StringArena.Ref,
+            source: StringArena.Ref, kind: AreaKind
+        ) {
+            self.coordinate = coordinate
+            self.id = id
+            self.name = name
+            self.roadAddress = roadAddress
+            self.lotAddress = lotAddress
+            self.province = province
+            self.district = district
+            self.source = source
+            self.kind = kind
+        }
+
+        /// The address a person would look for: the road address, else the lot address.
+        public var address: StringArena.Ref { roadAddress == StringArena.empty ? lotAddress : roadAddress }
+    }
+
+    public let records: [Record]
+    /// Area `i`'s upstream columns are pairs `fieldStarts[i]..<fieldStarts[i + 1]` of `fieldRefs`.
+    let fieldStarts: [UInt32]
+    /// Key and value references, alternating.
+    let fieldRefs: [StringArena.Ref]
+    public let strings: StringArena
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { records.count }
+
+    /// The whole area, with its strings made (for code that wants an `Area`, not for hot paths).
+    public subscript(position: Int) -> Area {
+        let record = records[position]
+        let fields = fieldRange(of: position).map { pair in
+            Field(strings.string(fieldRefs[2 * pair]), strings.string(fieldRefs[2 * pair + 1]))
+        }
+        return Area(
+            id: strings.string(record.id), kind: record.kind, name: strings.string(record.name), coordinate: record.coordinate,
+            roadAddress: strings.string(record.roadAddress), lotAddress: strings.string(record.lotAddress),
+            province: strings.string(record.province), district: strings.string(record.district),
+            source: strings.string(record.source), fields: Array(fields))
+    }
+
+    /// The pairs of `fieldRefs` holding area `position`'s upstream columns.
+    func fieldRange(of position: Int) -> Range<Int> {
+        Int(fieldStarts[position])..<Int(fieldStarts[position + 1])
+    }
+
+    /// The value of the upstream column `key` of the area at `position`, if the source published it.
+    public func field(_ key: String, of position: Int) -> String? {
+        for pair in fieldRange(of: position) where strings.equals(fieldRefs[2 * pair], key) {
+            return strings.string(fieldRefs[2 * pair + 1])
+        }
+        return nil
+    }
+
+    public func id(at position: Int) -> String { strings.string(records[position].id) }
+
+    /// Whether the area at `position` lies in `region` (province and district compared as bytes).
+    public func isInside(_ region: Region, at position: Int) -> Bool {
+        let record = records[position]
+        if let province = region.province, !strings.equals(record.province, province) { return false }
+        if let district = region.district, !strings.equals(record.district, district) { return false }
+        return true
+    }
+
+    /// The table's arrays borrowed in place, for loops that read many areas.
+    public struct Buffers {
+        public let records: UnsafeBufferPointer<Record>
+        let fieldStarts: UnsafeBufferPointer<UInt32>
+        let fieldRefs: UnsafeBufferPointer<StringArena.Ref>
+        let arena: UnsafeBufferPointer<UInt8>
+
+        /// The UTF-8 bytes of the string at `ref`.
+        public func utf8(_ ref: StringArena.Ref) -> UnsafeBufferPointer<UInt8> { StringArena.utf8(ref, in: arena) }
+
+        /// Starts loading the record at `position`, for a read that comes soon.
+        package func prefetchRecord(at position: Int) {
+            guard let base = records.baseAddress else { return }
+            MemoryHints.prefetch(base + position, bytes: MemoryLayout<Record>.stride)
+        }
+
+        /// Starts loading the text of the string at `ref` (its length and first bytes).
+        package func prefetchText(_ ref: StringArena.Ref) {
+            guard let base = arena.baseAddress, Int(ref) < arena.count else { return }
+            MemoryHints.prefetch(base + Int(ref), bytes: 32)
+        }
+
+        /// Calls `body` with each upstream column of the area at `position`, as UTF-8 key and value.
+        public func forEachField(of position: Int, _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Void) {
+            for pair in Int(fieldStarts[position])..<Int(fieldStarts[position + 1]) {
+                body(utf8(fieldRefs[2 * pair]), utf8(fieldRefs[2 * pair + 1]))
+            }
+        }
+    }
+
+    public func withBuffers<R>(_ body: (Buffers) throws -> R) rethrows -> R {
+        try records.withUnsafeBufferPointer { records in
+            try fieldStarts.withUnsafeBufferPointer { fieldStarts in
+                try fieldRefs.withUnsafeBufferPointer { fieldRefs in
+                    try strings.bytes.withUnsafeBufferPointer { arena in
+                        try body(Buffers(records: records, fieldStarts: fieldStarts, fieldRefs: fieldRefs, arena: arena))
+                    }
+                }
+            }
+        }
+    }
+
+    /// Bytes held by the records and field lists, without the text.
+    public var recordByteCount: Int {
+        records.count * MemoryLayout<Record>.stride + fieldStarts.count * 4 + fieldRefs.count * 4
+    }
+}
+
+extension AreaTable {
+    public init() {
+        self.init(areas: [])
+    }
+
+    /// Stores `areas` in their order, each distinct string once.
+    public init(areas: some Collection<Area>) {
+        var builder = Builder(capacity: areas.count)
+        for area in areas { builder.append(area) }
+        self = builder.build()
+    }
+
+    /// Assembles a table row by row.
+    public struct Builder {
+        public var strings = StringArena.Builder()
+        private var records: [Record] = []
+        private var fieldStarts: [UInt32] = [0]
+        private var fieldRefs: [StringArena.Ref] = []
+
+        public init(capacity: Int) {
+            records.reserveCapacity(capacity)
+            fieldStarts.reserveCapacity(capacity + 1)
+        }
+
+        public mutating func append(_ area: Area) {
+            let record = Record(
+                coordinate: area.coordinate, id: strings.intern(area.id), name: strings.intern(area.name),
+                roadAddress: strings.intern(area.roadAddress), lotAddress: strings.intern(area.lotAddress),
+                province: strings.intern(area.province), district: strings.intern(area.district),
+                source: strings.intern(area.source), kind: area.kind)
+            records.append(record)
+            for field in area.fields {
+                fieldRefs.append(strings.intern(field.key))
+                fieldRefs.append(strings.intern(field.value))
+            }
+            fieldStarts.append(UInt32(fieldRefs.count / 2))
+        }
+
+        /// Appends a record whose strings are already in `strings`; `fields` alternates keys and values.
+        public mutating func append(_ record: Record, fields: some Sequence<StringArena.Ref>) {
+            records.append(record)
+            fieldRefs.append(contentsOf: fields)
+            fieldStarts.append(UInt32(fieldRefs.count / 2))
+        }
+
+        public var count: Int { records.count }
+
+        public mutating func reserveCapacity(_ count: Int) {
+            records.reserveCapacity(count)
+            fieldStarts.reserveCapacity(count + 1)
+        }
+
+        public func build() -> AreaTable {
+            AreaTable(records: records, fieldStarts: fieldStarts, fieldRefs: fieldRefs, strings: strings.build())
+        }
+    }
+
+    /// The same areas in id order, keeping the first of any repeated id.
+    ///
+    /// Data sets arrive in id order (each source keeps its areas sorted, and sources are
+    /// concatenated in name order), so this is usually one linear check.
+    public func sortedByID() -> AreaTable {
+        let strings = self.strings
+        let inOrder = records.withUnsafeBufferPointer { records in
+            records.indices.dropFirst().allSatisfy { strings.precedes(records[$0 - 1].id, records[$0].id) }
+        }
+        if inOrder { return self }
+        var order = Array(records.indices)
+        // Stable for equal ids: the first of a repeated id comes first and is the one kept.
+        order.sort { a, b in
+            let ordered = strings.precedes(records[a].id, records[b].id)
+            return ordered || (!strings.precedes(records[b].id, records[a].id) && a < b)
+        }
+        var kept: [Int] = []
+        kept.reserveCapacity(order.count)
+        for position in order where kept.last.map({ !strings.equals(records[$0].id, records[position].id) }) ?? true {
+            kept.append(position)
+        }
+        var sortedRecords: [Record] = []
+        var starts: [UInt32] = [0]
+        var refs: [StringArena.Ref] = []
+        sortedRecords.reserveCapacity(kept.count)
+        starts.reserveCapacity(kept.count + 1)
+        for position in kept {
+            sortedRecords.append(records[position])
+            for pair in fieldRange(of: position) { refs += [fieldRefs[2 * pair], fieldRefs[2 * pair + 1]] }
+            starts.append(UInt32(refs.count / 2))
+        }
+        return AreaTable(records: sortedRecords, fieldStarts: starts, fieldRefs: refs, strings: strings)
+    }
+
+    /// The position of the area with `id`, by binary search (the table must be in id order).
+    public func position(of id: String) -> Int? {
+        var id = id
+        return id.withUTF8 { key in
+            var low = 0
+            var high = records.count
+            while low < high {
+                let mid = (low + high) / 2
+                if strings.compare(records[mid].id, key) < 0 { low = mid + 1 } else { high = mid }
+            }
+            return low < records.count && strings.compare(records[low].id, key) == 0 ? low : nil
+        }
+    }
+}

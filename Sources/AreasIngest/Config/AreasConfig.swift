@@ -1,0 +1,357 @@
+import AreasCore
+import AreasProtocol
+import Foundation
+
+/// The daemon's configuration: where it listens, where it keeps its snapshot, which sources it reads.
+public struct AreasConfig: Sendable, Equatable {
+    /// The file it was read from.
+    public var path: String
+    public var socket: String?
+    /// Octal permission bits of the socket file.
+    public var socketMode: UInt32
+    public var socketGroup: String?
+    public var snapshot: String?
+    /// Records outside these bounds are rejected (South Korea by default).
+    public var bounds: GeoBox
+    public var refreshIntervalSeconds: Double
+    public var maxResults: Int
+    public var maxConnections: Int
+    public var idleTimeoutSeconds: Double
+    public var adminUids: [UInt32]
+    public var logLevel: String?
+    /// Footprints given to non-smoking zones for `check`.
+    public var footprint: FootprintPolicy = .standard
+    /// Province names people use, mapped to upstream's (`서울` to `서울특별시`); the standard
+    /// short names are always known.
+    public var provinceAliases: [String: String] = Region.standardAliases
+    public var sources: [SourceConfig]
+
+    /// Every value given; the loader (`load(path:)`) is where the documented defaults are applied.
+    package init(path: String, socket: String?, socketMode: UInt32, socketGroup: String?, snapshot: String?, bounds: GeoBox, refreshIntervalSeconds: Double, maxResults: Int, maxConnections: Int, idleTimeoutSeconds: Double, adminUids: [UInt32], logLevel: String?, sources: [SourceConfig]) {
+        self.path = path
+        self.socket = socket
+        self.socketMode = socketMode
+        self.socketGroup = socketGroup
+        self.snapshot = snapshot
+        self.bounds = bounds
+        self.refreshIntervalSeconds = refreshIntervalSeconds
+        self.maxResults = maxResults
+        self.maxConnections = maxConnections
+        self.idleTimeoutSeconds = idleTimeoutSeconds
+        self.adminUids = adminUids
+        self.logLevel = logLevel
+        self.sources = sources
+    }
+
+    /// Reads and validates a config file; relative paths inside it are relative to its folder.
+    public static func load(path: String) throws(ConfigError) -> AreasConfig {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw ConfigError(path: path, problem: "cannot read the file: \((error as NSError).localizedDescription)")
+        }
+        return try parse(data, path: path)
+    }
+
+    /// Validates config JSON; `path` names it in errors and anchors relative paths.
+    public static func parse(_ data: Data, path: String) throws(ConfigError) -> AreasConfig {
+        let raw: RawConfig
+        do {
+            raw = try JSONDecoder().decode(RawConfig.self, from: data)
+        } catch let DecodingError.dataCorrupted(context) where context.codingPath.isEmpty {
+            throw ConfigError(path: path, problem: "invalid JSON: \(Self.underlying(context))")
+        } catch let error as DecodingError {
+            throw Self.describe(error, path: path)
+        } catch {
+            throw ConfigError(path: path, problem: "invalid JSON: \(error)")
+        }
+        try rejectUnknownKeys(data, path: path)
+        let base = (path as NSString).deletingLastPathComponent
+        func resolve(_ p: String) -> String {
+            p.hasPrefix("/") || base.isEmpty ? p : (base as NSString).appendingPathComponent(p)
+        }
+
+        var bounds = GeoBox.korea
+        if let b = raw.bounds {
+            do throws(GeoError) {
+                bounds = try GeoBox(south: b.south, west: b.west, north: b.north, east: b.east)
+            } catch {
+                throw ConfigError(path: path, key: "bounds", problem: error.description)
+            }
+        }
+        var mode: UInt32 = 0o660
+        if let text = raw.socketMode {
+            guard let parsed = UInt32(text, radix: 8), parsed <= 0o777 else {
+                throw ConfigError(path: path, key: "socketMode", problem: "'\(text)' is not an octal mode such as \"0660\"")
+            }
+            mode = parsed
+        }
+        func positive(_ value: Double?, _ key: String, default fallback: Double) throws(ConfigError) -> Double {
+            guard let value else { return fallback }
+            guard value.isFinite, value > 0 else { throw ConfigError(path: path, key: key, problem: "must be a number above 0, got \(value)") }
+            return value
+        }
+        func count(_ value: Int?, _ key: String, default fallback: Int, minimum: Int = 1) throws(ConfigError) -> Int {
+            guard let value else { return fallback }
+            guard value >= minimum else { throw ConfigError(path: path, key: key, problem: "must be \(minimum) or more, got \(value)") }
+            return value
+        }
+        if let level = raw.logLevel, !["error", "warning", "info", "debug"].contains(level) {
+            throw ConfigError(path: path, key: "logLevel", problem: "'\(level)' is not one of error, warning, info, debug")
+        }
+        let maxShrink = raw.maxShrink ?? 0.5
+        guard (0...1).contains(maxShrink) else {
+            throw ConfigError(path: path, key: "maxShrink", problem: "must be between 0 and 1, got \(maxShrink)")
+        }
+
+        guard let rawSources = raw.sources else { throw ConfigError(path: path, key: "sources", problem: "missing: list at least one source") }
+        var sources: [SourceConfig] = []
+        var seen: Set<String> = []
+        for (i, s) in rawSources.enumerated() {
+            let key = "sources[\(i)]"
+            func missing(_ field: String) -> ConfigError {
+                ConfigError(path: path, key: "\(key).\(field)", problem: "missing")
+            }
+            guard let name = s.name?.trimmed, !name.isEmpty else { throw missing("name") }
+            guard name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." }) else {
+                throw ConfigError(path: path, key: "\(key).name", problem: "'\(name)' may hold only letters, digits, '-', '_' and '.'")
+            }
+            guard seen.insert(name).inserted else {
+                throw ConfigError(path: path, key: "\(key).name", problem: "duplicate source name '\(name)'")
+            }
+            guard let kindText = s.kind else { throw missing("kind") }
+            guard let kind = AreaKind(rawValue: kindText) else {
+                throw ConfigError(path: path, key: "\(key).kind", problem: "unknown kind '\(kindText)' (expected smoking or nonsmoking)")
+            }
+            guard let formatText = s.format else { throw missing("format") }
+            guard let format = SourceFormat(rawValue: formatText) else {
+                throw ConfigError(path: path, key: "\(key).format", problem: "unknown format '\(formatText)' (expected \(SourceFormat.allCases.map(\.rawValue).joined(separator: " or ")))")
+            }
+            let location: SourceConfig.Location
+            switch (s.url, s.pages) {
+            case (let url?, nil):
+                guard let parsed = URL(string: url), let scheme = parsed.scheme, ["http", "https"].contains(scheme), parsed.host != nil else {
+                    throw ConfigError(path: path, key: "\(key).url", problem: "'\(url)' is not an http(s) URL")
+                }
+                location = .url(url)
+            case (nil, let pages?):
+                location = .recordedPages(directory: resolve(pages))
+            case (nil, nil):
+                throw ConfigError(path: path, key: key, problem: "give either \"url\" or \"pages\"")
+            case (_?, _?):
+                throw ConfigError(path: path, key: key, problem: "give \"url\" or \"pages\", not both")
+            }
+            var fields: FieldMapping
+            switch (format, s.fields) {
+            case (_, let mapping?):
+                guard let n = mapping.name, !n.isEmpty else { throw missing("fields.name") }
+                guard let lat = mapping.latitude, !lat.isEmpty else { throw missing("fields.latitude") }
+                guard let lon = mapping.longitude, !lon.isEmpty else { throw missing("fields.longitude") }
+                let standard = format == .dataGoKrXML ? FieldMapping.dataGoKrStandard : nil
+                fields = FieldMapping(
+                    name: n, latitude: lat, longitude: lon,
+                    address: mapping.address ?? standard?.address, lotAddress: mapping.lotAddress ?? standard?.lotAddress,
+                    province: mapping.province ?? standard?.province, district: mapping.district ?? standard?.district)
+            case (.dataGoKrXML, nil):
+                fields = .dataGoKrStandard
+            case (.odcloudJSON, nil):
+                throw ConfigError(path: path, key: "\(key).fields", problem: "missing: odcloud data sets name their columns differently; map name, latitude and longitude")
+            }
+            if let env = s.serviceKeyEnv, env.isEmpty || !env.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) {
+                throw ConfigError(path: path, key: "\(key).serviceKeyEnv", problem: "'\(env)' is not an environment variable name")
+            }
+            fields.name = fields.name.trimmed
+            sources.append(SourceConfig(
+                name: name, kind: kind, format: format, location: location, serviceKeyEnv: s.serviceKeyEnv,
+                pageSize: try count(s.pageSize, "\(key).pageSize", default: format == .dataGoKrXML ? 1000 : 1000),
+                fields: fields,
+                concurrency: try count(s.concurrency, "\(key).concurrency", default: 4),
+                timeoutSeconds: try positive(s.timeoutSeconds, "\(key).timeoutSeconds", default: 30),
+                retries: try count(s.retries, "\(key).retries", default: 3, minimum: 0),
+                retryDelaySeconds: try positive(s.retryDelaySeconds, "\(key).retryDelaySeconds", default: 0.5),
+                maxPages: try count(s.maxPages, "\(key).maxPages", default: 2_000),
+                maxShrink: try s.maxShrink.map { value throws(ConfigError) in
+                    guard (0...1).contains(value) else { throw ConfigError(path: path, key: "\(key).maxShrink", problem: "must be between 0 and 1, got \(value)") }
+                    return value
+                } ?? maxShrink,
+                province: s.province))
+        }
+        guard !sources.isEmpty else { throw ConfigError(path: path, key: "sources", problem: "empty: list at least one source") }
+
+        var footprint = FootprintPolicy.standard
+        if let f = raw.footprint {
+            footprint.minimumMeters = f.minMeters ?? footprint.minimumMeters
+            footprint.maximumMeters = f.maxMeters ?? footprint.maximumMeters
+            footprint.sizeField = f.sizeField ?? footprint.sizeField
+            guard footprint.minimumMeters.isFinite, footprint.minimumMeters >= 0, footprint.maximumMeters.isFinite,
+                  footprint.maximumMeters >= footprint.minimumMeters, footprint.maximumMeters <= 100_000 else {
+                throw ConfigError(path: path, key: "footprint", problem: "minMeters and maxMeters must satisfy 0 <= minMeters <= maxMeters <= 100000")
+            }
+        }
+        var aliases = Region.standardAliases
+        for (alias, province) in raw.provinceAliases ?? [:] { aliases[alias] = province }
+
+        var config = AreasConfig(
+            path: path,
+            socket: raw.socket.map(resolve),
+            socketMode: mode,
+            socketGroup: raw.socketGroup,
+            snapshot: raw.snapshot.map(resolve),
+            bounds: bounds,
+            refreshIntervalSeconds: try positive(raw.refreshIntervalSeconds, "refreshIntervalSeconds", default: 86_400),
+            maxResults: try count(raw.maxResults, "maxResults", default: 10_000),
+            maxConnections: try count(raw.maxConnections, "maxConnections", default: 1_024),
+            idleTimeoutSeconds: try positive(raw.idleTimeoutSeconds, "idleTimeoutSeconds", default: 300),
+            adminUids: raw.adminUids ?? [],
+            logLevel: raw.logLevel,
+            sources: sources)
+        config.footprint = footprint
+        config.provinceAliases = aliases
+        return config
+    }
+
+    /// The keys the file may hold: the raw shapes' property names, so the two cannot drift apart.
+    static let knownKeys = propertyNames(of: RawConfig())
+    static let knownSourceKeys = propertyNames(of: RawSource())
+    static let knownFieldKeys = propertyNames(of: RawFields())
+
+    private static func propertyNames(of value: Any) -> Set<String> {
+        Set(Mirror(reflecting: value).children.compactMap(\.label))
+    }
+
+    /// A misspelt key would otherwise be ignored in silence and its default used.
+    private static func rejectUnknownKeys(_ data: Data, path: String) throws(ConfigError) {
+        guard case .object(let top)? = try? JSONParser.parse([UInt8](data)) else { return }
+        func check(_ members: [(String, JSONValue)], _ known: Set<String>, _ prefix: String) throws(ConfigError) {
+            for (key, _) in members where !known.contains(key) {
+                let suggestion = known.min { editDistance($0, key) < editDistance($1, key) }.map { " (did you mean \($0)?)" } ?? ""
+                throw ConfigError(path: path, key: prefix + key, problem: "unknown key" + suggestion)
+            }
+        }
+        try check(top, knownKeys, "")
+        guard case .array(let sources)? = top.last(where: { $0.0 == "sources" })?.1 else { return }
+        for (i, source) in sources.enumerated() {
+            guard case .object(let members) = source else { continue }
+            try check(members, knownSourceKeys, "sources[\(i)].")
+            if case .object(let fields)? = members.last(where: { $0.0 == "fields" })?.1 {
+                try check(fields, knownFieldKeys, "sources[\(i)].fields.")
+            }
+        }
+    }
+
+    /// Levenshtein distance, for suggesting the key that was meant.
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        var row = Array(0...b.count)
+        for i in 1...max(a.count, 1) where !a.isEmpty {
+            var previous = row[0]
+            row[0] = i
+            for j in stride(from: 1, through: b.count, by: 1) {
+                let current = row[j]
+                row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
+                previous = current
+            }
+        }
+        return row[b.count]
+    }
+
+    private static func underlying(_ context: DecodingError.Context) -> String {
+        if let inner = context.underlyingError as NSError? {
+            return inner.userInfo[NSDebugDescriptionErrorKey] as? String ?? inner.localizedDescription
+        }
+        return context.debugDescription
+    }
+
+    private static func describe(_ error: DecodingError, path: String) -> ConfigError {
+        func key(_ codingPath: [any CodingKey]) -> String? {
+            var text = ""
+            for k in codingPath {
+                if let i = k.intValue { text += "[\(i)]" } else { text += (text.isEmpty ? "" : ".") + k.stringValue }
+            }
+            return text.isEmpty ? nil : text
+        }
+        switch error {
+        case .typeMismatch(let type, let context):
+            return ConfigError(path: path, key: key(context.codingPath), problem: "expected \(Self.typeName(type))")
+        case .valueNotFound(let type, let context):
+            return ConfigError(path: path, key: key(context.codingPath), problem: "expected \(Self.typeName(type)), found null")
+        case .keyNotFound(let k, let context):
+            return ConfigError(path: path, key: key(context.codingPath + [k]), problem: "missing")
+        case .dataCorrupted(let context):
+            return ConfigError(path: path, key: key(context.codingPath), problem: Self.underlying(context))
+        @unknown default:
+            return ConfigError(path: path, problem: "\(error)")
+        }
+    }
+
+    private static func typeName(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: return "a string"
+        case is Int.Type, is UInt32.Type: return "a whole number"
+        case is Double.Type: return "a number"
+        case is Bool.Type: return "true or false"
+        default: return "\(type)".hasPrefix("Array") ? "a list" : "an object"
+        }
+    }
+
+    /// The file's shape, every key optional, so validation can name what is wrong.
+    private struct RawConfig: Decodable {
+        var socket: String?
+        var socketMode: String?
+        var socketGroup: String?
+        var snapshot: String?
+        var bounds: RawBounds?
+        var refreshIntervalSeconds: Double?
+        var maxShrink: Double?
+        var maxResults: Int?
+        var maxConnections: Int?
+        var idleTimeoutSeconds: Double?
+        var adminUids: [UInt32]?
+        var logLevel: String?
+        var footprint: RawFootprint?
+        var provinceAliases: [String: String]?
+        var sources: [RawSource]?
+    }
+
+    private struct RawFootprint: Decodable {
+        var minMeters: Double?
+        var maxMeters: Double?
+        var sizeField: String?
+    }
+
+    private struct RawBounds: Decodable {
+        var south: Double
+        var west: Double
+        var north: Double
+        var east: Double
+    }
+
+    private struct RawSource: Decodable {
+        var name: String?
+        var kind: String?
+        var format: String?
+        var url: String?
+        var pages: String?
+        var serviceKeyEnv: String?
+        var pageSize: Int?
+        var fields: RawFields?
+        var concurrency: Int?
+        var timeoutSeconds: Double?
+        var retries: Int?
+        var retryDelaySeconds: Double?
+        var maxPages: Int?
+        var maxShrink: Double?
+        var province: String?
+    }
+
+    private struct RawFields: Decodable {
+        var name: String?
+        var latitude: String?
+        var longitude: String?
+        var address: String?
+        var lotAddress: String?
+        var province: String?
+        var district: String?
+    }
+}

@@ -1,0 +1,92 @@
+import AreasCore
+
+/// The wire format of an upstream source.
+public enum SourceFormat: String, Sendable, Codable, CaseIterable {
+    /// The nationwide non-smoking zone API on data.go.kr, XML pages.
+    case dataGoKrXML = "data-go-kr-xml"
+    /// A district smoking-area data set on the odcloud gateway, JSON pages.
+    case odcloudJSON = "odcloud-json"
+
+    public var decoder: any PageDecoder {
+        switch self {
+        case .dataGoKrXML: return NonSmokingZoneDecoder()
+        case .odcloudJSON: return SmokingAreaDecoder()
+        }
+    }
+}
+
+/// Which upstream columns hold the values every area needs.
+public struct FieldMapping: Sendable, Equatable, Codable {
+    public var name: String
+    public var latitude: String
+    public var longitude: String
+    public var address: String?
+    public var lotAddress: String?
+    public var province: String?
+    public var district: String?
+
+    /// The standard column names of the nationwide non-smoking zone data set.
+    public static let dataGoKrStandard = FieldMapping(
+        name: "prhsmkNm", latitude: "latitude", longitude: "longitude", address: "rdnmadr",
+        lotAddress: "lnmadr", province: "ctprvnNm", district: "signguNm")
+
+    public init(name: String, latitude: String, longitude: String, address: String? = nil,
+                lotAddress: String? = nil, province: String? = nil, district: String? = nil) {
+        self.name = name
+        self.latitude = latitude
+        self.longitude = longitude
+        self.address = address
+        self.lotAddress = lotAddress
+        self.province = province
+        self.district = district
+    }
+}
+
+/// One upstream data set and how to fetch and read it.
+public struct SourceConfig: Sendable, Equatable {
+    public var name: String
+    public var kind: AreaKind
+    public var format: SourceFormat
+    /// Where pages come from: an HTTP endpoint, or a directory of recorded pages.
+    public var location: Location
+    /// The environment variable that holds the service key; the key itself is never stored.
+    public var serviceKeyEnv: String?
+    public var pageSize: Int
+    public var fields: FieldMapping
+    /// Requests in flight at once.
+    public var concurrency: Int
+    public var timeoutSeconds: Double
+    /// Tries after the first, for transient failures.
+    public var retries: Int
+    /// The first back-off, doubled on each try, with jitter.
+    public var retryDelaySeconds: Double
+    /// Guards against a total count that lies.
+    public var maxPages: Int
+    /// A fetch that shrinks the source by more than this fraction is held back unless forced.
+    public var maxShrink: Double
+    /// The province every record of this source belongs to, when the data set has no column for it.
+    public var province: String?
+
+    /// Every value given; the loader (`load(path:)`) is where the documented defaults are applied.
+    package init(name: String, kind: AreaKind, format: SourceFormat, location: Location, serviceKeyEnv: String?, pageSize: Int, fields: FieldMapping, concurrency: Int, timeoutSeconds: Double, retries: Int, retryDelaySeconds: Double, maxPages: Int, maxShrink: Double, province: String?) {
+        self.name = name
+        self.kind = kind
+        self.format = format
+        self.location = location
+        self.serviceKeyEnv = serviceKeyEnv
+        self.pageSize = pageSize
+        self.fields = fields
+        self.concurrency = concurrency
+        self.timeoutSeconds = timeoutSeconds
+        self.retries = retries
+        self.retryDelaySeconds = retryDelaySeconds
+        self.maxPages = maxPages
+        self.maxShrink = maxShrink
+        self.province = province
+    }
+
+    public enum Location: Sendable, Equatable {
+        case url(String)
+        case recordedPages(directory: String)
+    }
+}

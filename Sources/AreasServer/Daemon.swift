@@ -1,0 +1,230 @@
+import AreasCore
+import AreasIngest
+import AreasSystem
+import Foundation
+import Glibc
+import Synchronization
+
+/// areasd from start to exit: read the config, load the snapshot, listen, refresh on schedule,
+/// and stop cleanly on a signal. The executable is a thin `main` over this.
+public final class Daemon: @unchecked Sendable {
+    public struct Options: Sendable {
+        public var configPath = "config/areasd.json"
+        public var socketPath: String?
+        public var snapshotPath: String?
+        public var logLevel: Logger.Level?
+        public init() {}
+    }
+
+    public static let usage = "usage: areasd [--config PATH] [--socket PATH] [--snapshot PATH] [--log-level error|warning|info|debug]"
+
+    public static func parseOptions(_ arguments: [String]) throws(UsageError) -> Options {
+        var list = ArgumentList(arguments)
+        var options = Options()
+        if let path = try list.value("--config", "-c") { options.configPath = path }
+        options.socketPath = try list.value("--socket", "-s")
+        options.snapshotPath = try list.value("--snapshot")
+        if let level = try list.value("--log-level") {
+            guard let parsed = Logger.Level(name: level) else { throw .invalidValue("--log-level", level) }
+            options.logLevel = parsed
+        }
+        let rest = try list.positionals()
+        guard rest.isEmpty else { throw .wrongArguments("unexpected argument '\(rest[0])'") }
+        return options
+    }
+
+    private let options: Options
+    private let environment: [String: String]
+    private var logger: Logger
+    private var service: AreaService?
+    private var server: UnixSocketServer?
+    private var socketPath = ""
+    private var ownsSocketFile = false
+    private var sources: [any DispatchSourceProtocol] = []
+    private let queue = DispatchQueue(label: "areasd.control")
+    private let notifier: SystemdNotifier
+    private let readySent = Atomic<Bool>(false)
+
+    public init(options: Options, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.options = options
+        self.environment = environment
+        self.logger = Logger(threshold: options.logLevel ?? .info, environment: environment)
+        self.notifier = SystemdNotifier(environment: environment)
+    }
+
+    /// "2853 areas, data 5 min old": the systemd status line.
+    static func status(_ state: ServingState) -> String {
+        guard state.hasData else { return "no data yet: waiting for the first refresh" }
+        let age = state.dataAge(now: Date().timeIntervalSince1970).map { MeasurementText.duration($0) } ?? "unknown"
+        return "serving \(state.index.count) areas, data \(age) old"
+    }
+
+    /// READY=1 the first time there is data to serve; STATUS= every time.
+    private func announce(_ state: ServingState) {
+        if state.hasData && !readySent.exchange(true, ordering: .relaxed) {
+            notifier.ready(status: Self.status(state))
+        } else {
+            notifier.status(Self.status(state))
+        }
+    }
+
+    /// Starts everything and returns; the caller then parks the main thread (`dispatchMain`).
+    /// Returns a message and exit code when it cannot start.
+    public func start() -> (message: String, code: Int32)? {
+        // A full disk or a file-size limit must fail the write, not kill the daemon.
+        signal(SIGXFSZ, SIG_IGN)
+        signal(SIGPIPE, SIG_IGN)
+        let config: AreasConfig
+        do {
+            config = try AreasConfig.load(path: options.configPath)
+        } catch {
+            return ("areasd: \(error)", 78)  // EX_CONFIG
+        }
+        if options.logLevel == nil, let name = config.logLevel, let level = Logger.Level(name: name) {
+            logger.threshold = level
+        }
+        socketPath = options.socketPath ?? config.socket ?? DefaultPaths.socket(environment: environment)
+        let snapshotPath = options.snapshotPath ?? config.snapshot ?? DefaultPaths.snapshot(environment: environment)
+
+        // The last good data first, so the socket answers as soon as it exists.
+        let state = loadSnapshot(path: snapshotPath, footprint: config.footprint)
+        FreeMemory.release()
+        FreeMemory.mapLargeBlocksSeparately()
+        let service = AreaService(config: config, state: state, snapshotPath: snapshotPath, logger: logger, environment: environment,
+                                  onRefresh: { [weak self] state in self?.announce(state) })
+        self.service = service
+
+        let listener: FileDescriptor
+        do {
+            listener = try listen(config: config)
+        } catch {
+            return ("areasd: \(error)", 1)
+        }
+        var limits = UnixSocketServer.Limits()
+        limits.maxConnections = config.maxConnections
+        limits.idleTimeoutSeconds = config.idleTimeoutSeconds
+        let server = UnixSocketServer(listener: listener, service: service, limits: limits)
+        self.server = server
+        server.start()
+        logger.info("listening on \(socketPath) (\(state.index.count) areas, pid \(getpid()))")
+
+        installSignalHandlers()
+        scheduleRefreshes(interval: config.refreshIntervalSeconds)
+        announce(state)
+        if let interval = notifier.watchdogInterval {
+            let timer = DispatchSource.makeTimerSource(queue: queue)
+            timer.schedule(deadline: .now(), repeating: interval)
+            timer.setEventHandler { [notifier] in notifier.watchdog() }
+            timer.resume()
+            sources.append(timer)
+        }
+        return nil
+    }
+
+    /// The data set in the snapshot at `path`, or an empty one when there is none or it is
+    /// unreadable (moved aside for inspection; the first refresh fills in).
+    private func loadSnapshot(path: String, footprint: FootprintPolicy) -> ServingState {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let contents: SnapshotFile.Contents
+        do {
+            guard let loaded = try SnapshotFile.load(path: path) else {
+                logger.info("no snapshot at \(path); serving nothing until the first refresh finishes")
+                return ServingState(catalog: Catalog(), hasData: false, lastReport: nil, snapshotPath: path, builtAt: Date().timeIntervalSince1970)
+            }
+            contents = loaded
+        } catch {
+            let moved = SnapshotFile.quarantine(path: path)
+            logger.error("\(error); moved it to \(moved) and starting empty, fetching now")
+            return ServingState(catalog: Catalog(), hasData: false, lastReport: nil, snapshotPath: path, builtAt: Date().timeIntervalSince1970)
+        }
+        let state = ServingState(index: AreaIndex(table: contents.areas, footprint: footprint), fetchedAt: contents.fetchedAt,
+                                 hasData: true, lastReport: nil, snapshotPath: path, builtAt: Date().timeIntervalSince1970)
+        logger.info("loaded snapshot \(path): \(state.index.count) areas from \(contents.fetchedAt.count) sources in \(Int((clock.now - start).milliseconds)) ms")
+        return state
+    }
+
+    private func listen(config: AreasConfig) throws -> FileDescriptor {
+        // Socket activation: systemd bound the socket and passes it as fd 3.
+        if environment["LISTEN_PID"].flatMap({ Int32($0) }) == getpid(), environment["LISTEN_FDS"] == "1" {
+            let fd = FileDescriptor(rawValue: 3)
+            try fd.setCloseOnExec()
+            socketPath = "fd 3 (socket activation)"
+            return fd
+        }
+        try SocketPath.prepare(socketPath)
+        let fd = try Sockets.listenUnix(path: socketPath)
+        ownsSocketFile = true
+        if chmod(socketPath, mode_t(config.socketMode)) != 0 {
+            logger.warning("chmod \(String(config.socketMode, radix: 8)) \(socketPath): \(SystemError("chmod").reason)")
+        }
+        if let group = config.socketGroup {
+            if let entry = getgrnam(group) {
+                if chown(socketPath, uid_t.max, entry.pointee.gr_gid) != 0 {
+                    logger.warning("chgrp \(group) \(socketPath): \(SystemError("chown").reason)")
+                }
+            } else {
+                logger.warning("socketGroup '\(group)' does not exist; the socket keeps its default group")
+            }
+        }
+        return fd
+    }
+
+    private func installSignalHandlers() {
+        for number in [SIGTERM, SIGINT, SIGHUP] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler { [self] in
+                if number == SIGHUP { reload() } else { shutdown(signal: number) }
+            }
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    private func scheduleRefreshes(interval: Double) {
+        guard let service else { return }
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        // Check often; refresh only when the data is older than the interval.
+        let check = Swift.min(60, Swift.max(1, interval / 10))
+        timer.schedule(deadline: .now(), repeating: check)
+        var lastAttempt = 0.0
+        timer.setEventHandler {
+            let now = Date().timeIntervalSince1970
+            let state = service.state
+            let age = state.dataAge(now: now) ?? .infinity
+            // A failed attempt is retried after a tenth of the interval; with nothing to serve
+            // yet (no snapshot, first fetch failed), after a minute.
+            let retry = state.hasData ? Swift.min(interval, Swift.max(60, interval / 10)) : Swift.min(interval, 60)
+            if age >= interval && !service.isRefreshing && now - lastAttempt >= retry {
+                lastAttempt = now
+                service.startRefresh(force: false)
+            }
+        }
+        timer.resume()
+        sources.append(timer)
+    }
+
+    private func reload() {
+        guard let service else { return }
+        notifier.reloading()
+        do {
+            let config = try AreasConfig.load(path: options.configPath)
+            service.replace(config: config)
+            logger.info("SIGHUP: reloaded \(options.configPath) (\(config.sources.count) sources); refreshing")
+            service.startRefresh(force: false)
+        } catch {
+            logger.error("SIGHUP: \(error); keeping the running configuration")
+        }
+        notifier.notify("READY=1\nSTATUS=\(Self.status(service.state))")
+    }
+
+    private func shutdown(signal number: Int32) {
+        logger.info("\(number == SIGTERM ? "SIGTERM" : "SIGINT"): stopping; answering requests already read")
+        notifier.stopping()
+        let clean = server?.stop(timeout: 10) ?? true
+        if ownsSocketFile { unlink(socketPath) }
+        logger.info(clean ? "stopped" : "stopped; some connections did not finish in 10 s")
+        exit(0)
+    }
+}

@@ -1,0 +1,71 @@
+import AreasSystem
+import Foundation
+import Glibc
+
+/// One line per event on stderr. Under systemd (`$JOURNAL_STREAM` set) each line carries the
+/// `<N>` priority prefix the journal reads; otherwise a plain timestamped line.
+public struct Logger: Sendable {
+    public enum Level: Int, Sendable, Comparable, CaseIterable {
+        case error = 3
+        case warning = 4
+        case info = 6
+        case debug = 7
+
+        public init?(name: String) {
+            switch name {
+            case "error": self = .error
+            case "warning", "warn": self = .warning
+            case "info": self = .info
+            case "debug": self = .debug
+            default: return nil
+            }
+        }
+
+        public var name: String {
+            switch self {
+            case .error: return "error"
+            case .warning: return "warning"
+            case .info: return "info"
+            case .debug: return "debug"
+            }
+        }
+
+        public static func < (a: Level, b: Level) -> Bool { a.rawValue < b.rawValue }
+    }
+
+    public var threshold: Level
+    public var journal: Bool
+    /// Where lines go; stderr unless a test captures them.
+    public var sink: @Sendable (String) -> Void
+
+    public init(threshold: Level = .info, environment: [String: String] = ProcessInfo.processInfo.environment,
+                sink: @escaping @Sendable (String) -> Void = { StandardError.write($0) }) {
+        self.threshold = threshold
+        self.journal = environment["JOURNAL_STREAM"] != nil
+        self.sink = sink
+    }
+
+    public func format(_ level: Level, _ message: String) -> String {
+        // One event, one line: never let a message break the format.
+        let flat = message.replacingOccurrences(of: "\n", with: " | ")
+        if journal { return "<\(level.rawValue)>\(flat)\n" }
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        var seconds = time_t(now.tv_sec)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        let stamp = String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
+                           Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), Int(now.tv_nsec / 1_000_000))
+        return "\(stamp) \(level.name) \(flat)\n"
+    }
+
+    public func log(_ level: Level, _ message: @autoclosure () -> String) {
+        guard level <= threshold else { return }
+        sink(format(level, message()))
+    }
+
+    public func error(_ message: @autoclosure () -> String) { log(.error, message()) }
+    public func warning(_ message: @autoclosure () -> String) { log(.warning, message()) }
+    public func info(_ message: @autoclosure () -> String) { log(.info, message()) }
+    public func debug(_ message: @autoclosure () -> String) { log(.debug, message()) }
+}

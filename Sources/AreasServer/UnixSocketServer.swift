@@ -1,0 +1,184 @@
+import AreasProtocol
+import AreasSystem
+import Foundation
+import Glibc
+import Synchronization
+
+/// Serves the line protocol on a listening Unix socket: one thread per connection, so a client
+/// that stops reading or sends half a line holds only its own thread.
+///
+/// Each connection reads in large chunks, answers every complete line in the chunk into one
+/// buffer, and writes it back in one call: pipelined requests cost one read and one write per
+/// batch, not per request.
+public final class UnixSocketServer: Sendable {
+    public struct Limits: Sendable {
+        public var maxLineBytes = 64 * 1024
+        public var maxConnections = 1024
+        public var idleTimeoutSeconds = 300.0
+        public init() {}
+    }
+
+    private let listener: FileDescriptor
+    private let service: AreaService
+    private let limits: Limits
+    private let active = LockedValue<Set<Int32>>([])
+    private let stopping = Atomic<Bool>(false)
+    private let finished = DispatchGroup()
+
+    public init(listener: FileDescriptor, service: AreaService, limits: Limits) {
+        self.listener = listener
+        self.service = service
+        self.limits = limits
+    }
+
+    public var connectionCount: Int { active.withLock { $0.count } }
+
+    /// Starts accepting on a thread of its own and returns.
+    public func start() {
+        signal(SIGPIPE, SIG_IGN)
+        finished.enter()
+        let thread = Thread { [self] in
+            acceptLoop()
+            finished.leave()
+        }
+        thread.stackSize = 256 * 1024
+        thread.start()
+    }
+
+    /// Stops accepting, lets every connection answer what it has already read, and waits for
+    /// them up to `timeout` seconds. Returns true when all finished in time.
+    @discardableResult
+    public func stop(timeout: Double) -> Bool {
+        guard !stopping.exchange(true, ordering: .relaxed) else { return true }
+        _ = shutdown(listener.rawValue, Int32(SHUT_RDWR))
+        // Wake readers: each answers what it holds, then sees end of input.
+        active.withLock { fds in
+            for fd in fds { _ = shutdown(fd, Int32(SHUT_RD)) }
+        }
+        let inTime = finished.wait(timeout: .now() + timeout) == .success
+        if !inTime {
+            active.withLock { fds in
+                for fd in fds { _ = shutdown(fd, Int32(SHUT_RDWR)) }
+            }
+        }
+        listener.close()
+        return inTime
+    }
+
+    /// Writes what `writer` holds; false when the peer is gone.
+    private static func send(_ writer: JSONWriter, to connection: FileDescriptor) -> Bool {
+        writer.withBytes { (try? connection.writeAll($0)) != nil }
+    }
+
+    private func acceptLoop() {
+        while !stopping.load(ordering: .relaxed) {
+            let connection: FileDescriptor
+            do {
+                connection = try Sockets.accept(listener)
+            } catch {
+                if stopping.load(ordering: .relaxed) { return }
+                if error.errno == EMFILE || error.errno == ENFILE {
+                    service.logger.error("accept: \(error); waiting before accepting more")
+                    usleep(100_000)
+                }
+                continue
+            }
+            let admitted = active.withLock { fds -> Bool in
+                guard fds.count < limits.maxConnections else { return false }
+                fds.insert(connection.rawValue)
+                return true
+            }
+            guard admitted else {
+                var writer = JSONWriter(capacity: 128)
+                AreaService.writeError(RequestError(.busy, "too many connections (limit \(limits.maxConnections)); try again"), into: &writer)
+                writer.newline()
+                _ = Self.send(writer, to: connection)
+                connection.close()
+                continue
+            }
+            finished.enter()
+            let thread = Thread { [self] in
+                serve(connection)
+                active.withLock { _ = $0.remove(connection.rawValue) }
+                connection.close()
+                finished.leave()
+            }
+            thread.stackSize = 512 * 1024
+            thread.start()
+        }
+    }
+
+    /// Answers waiting in a connection's buffer are written once they reach this size.
+    static let flushBytes = 256 * 1024
+    /// A connection's buffer grown past this by one large answer is given back afterwards.
+    static let retainedBytes = 2 * 1024 * 1024
+
+    private func serve(_ connection: FileDescriptor) {
+        var timeout = timeval(tv_sec: Int(limits.idleTimeoutSeconds), tv_usec: Int((limits.idleTimeoutSeconds.truncatingRemainder(dividingBy: 1)) * 1e6))
+        _ = setsockopt(connection.rawValue, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        _ = setsockopt(connection.rawValue, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let peer = Sockets.peerUID(connection)
+        var pending: [UInt8] = []
+        pending.reserveCapacity(64 * 1024)
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        var writer = JSONWriter(capacity: 64 * 1024)
+        var view = service.view()
+        while true {
+            let count: Int
+            do {
+                count = try chunk.withUnsafeMutableBytes { try connection.read(into: $0) }
+            } catch {
+                return  // idle time-out, reset, or shutdown
+            }
+            if count == 0 { return }
+            pending.append(contentsOf: chunk[0..<count])
+
+            writer.reset()
+            service.update(&view)
+            var answered = 0
+            var consumed = 0
+            var tooLarge = false
+            var failed = false
+            pending.withUnsafeBufferPointer { buffer in
+                var start = 0
+                while let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                    var end = newline
+                    if end > start && buffer[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+                    if newline - start > limits.maxLineBytes {
+                        tooLarge = true
+                        break
+                    }
+                    if end > start {
+                        service.respond(to: UnsafeBufferPointer(rebasing: buffer[start..<end]), peerUID: peer, view: view, into: &writer)
+                        answered += 1
+                    }
+                    start = newline + 1
+                    // Large answers go out as they are made: a batch of them must not pile
+                    // up tens of megabytes in one buffer.
+                    if writer.count >= Self.flushBytes {
+                        if !Self.send(writer, to: connection) {
+                            failed = true
+                            break
+                        }
+                        writer.reset()
+                    }
+                }
+                consumed = start
+                if !tooLarge && buffer.count - start > limits.maxLineBytes { tooLarge = true }
+            }
+            service.countQueries(answered)
+            if failed { return }
+            if tooLarge {
+                AreaService.writeError(RequestError(.tooLarge, "request line longer than \(limits.maxLineBytes) bytes; closing the connection"), into: &writer)
+                writer.newline()
+            }
+            if !writer.isEmpty {
+                if !Self.send(writer, to: connection) { return }
+            }
+            if tooLarge { return }
+            pending.removeSubrange(0..<consumed)
+            // One huge answer should not pin its buffer for the life of the connection.
+            if writer.capacity > Self.retainedBytes { writer = JSONWriter(capacity: 64 * 1024) }
+        }
+    }
+}

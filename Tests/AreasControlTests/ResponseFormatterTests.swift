@@ -1,0 +1,83 @@
+import AreasControl
+import AreasProtocol
+import Foundation
+import Testing
+
+/// What areasctl prints for the daemon's answers, and its exit status.
+@Suite struct ResponseFormatterTests {
+    private func render(_ answer: String, _ arguments: [String]) throws -> ResponseFormatter.Output {
+        ResponseFormatter.render(Array(answer.utf8), for: try ControlCommand.parse(arguments))
+    }
+
+    static let nearAnswer = #"{"ok":true,"count":2,"truncated":false,"areas":[{"id":"yongsan:027a36e0cd0ad58b","kind":"smoking","name":"서울역 광장","lat":37.5546,"lon":126.9706,"distanceMeters":95.2,"address":"서울특별시 용산구 한강대로 405","district":"용산구","source":"yongsan"},{"id":"zones:8b5a1dc2e906d715","kind":"nonsmoking","name":"어린이공원","lat":37.5289,"lon":126.968,"distanceMeters":1215,"address":"서울특별시 용산구 문화로 274","district":"용산구","source":"zones"}]}"#
+
+    @Test func nearPrintsOneAlignedRowPerAreaNearestFirst() throws {
+        let output = try render(Self.nearAnswer, ["near", "37.55", "126.97"])
+        let lines = output.stdout.split(separator: "\n")
+        try #require(lines.count == 3)
+        #expect(lines[0].hasPrefix("DISTANCE  KIND"))
+        #expect(lines[1].hasPrefix("    95 m  smoking     서울역 광장"))
+        #expect(lines[1].hasSuffix("yongsan:027a36e0cd0ad58b"))
+        #expect(lines[2].hasPrefix("  1.2 km  nonsmoking  어린이공원"))
+        // Hangul counts two columns: the ids line up under ID.
+        let idColumn = { (line: Substring) in ResponseFormatter.displayWidth(String(line.prefix(while: { $0 != "y" && $0 != "z" }))) }
+        #expect(idColumn(lines[1]) == idColumn(lines[2]))
+        #expect(output.status == 0)
+        #expect(output.stderr.isEmpty)
+    }
+
+    @Test func geoJSONPutsLongitudeFirst() throws {
+        let output = try render(Self.nearAnswer, ["near", "37.55", "126.97", "--geojson"])
+        let collection = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+        #expect(collection["type"] as? String == "FeatureCollection")
+        let features = try #require(collection["features"] as? [[String: Any]])
+        let coordinates = features.compactMap { ($0["geometry"] as? [String: Any])?["coordinates"] as? [Double] }
+        #expect(coordinates == [[126.9706, 37.5546], [126.968, 37.5289]])
+        #expect(features.compactMap { ($0["properties"] as? [String: Any])?["id"] as? String } == ["yongsan:027a36e0cd0ad58b", "zones:8b5a1dc2e906d715"])
+    }
+
+    @Test func jsonPrintsTheAnswerAsIs() throws {
+        let output = try render(Self.nearAnswer, ["near", "37.55", "126.97", "--json"])
+        #expect(output.stdout == Self.nearAnswer + "\n")
+    }
+
+    @Test func anErrorGoesToStandardErrorWithStatusOne() throws {
+        let output = try render(#"{"ok":false,"error":{"code":"not_found","message":"no area with id 'x:1'"}}"#, ["get", "x:1"])
+        #expect(output.stdout.isEmpty)
+        #expect(output.stderr == "areasctl: not_found: no area with id 'x:1'\n")
+        #expect(output.status == 1)
+    }
+
+    @Test func truncationIsSaid() throws {
+        let answer = #"{"ok":true,"count":1,"truncated":true,"areas":[{"id":"a:1","kind":"smoking","name":"n","lat":37,"lon":127,"address":"","district":"","source":"a"}]}"#
+        let output = try render(answer, ["bbox", "36", "126", "38", "128", "--limit", "1"])
+        #expect(output.stdout.contains("(more than 1 areas; narrow the query or raise --limit)"))
+    }
+
+    @Test(arguments: [
+        (#"{"ok":true,"loaded":true,"areas":2853,"dataAgeSeconds":300,"stale":false,"refreshing":false,"lastRefreshSucceeded":true}"#, "ok: 2853 areas loaded (data 5 min old)\n", Int32(0)),
+        (#"{"ok":true,"loaded":false,"areas":0,"dataAgeSeconds":null,"stale":true,"refreshing":true,"lastRefreshSucceeded":null}"#, "not ready: no data loaded yet, refreshing now\n", Int32(1)),
+    ])
+    func healthLineAndStatus(answer: String, line: String, status: Int32) throws {
+        let output = try render(answer, ["health"])
+        #expect(output.stdout == line)
+        #expect(output.status == status)
+    }
+
+    @Test func refreshPrintsFailuresOnStandardErrorAndExitsOne() throws {
+        let answer = #"{"ok":true,"refreshed":true,"report":{"succeeded":false,"sources":[{"name":"a","status":"updated","summary":"a: updated"},{"name":"b","status":"failed","summary":"b: failed, still serving 10 areas"}]}}"#
+        let loud = try render(answer, ["refresh"])
+        #expect(loud.stdout == "a: updated\n")
+        #expect(loud.stderr == "b: failed, still serving 10 areas\n")
+        #expect(loud.status == 1)
+        let quiet = try render(answer, ["refresh", "--quiet"])
+        #expect(quiet.stdout.isEmpty)
+        #expect(quiet.stderr == "b: failed, still serving 10 areas\n")
+    }
+
+    @Test func anUnreadableAnswerIsSaidSo() throws {
+        let output = try render("<html>", ["stats"])
+        #expect(output.status == 1)
+        #expect(output.stderr.contains("unreadable answer"))
+    }
+}

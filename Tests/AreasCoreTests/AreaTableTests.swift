@@ -1,0 +1,116 @@
+import XCTest
+@testable import AreasCore
+@testable import AreasTestSupport
+
+final class AreaTableTests: XCTestCase {
+    /// Areas with repeated, empty, long and non-ASCII strings and varying field lists.
+    private func areas(_ count: Int, seed: UInt64) -> [Area] {
+        var random = SplitMix64(seed: seed)
+        let provinces = ["서울특별시", "부산광역시", "", "경기도"]
+        return SyntheticPoints.clustered(count: count, seed: seed).enumerated().map { i, point in
+            let long = String(repeating: "가", count: Int.random(in: 0..<3, using: &random) == 0 ? Int.random(in: 40...6_000, using: &random) : 0)
+            let fields = (0..<Int.random(in: 0..<4, using: &random)).map { f in Field("k\(f)", f == 1 ? long : "\(i * f)") }
+            return Area(
+                id: "t:\(String(Int.random(in: 0..<count, using: &random), radix: 36))", kind: i % 3 == 0 ? .smoking : .nonsmoking,
+                name: i % 5 == 0 ? "" : "흡연구역 \(i)\(long)", coordinate: point,
+                roadAddress: i % 4 == 0 ? "" : "한강대로 \(i % 7)", lotAddress: i % 2 == 0 ? "지번 \(i % 3)" : "",
+                province: provinces[i % provinces.count], district: i % 6 == 0 ? "용산구" : "중구",
+                source: i % 2 == 0 ? "t" : "u", fields: fields)
+        }
+    }
+
+    func testTableGivesBackEveryAreaAsStored() {
+        let data = areas(2_000, seed: 3)
+        let table = AreaTable(areas: data)
+        XCTAssertEqual(Array(table), data)
+        XCTAssertEqual(AreaTable().count, 0)
+        for position in table.indices.shuffled().prefix(300) {
+            let area = data[position]
+            XCTAssertEqual(table.id(at: position), area.id)
+            XCTAssertEqual(table.strings.string(table.records[position].address), area.address)
+            for field in area.fields { XCTAssertEqual(table.field(field.key, of: position), area.field(field.key)) }
+            XCTAssertNil(table.field("absent", of: position))
+        }
+        XCTAssertLessThan(table.strings.byteCount, data.reduce(0) { $0 + $1.id.utf8.count + $1.name.utf8.count + $1.fields.reduce(0) { $0 + $1.value.utf8.count } } + 100_000,
+                          "repeated strings are stored once")
+    }
+
+    func testSortingByIDKeepsTheFirstOfEachRepeatedID() {
+        let data = areas(3_000, seed: 5)
+        var expected: [Area] = []
+        for area in data.enumerated().sorted(by: { ($0.element.id, $0.offset) < ($1.element.id, $1.offset) }).map(\.element)
+        where expected.last?.id != area.id {
+            expected.append(area)
+        }
+        XCTAssertLessThan(expected.count, data.count, "the data has repeated ids")
+        let sorted = AreaTable(areas: data).sortedByID()
+        XCTAssertEqual(Array(sorted), expected)
+        for (position, area) in expected.enumerated() { XCTAssertEqual(sorted.position(of: area.id), position) }
+        for missing in ["", "t", "t:", "t:zzzzzz", "u:0", "s:0"] { XCTAssertNil(sorted.position(of: missing), missing) }
+        let already = AreaTable(areas: expected)
+        XCTAssertEqual(Array(already.sortedByID()), expected)
+    }
+
+    func testRegionMatchesTheAreaModel() {
+        let data = areas(1_000, seed: 8)
+        let table = AreaTable(areas: data)
+        let regions = [Region(), Region(province: "서울특별시"), Region(province: ""), Region(district: "용산구"),
+                       Region(province: "경기도", district: "중구"), Region(province: "서울")]
+        for region in regions {
+            XCTAssertEqual(table.indices.filter { table.isInside(region, at: $0) }, data.indices.filter { region.contains(data[$0]) }, "\(region)")
+        }
+    }
+
+    func testUTF8ValidationAgreesWithTheStandardLibrary() {
+        var random = SplitMix64(seed: 21)
+        // Bytes drawn mostly from the interesting ranges: lead bytes, continuations, ASCII.
+        let alphabet: [UInt8] = [0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF, 0xE0, 0xEA, 0xED,
+                                 0xEE, 0xEF, 0xF0, 0xF1, 0xF4, 0xF5, 0xFF]
+        var invalid = 0
+        for _ in 0..<20_000 {
+            let bytes = (0..<Int.random(in: 0...6, using: &random)).map { _ in
+                Bool.random(using: &random) ? alphabet.randomElement(using: &random)! : UInt8.random(in: 0...255, using: &random)
+            }
+            let expected = String(validating: bytes, as: UTF8.self) != nil
+            if !expected { invalid += 1 }
+            XCTAssertEqual(bytes.withUnsafeBufferPointer(StringArena.isValidUTF8), expected, "\(bytes)")
+        }
+        XCTAssertGreaterThan(invalid, 1_000)
+        for text in ["", "ascii", "흡연구역", "😀 \u{10FFFF}"] {
+            XCTAssertTrue(Array(text.utf8).withUnsafeBufferPointer(StringArena.isValidUTF8), text)
+        }
+    }
+
+    /// Interning against a dictionary: equal strings get one number, first-seen order, through
+    /// many rehashes of the table.
+    func testInterningNumbersEachDistinctStringOnce() {
+        var random = SplitMix64(seed: 61)
+        var builder = StringArena.Builder()
+        var oracle: [String: Int] = ["": 0]
+        var order = [""]
+        for _ in 0..<50_000 {
+            let string = ["", "서울특별시", "a", String(Int.random(in: 0..<20_000, using: &random)),
+                          "흡연구역 " + String(Int.random(in: 0..<5_000, using: &random)) + String(repeating: "가", count: Int.random(in: 0..<9, using: &random))]
+                .randomElement(using: &random)!
+            let expected = oracle[string] ?? {
+                order.append(string)
+                oracle[string] = order.count - 1
+                return order.count - 1
+            }()
+            XCTAssertEqual(builder.number(of: string), expected, string)
+        }
+        let arena = builder.build()
+        XCTAssertEqual(builder.refs.map(arena.string), order)
+        XCTAssertEqual(builder.intern("서울특별시"), builder.refs[oracle["서울특별시"]!])
+    }
+
+    func testInvalidBytesAreStoredRepaired() {
+        var builder = StringArena.Builder()
+        let bytes: [UInt8] = [0x41, 0xFF, 0xED, 0xA0, 0x80, 0x42]
+        let ref = bytes.withUnsafeBufferPointer { builder.append($0) }
+        let arena = builder.build()
+        XCTAssertEqual(arena.string(ref), String(decoding: bytes, as: UTF8.self))
+        XCTAssertTrue(arena.withUTF8(ref, StringArena.isValidUTF8))
+        XCTAssertEqual([UInt8]().withUnsafeBufferPointer { builder.append($0) }, StringArena.empty)
+    }
+}

@@ -1,0 +1,149 @@
+import XCTest
+@testable import AreasCore
+@testable import AreasTestSupport
+
+/// check, along and region filters against brute force over every area.
+final class QuestionsTests: XCTestCase {
+    private func dataset(_ count: Int, seed: UInt64) -> [Area] {
+        var random = SplitMix64(seed: seed)
+        let provinces = ["서울특별시", "경기도", "부산광역시"]
+        return SyntheticPoints.clustered(count: count, seed: seed).enumerated().map { i, point in
+            let zone = i % 3 != 0
+            let size: String = [String(Int.random(in: 1...200_000, using: &random)), "", "n/a", "0", " 1200 "][i % 5]
+            return Area(id: "t:" + String(i, radix: 36), kind: zone ? .nonsmoking : .smoking, name: "area \(i)", coordinate: point,
+                        province: provinces[i % 3], district: i % 2 == 0 ? "중구" : "용산구", source: "t",
+                        fields: zone ? [Field("prhsmkAr", size)] : [])
+        }
+    }
+
+    func testFootprintRadius() {
+        let policy = FootprintPolicy.standard
+        func zone(_ size: String) -> Area {
+            Area(id: "z", kind: .nonsmoking, name: "z", coordinate: GeoPoint(uncheckedLatitude: 37, longitude: 127), source: "s", fields: [Field("prhsmkAr", size)])
+        }
+        XCTAssertEqual(policy.radius(of: zone("948")), (948 / Double.pi).squareRoot(), accuracy: 1e-9)
+        XCTAssertEqual(policy.radius(of: zone("")), 10)
+        XCTAssertEqual(policy.radius(of: zone("abc")), 10)
+        XCTAssertEqual(policy.radius(of: zone("-5")), 10)
+        XCTAssertEqual(policy.radius(of: zone("1")), 10, "clamped up")
+        XCTAssertEqual(policy.radius(of: zone("100000000")), 300, "clamped down")
+    }
+
+    func testCheckMatchesBruteForce() throws {
+        let areas = dataset(4_000, seed: 31)
+        let index = AreaIndex(areas: areas)
+        var random = SplitMix64(seed: 32)
+        var insideSeen = 0
+        for i in 0..<800 {
+            let anchor = index.areas[Int.random(in: 0..<index.count, using: &random)].coordinate
+            let jitter = i % 2 == 0 ? 0.0005 : 0.003
+            let point = try GeoPoint(latitude: anchor.latitude + Double.random(in: -jitter...jitter, using: &random),
+                                     longitude: anchor.longitude + Double.random(in: -jitter...jitter, using: &random))
+            let region = i % 4 == 0 ? Region(province: "서울특별시") : .anywhere
+            let got = index.check(point, region: region)
+            let expected = index.areas.indices.filter { p in
+                index.areas[p].kind == .nonsmoking && region.contains(index.areas[p])
+                    && Geodesy.distance(point, index.areas[p].coordinate) <= FootprintPolicy.standard.radius(of: index.areas[p])
+            }.sorted { (Geodesy.distance(point, index.areas[$0].coordinate), $0) < (Geodesy.distance(point, index.areas[$1].coordinate), $1) }
+            XCTAssertEqual(got.zones.map(\.position), expected)
+            if got.inside { insideSeen += 1 }
+            let smoking = index.areas.indices.filter { index.areas[$0].kind == .smoking && region.contains(index.areas[$0]) }
+                .min { (Geodesy.distance(point, index.areas[$0].coordinate), index.areas[$0].id) < (Geodesy.distance(point, index.areas[$1].coordinate), index.areas[$1].id) }
+            XCTAssertEqual(got.nearestSmoking?.position, smoking)
+        }
+        XCTAssertGreaterThan(insideSeen, 20, "the test reaches points inside zones")
+    }
+
+    func testPointExactlyOnAFootprintEdgeIsInside() throws {
+        let center = try GeoPoint(latitude: 37.5, longitude: 127.0)
+        let point = try GeoPoint(latitude: 37.5003, longitude: 127.0004)
+        let edge = Geodesy.distance(point, center)
+        let zone = Area(id: "z", kind: .nonsmoking, name: "z", coordinate: center, source: "s", fields: [])
+        let exact = AreaIndex(areas: [zone], footprint: FootprintPolicy(minimumMeters: edge, maximumMeters: edge))
+        XCTAssertTrue(exact.check(point).inside)
+        let smaller = AreaIndex(areas: [zone], footprint: FootprintPolicy(minimumMeters: edge.nextDown, maximumMeters: edge.nextDown))
+        XCTAssertFalse(smaller.check(point).inside)
+    }
+
+    func testSegmentDistanceAgreesWithSampling() throws {
+        var random = SplitMix64(seed: 41)
+        for _ in 0..<300 {
+            let a = SyntheticPoints.point(in: SyntheticPoints.korea, using: &random)
+            let b = try GeoPoint(latitude: a.latitude + Double.random(in: -0.05...0.05, using: &random), longitude: a.longitude + Double.random(in: -0.05...0.05, using: &random))
+            let p = try GeoPoint(latitude: a.latitude + Double.random(in: -0.06...0.06, using: &random), longitude: a.longitude + Double.random(in: -0.06...0.06, using: &random))
+            let (side, along) = Geodesy.segmentDistance(from: p, a: a, b: b)
+            // Oracle: the nearest of 4,001 points along the segment (linear steps in lat/lon are
+            // close to the great circle at this scale).
+            var best = (distance: Double.infinity, t: 0.0)
+            for i in 0...4000 {
+                let t = Double(i) / 4000
+                let q = GeoPoint(uncheckedLatitude: a.latitude + (b.latitude - a.latitude) * t, longitude: a.longitude + (b.longitude - a.longitude) * t)
+                let d = Geodesy.distance(p, q)
+                if d < best.distance { best = (d, t) }
+            }
+            XCTAssertEqual(side, best.distance, accuracy: 3, "side")
+            XCTAssertEqual(along, best.t * Geodesy.distance(a, b), accuracy: 10, "along")
+        }
+    }
+
+    func testAlongMatchesBruteForce() throws {
+        let areas = dataset(5_000, seed: 51)
+        let index = AreaIndex(areas: areas)
+        var random = SplitMix64(seed: 52)
+        for q in 0..<30 {
+            // A 5 km walk of 100 points from a data point, in a random direction.
+            let start = index.areas[Int.random(in: 0..<index.count, using: &random)].coordinate
+            let heading = Double.random(in: 0..<(2 * .pi), using: &random)
+            let path = try (0..<100).map { i -> GeoPoint in
+                let step = Double(i) * 50 / 111_000
+                return try GeoPoint(latitude: start.latitude + step * cos(heading) + Double.random(in: -0.0002...0.0002, using: &random),
+                                    longitude: start.longitude + step * sin(heading) / cos(start.latitude * .pi / 180))
+            }
+            let meters = [0.0, 50, 200][q % 3]
+            let kind = KindFilter.allCases[q % 3]
+            let got = try index.along(path, meters: meters, kind: kind)
+            var expected: [AreaIndex.RouteMatch] = []
+            for p in index.areas.indices where kind.admits(index.areas[p].kind) {
+                var best: AreaIndex.RouteMatch?
+                var offset = 0.0
+                for (a, b) in zip(path, path.dropFirst()) {
+                    let (side, along) = Geodesy.segmentDistance(from: index.areas[p].coordinate, a: a, b: b)
+                    if side <= meters && (best == nil || side < best!.sideMeters) {
+                        best = .init(position: p, alongMeters: offset + along, sideMeters: side)
+                    }
+                    offset += Geodesy.distance(a, b)
+                }
+                if let best { expected.append(best) }
+            }
+            expected.sort { ($0.alongMeters, $0.position) < ($1.alongMeters, $1.position) }
+            XCTAssertEqual(got, expected, "route \(q)")
+        }
+    }
+
+    func testRegionFiltersMatchBruteForce() throws {
+        let index = AreaIndex(areas: dataset(4_000, seed: 61))
+        var random = SplitMix64(seed: 62)
+        let regions = [Region(province: "경기도"), Region(district: "중구"), Region(province: "부산광역시", district: "용산구"), Region(province: "없는도")]
+        for q in 0..<400 {
+            let region = regions[q % regions.count]
+            let point = index.areas[Int.random(in: 0..<index.count, using: &random)].coordinate
+            let admitted = index.areas.indices.filter { region.contains(index.areas[$0]) }
+            let ranked = admitted.map { ($0, Geodesy.distance(point, index.areas[$0].coordinate)) }
+                .sorted { ($0.1, $0.0) < ($1.1, $1.0) }
+            XCTAssertEqual(try index.nearest(to: point, k: 7, region: region).map(\.position), ranked.prefix(7).map(\.0))
+            XCTAssertEqual(try index.areas(within: 3_000, of: point, region: region).map(\.position), ranked.filter { $0.1 <= 3_000 }.map(\.0))
+            let box = SyntheticPoints.box(around: point, fraction: 0.001)
+            XCTAssertEqual(try index.areas(in: box, region: region).map(\.position), admitted.filter { box.contains(index.areas[$0].coordinate) })
+        }
+        XCTAssertEqual(Region(province: "서울").resolved(Region.standardAliases).province, "서울특별시")
+    }
+
+    func testCompassPoints() throws {
+        let origin = try GeoPoint(latitude: 37.5, longitude: 127)
+        XCTAssertEqual(Geodesy.compassPoint(Geodesy.bearing(from: origin, to: try GeoPoint(latitude: 37.6, longitude: 127))), "N")
+        XCTAssertEqual(Geodesy.compassPoint(Geodesy.bearing(from: origin, to: try GeoPoint(latitude: 37.5, longitude: 127.1))), "E")
+        XCTAssertEqual(Geodesy.compassPoint(Geodesy.bearing(from: origin, to: try GeoPoint(latitude: 37.45, longitude: 126.94))), "SW")
+        XCTAssertEqual(Geodesy.compassPoint(359), "N")
+        XCTAssertEqual(Geodesy.compassPoint(44), "NE")
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import XCTest
+@testable import AreasCore
+@testable import AreasIngest
+@testable import AreasTestSupport
+
+final class ConfigTests: XCTestCase {
+    func testBundledConfigsLoad() throws {
+        let samples = try AreasConfig.load(path: Fixtures.path("config/areasd.json"))
+        XCTAssertEqual(samples.sources.map(\.name), ["nonsmoking-zones", "yongsan", "anyang", "ulsan-bukgu"])
+        XCTAssertEqual(samples.sources[0].fields, .dataGoKrStandard)
+        guard case .recordedPages(let directory) = samples.sources[0].location else { return XCTFail() }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: directory + "/page-1.xml"), directory)
+        let live = try AreasConfig.load(path: Fixtures.path("config/areasd.live.json"))
+        XCTAssertEqual(live.sources[0].serviceKeyEnv, "DATA_GO_KR_KEY")
+        XCTAssertEqual(live.bounds, SyntheticPoints.korea)
+        XCTAssertEqual(live.socketMode, 0o660)
+    }
+
+    private func error(_ json: String) -> String {
+        do {
+            _ = try AreasConfig.parse(Data(json.utf8), path: "/etc/areasd/areasd.json")
+            return "accepted"
+        } catch {
+            return error.description
+        }
+    }
+
+    func testBadConfigsNameFileKeyAndProblem() {
+        let source = #""name":"a","kind":"smoking","format":"odcloud-json","url":"https://x.example/api","fields":{"name":"n","latitude":"y","longitude":"x"}"#
+        let cases: [(String, String)] = [
+            ("{", "/etc/areasd/areasd.json: invalid JSON"),
+            ("{}", "sources: missing"),
+            (#"{"sources":[]}"#, "sources: empty"),
+            (#"{"sources":[{"name":"a","kind":"smoking","format":"csv","url":"https://x"}]}"#, "sources[0].format: unknown format 'csv'"),
+            (#"{"sources":[{"name":"a","kind":"smoke","format":"odcloud-json"}]}"#, "sources[0].kind: unknown kind 'smoke'"),
+            (#"{"sources":[{"name":"a","kind":"smoking","format":"odcloud-json","url":"https://x.example/api"}]}"#, "sources[0].fields: missing"),
+            (#"{"sources":[{"name":"a","kind":"smoking","format":"odcloud-json","url":"https://x.example","fields":{"name":"n","latitude":"y"}}]}"#, "sources[0].fields.longitude: missing"),
+            ("{\"sources\":[{\(source)},{\(source)}]}", "sources[1].name: duplicate source name 'a'"),
+            ("{\"sources\":[{\(source),\"pageSize\":0}]}", "sources[0].pageSize: must be 1 or more"),
+            ("{\"sources\":[{\(source),\"pageSize\":\"many\"}]}", "sources[0].pageSize: expected a whole number"),
+            ("{\"bounds\":{\"south\":40,\"west\":124,\"north\":39,\"east\":132},\"sources\":[{\(source)}]}", "bounds: south (40.0) must not be above north"),
+            ("{\"socketMode\":\"rwx\",\"sources\":[{\(source)}]}", "socketMode: 'rwx' is not an octal mode"),
+            ("{\"sources\":[{\(source),\"serviceKeyEnv\":\"KEY-1\"}]}", "serviceKeyEnv: 'KEY-1' is not an environment variable name"),
+            (#"{"sources":[{"name":"a","kind":"smoking","format":"data-go-kr-xml","url":"ftp://x"}]}"#, "sources[0].url: 'ftp://x' is not an http(s) URL"),
+            ("{\"refreshIntervalSecond\":60,\"sources\":[{\(source)}]}", "refreshIntervalSecond: unknown key (did you mean refreshIntervalSeconds?)"),
+            ("{\"sources\":[{\(source),\"pagesize\":5}]}", "sources[0].pagesize: unknown key (did you mean pageSize?)"),
+            (#"{"sources":[{"name":"a","kind":"smoking","format":"odcloud-json","url":"https://x.example","fields":{"name":"n","latitude":"y","longitude":"x","adress":"a"}}]}"#, "sources[0].fields.adress: unknown key (did you mean address?)"),
+        ]
+        for (json, expected) in cases {
+            let message = error(json)
+            XCTAssertTrue(message.contains(expected), "\(json)\n got: \(message)\n want: \(expected)")
+            XCTAssertTrue(message.hasPrefix("/etc/areasd/areasd.json: "), message)
+        }
+        XCTAssertEqual(error("{\"sources\":[{\(source)}]}"), "accepted")
+        XCTAssertThrowsError(try AreasConfig.load(path: "/nonexistent/areasd.json")) { XCTAssertTrue("\($0)".hasPrefix("/nonexistent/areasd.json: cannot read the file")) }
+    }
+}

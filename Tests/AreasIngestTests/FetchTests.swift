@@ -1,0 +1,237 @@
+import Foundation
+import Synchronization
+import XCTest
+@testable import AreasCore
+@testable import AreasIngest
+@testable import AreasServer
+@testable import AreasSystem
+@testable import AreasTestSupport
+
+/// The fetcher and the refresh against a real HTTP server on loopback that serves the recorded
+/// pages, with faults injected per request.
+final class FetchTests: XCTestCase {
+    /// Serves the recorded XML pages by `pageNo`; `fault` may replace any answer.
+    final class Upstream {
+        final class Log: Sendable {
+            let attempts = LockedValue<[Int: Int]>([:])
+            let keys = LockedValue<[String]>([])
+        }
+        let log = Log()
+        let server: LoopbackHTTPServer
+
+        init(fault: @escaping @Sendable (_ page: Int, _ attempt: Int) -> LoopbackHTTPServer.Reply? = { _, _ in nil }) throws {
+            let log = self.log
+            let pages = try Fixtures.xmlPages()
+            server = try LoopbackHTTPServer { request in
+                let page = Int(request.query["pageNo"] ?? request.query["page"] ?? "1") ?? 1
+                let attempt = log.attempts.withLock { counts -> Int in
+                    counts[page, default: 0] += 1
+                    return counts[page, default: 0]
+                }
+                if let key = request.query["serviceKey"] { log.keys.withLock { $0.append(key) } }
+                if let reply = fault(page, attempt) { return reply }
+                let body = pages.indices.contains(page - 1) ? pages[page - 1] : []
+                return body.isEmpty ? .text(200, Fixtures.headerError("03", "NODATA_ERROR")) : .body(status: 200, contentType: "text/xml", body)
+            }
+        }
+
+        var url: String { server.baseURL + "/openapi/tn_pubr_public_prhsmk_zn_api" }
+        var keys: [String] { log.keys.withLock { $0 } }
+        func attemptsFor(_ page: Int) -> Int { log.attempts.withLock { $0[page] ?? 0 } }
+        deinit { server.stop() }
+    }
+
+    private func refresh(_ upstream: Upstream, previous: Catalog = Catalog(), force: Bool = false, retries: Int = 3,
+                         timeout: Double = 5, env: [String: String] = [:], keyEnv: String? = nil) async -> (Catalog, SourceReport) {
+        let source = Fixtures.source(url: upstream.url, keyEnv: keyEnv, timeout: timeout, retries: retries)
+        let (catalog, report) = await Refresher(config: Fixtures.config([source]), environment: env).refresh(previous, force: force)
+        return (catalog, report.sources[0])
+    }
+
+    /// The good data, fetched once from a clean upstream.
+    private func goodCatalog() async throws -> Catalog {
+        let (catalog, report) = await refresh(try Upstream())
+        XCTAssertEqual(report.status, .updated)
+        return catalog
+    }
+
+    func testCleanRefreshTakesEveryPage() async throws {
+        let upstream = try Upstream()
+        let (catalog, report) = await refresh(upstream)
+        XCTAssertEqual(report.status, .updated, report.summary)
+        XCTAssertEqual(report.pages, 3)
+        XCTAssertEqual(report.received, 2750)
+        // Oracle: decode each recorded page directly and validate by hand.
+        var expected = Set<String>()
+        var rejected = 0
+        let validator = RecordValidator(source: Fixtures.source(url: upstream.url), bounds: SyntheticPoints.korea)
+        for n in 1...3 {
+            for record in try NonSmokingZoneDecoder().decode(Fixtures.xmlPage(n)).records {
+                if case .accepted(let area, _) = validator.validate(record) { expected.insert(area.id) } else { rejected += 1 }
+            }
+        }
+        let got = catalog.sources["zones"]?.areas ?? []
+        XCTAssertEqual(Set(got.map(\.id)), expected)
+        XCTAssertEqual(got.count, expected.count)
+        XCTAssertEqual(report.rejected.values.reduce(0, +), rejected)
+        XCTAssertEqual(report.duplicates, 2750 - rejected - expected.count)
+        XCTAssertGreaterThan(report.repaired, 0)
+        XCTAssertEqual(report.added, got.count)
+        XCTAssertEqual([1, 2, 3, 4].map(upstream.attemptsFor), [1, 1, 1, 0], "stops at the total")
+
+        // A second refresh of the same data changes nothing and keeps every id.
+        let (again, second) = await refresh(upstream, previous: catalog)
+        XCTAssertEqual(second.added + second.removed + second.changed, 0)
+        XCTAssertEqual(Set(again.sources["zones"]?.areas.map(\.id) ?? []), expected)
+    }
+
+    func testServerErrorIsRetriedThenSucceeds() async throws {
+        let upstream = try Upstream { page, attempt in page == 2 && attempt == 1 ? .text(500, "Internal Server Error") : nil }
+        let (catalog, report) = await refresh(upstream)
+        XCTAssertEqual(report.status, .updated, report.summary)
+        XCTAssertEqual(report.retries, 1)
+        XCTAssertEqual(upstream.attemptsFor(2), 2)
+        let good = try await goodCatalog()
+        XCTAssertEqual(catalog.sources["zones"]?.areas.count, good.sources["zones"]?.areas.count)
+    }
+
+    func testQuotaCodeInBothEnvelopesIsRetried() async throws {
+        let upstream = try Upstream { page, attempt in
+            switch (page, attempt) {
+            case (1, 1): return .text(200, Fixtures.gatewayError("22", "LIMITED_NUMBER_OF_SERVICE_REQUESTS_EXCEEDS_ERROR"))
+            case (3, 1): return .text(200, Fixtures.headerError("22", "LIMITED_NUMBER_OF_SERVICE_REQUESTS_EXCEEDS_ERROR"))
+            default: return nil
+            }
+        }
+        let (_, report) = await refresh(upstream)
+        XCTAssertEqual(report.status, .updated, report.summary)
+        XCTAssertEqual(report.retries, 2)
+    }
+
+    func testFaultsThatOutlastRetriesKeepThePreviousData() async throws {
+        let previous = try await goodCatalog()
+        let faults: [(String, LoopbackHTTPServer.Reply, String)] = [
+            ("cut short", .truncated(status: 200, contentType: "text/xml", try Fixtures.xmlPage(2), sentBytes: 300_000), "request failed"),
+            ("truncated XML", .body(status: 200, contentType: "text/xml", Array(try Fixtures.xmlPage(2).prefix(300_000))), "malformed page"),
+            ("html", .text(200, "<!DOCTYPE html><html><body>점검 중</body></html>", contentType: "text/html"), "malformed page"),
+            ("empty body", .text(200, ""), "malformed page: empty body"),
+            ("reset", .close, "request failed"),
+            ("503", .text(503, "Service Unavailable"), "HTTP 503"),
+        ]
+        for (name, reply, message) in faults {
+            let upstream = try Upstream { page, _ in page == 2 ? reply : nil }
+            let (catalog, report) = await refresh(upstream, previous: previous, retries: 2)
+            XCTAssertEqual(report.status, .failed, name)
+            XCTAssertEqual(upstream.attemptsFor(2), 3, "\(name): tried, then retried twice")
+            XCTAssertTrue(report.error?.contains("page 2") == true && report.error?.contains(message) == true, "\(name): \(report.error ?? "")")
+            XCTAssertEqual(catalog, previous, "\(name): the last good data stays")
+            XCTAssertEqual(report.serving, previous.areaCount)
+        }
+    }
+
+    func testHungConnectionTimesOut() async throws {
+        let previous = try await goodCatalog()
+        let upstream = try Upstream { page, _ in page == 3 ? .hang : nil }
+        let (catalog, report) = await refresh(upstream, previous: previous, retries: 1, timeout: 0.5)
+        XCTAssertEqual(report.status, .failed)
+        XCTAssertTrue(report.error?.contains("timed out") == true, report.error ?? "")
+        XCTAssertEqual(catalog, previous)
+    }
+
+    func testPermanentCodesFailAtOnceNamingTheCode() async throws {
+        let previous = try await goodCatalog()
+        let secret = "abc+def/ghi=="
+        let upstream = try Upstream { page, _ in page == 1 ? .text(200, Fixtures.gatewayError("30", "SERVICE_KEY_IS_NOT_REGISTERED_ERROR")) : nil }
+        let (catalog, report) = await refresh(upstream, previous: previous, env: ["AREAS_TEST_KEY": secret], keyEnv: "AREAS_TEST_KEY")
+        XCTAssertEqual(report.status, .failed)
+        XCTAssertEqual(upstream.attemptsFor(1), 1, "no retry for a permanent code")
+        XCTAssertTrue(report.error?.contains("result code 30 (service key not registered)") == true, report.error ?? "")
+        XCTAssertFalse(report.summary.contains(secret) || report.summary.contains("abc"), "the key never appears")
+        XCTAssertEqual(catalog, previous)
+        // The key arrived intact: encoded once, decoded once by the server.
+        XCTAssertEqual(upstream.keys, [secret])
+    }
+
+    func testMissingKeyVariableFailsTheSource() async throws {
+        let (_, report) = await refresh(try Upstream(), env: [:], keyEnv: "AREAS_ABSENT_KEY")
+        XCTAssertEqual(report.status, .failed)
+        XCTAssertTrue(report.error?.contains("AREAS_ABSENT_KEY is not set") == true, report.error ?? "")
+    }
+
+    func testOdcloudPermanentErrorWithStatus400() async throws {
+        let server = try LoopbackHTTPServer { _ in .text(400, #"{"code": -4, "msg": "등록되지 않은 인증키 입니다."}"#, contentType: "application/json") }
+        defer { server.stop() }
+        let source = Fixtures.source(name: "yongsan", kind: .smoking, format: .odcloudJSON, url: server.baseURL + "/api/15073796/v1/uddi:x",
+                                     fields: FieldMapping(name: "설치 위치", latitude: "위도", longitude: "경도"))
+        let (_, report) = await Refresher(config: Fixtures.config([source])).refresh(Catalog())
+        XCTAssertEqual(report.sources[0].status, .failed)
+        XCTAssertTrue(report.sources[0].error?.contains("odcloud code -4 (unregistered service key)") == true, report.sources[0].error ?? "")
+        XCTAssertEqual(server.requestCount, 1)
+
+        let missing = try LoopbackHTTPServer { _ in .text(404, "not found service") }
+        defer { missing.stop() }
+        var gone = source
+        gone.location = .url(missing.baseURL + "/api/nothing")
+        let (_, notFound) = await Refresher(config: Fixtures.config([gone])).refresh(Catalog())
+        XCTAssertTrue(notFound.sources[0].error?.contains("HTTP 404") == true, notFound.sources[0].error ?? "")
+        XCTAssertEqual(missing.requestCount, 1)
+    }
+
+    func testEmptySuccessAndShrinkAreHeldBackUnlessForced() async throws {
+        let previous = try await goodCatalog()
+        let empty = try Upstream { _, _ in .text(200, "<response><header><resultCode>00</resultCode><resultMsg>NORMAL_SERVICE</resultMsg></header><body><items></items><totalCount>0</totalCount></body></response>") }
+        let (kept, report) = await refresh(empty, previous: previous)
+        XCTAssertEqual(report.status, .heldBack)
+        XCTAssertEqual(kept, previous)
+        let (forced, forcedReport) = await refresh(empty, previous: previous, force: true)
+        XCTAssertEqual(forcedReport.status, .updated)
+        XCTAssertEqual(forced.areaCount, 0)
+
+        // Only the last page: about a quarter of the data, a shrink beyond 50%.
+        let lastPage = try Fixtures.xmlPage(3)
+        let shrunk = try Upstream { page, _ in
+            page == 1 ? .body(status: 200, contentType: "text/xml", lastPage) : .text(200, Fixtures.headerError("03", "NODATA_ERROR"))
+        }
+        let (stillKept, shrinkReport) = await refresh(shrunk, previous: previous)
+        XCTAssertEqual(shrinkReport.status, .heldBack)
+        XCTAssertTrue(shrinkReport.error?.contains("shrank") == true)
+        XCTAssertEqual(stillKept, previous)
+    }
+
+    func testOverlappingPagesAndALyingTotal() async throws {
+        // Every page repeats the first page's last 100 rows; the total claims a billion rows.
+        let pages = try Fixtures.xmlPages()
+        let page1 = try NonSmokingZoneDecoder().decode(pages[0])
+        let server = try LoopbackHTTPServer { request in
+            let page = Int(request.query["pageNo"] ?? "1") ?? 1
+            guard page <= 3 else { return .text(200, Fixtures.headerError("03", "NODATA_ERROR")) }
+            var text = String(decoding: pages[page - 1], as: UTF8.self)
+            text = text.replacingOccurrences(of: "<totalCount>2750</totalCount>", with: "<totalCount>1000000000</totalCount>")
+            if page > 1 {
+                let repeated = page1.records.suffix(100).map { "<item>" + $0.map { "<\($0.key)>\($0.value)</\($0.key)>" }.joined() + "</item>" }.joined()
+                text = text.replacingOccurrences(of: "<items>", with: "<items>" + repeated)
+            }
+            return .text(200, text, contentType: "text/xml")
+        }
+        defer { server.stop() }
+        let source = Fixtures.source(url: server.baseURL + "/x", maxPages: 10)
+        let (catalog, report) = await Refresher(config: Fixtures.config([source])).refresh(Catalog())
+        let clean = try await goodCatalog()
+        XCTAssertEqual(report.sources[0].status, .updated, report.sources[0].summary)
+        XCTAssertEqual(report.sources[0].pages, 3, "stops at the first empty page")
+        XCTAssertLessThanOrEqual(server.requestCount, 10, "maxPages bounds the requests")
+        XCTAssertEqual(Set(catalog.sources["zones"]?.areas.map(\.id) ?? []), Set(clean.sources["zones"]?.areas.map(\.id) ?? []))
+    }
+
+    func testRecordedPagesNeedNoNetwork() async throws {
+        let config = try AreasConfig.load(path: Fixtures.path("config/areasd.json"))
+        let (catalog, report) = await Refresher(config: config).refresh(Catalog())
+        XCTAssertTrue(report.succeeded, report.sources.map(\.summary).joined(separator: "\n"))
+        XCTAssertEqual(Set(catalog.sources.keys), ["nonsmoking-zones", "yongsan", "anyang", "ulsan-bukgu"])
+        XCTAssertEqual(catalog.sources["yongsan"]?.areas.count, 57)
+        let anyang = report.sources.first { $0.name == "anyang" }
+        XCTAssertEqual(anyang?.duplicates, 10, "two overlapping pages of 5 rows")
+        XCTAssertEqual(anyang?.rejected["missing coordinates"], 1)
+        XCTAssertEqual(catalog.sources["anyang"]?.areas.count, SampleCounts.anyang)
+    }
+}

@@ -1,0 +1,43 @@
+import XCTest
+@testable import AreasCore
+@testable import AreasIngest
+@testable import AreasTestSupport
+
+final class RecordValidatorTests: XCTestCase {
+    let validator = RecordValidator(source: Fixtures.source(url: "http://unused"), bounds: SyntheticPoints.korea)
+
+    private func record(_ lat: String, _ lon: String, name: String = "골약동주민센터") -> [Field] {
+        [Field("prhsmkNm", name), Field("rdnmadr", " 전라남도 광양시 수동길 8 "), Field("latitude", lat), Field("longitude", lon)]
+    }
+
+    func testAcceptsTrimsAndRepairs() throws {
+        guard case .accepted(let area, let repaired) = validator.validate(record(" 34.9407 ", "127.6959  ")) else { return XCTFail() }
+        XCTAssertFalse(repaired)
+        XCTAssertEqual(area.coordinate, try GeoPoint(latitude: 34.9407, longitude: 127.6959))
+        XCTAssertEqual(area.roadAddress, "전라남도 광양시 수동길 8")
+        XCTAssertEqual(area.fields.count, 4)
+        guard case .accepted(let swapped, true) = validator.validate(record("127.6959", "34.9407")) else { return XCTFail() }
+        XCTAssertEqual(swapped.coordinate, area.coordinate)
+        XCTAssertEqual(swapped.id, area.id, "the id follows the repaired position")
+    }
+
+    func testRejectsWithReasons() {
+        let cases: [(String, String, RecordValidator.Rejection)] = [
+            ("", "", .missingCoordinates), ("34.9", "", .missingCoordinates), ("0", "0", .zeroCoordinates),
+            ("N/A", "127.1", .nonNumericCoordinates), ("nan", "127.1", .nonNumericCoordinates),
+            ("inf", "127", .nonNumericCoordinates), ("3.49407", "127.6959", .outOfBounds), ("37.5", "12.69", .outOfBounds),
+        ]
+        for (lat, lon, reason) in cases {
+            guard case .rejected(let got) = validator.validate(record(lat, lon)) else { return XCTFail("\(lat),\(lon) accepted") }
+            XCTAssertEqual(got, reason, "\(lat),\(lon)")
+        }
+        guard case .rejected(.missingName) = validator.validate(record("34.9", "127.6", name: "  ")) else { return XCTFail() }
+    }
+
+    func testIdsAreStableAndDistinct() throws {
+        let p = try GeoPoint(latitude: 37.5, longitude: 127)
+        XCTAssertEqual(RecordValidator.id(source: "a", name: "x", coordinate: p), RecordValidator.id(source: "a", name: "x", coordinate: p))
+        XCTAssertNotEqual(RecordValidator.id(source: "a", name: "x", coordinate: p), RecordValidator.id(source: "a", name: "y", coordinate: p))
+        XCTAssertTrue(RecordValidator.id(source: "zones", name: "x", coordinate: p).hasPrefix("zones:"))
+    }
+}

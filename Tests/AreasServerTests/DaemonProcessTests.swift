@@ -1,0 +1,174 @@
+import Foundation
+import Glibc
+import Synchronization
+import XCTest
+@testable import AreasControl
+@testable import AreasCore
+@testable import AreasProtocol
+@testable import AreasServer
+@testable import AreasTestSupport
+
+/// The real areasd and areasctl binaries, as an operator runs them.
+final class DaemonProcessTests: XCTestCase {
+    /// Starts areasd on the samples with its own socket and state folder.
+    private func startDaemon(_ directory: String, extra: [String] = [], env: [String: String] = [:]) throws -> (Process, Pipe) {
+        try Binaries.startDaemon(["--config", directory + "/areasd.json", "--socket", directory + "/areasd.sock"] + extra, environment: env)
+    }
+
+    /// A copy of the sample config with the snapshot in `directory`.
+    private func sampleConfig(in directory: String) throws {
+        var text = try String(contentsOfFile: Fixtures.path("config/areasd.json"), encoding: .utf8)
+        text = text.replacingOccurrences(of: "\"../samples/", with: "\"\(Fixtures.root)/samples/")
+        text = text.replacingOccurrences(of: "/tmp/areasd-samples/areas.snapshot", with: directory + "/areas.snapshot")
+        try text.write(toFile: directory + "/areasd.json", atomically: true, encoding: .utf8)
+    }
+
+    private func waitForAnswer(_ socket: String, seconds: Double = 20) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if let client = try? AreasClient(path: socket), let line = try? client.send(Array(#"{"op":"health"}"#.utf8)),
+               (try? JSONParser.parse(line))?["loaded"]?.bool == true {
+                return true
+            }
+            usleep(50_000)
+        }
+        return false
+    }
+
+    func testStartQueryStopAndRestartFromSnapshot() throws {
+        let directory = Fixtures.temporaryDirectory()
+        try sampleConfig(in: directory)
+        let socket = directory + "/areasd.sock"
+        let (daemon, stderr) = try startDaemon(directory)
+        XCTAssertTrue(waitForAnswer(socket), "areasd answers on the samples")
+
+        let near = try Binaries.run("areasctl", ["--socket", socket, "near", "37.53", "126.97", "-k", "3"])
+        XCTAssertEqual(near.status, 0, near.stderr)
+        XCTAssertEqual(near.stdout.split(separator: "\n").count, 4, near.stdout)
+        XCTAssertTrue(near.stdout.hasPrefix("DISTANCE"))
+        let json = try Binaries.run("areasctl", ["--socket", socket, "--json", "radius", "37.53", "126.97", "500"])
+        XCTAssertEqual(try JSONParser.parse(Array(json.stdout.utf8.dropLast()))["ok"]?.bool, true)
+        let geo = try Binaries.run("areasctl", ["--socket", socket, "--geojson", "bbox", "37.5", "126.9", "37.6", "127.0"])
+        XCTAssertEqual(try JSONParser.parse(Array(geo.stdout.utf8.dropLast()))["type"]?.string, "FeatureCollection")
+        let bad = try Binaries.run("areasctl", ["--socket", socket, "near", "91", "0"])
+        XCTAssertEqual(bad.status, 1)
+        XCTAssertTrue(bad.stderr.contains("bad_request: lat must be a number between -90 and 90"), bad.stderr)
+        let refresh = try Binaries.run("areasctl", ["--socket", socket, "refresh"])
+        XCTAssertEqual(refresh.status, 0, refresh.stderr)
+        XCTAssertEqual(refresh.stdout.split(separator: "\n").count, 4, "one line per source")
+        XCTAssertEqual(try Binaries.run("areasctl", ["--socket", socket, "refresh", "--quiet"]).stdout, "")
+
+        // A second daemon on the same socket refuses to start.
+        let (second, secondErr) = try startDaemon(directory)
+        second.waitUntilExit()
+        XCTAssertNotEqual(second.terminationStatus, 0)
+        XCTAssertTrue(String(decoding: secondErr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).contains("in use by a running areasd"))
+
+        kill(daemon.processIdentifier, SIGTERM)
+        daemon.waitUntilExit()
+        XCTAssertEqual(daemon.terminationStatus, 0)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: socket), "socket file removed")
+        let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertTrue(log.contains("listening on \(socket)"), log)
+
+        // Restart: served at once from the snapshot.
+        let (again, _) = try startDaemon(directory)
+        XCTAssertTrue(waitForAnswer(socket, seconds: 5))
+        let stats = try Binaries.run("areasctl", ["--socket", socket, "--json", "stats"])
+        XCTAssertEqual(try JSONParser.parse(Array(stats.stdout.utf8.dropLast()))["areas"]?.double, Double(SampleCounts.total))
+        kill(again.processIdentifier, SIGINT)
+        again.waitUntilExit()
+        XCTAssertEqual(again.terminationStatus, 0)
+    }
+
+    func testTornSnapshotIsMovedAsideAndRefetched() throws {
+        let directory = Fixtures.temporaryDirectory()
+        try sampleConfig(in: directory)
+        try Data("AREASNAP garbage".utf8).write(to: URL(fileURLWithPath: directory + "/areas.snapshot"))
+        let (daemon, stderr) = try startDaemon(directory)
+        XCTAssertTrue(waitForAnswer(directory + "/areasd.sock"))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: directory + "/areas.snapshot.corrupt"))
+        kill(daemon.processIdentifier, SIGTERM)
+        daemon.waitUntilExit()
+        let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertTrue(log.contains("is corrupt") && log.contains(".corrupt"), log)
+    }
+
+    func testUsageAndUnreachableExitCodes() throws {
+        let absent = try Binaries.run("areasctl", ["--socket", "/tmp/areas-absent.sock", "near", "37.5", "127"])
+        XCTAssertEqual(absent.status, 3)
+        XCTAssertEqual(absent.stderr, "areasctl: cannot connect to areasd at /tmp/areas-absent.sock: No such file or directory (is areasd running?)\n")
+        let usage = try Binaries.run("areasctl", ["near", "37.5"])
+        XCTAssertEqual(usage.status, 2)
+        XCTAssertTrue(usage.stderr.hasPrefix("areasctl: near takes LAT LON\nusage: areasctl"), usage.stderr)
+        XCTAssertEqual(try Binaries.run("areasctl", ["fly"]).status, 2)
+        XCTAssertEqual(try Binaries.run("areasctl", ["near", "37", "127", "--kind", "cigar"]).status, 2)
+
+        let config = try Binaries.run("areasd", ["--config", "/nonexistent.json"])
+        XCTAssertEqual(config.status, 78)
+        XCTAssertTrue(config.stderr.hasPrefix("areasd: /nonexistent.json: cannot read the file"), config.stderr)
+        XCTAssertEqual(try Binaries.run("areasd", ["--bogus"]).status, 2)
+    }
+}
+
+/// The real areasd against an upstream that turns bad between refreshes.
+final class DaemonFaultTests: XCTestCase {
+    func testAFailedSourceKeepsServingItsLastGoodData() throws {
+        final class Switch: Sendable { let revoked = Atomic<Bool>(false) }
+        let state = Switch()
+        let pages = try Fixtures.xmlPages()
+        let upstream = try LoopbackHTTPServer { request in
+            let page = Int(request.query["pageNo"] ?? "1") ?? 1
+            if state.revoked.load(ordering: .relaxed) {
+                return .text(200, Fixtures.gatewayError("30", "SERVICE_KEY_IS_NOT_REGISTERED_ERROR"))
+            }
+            let body = pages.indices.contains(page - 1) ? pages[page - 1] : []
+            return body.isEmpty ? .text(200, Fixtures.headerError("03", "NODATA_ERROR")) : .body(status: 200, contentType: "text/xml", body)
+        }
+        defer { upstream.stop() }
+        let directory = Fixtures.temporaryDirectory()
+        let config = """
+            {"snapshot":"\(directory)/areas.snapshot","sources":[
+             {"name":"zones","kind":"nonsmoking","format":"data-go-kr-xml","url":"\(upstream.baseURL)/x","serviceKeyEnv":"AREAS_TEST_KEY","retries":1,"retryDelaySeconds":0.01},
+             {"name":"yongsan","kind":"smoking","format":"odcloud-json","pages":"\(Fixtures.root)/samples/yongsan-smoking",
+              "fields":{"name":"서울특별시 용산구 설치 위치","latitude":"위도","longitude":"경도"}}]}
+            """
+        try config.write(toFile: directory + "/areasd.json", atomically: true, encoding: .utf8)
+        let socket = directory + "/areasd.sock"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Binaries.path("areasd"))
+        process.arguments = ["--config", directory + "/areasd.json", "--socket", socket]
+        var environment = ProcessInfo.processInfo.environment
+        environment["AREAS_TEST_KEY"] = "k3y+secret/=="
+        process.environment = environment
+        let stderr = Pipe()
+        process.standardError = stderr
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGTERM); process.waitUntilExit() } }
+
+        func ask(_ request: String) -> JSONValue? {
+            guard let client = try? AreasClient(path: socket), let line = try? client.send(Array(request.utf8)) else { return nil }
+            return try? JSONParser.parse(line)
+        }
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline, ask(#"{"op":"health"}"#)?["loaded"]?.bool != true { usleep(50_000) }
+        let everything = #"{"op":"bbox","south":33,"west":124,"north":39,"east":132,"output":"ids","limit":10000}"#
+        let before = Set(ask(everything)?.ids ?? [])
+        XCTAssertEqual(before.filter { $0.hasPrefix("zones:") }.count, SampleCounts.nonSmokingZones)
+        XCTAssertEqual(before.filter { $0.hasPrefix("yongsan:") }.count, 57)
+
+        state.revoked.store(true, ordering: .relaxed)
+        let refresh = try Binaries.run("areasctl", ["--socket", socket, "refresh"])
+        XCTAssertEqual(refresh.status, 1, "cron sees the failure")
+        XCTAssertTrue(refresh.stderr.contains("zones: failed, still serving \(SampleCounts.nonSmokingZones) areas") && refresh.stderr.contains("result code 30 (service key not registered)"), refresh.stderr)
+        XCTAssertEqual(Set(ask(everything)?.ids ?? []), before, "the last good data is still served")
+        let stats = ask(#"{"op":"stats"}"#)
+        XCTAssertEqual(stats?["lastRefresh"]?["sources"]?.array.first?["status"]?.string, "failed")
+
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertTrue(log.contains("source zones: failed") && log.contains("result code 30"), log)
+        XCTAssertFalse(log.contains("k3y") || log.contains("secret"), "the key never reaches the log")
+    }
+}

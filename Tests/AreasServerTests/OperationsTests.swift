@@ -1,0 +1,304 @@
+import Foundation
+import Glibc
+import Synchronization
+import XCTest
+@testable import AreasControl
+@testable import AreasCore
+@testable import AreasIngest
+@testable import AreasProtocol
+@testable import AreasServer
+@testable import AreasSystem
+@testable import AreasTestSupport
+
+/// What an operator relies on: systemd notify and socket activation, signals, access control, logs.
+final class OperationsTests: XCTestCase {
+    private var directory = ""
+
+    override func setUp() {
+        directory = Fixtures.temporaryDirectory()
+    }
+
+    /// The sample config with paths made absolute and the snapshot in the test folder.
+    private func writeConfig(extra: String = "") throws -> String {
+        var text = try String(contentsOfFile: Fixtures.path("config/areasd.json"), encoding: .utf8)
+        text = text.replacingOccurrences(of: "\"../samples/", with: "\"\(Fixtures.root)/samples/")
+        text = text.replacingOccurrences(of: "/tmp/areasd-samples/areas.snapshot", with: directory + "/areas.snapshot")
+        if !extra.isEmpty { text = text.replacingOccurrences(of: "{\n", with: "{\n\(extra),\n", options: [], range: text.range(of: "{\n")) }
+        let path = directory + "/areasd.json"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// A datagram socket the test listens on, as systemd does for NOTIFY_SOCKET.
+    final class NotifyListener {
+        let fd: Int32
+        let path: String
+
+        init(path: String) throws {
+            self.path = path
+            fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+            var address = try Sockets.unixAddress(path)
+            let length = path.hasPrefix("@") ? socklen_t(MemoryLayout<sa_family_t>.size + path.utf8.count) : socklen_t(MemoryLayout<sockaddr_un>.size)
+            if path.hasPrefix("@") { withUnsafeMutableBytes(of: &address.sun_path) { $0[0] = 0 } }
+            let result = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+            guard result == 0 else { throw SystemError("bind", subject: path) }
+        }
+
+        /// The next datagram, or nil after `seconds`.
+        func receive(seconds: Double) -> String? {
+            var pollfd = Glibc.pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&pollfd, 1, Int32(seconds * 1000)) > 0 else { return nil }
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let n = recv(fd, &buffer, buffer.count, 0)
+            return n > 0 ? String(decoding: buffer[0..<n], as: UTF8.self) : nil
+        }
+
+        /// Messages until one contains `text`.
+        func wait(for text: String, seconds: Double = 20) -> [String] {
+            var seen: [String] = []
+            let deadline = Date().addingTimeInterval(seconds)
+            while Date() < deadline, let message = receive(seconds: deadline.timeIntervalSinceNow) {
+                seen.append(message)
+                if message.contains(text) { return seen }
+            }
+            return seen
+        }
+
+        deinit { close(fd) }
+    }
+
+    private func start(config: String, socket: String, env: [String: String] = [:]) throws -> (Process, Pipe) {
+        try Binaries.startDaemon(["--config", config, "--socket", socket], environment: env)
+    }
+
+    private func ask(_ socket: String, _ request: String) -> JSONValue? {
+        guard let client = try? AreasClient(path: socket), let line = try? client.send(Array(request.utf8)) else { return nil }
+        return try? JSONParser.parse(line)
+    }
+
+    private func waitUntil(seconds: Double = 20, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if condition() { return true }
+            usleep(50_000)
+        }
+        return false
+    }
+
+    func testNotifyProtocol() throws {
+        let listener = try NotifyListener(path: directory + "/notify.sock")
+        let socket = directory + "/areasd.sock"
+        let (daemon, _) = try start(config: try writeConfig(), socket: socket,
+                                    env: ["NOTIFY_SOCKET": listener.path, "WATCHDOG_USEC": "400000"])
+        let startup = listener.wait(for: "READY=1")
+        let ready = try XCTUnwrap(startup.last)
+        XCTAssertTrue(ready.contains("READY=1\nSTATUS=serving \(SampleCounts.total) areas, data "), ready)
+        XCTAssertNotNil(ask(socket, #"{"op":"health"}"#), "ready means the socket answers")
+        XCTAssertEqual(listener.wait(for: "WATCHDOG=1", seconds: 2).last, "WATCHDOG=1")
+        XCTAssertEqual(listener.wait(for: "WATCHDOG=1", seconds: 2).last, "WATCHDOG=1")
+
+        kill(daemon.processIdentifier, SIGHUP)
+        let reload = listener.wait(for: "RELOADING=1")
+        XCTAssertTrue(reload.last?.range(of: #"RELOADING=1\nMONOTONIC_USEC=\d+"#, options: .regularExpression) != nil, reload.joined(separator: "|"))
+        XCTAssertTrue(listener.wait(for: "READY=1").last?.contains("READY=1") == true)
+
+        kill(daemon.processIdentifier, SIGTERM)
+        XCTAssertTrue(listener.wait(for: "STOPPING=1").last?.contains("STOPPING=1") == true)
+        daemon.waitUntilExit()
+        XCTAssertEqual(daemon.terminationStatus, 0)
+    }
+
+    func testNotifyToAnAbstractSocketAndWatchdogOwnership() throws {
+        let name = "@areas-test-\(UUID().uuidString.prefix(8))"
+        let listener = try NotifyListener(path: name)
+        SystemdNotifier(environment: ["NOTIFY_SOCKET": name]).status("hello")
+        XCTAssertEqual(listener.receive(seconds: 2), "STATUS=hello")
+        XCTAssertEqual(SystemdNotifier(environment: ["WATCHDOG_USEC": "30000000"], pid: 7).watchdogInterval, 15)
+        XCTAssertEqual(SystemdNotifier(environment: ["WATCHDOG_USEC": "30000000", "WATCHDOG_PID": "7"], pid: 7).watchdogInterval, 15)
+        XCTAssertNil(SystemdNotifier(environment: ["WATCHDOG_USEC": "30000000", "WATCHDOG_PID": "8"], pid: 7).watchdogInterval)
+        XCTAssertFalse(SystemdNotifier(environment: [:]).isEnabled)
+    }
+
+    func testSocketActivationServesOnDescriptor3() throws {
+        let socket = directory + "/activated.sock"
+        let listener = try Sockets.listenUnix(path: socket)
+        let config = try writeConfig()
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, listener.rawValue, 3)
+        let script = "export LISTEN_PID=$$ LISTEN_FDS=1; exec '\(Binaries.path("areasd"))' --config '\(config)' --socket /nonexistent/unused.sock"
+        let words: [String] = ["/bin/sh", "-c", script]
+        let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        XCTAssertEqual(posix_spawn(&pid, "/bin/sh", &actions, nil, argv, environ), 0)
+        listener.close()
+        XCTAssertTrue(waitUntil { self.ask(socket, #"{"op":"health"}"#)?["loaded"]?.bool == true }, "answers on the passed socket")
+        kill(pid, SIGTERM)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        XCTAssertEqual(status, 0)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: socket), "a socket systemd owns is left in place")
+    }
+
+    func testSigtermDuringPipelinedLoadAnswersWhatItRead() throws {
+        let socket = directory + "/areasd.sock"
+        let (daemon, _) = try start(config: try writeConfig(), socket: socket)
+        XCTAssertTrue(waitUntil { self.ask(socket, #"{"op":"health"}"#)?["loaded"]?.bool == true })
+        let ids = (ask(socket, #"{"op":"bbox","south":33,"west":124,"north":39,"east":132,"output":"ids"}"#)?.ids ?? [])
+        XCTAssertGreaterThan(ids.count, 2000)
+        let requests = (0..<20_000).map { ids[$0 % ids.count] }
+        let fd = try Sockets.connectUnix(path: socket)
+        defer { fd.close() }
+        let writer = Thread {
+            let batch = Array(requests.map { #"{"op":"get","id":"\#($0)"}"# + "\n" }.joined().utf8)
+            try? fd.writeAll(batch)
+        }
+        writer.start()
+        let reader = LineReader(fd: fd)
+        var answered = 0
+        var sent = false
+        while true {
+            guard let line = try? reader.next() else { break }
+            // Every answer is whole and in order: the prefix of what was sent.
+            XCTAssertEqual((try? JSONParser.parse(line))?.ids, [requests[answered]])
+            answered += 1
+            if answered == 100 && !sent {
+                kill(daemon.processIdentifier, SIGTERM)
+                sent = true
+            }
+        }
+        daemon.waitUntilExit()
+        XCTAssertEqual(daemon.terminationStatus, 0)
+        XCTAssertGreaterThanOrEqual(answered, 100)
+        XCTAssertLessThanOrEqual(answered, requests.count)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: socket), "socket file removed")
+    }
+
+    func testSighupReloadsAValidConfigAndKeepsTheOldOneOtherwise() throws {
+        let socket = directory + "/areasd.sock"
+        let config = try writeConfig()
+        let (daemon, stderr) = try start(config: config, socket: socket)
+        XCTAssertTrue(waitUntil { self.ask(socket, #"{"op":"health"}"#)?["loaded"]?.bool == true })
+        // Drop the anyang source: after SIGHUP its areas are gone.
+        var text = try String(contentsOfFile: config, encoding: .utf8)
+        let start = try XCTUnwrap(text.range(of: "    {\n      \"name\": \"anyang\""))
+        let end = try XCTUnwrap(text.range(of: "    },\n", range: start.upperBound..<text.endIndex))
+        text.removeSubrange(start.lowerBound..<end.upperBound)
+        try text.write(toFile: config, atomically: true, encoding: .utf8)
+        kill(daemon.processIdentifier, SIGHUP)
+        XCTAssertTrue(waitUntil { self.ask(socket, #"{"op":"stats"}"#)?["bySource"]?["anyang"] == nil }, "anyang dropped")
+        XCTAssertEqual(ask(socket, #"{"op":"stats"}"#)?["areas"]?.double, Double(SampleCounts.total - SampleCounts.anyang))
+
+        try "{ not json".write(toFile: config, atomically: true, encoding: .utf8)
+        kill(daemon.processIdentifier, SIGHUP)
+        usleep(500_000)
+        XCTAssertEqual(ask(socket, #"{"op":"health"}"#)?["ok"]?.bool, true, "still serving")
+        kill(daemon.processIdentifier, SIGTERM)
+        daemon.waitUntilExit()
+        let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertTrue(log.contains("SIGHUP: reloaded"), log)
+        XCTAssertTrue(log.contains("SIGHUP: \(config): invalid JSON") && log.contains("keeping the running configuration"), log)
+    }
+
+    func testRefreshIsDeniedToOtherUsers() throws {
+        guard getuid() == 0 else { throw XCTSkip("needs root to run a client as another user (nobody)") }
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else { throw XCTSkip("setpriv is not installed") }
+        // nobody must reach the binary and the socket: a world-traversable folder and mode 0666.
+        let shared = "/tmp/areas-ops-\(getpid())"
+        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        defer { try? FileManager.default.removeItem(atPath: shared) }
+        let client = shared + "/areasctl"
+        try FileManager.default.copyItem(atPath: Binaries.path("areasctl"), toPath: client)
+        let socket = shared + "/areasd.sock"
+        let (daemon, _) = try start(config: try writeConfig(extra: #"  "socketMode": "0666""#), socket: socket)
+        defer { kill(daemon.processIdentifier, SIGTERM); daemon.waitUntilExit() }
+        XCTAssertTrue(waitUntil { self.ask(socket, #"{"op":"health"}"#)?["loaded"]?.bool == true })
+        var info = stat()
+        stat(socket, &info)
+        XCTAssertEqual(info.st_mode & 0o777, 0o666)
+
+        let asNobody = ["--reuid=65534", "--regid=65534", "--clear-groups", client, "--socket", socket]
+        let health = try run("/usr/bin/setpriv", asNobody + ["health"])
+        XCTAssertEqual(health.status, 0, health.stderr)
+        let refresh = try run("/usr/bin/setpriv", asNobody + ["refresh"])
+        XCTAssertEqual(refresh.status, 1)
+        XCTAssertTrue(refresh.stderr.contains("permission_denied: refresh is allowed only to root"), refresh.stderr)
+        let asRoot = try Binaries.run("areasctl", ["--socket", socket, "refresh", "--quiet"])
+        XCTAssertEqual(asRoot.status, 0, asRoot.stderr)
+    }
+
+    private func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        try Binaries.run(executable, arguments)
+    }
+
+    func testLogFormats() {
+        let journal = Logger(threshold: .debug, environment: ["JOURNAL_STREAM": "8:1234"], sink: { _ in })
+        XCTAssertEqual(journal.format(.error, "bad\nthing"), "<3>bad | thing\n")
+        XCTAssertEqual(journal.format(.warning, "w"), "<4>w\n")
+        XCTAssertEqual(journal.format(.info, "i"), "<6>i\n")
+        XCTAssertEqual(journal.format(.debug, "d"), "<7>d\n")
+        let plain = Logger(threshold: .info, environment: [:], sink: { _ in })
+        XCTAssertNotNil(plain.format(.info, "hello").range(of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z info hello\n$"#, options: .regularExpression))
+        final class Lines: Sendable { let all = LockedValue<[String]>([]) }
+        let lines = Lines()
+        let filtered = Logger(threshold: .warning, environment: [:], sink: { line in lines.all.withLock { $0.append(line) } })
+        filtered.info("hidden")
+        filtered.error("shown")
+        XCTAssertEqual(lines.all.withLock { $0.count }, 1)
+    }
+
+    func testNoLogLineEverHoldsTheKey() async throws {
+        let key = "Zx9+secret/KEY=="
+        final class Lines: Sendable { let all = LockedValue<[String]>([]) }
+        let lines = Lines()
+        let logger = Logger(threshold: .debug, environment: [:], sink: { line in lines.all.withLock { $0.append(line) } })
+        let rejecting = try LoopbackHTTPServer { _ in .text(200, Fixtures.gatewayError("30", "SERVICE_KEY_IS_NOT_REGISTERED_ERROR")) }
+        defer { rejecting.stop() }
+        let (closed, closedPort) = try Sockets.listenLoopbackTCP()
+        closed.close()  // nothing listens there now: connection refused
+        let sources = [
+            Fixtures.source(name: "rejected", url: rejecting.baseURL + "/api", keyEnv: "AREAS_KEY"),
+            Fixtures.source(name: "refused", url: "http://127.0.0.1:\(closedPort)/api", keyEnv: "AREAS_KEY", retries: 1),
+        ]
+        let empty = ServingState(catalog: Catalog(), hasData: false, lastReport: nil, snapshotPath: directory + "/s", builtAt: 0)
+        let service = AreaService(config: Fixtures.config(sources), state: empty, snapshotPath: directory + "/s", logger: logger,
+                                  environment: ["AREAS_KEY": key])
+        let report = try XCTUnwrap(service.startRefresh(force: false).wait())
+        XCTAssertEqual(report.sources.map(\.status), [.failed, .failed])
+        let log = lines.all.withLock { $0.joined() }
+        XCTAssertTrue(log.contains("rejected: failed") && log.contains("result code 30"), log)
+        XCTAssertTrue(log.contains("refused: failed"), log)
+        for fragment in [key, "Zx9", "secret", "KEY%3D", "Zx9%2Bsecret"] {
+            XCTAssertFalse(log.contains(fragment), "log holds '\(fragment)': \(log)")
+        }
+        var writer = JSONWriter()
+        try service.execute(.stats, peerUID: 0, into: &writer)
+        XCTAssertFalse(String(decoding: writer.bytes, as: UTF8.self).contains("secret"))
+    }
+}
+
+final class FreeMemoryTests: XCTestCase {
+    /// Freed heap blocks stay mapped until released; resident size must fall once they are.
+    func testReleasingFreedHeapLowersResidentSize() throws {
+        func residentPages() -> Int {
+            let statm = (try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8)) ?? ""
+            return Int(statm.split(separator: " ").dropFirst().first ?? "") ?? 0
+        }
+        // Small blocks come from the heap, not from mappings of their own.
+        var blocks: [UnsafeMutableRawPointer] = []
+        for _ in 0..<100_000 {
+            guard let block = malloc(1_000) else { continue }
+            memset(block, 1, 1_000)
+            blocks.append(block)
+        }
+        // Keep the last one so the heap cannot simply shrink from its top.
+        for block in blocks.dropLast() { free(block) }
+        let before = residentPages()
+        XCTAssertTrue(FreeMemory.release(), "glibc released nothing")
+        let after = residentPages()
+        XCTAssertLessThan(after, before - 10_000, "resident pages \(before) -> \(after)")
+        blocks.last.map { free($0) }
+    }
+}

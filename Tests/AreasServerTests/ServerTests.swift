@@ -1,0 +1,495 @@
+import Foundation
+import Glibc
+import Synchronization
+import XCTest
+@testable import AreasCore
+@testable import AreasProtocol
+@testable import AreasServer
+@testable import AreasSystem
+@testable import AreasTestSupport
+
+/// The daemon's protocol end to end over a real Unix socket, answers checked by brute force.
+final class ServerTests: XCTestCase {
+    func testQueriesMatchBruteForce() async throws {
+        let server = try await TestServer.samples()
+        let areas = server.service.state.index.areas
+        XCTAssertGreaterThan(areas.count, 2_500)
+        let client = try server.client()
+        var random = SplitMix64(seed: 8)
+        func byDistance(_ point: GeoPoint, _ kind: KindFilter) -> [(String, Double)] {
+            areas.filter { kind.admits($0.kind) }
+                .map { ($0.id, Geodesy.distance(point, $0.coordinate)) }
+                .sorted { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 < $1.0 }
+        }
+        for i in 0..<150 {
+            let anchor = areas[Int.random(in: 0..<areas.count, using: &random)].coordinate
+            let lat = anchor.latitude + Double.random(in: -0.01...0.01, using: &random)
+            let lon = anchor.longitude + Double.random(in: -0.01...0.01, using: &random)
+            let point = try GeoPoint(latitude: lat, longitude: lon)
+            let kind = KindFilter.allCases[i % 3]
+            let expected = byDistance(point, kind)
+
+            let near = try server.ask(#"{"op":"near","lat":\#(lat),"lon":\#(lon),"k":7,"kind":"\#(kind.rawValue)"}"#, on: client)
+            XCTAssertEqual(near.ids, expected.prefix(7).map(\.0))
+            let distances = near["areas"]?.array.compactMap { $0["distanceMeters"]?.double } ?? []
+            for (got, want) in zip(distances, expected.prefix(7).map(\.1)) { XCTAssertEqual(got, want, accuracy: 0.006) }
+
+            let meters = [50.0, 400, 1500][i % 3]
+            let radius = try server.ask(#"{"op":"radius","lat":\#(lat),"lon":\#(lon),"meters":\#(meters),"kind":"\#(kind.rawValue)"}"#, on: client)
+            XCTAssertEqual(radius.ids, expected.filter { $0.1 <= meters }.map(\.0))
+
+            let box = SyntheticPoints.box(around: point, fraction: 0.0002)
+            let inBox = try server.ask(#"{"op":"bbox","south":\#(box.south),"west":\#(box.west),"north":\#(box.north),"east":\#(box.east),"kind":"\#(kind.rawValue)"}"#, on: client)
+            XCTAssertEqual(Set(inBox.ids), Set(areas.filter { kind.admits($0.kind) && box.contains($0.coordinate) }.map(\.id)))
+            XCTAssertEqual(inBox["count"]?.double, Double(inBox.ids.count))
+        }
+        let one = areas[1234]
+        let got = try server.ask(#"{"op":"get","id":"\#(one.id)"}"#, on: client)
+        let fields = got["areas"]?.array.first?["fields"]
+        XCTAssertEqual(got.ids, [one.id])
+        for field in one.fields { XCTAssertEqual(fields?[field.key]?.string, field.value) }
+        XCTAssertEqual(try server.ask(#"{"op":"get","id":"nope"}"#, on: client).errorCode, "not_found")
+    }
+
+    func testCheckAlongAndRegionsOverTheSocket() async throws {
+        let server = try await TestServer.samples()
+        let index = server.service.state.index
+        let zone = try XCTUnwrap(index.areas.indices.first { index.areas[$0].kind == .nonsmoking && index.areas[$0].province == "서울특별시" })
+        let center = index.areas[zone].coordinate
+        let answer = try server.ask(#"{"op":"check","lat":\#(center.latitude),"lon":\#(center.longitude)}"#)
+        let expected = index.check(center)
+        XCTAssertEqual(answer["inside"]?.bool, true)
+        XCTAssertEqual(answer["zones"]?.array.compactMap { $0["id"]?.string }, expected.zones.map { index.areas[$0.position].id })
+        XCTAssertTrue(answer["summary"]?.string?.hasPrefix("No smoking here: inside") == true, answer["summary"]?.string ?? "")
+        XCTAssertEqual(answer["nearestSmoking"]?["id"]?.string, expected.nearestSmoking.map { index.areas[$0.position].id })
+        XCTAssertNotNil(answer["nearestSmoking"]?["direction"]?.string)
+
+        let path = [[37.55, 126.97], [37.54, 126.975], [37.53, 126.97]]
+        let route = try server.ask(#"{"op":"along","path":\#(path),"meters":100}"#)
+        let points = try path.map { try GeoPoint(latitude: $0[0], longitude: $0[1]) }
+        XCTAssertEqual(route.ids, try index.along(points, meters: 100).map { index.areas[$0.position].id })
+        XCTAssertGreaterThan(route.ids.count, 3)
+
+        // "서울" is an alias of "서울특별시"; every answer then lies in Seoul.
+        let seoul = try server.ask(#"{"op":"near","lat":37.4,"lon":126.95,"k":20,"province":"서울"}"#)
+        XCTAssertEqual(seoul.ids.count, 20)
+        XCTAssertTrue(seoul.ids.allSatisfy { index.area(id: $0)?.province == "서울특별시" })
+        let stats = try server.ask(#"{"op":"stats"}"#)
+        XCTAssertEqual(stats["byProvince"]?["서울특별시"]?.double, Double(index.areas.filter { $0.province == "서울특별시" }.count))
+        // The text is held once: never more than every area's strings laid end to end.
+        let text = index.areas.reduce(0) { total, area in
+            total + [area.id, area.name, area.roadAddress, area.lotAddress, area.province, area.district, area.source].reduce(0) { $0 + $1.utf8.count + 1 }
+                + area.fields.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count + 2 }
+        }
+        let textBytes = try XCTUnwrap(stats["memory"]?["textBytes"]?.double)
+        XCTAssertGreaterThan(textBytes, Double(index.areas.reduce(0) { $0 + $1.id.utf8.count }))
+        XCTAssertLessThan(textBytes, Double(text))
+        XCTAssertEqual(stats["memory"]?["recordBytes"]?.double, Double(index.areas.count * 48 + (index.areas.count + 1) * 4
+            + index.areas.reduce(0) { $0 + $1.fields.count * 8 }))
+        XCTAssertGreaterThan(try XCTUnwrap(stats["memory"]?["indexBytes"]?.double), Double(index.areas.count * 16))
+
+        for (request, message) in [
+            (#"{"op":"along","meters":50}"#, "path is missing"),
+            (#"{"op":"along","path":[],"meters":50}"#, "path must have 1 to 1000 points"),
+            (#"{"op":"along","path":[[91,0]],"meters":50}"#, "path[0] must have lat between -90 and 90"),
+            (#"{"op":"along","path":[[37,127],"x"],"meters":50}"#, "path[1] must be [lat, lon]"),
+            (#"{"op":"along","path":[[37,127]],"meters":60000}"#, "meters must be at most 50000"),
+            (#"{"op":"check","lat":37}"#, "lon is missing"),
+            (#"{"op":"near","lat":37,"lon":127,"province":""}"#, "province must not be empty"),
+        ] {
+            let error = try server.ask(request)
+            XCTAssertEqual(error.errorCode, "bad_request", request)
+            XCTAssertTrue(error["error"]?["message"]?.string?.contains(message) == true, "\(request): \(error["error"]?["message"]?.string ?? "")")
+        }
+    }
+
+    func testOutputModesAndLimits() async throws {
+        let server = try await TestServer.samples()
+        let full = try server.ask(#"{"op":"radius","lat":37.53,"lon":126.97,"meters":3000}"#)
+        let ids = try server.ask(#"{"op":"radius","lat":37.53,"lon":126.97,"meters":3000,"output":"ids"}"#)
+        let count = try server.ask(#"{"op":"radius","lat":37.53,"lon":126.97,"meters":3000,"output":"count"}"#)
+        XCTAssertGreaterThan(full.ids.count, 20)
+        XCTAssertEqual(ids.ids, full.ids)
+        XCTAssertNil(ids["areas"]?.array.first?["name"])
+        XCTAssertEqual(count["count"]?.double, Double(full.ids.count))
+        XCTAssertNil(count["areas"])
+        let limited = try server.ask(#"{"op":"radius","lat":37.53,"lon":126.97,"meters":3000,"limit":5}"#)
+        XCTAssertEqual(limited.ids, Array(full.ids.prefix(5)))
+        XCTAssertEqual(limited["truncated"]?.bool, true)
+        XCTAssertEqual(full["truncated"]?.bool, false)
+    }
+
+    func testPipelinedRequestsAnswerInOrder() async throws {
+        let server = try await TestServer.samples()
+        let areas = server.service.state.index.areas
+        let client = try server.client()
+        let picks = (0..<1000).map { areas[($0 * 37) % areas.count].id }
+        let batch = picks.map { #"{"op":"get","id":"\#($0)"}"# }.joined(separator: "\n") + "\n"
+        // One write holding all 1,000 requests, then read 1,000 answers.
+        let fd = try Sockets.connectUnix(path: server.socketPath)
+        defer { fd.close() }
+        try fd.writeAll(Array(batch.utf8))
+        let reader = LineReader(fd: fd)
+        for id in picks {
+            XCTAssertEqual(try JSONParser.parse(try reader.next()).ids, [id])
+        }
+        _ = client
+    }
+
+    func testBadInputGetsAnErrorAndTheConnectionStaysUsable() async throws {
+        let server = try await TestServer.samples()
+        let client = try server.client()
+        let cases: [(String, String, String)] = [
+            ("{", "bad_request", "invalid JSON"),
+            ("[1,2]", "bad_request", "must be a JSON object"),
+            ("{}", "bad_request", "op is missing"),
+            (#"{"op":"fly"}"#, "unknown_op", "unknown op 'fly'"),
+            (#"{"op":"near","lon":127}"#, "bad_request", "lat is missing"),
+            (#"{"op":"near","lat":"37.5","lon":127}"#, "bad_request", "lat must be a number"),
+            (#"{"op":"near","lat":91,"lon":127}"#, "bad_request", "lat must be a number between -90 and 90"),
+            (#"{"op":"near","lat":NaN,"lon":127}"#, "bad_request", "invalid JSON"),
+            (#"{"op":"near","lat":1e999,"lon":127}"#, "bad_request", "invalid JSON"),
+            (#"{"op":"near","lat":37,"lon":127,"k":100001}"#, "bad_request", "k must be a whole number from 0 to 10000"),
+            (#"{"op":"near","lat":37,"lon":127,"k":2.5}"#, "bad_request", "k must be a whole number"),
+            (#"{"op":"radius","lat":37,"lon":127,"meters":-1}"#, "bad_request", "meters must be a number of meters"),
+            (#"{"op":"radius","lat":37,"lon":127}"#, "bad_request", "meters is missing"),
+            (#"{"op":"bbox","south":38,"west":126,"north":37,"east":127}"#, "bad_request", "south (38.0) must not be above north"),
+            (#"{"op":"bbox","south":37,"west":126,"north":38}"#, "bad_request", "east is missing"),
+            (#"{"op":"near","lat":37,"lon":127,"kind":"cigars"}"#, "bad_request", "kind must be smoking, nonsmoking or all"),
+            (#"{"op":"near","lat":37,"lon":127,"output":"xml"}"#, "bad_request", "output must be full, ids or count"),
+            (#"{"op":"get","id":5}"#, "bad_request", "id must be a string"),
+            ("\u{00}\u{01}binary", "bad_request", "invalid JSON"),
+            (String(repeating: "[", count: 5000), "bad_request", "nested deeper"),
+            (#"{"op":"get","id":"\ud800"}"#, "bad_request", "unpaired surrogate"),
+        ]
+        for (request, code, message) in cases {
+            let answer = try server.ask(request, on: client)
+            XCTAssertEqual(answer["ok"]?.bool, false, request)
+            XCTAssertEqual(answer.errorCode, code, request)
+            XCTAssertTrue(answer["error"]?["message"]?.string?.contains(message) == true, "\(request): \(answer["error"]?["message"]?.string ?? "")")
+            // Still answering on the same connection.
+            XCTAssertEqual(try server.ask(#"{"op":"health"}"#, on: client)["ok"]?.bool, true)
+        }
+    }
+
+    func testOversizedLineIsRefusedThenClosed() async throws {
+        let server = try await TestServer.samples()
+        let fd = try Sockets.connectUnix(path: server.socketPath)
+        defer { fd.close() }
+        try fd.writeAll(Array(#"{"op":"health"}"#.utf8) + [10] + [UInt8](repeating: UInt8(ascii: "a"), count: 70_000))
+        let reader = LineReader(fd: fd)
+        XCTAssertEqual(try JSONParser.parse(try reader.next())["ok"]?.bool, true)
+        XCTAssertEqual(try JSONParser.parse(try reader.next()).errorCode, "too_large")
+        XCTAssertThrowsError(try reader.next(), "closed after too_large")
+        XCTAssertEqual(try server.ask(#"{"op":"health"}"#)["ok"]?.bool, true, "others unaffected")
+    }
+
+    func testStalledClientsDoNotStallOthers() async throws {
+        var limits = UnixSocketServer.Limits()
+        limits.maxConnections = 40
+        let server = try await TestServer.samples(limits: limits)
+        // Half a line, and a client that floods requests and never reads.
+        let half = try Sockets.connectUnix(path: server.socketPath)
+        try half.writeAll(Array(#"{"op":"near","lat":37"#.utf8))
+        let flooder = try Sockets.connectUnix(path: server.socketPath)
+        let flood = Array(String(repeating: #"{"op":"radius","lat":37.53,"lon":126.97,"meters":5000}"# + "\n", count: 2000).utf8)
+        try flooder.setNonBlocking()
+        _ = flood.withUnsafeBytes { try? flooder.write($0) }
+        // Disconnect mid-response.
+        let quitter = try Sockets.connectUnix(path: server.socketPath)
+        try quitter.writeAll(flood)
+        quitter.close()
+        for _ in 0..<20 {
+            XCTAssertEqual(try server.ask(#"{"op":"near","lat":37.5,"lon":127}"#).ids.count, 10)
+        }
+        // Over the connection cap: one error line, then closed.
+        var extra: [FileDescriptor] = []
+        for _ in 0..<45 { extra.append(try Sockets.connectUnix(path: server.socketPath)) }
+        var busy = 0
+        for fd in extra.suffix(5) {
+            var pollfd = Glibc.pollfd(fd: fd.rawValue, events: Int16(POLLIN), revents: 0)
+            if poll(&pollfd, 1, 2000) > 0, let line = try? LineReader(fd: fd).next(), (try? JSONParser.parse(line))?.errorCode == "busy" { busy += 1 }
+        }
+        XCTAssertEqual(busy, 5, "the last five are over the cap")
+        extra.forEach { $0.close() }
+        half.close()
+        flooder.close()
+    }
+
+    func testFiveHundredConnectionsAtOnce() async throws {
+        let server = try await TestServer.samples()
+        var connections: [FileDescriptor] = []
+        defer { connections.forEach { $0.close() } }
+        for _ in 0..<500 { connections.append(try Sockets.connectUnix(path: server.socketPath)) }
+        // Every one asks before any reads: all 500 are open and served at the same time.
+        for fd in connections { try fd.writeAll(Array(#"{"op":"near","lat":37.53,"lon":126.97,"k":3,"output":"ids"}"#.utf8) + [10]) }
+        let expected = try server.ask(#"{"op":"near","lat":37.53,"lon":126.97,"k":3,"output":"ids"}"#).ids
+        XCTAssertEqual(expected.count, 3)
+        for fd in connections {
+            XCTAssertEqual(try JSONParser.parse(try LineReader(fd: fd).next()).ids, expected)
+        }
+        XCTAssertGreaterThanOrEqual(server.server.connectionCount, 500)
+    }
+
+    func testConcurrentClientsDuringRefreshSeeWholeDataSets() async throws {
+        // An upstream that alternates between two different data sets on every refresh.
+        let generation = Atomic<Int>(0)
+        let pages = [try Fixtures.xmlPage(1), try Fixtures.xmlPage(2)]
+        let upstream = try LoopbackHTTPServer { request in
+            let page = Int(request.query["pageNo"] ?? "1") ?? 1
+            guard page == 1 else { return .text(200, Fixtures.headerError("03", "NODATA_ERROR")) }
+            let which = generation.add(1, ordering: .relaxed).newValue % 2
+            let text = String(decoding: pages[which], as: UTF8.self).replacingOccurrences(of: "<totalCount>2750</totalCount>", with: "<totalCount>1000</totalCount>")
+            return .text(200, text, contentType: "text/xml")
+        }
+        defer { upstream.stop() }
+        var source = Fixtures.source(url: upstream.baseURL + "/zones")
+        source.maxShrink = 1
+        let server = try await TestServer(config: Fixtures.config([source]))
+        let first = Set(server.service.state.index.areas.map(\.id))
+        _ = server.service.startRefresh(force: false).wait()
+        let second = Set(server.service.state.index.areas.map(\.id))
+        XCTAssertTrue(first != second && !first.isEmpty && !second.isEmpty)
+
+        final class Failures: Sendable { let list = LockedValue<[String]>([]) }
+        let failures = Failures()
+        let refresher = Thread {
+            for _ in 0..<8 { _ = server.service.startRefresh(force: false).wait() }
+        }
+        refresher.start()
+        await withTaskGroup(of: Void.self) { group in
+            for c in 0..<200 {
+                group.addTask {
+                    do {
+                        let client = try server.client()
+                        for _ in 0..<5 {
+                            let answer = try server.ask(#"{"op":"bbox","south":33,"west":124,"north":39,"east":132,"output":"ids"}"#, on: client)
+                            let ids = Set(answer.ids)
+                            if !(ids == first || ids == second) {
+                                failures.list.withLock { $0.append("client \(c): \(ids.count) ids, a mix or a partial set") }
+                            }
+                        }
+                    } catch {
+                        failures.list.withLock { $0.append("client \(c): \(error)") }
+                    }
+                }
+            }
+        }
+        while !refresher.isFinished { try await Task.sleep(nanoseconds: 10_000_000) }
+        XCTAssertEqual(failures.list.withLock { $0 }, [])
+        XCTAssertGreaterThanOrEqual(generation.load(ordering: .relaxed), 8)
+    }
+
+    func testSocketFilesThatAreInTheWay() async throws {
+        let server = try await TestServer.samples()
+        // A live daemon's socket: refused.
+        XCTAssertThrowsError(try SocketPath.prepare(server.socketPath)) { XCTAssertTrue("\($0)".contains("in use by a running areasd")) }
+        // A stale socket (no listener): replaced.
+        let stale = server.directory + "/stale.sock"
+        let dead = try Sockets.listenUnix(path: stale)
+        dead.close()
+        XCTAssertNoThrow(try SocketPath.prepare(stale))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: stale))
+        // Not a socket: refused and left alone.
+        let file = server.directory + "/precious.txt"
+        try Data("keep me".utf8).write(to: URL(fileURLWithPath: file))
+        XCTAssertThrowsError(try SocketPath.prepare(file)) { XCTAssertTrue("\($0)".contains("not a socket")) }
+        XCTAssertEqual(FileManager.default.contents(atPath: file), Data("keep me".utf8))
+        // Too long for sun_path.
+        let long = "/tmp/" + String(repeating: "x", count: 120) + ".sock"
+        XCTAssertThrowsError(try SocketPath.prepare(long)) { XCTAssertTrue("\($0)".contains("longer than the 107")) }
+    }
+}
+
+/// Reads newline-terminated lines from a descriptor.
+final class LineReader {
+    let fd: FileDescriptor
+    var buffer: [UInt8] = []
+
+    init(fd: FileDescriptor) { self.fd = fd }
+
+    struct Closed: Error {}
+
+    func next() throws -> [UInt8] {
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            if let newline = buffer.firstIndex(of: 10) {
+                let line = Array(buffer[..<newline])
+                buffer.removeSubrange(...newline)
+                return line
+            }
+            let n = try chunk.withUnsafeMutableBytes { try fd.read(into: $0) }
+            if n == 0 { throw Closed() }
+            buffer.append(contentsOf: chunk[0..<n])
+        }
+    }
+}
+
+final class JSONWriterTests: XCTestCase {
+    /// Distances are written from whole centimetres; the text must be what the shortest form
+    /// of the rounded value would be, and parse back to it.
+    func testMetersMatchTheShortestFormOfTheRoundedValue() throws {
+        var random = SplitMix64(seed: 17)
+        var values: [Double] = [0, 0.004, 0.005, 0.05, 0.1, 0.3, 1, 1.5, 1.25, 10.1, 99.99, 100, 123.456, 1e9 + 0.07, -0.05, -1.5, -0.004]
+        for _ in 0..<20_000 {
+            values.append(Double.random(in: 0..<[1.0, 100, 10_000, 20_000_000][Int.random(in: 0..<4, using: &random)], using: &random))
+        }
+        for value in values {
+            var writer = JSONWriter()
+            writer.meters(value)
+            let text = String(decoding: writer.bytes, as: UTF8.self)
+            let rounded = (value * 100).rounded() / 100
+            let expected = rounded == rounded.rounded() ? String(Int(rounded)) : rounded.description
+            XCTAssertEqual(text, expected == "-0" ? "0" : expected, "\(value)")
+            XCTAssertEqual(Double(text), rounded == 0 ? 0 : rounded, "\(value)")
+        }
+    }
+
+    /// An `ids` item written in one piece is byte for byte what the general calls write, in a
+    /// list (commas) and alone, for ids that need escaping and distances of every size.
+    func testIDEntryMatchesTheGeneralCalls() throws {
+        var random = SplitMix64(seed: 23)
+        let ids = ["a", "nonsmoking:11110-000123", "", "quote\"d", "back\\slash", "tab\tnew\nline", "흡연구역-7", String(repeating: "x", count: 40)]
+        var distances: [Double?] = [nil, 0, 0.004, 0.005, -0.05, -0.004, -1.5, 99.995, 1e9 + 0.07, 9.99e12, 2e13, 1e300, .infinity, .nan]
+        for _ in 0..<2_000 { distances.append(Double.random(in: 0..<20_000_000, using: &random)) }
+        for id in ids {
+            for distance in distances {
+                var fused = JSONWriter(), general = JSONWriter()
+                fused.beginArray(); general.beginArray()
+                for _ in 0..<2 {
+                    var utf8 = Array(id.utf8)
+                    utf8.withUnsafeMutableBufferPointer { fused.beginIDEntry(id: UnsafeBufferPointer($0), distanceMeters: distance) }
+                    fused.endObject()
+                    general.beginObject()
+                    general.key("id"); general.string(id)
+                    if let distance { general.key("distanceMeters"); general.meters(distance) }
+                    general.endObject()
+                }
+                fused.endArray(); general.endArray()
+                XCTAssertEqual(String(decoding: fused.bytes, as: UTF8.self), String(decoding: general.bytes, as: UTF8.self),
+                               "\(id) \(String(describing: distance))")
+            }
+        }
+    }
+
+    /// Doubles read back exactly, and where Swift's own shortest form has no exponent the text
+    /// is that form: coordinates with any number of decimals, arbitrary values, every size.
+    func testDoublesAreWrittenInTheirShortestRoundTripForm() throws {
+        var random = SplitMix64(seed: 31)
+        var values: [Double] = [0.5, -0.5, 0.1, 0.3, 1e-6, 9.99e-7, 99_999.5, 100_000.5, 37.5665, 126.978, 1.0 / 3, -126.9780001,
+                                0.000001234, 12345.6789012345, 1e15 + 0.5, .leastNonzeroMagnitude, .greatestFiniteMagnitude, -.leastNormalMagnitude]
+        for _ in 0..<50_000 {
+            let decimals = Int.random(in: 1...17, using: &random)
+            let scaled = Double(Int64.random(in: -200_000_000_000...200_000_000_000, using: &random))
+            values.append(scaled / pow(10, Double(decimals)))
+            values.append(Double.random(in: -180...180, using: &random))
+            values.append(Double(bitPattern: random.next()))
+        }
+        for value in values where value.isFinite {
+            var writer = JSONWriter()
+            writer.number(value)
+            let text = String(decoding: writer.bytes, as: UTF8.self)
+            let parsed = try XCTUnwrap(Double(text), text)
+            XCTAssertEqual(parsed.bitPattern, value.bitPattern == (-0.0).bitPattern ? 0.0.bitPattern : value.bitPattern, text)
+            let shortest = value.description
+            if !shortest.contains("e"), value != value.rounded() {
+                XCTAssertEqual(text, shortest, "\(value)")
+            }
+        }
+        // Values of up to ten decimals, as upstream coordinates are, take the short path.
+        for _ in 0..<10_000 {
+            let decimals = Int.random(in: 1...10, using: &random)
+            let value = Double(Int64.random(in: 1...999_999_999_999_999, using: &random)) / pow(10, Double(decimals))
+            guard value < 1e5, value >= 1e-6 else { continue }
+            XCTAssertNotNil(JSONWriter.shortDecimal(value), "\(value)")
+        }
+    }
+
+    func testIntegersAtTheEdges() {
+        var random = SplitMix64(seed: 37)
+        let samples = (0..<10_000).map { _ in Int(bitPattern: UInt(random.next() >> UInt64.random(in: 0...63, using: &random))) &* (Bool.random(using: &random) ? 1 : -1) }
+        // Each side of every length of digits.
+        let powers = (1...18).map { (0..<$0).reduce(1) { r, _ in r * 10 } }
+        let lengths = powers.flatMap { [$0, $0 - 1, $0 + 1, -$0, 1 - $0] }
+        for value in [0, 1, -1, 9, 10, -10, 11, 99, 100, 101, 999, 1_000, 12_345, Int.max, Int.min, Int.min + 1] + lengths + samples {
+            var writer = JSONWriter()
+            writer.number(value)
+            XCTAssertEqual(String(decoding: writer.bytes, as: UTF8.self), String(value))
+        }
+    }
+
+    /// Strings of every awkward kind, written into a buffer that starts small and must grow,
+    /// read back by Foundation's parser.
+    func testStringsRoundTripThroughAGrowingBuffer() throws {
+        var random = SplitMix64(seed: 29)
+        let pieces = ["a", "흡연", "\"", "\\", "\n", "\r", "\t", "\u{01}", "\u{1F}", "/", "😀", " ", "\u{7F}"]
+        var strings = ["", String(repeating: "x", count: 100_000)]
+        for _ in 0..<2_000 {
+            strings.append((0..<Int.random(in: 0..<40, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined())
+        }
+        var writer = JSONWriter(capacity: 1)
+        writer.beginArray()
+        for string in strings { writer.string(string) }
+        writer.endArray()
+        XCTAssertGreaterThan(writer.capacity, 100_000)
+        let decoded = try JSONSerialization.jsonObject(with: Data(writer.bytes)) as? [String]
+        XCTAssertEqual(decoded, strings)
+        writer.reset()
+        XCTAssertTrue(writer.isEmpty)
+        writer.string("again")
+        XCTAssertEqual(String(decoding: writer.bytes, as: UTF8.self), "\"again\"")
+    }
+
+    func testLiterals() {
+        var writer = JSONWriter()
+        writer.beginArray()
+        writer.bool(true)
+        writer.bool(false)
+        writer.null()
+        writer.endArray()
+        XCTAssertEqual(String(decoding: writer.bytes, as: UTF8.self), "[true,false,null]")
+    }
+}
+
+final class JSONNumberTests: XCTestCase {
+    /// The fast path for plain decimals must give exactly what the general conversion gives.
+    func testPlainDecimalsMatchTheGeneralConversion() throws {
+        var random = SplitMix64(seed: 23)
+        var texts = ["0", "-0", "0.0", "1", "-1", "37.5665", "126.978", "0.000001", "999999999999999", "1000000000000000",
+                     "0.1", "0.30000000000000004", "9007199254740993", "123456789012345.6", "1e5", "2.5E-3", "00.5"]
+        // Coordinates as clients send them: the shortest text that round-trips, 16 or 17 digits.
+        var coordinates: [String] = []
+        for _ in 0..<20_000 {
+            coordinates.append(Double.random(in: 33...39, using: &random).description)
+            coordinates.append(Double.random(in: -180...180, using: &random).description)
+        }
+        texts += coordinates
+        for _ in 0..<50_000 {
+            let digits = Int.random(in: 1...21, using: &random)
+            var text = Bool.random(using: &random) ? "-" : ""
+            let point = Int.random(in: 0...digits, using: &random)
+            for d in 0..<digits {
+                if d == point && d > 0 { text += "." }
+                text += String(Int.random(in: 0...9, using: &random))
+            }
+            texts.append(text)
+        }
+        for text in texts {
+            let bytes = Array(text.utf8)
+            guard let general = Double(text) else { continue }
+            if let fast = bytes.withUnsafeBufferPointer({ JSONParser.exactDecimal($0) }) {
+                XCTAssertEqual(fast.bitPattern, general.bitPattern, text)
+            }
+            // Through the whole parser, fast path or not.
+            guard case .array(let elements)? = try? JSONParser.parse(Array("[\(text)]".utf8)), case .number(let parsed)? = elements.first else {
+                continue  // not JSON (a leading zero, say): the parser refuses it, which other tests cover
+            }
+            XCTAssertEqual(parsed.bitPattern, general.bitPattern, text)
+        }
+        #if arch(x86_64)
+        // Nearly all of them take the fast path (a few sit on a midpoint and go to strtod).
+        let fast = coordinates.filter { text in Array(text.utf8).withUnsafeBufferPointer { JSONParser.exactDecimal($0) } != nil }
+        XCTAssertGreaterThan(fast.count, coordinates.count * 99 / 100)
+        #endif
+    }
+}

@@ -1,0 +1,107 @@
+import AreasTestSupport
+import Foundation
+import Glibc
+@testable import AreasControl
+@testable import AreasCore
+@testable import AreasIngest
+@testable import AreasProtocol
+@testable import AreasServer
+@testable import AreasSystem
+
+/// An areasd service on a real Unix socket in a temporary folder, in this process.
+final class TestServer: Sendable {
+    let directory: String
+    let socketPath: String
+    let service: AreaService
+    let server: UnixSocketServer
+
+    init(config: AreasConfig, limits: UnixSocketServer.Limits = .init(), refresh: Bool = true) async throws {
+        directory = Fixtures.temporaryDirectory()
+        socketPath = directory + "/areasd.sock"
+        let logger = Logger(threshold: .error, environment: [:], sink: { _ in })
+        let empty = ServingState(catalog: Catalog(), hasData: false, lastReport: nil, snapshotPath: directory + "/areas.snapshot", builtAt: 0)
+        service = AreaService(config: config, state: empty, snapshotPath: directory + "/areas.snapshot", logger: logger, environment: [:])
+        if refresh { _ = service.startRefresh(force: false).wait() }
+        try SocketPath.prepare(socketPath)
+        server = UnixSocketServer(listener: try Sockets.listenUnix(path: socketPath), service: service, limits: limits)
+        server.start()
+    }
+
+    static func samples(limits: UnixSocketServer.Limits = .init()) async throws -> TestServer {
+        try await TestServer(config: AreasConfig.load(path: Fixtures.path("config/areasd.json")), limits: limits)
+    }
+
+    func client() throws -> AreasClient { try AreasClient(path: socketPath) }
+
+    /// Sends one request and parses the answer.
+    func ask(_ request: String, on client: AreasClient? = nil) throws -> JSONValue {
+        let connection = try client ?? self.client()
+        return try JSONParser.parse(try connection.send(Array(request.utf8)))
+    }
+
+    func stop() {
+        server.stop(timeout: 5)
+        unlink(socketPath)
+    }
+
+    deinit { stop() }
+}
+
+extension JSONValue {
+    subscript(key: String) -> JSONValue? {
+        if case .object(let members) = self { return members.last { $0.0 == key }?.1 }
+        return nil
+    }
+
+    var string: String? { if case .string(let s) = self { return s }; return nil }
+    var double: Double? { if case .number(let n) = self { return n }; return nil }
+    var bool: Bool? { if case .bool(let b) = self { return b }; return nil }
+    var array: [JSONValue] { if case .array(let a) = self { return a }; return [] }
+    var ids: [String] { self["areas"]?.array.compactMap { $0["id"]?.string } ?? [] }
+    var errorCode: String? { self["error"]?["code"]?.string }
+}
+
+/// Where the package's executables were built.
+enum Binaries {
+    static func path(_ name: String) -> String {
+        var url = Bundle.main.bundleURL
+        if !FileManager.default.fileExists(atPath: url.appendingPathComponent(name).path) {
+            url = URL(fileURLWithPath: Fixtures.root + "/.build/debug")
+        }
+        return url.appendingPathComponent(name).path
+    }
+
+    /// Starts areasd with a clean systemd-free environment plus `environment`; stderr is piped.
+    static func startDaemon(_ arguments: [String], environment extra: [String: String] = [:]) throws -> (Process, Pipe) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path("areasd"))
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        for key in ["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID", "LISTEN_PID", "LISTEN_FDS", "JOURNAL_STREAM"] { environment[key] = nil }
+        for (k, v) in extra { environment[k] = v }
+        process.environment = environment
+        let err = Pipe()
+        process.standardError = err
+        try process.run()
+        return (process, err)
+    }
+
+    /// Runs a program (one of ours by name, or any by absolute path) to completion, returning
+    /// its exit status and output.
+    static func run(_ name: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: name.hasPrefix("/") ? name : path(name))
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        for (k, v) in environment { env[k] = v }
+        process.environment = env
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+    }
+}
