@@ -20,8 +20,8 @@ if [ "$status" -eq 0 ]; then
 fi
 # One plain summary line, whatever the runners printed: XCTest's "Test Case ... passed" and
 # Swift Testing's "✔ Test ... passed" (a parameterised test counts once).
-passed=$(grep -cE "^Test Case .* passed|^✔ Test [^r].* passed" "$log" || true)
-failed=$(grep -cE "^Test Case .* failed|^✘ Test [^r].* failed" "$log" || true)
+passed=$(grep -E "^Test Case .* passed|^✔ Test .* passed" "$log" | grep -vc "^✔ Test run with" || true)
+failed=$(grep -E "^Test Case .* failed|^✘ Test .* failed" "$log" | grep -vc "^✘ Test run with" || true)
 echo "tests: $passed passed, $failed failed"
 if [ "$status" -ne 0 ] || [ "$failed" -ne 0 ] || [ "$passed" -eq 0 ]; then
   exit 1
