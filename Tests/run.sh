@@ -15,7 +15,7 @@ swift test 2>&1 | tee "$log" || status=$?
 if [ "$status" -eq 0 ]; then
   echo "== the concurrent tests under ThreadSanitizer =="
   swift test --sanitize=thread --disable-swift-testing \
-    --filter 'ServerTests|OperationsTests.testSigterm|AreaIndexTests|FetchTests.testClean' 2>&1 | tee -a "$log" || status=$?
+    --filter 'AreasServerTests.ServerTests|AreasServerTests.OperationsTests.testSigterm|AreasCoreTests.AreaIndexTests|AreasIngestTests.FetchTests.testClean' 2>&1 | tee -a "$log" || status=$?
   if grep -q "WARNING: ThreadSanitizer" "$log"; then echo "ThreadSanitizer reported a race"; status=1; fi
 fi
 # One plain summary line, whatever the runners printed: XCTest's "Test Case ... passed" and

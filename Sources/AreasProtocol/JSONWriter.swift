@@ -3,118 +3,109 @@
 /// Callers put commas and keys in the right places through `key(_:)` and the container
 /// methods; it tracks only whether a separator is due.
 ///
-/// The bytes live in memory the writer manages itself: an answer is hundreds of small appends,
-/// and an `Array` checks on every one of them whether its storage is shared. A writer is
-/// passed `inout` and never copied (copies would share one buffer).
-public struct JSONWriter {
-    private final class Storage {
-        var base: UnsafeMutablePointer<UInt8>
-        var count = 0
-        var capacity: Int
-
-        init(capacity: Int) {
-            self.capacity = Swift.max(capacity, 64)
-            base = .allocate(capacity: self.capacity)
-        }
-
-        deinit { base.deallocate() }
-
-        /// Appends without checking the capacity: the caller has made room.
-        @inline(__always)
-        func put(_ byte: UInt8) {
-            base[count] = byte
-            count += 1
-        }
-
-        @inline(__always)
-        func put(_ bytes: UnsafeBufferPointer<UInt8>) {
-            guard let source = bytes.baseAddress else { return }
-            let target = base + count
-            // Most pieces are a few bytes (keys, ids): a loop beats a call to memmove.
-            if bytes.count <= 16 {
-                for i in 0..<bytes.count { target[i] = source[i] }
-            } else {
-                target.update(from: source, count: bytes.count)
-            }
-            count += bytes.count
-        }
-
-        /// Appends a constant piece (a key, a run of punctuation) eight bytes a store, the last
-        /// eight overlapping the rest, instead of byte by byte or through `memmove`.
-        @inline(__always)
-        func put(_ piece: StaticString) {
-            let length = piece.utf8CodeUnitCount
-            let source = UnsafeRawPointer(piece.utf8Start)
-            let target = UnsafeMutableRawPointer(base + count)
-            if length >= 8 {
-                var offset = 0
-                while offset + 8 < length {
-                    target.storeBytes(of: source.loadUnaligned(fromByteOffset: offset, as: UInt64.self), toByteOffset: offset, as: UInt64.self)
-                    offset += 8
-                }
-                target.storeBytes(of: source.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self), toByteOffset: length - 8, as: UInt64.self)
-            } else {
-                for i in 0..<length { target.storeBytes(of: source.load(fromByteOffset: i, as: UInt8.self), toByteOffset: i, as: UInt8.self) }
-            }
-            count += length
-        }
-
-        func grow(toHold needed: Int) {
-            // Doubling at least: growing to the exact size answer after answer would copy the
-            // whole batch each time.
-            let capacity = Swift.max(needed, 2 * self.capacity)
-            let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
-            larger.update(from: base, count: count)
-            base.deallocate()
-            base = larger
-            self.capacity = capacity
-        }
-    }
-
-    private let storage: Storage
+/// The bytes live in memory the writer owns outright: an answer is hundreds of small appends,
+/// and an `Array` checks on every one of them whether its storage is shared. A writer cannot be
+/// copied, only passed `inout`, so no two ever write into one buffer.
+public struct JSONWriter: ~Copyable {
+    /// The bytes written so far are `base[0..<written]`, in memory of `allocated` bytes.
+    private var base: UnsafeMutablePointer<UInt8>
+    private var written = 0
+    private var allocated: Int
     private var needsComma = false
 
     public init(capacity: Int = 4096) {
-        storage = Storage(capacity: capacity)
+        allocated = Swift.max(capacity, 64)
+        base = .allocate(capacity: allocated)
+    }
+
+    deinit { base.deallocate() }
+
+    /// Appends without checking the capacity: the caller has made room.
+    @inline(__always)
+    private mutating func put(_ byte: UInt8) {
+        base[written] = byte
+        written += 1
+    }
+
+    @inline(__always)
+    private mutating func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress else { return }
+        let target = base + written
+        // Most pieces are a few bytes (keys, ids): a loop beats a call to memmove.
+        if bytes.count <= 16 {
+            for i in 0..<bytes.count { target[i] = source[i] }
+        } else {
+            target.update(from: source, count: bytes.count)
+        }
+        written += bytes.count
+    }
+
+    /// Appends a constant piece (a key, a run of punctuation) eight bytes a store, the last
+    /// eight overlapping the rest, instead of byte by byte or through `memmove`.
+    @inline(__always)
+    private mutating func put(_ piece: StaticString) {
+        let length = piece.utf8CodeUnitCount
+        let source = UnsafeRawPointer(piece.utf8Start)
+        let target = UnsafeMutableRawPointer(base + written)
+        if length >= 8 {
+            var offset = 0
+            while offset + 8 < length {
+                target.storeBytes(of: source.loadUnaligned(fromByteOffset: offset, as: UInt64.self), toByteOffset: offset, as: UInt64.self)
+                offset += 8
+            }
+            target.storeBytes(of: source.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self), toByteOffset: length - 8, as: UInt64.self)
+        } else {
+            for i in 0..<length { target.storeBytes(of: source.load(fromByteOffset: i, as: UInt8.self), toByteOffset: i, as: UInt8.self) }
+        }
+        written += length
+    }
+
+    private mutating func grow(toHold needed: Int) {
+        // Doubling at least: growing to the exact size answer after answer would copy the
+        // whole batch each time.
+        let capacity = Swift.max(needed, 2 * allocated)
+        let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        larger.update(from: base, count: written)
+        base.deallocate()
+        base = larger
+        allocated = capacity
     }
 
     /// A copy of the bytes written so far.
     public var bytes: [UInt8] { withBytes { Array($0) } }
 
-    public var count: Int { storage.count }
-    public var isEmpty: Bool { storage.count == 0 }
+    public var count: Int { written }
+    public var isEmpty: Bool { written == 0 }
     /// Bytes the buffer can hold before it grows.
-    public var capacity: Int { storage.capacity }
+    public var capacity: Int { allocated }
 
     /// Calls `body` with the bytes written so far, in place.
     public func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
-        try body(UnsafeBufferPointer(start: storage.base, count: storage.count))
+        try body(UnsafeBufferPointer(start: base, count: written))
     }
 
     /// Makes room for at least `count` more bytes, so a long answer grows the buffer once.
     public mutating func reserve(_ count: Int) {
-        let needed = storage.count + count
-        if needed > storage.capacity { storage.grow(toHold: needed) }
+        let needed = written + count
+        if needed > allocated { grow(toHold: needed) }
     }
 
     public mutating func reset() {
-        storage.count = 0
+        written = 0
         needsComma = false
     }
 
     @inline(__always)
     private mutating func append(_ byte: UInt8) {
-        let storage = self.storage
-        if storage.count == storage.capacity { storage.grow(toHold: storage.count + 1) }
-        storage.base[storage.count] = byte
-        storage.count += 1
+        if written == allocated { grow(toHold: written + 1) }
+        base[written] = byte
+        written += 1
     }
 
     @inline(__always)
     private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
-        let storage = self.storage
-        if storage.count + bytes.count > storage.capacity { storage.grow(toHold: storage.count + bytes.count) }
-        storage.put(bytes)
+        if written + bytes.count > allocated { grow(toHold: written + bytes.count) }
+        put(bytes)
     }
 
     @inline(__always)
@@ -132,13 +123,12 @@ public struct JSONWriter {
     @inline(__always)  // the name's length is then a constant and its copy unrolled
     public mutating func key(_ name: StaticString) {
         reserve(name.utf8CodeUnitCount + 4)
-        let storage = self.storage
-        if needsComma { storage.put(UInt8(ascii: ",")) }
+                if needsComma { put(UInt8(ascii: ",")) }
         needsComma = false
-        storage.put(UInt8(ascii: "\""))
-        storage.put(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-        storage.put(UInt8(ascii: "\""))
-        storage.put(UInt8(ascii: ":"))
+        put(UInt8(ascii: "\""))
+        put(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        put(UInt8(ascii: "\""))
+        put(UInt8(ascii: ":"))
     }
 
     /// A key known only at run time, escaped as a string. Named apart from `key(_:)` because a
@@ -163,7 +153,7 @@ public struct JSONWriter {
     public mutating func string(utf8: UnsafeBufferPointer<UInt8>) {
         separate()
         reserve(utf8.count + 2)
-        storage.put(UInt8(ascii: "\""))
+        put(UInt8(ascii: "\""))
         var runStart = 0
         while true {
             let end = Self.firstEscape(in: utf8, from: runStart)
@@ -222,10 +212,10 @@ public struct JSONWriter {
         let digits = Self.decimalDigits(value.magnitude)
         let sign = value < 0 ? 1 : 0
         reserve(sign + digits)
-        let start = storage.base + storage.count
+        let start = base + written
         if value < 0 { start[0] = UInt8(ascii: "-") }
         Self.put(value.magnitude, digits: digits, at: start + sign)
-        storage.count += sign + digits
+        written += sign + digits
         needsComma = true
     }
 
@@ -276,8 +266,8 @@ public struct JSONWriter {
             number(Int(digits / scale))
             append(UInt8(ascii: "."))
             reserve(decimals)
-            Self.put(UInt(digits % scale), digits: decimals, at: storage.base + storage.count)
-            storage.count += decimals
+            Self.put(UInt(digits % scale), digits: decimals, at: base + written)
+            written += decimals
             needsComma = true
             return
         }
@@ -334,11 +324,11 @@ public struct JSONWriter {
 
     /// Writes `centimetres / 100` with no trailing zeros where the caller has made room.
     @inline(__always)
-    private func putMeters(centimetres: Int) {
+    private mutating func putMeters(centimetres: Int) {
         let whole = centimetres.magnitude / 100
         var fraction = centimetres.magnitude % 100
         let digits = Self.decimalDigits(whole)
-        let start = storage.base + storage.count
+        let start = base + written
         let sign = centimetres < 0 ? 1 : 0
         start[0] = UInt8(ascii: "-")  // overwritten by the first digit when positive
         Self.put(whole, digits: digits, at: start + sign)
@@ -350,7 +340,7 @@ public struct JSONWriter {
             end[2] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: fraction)
             end += fraction != 0 ? 3 : 2
         }
-        storage.count = end - storage.base
+        written = end - base
     }
 
     /// `{"id":"<id>","distanceMeters":<distance>`: an item of an `ids` answer up to its closing
@@ -369,15 +359,14 @@ public struct JSONWriter {
         let head: StaticString = #"{"id":""#
         let middle: StaticString = #"","distanceMeters":"#
         reserve(1 + head.utf8CodeUnitCount + id.count + middle.utf8CodeUnitCount + Self.metersRoom)
-        let storage = self.storage
-        if needsComma { storage.put(UInt8(ascii: ",")) }
-        storage.put(head)
-        storage.put(id)
+                if needsComma { put(UInt8(ascii: ",")) }
+        put(head)
+        put(id)
         if distanceMeters != nil {
-            storage.put(middle)
+            put(middle)
             putMeters(centimetres: Int(centimetres))
         } else {
-            storage.put(UInt8(ascii: "\""))
+            put(UInt8(ascii: "\""))
         }
         needsComma = true
     }

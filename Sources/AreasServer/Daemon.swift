@@ -72,8 +72,8 @@ public final class Daemon: @unchecked Sendable {
     /// Returns a message and exit code when it cannot start.
     public func start() -> (message: String, code: Int32)? {
         // A full disk or a file-size limit must fail the write, not kill the daemon.
-        signal(SIGXFSZ, SIG_IGN)
-        signal(SIGPIPE, SIG_IGN)
+        Signals.ignore(SIGXFSZ)
+        Signals.ignore(SIGPIPE)
         let config: AreasConfig
         do {
             config = try AreasConfig.load(path: options.configPath)
@@ -134,12 +134,17 @@ public final class Daemon: @unchecked Sendable {
             }
             contents = loaded
         } catch {
-            let moved = SnapshotFile.quarantine(path: path)
-            logger.error("\(error); moved it to \(moved) and starting empty, fetching now")
+            if case .corrupt = error {
+                // Kept for inspection, and out of the way of the next start.
+                let moved = SnapshotFile.quarantine(path: path).map { "moved it to \($0)" } ?? "could not move it aside"
+                logger.error("\(error); \(moved); starting empty, fetching now")
+            } else {
+                logger.error("\(error); starting empty, fetching now")
+            }
             return ServingState(catalog: Catalog(), hasData: false, lastReport: nil, snapshotPath: path, builtAt: Date().timeIntervalSince1970)
         }
-        let state = ServingState(index: AreaIndex(table: contents.areas, footprint: footprint), fetchedAt: contents.fetchedAt,
-                                 hasData: true, lastReport: nil, snapshotPath: path, builtAt: Date().timeIntervalSince1970)
+        let state = ServingState(catalog: contents.catalog, hasData: true, lastReport: nil, snapshotPath: path,
+                                 builtAt: Date().timeIntervalSince1970, footprint: footprint)
         logger.info("loaded snapshot \(path): \(state.index.count) areas from \(contents.fetchedAt.count) sources in \(Int((clock.now - start).milliseconds)) ms")
         return state
     }
@@ -155,16 +160,18 @@ public final class Daemon: @unchecked Sendable {
         try SocketPath.prepare(socketPath)
         let fd = try Sockets.listenUnix(path: socketPath)
         ownsSocketFile = true
-        if chmod(socketPath, mode_t(config.socketMode)) != 0 {
-            logger.warning("chmod \(String(config.socketMode, radix: 8)) \(socketPath): \(SystemError("chmod").reason)")
+        do {
+            try FileSystem.setPermissions(socketPath, mode_t(config.socketMode))
+        } catch {
+            logger.warning("chmod \(String(config.socketMode, radix: 8)) \(socketPath): \(error.reason)")
         }
         if let group = config.socketGroup {
-            if let entry = getgrnam(group) {
-                if chown(socketPath, uid_t.max, entry.pointee.gr_gid) != 0 {
-                    logger.warning("chgrp \(group) \(socketPath): \(SystemError("chown").reason)")
-                }
-            } else {
+            do {
+                try FileSystem.setGroup(socketPath, named: group)
+            } catch where error.call == "getgrnam" {
                 logger.warning("socketGroup '\(group)' does not exist; the socket keeps its default group")
+            } catch {
+                logger.warning("chgrp \(group) \(socketPath): \(error.reason)")
             }
         }
         return fd
@@ -172,7 +179,7 @@ public final class Daemon: @unchecked Sendable {
 
     private func installSignalHandlers() {
         for number in [SIGTERM, SIGINT, SIGHUP] {
-            signal(number, SIG_IGN)
+            Signals.ignore(number)
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler { [self] in
                 if number == SIGHUP { reload() } else { shutdown(signal: number) }
@@ -223,7 +230,7 @@ public final class Daemon: @unchecked Sendable {
         logger.info("\(number == SIGTERM ? "SIGTERM" : "SIGINT"): stopping; answering requests already read")
         notifier.stopping()
         let clean = server?.stop(timeout: 10) ?? true
-        if ownsSocketFile { unlink(socketPath) }
+        if ownsSocketFile { try? FileSystem.removeFile(socketPath) }
         logger.info(clean ? "stopped" : "stopped; some connections did not finish in 10 s")
         exit(0)
     }

@@ -35,7 +35,7 @@ public final class UnixSocketServer: Sendable {
 
     /// Starts accepting on a thread of its own and returns.
     public func start() {
-        signal(SIGPIPE, SIG_IGN)
+        Signals.ignore(SIGPIPE)
         finished.enter()
         let thread = Thread { [self] in
             acceptLoop()
@@ -66,7 +66,7 @@ public final class UnixSocketServer: Sendable {
     }
 
     /// Writes what `writer` holds; false when the peer is gone.
-    private static func send(_ writer: JSONWriter, to connection: FileDescriptor) -> Bool {
+    private static func send(_ writer: borrowing JSONWriter, to connection: FileDescriptor) -> Bool {
         writer.withBytes { (try? connection.writeAll($0)) != nil }
     }
 
@@ -90,7 +90,7 @@ public final class UnixSocketServer: Sendable {
             }
             guard admitted else {
                 var writer = JSONWriter(capacity: 128)
-                AreaService.writeError(RequestError(.busy, "too many connections (limit \(limits.maxConnections)); try again"), into: &writer)
+                Answers.error(RequestError(.busy, "too many connections (limit \(limits.maxConnections)); try again"), into: &writer)
                 writer.newline()
                 _ = Self.send(writer, to: connection)
                 connection.close()
@@ -169,7 +169,7 @@ public final class UnixSocketServer: Sendable {
             service.countQueries(answered)
             if failed { return }
             if tooLarge {
-                AreaService.writeError(RequestError(.tooLarge, "request line longer than \(limits.maxLineBytes) bytes; closing the connection"), into: &writer)
+                Answers.error(RequestError(.tooLarge, "request line longer than \(limits.maxLineBytes) bytes; closing the connection"), into: &writer)
                 writer.newline()
             }
             if !writer.isEmpty {

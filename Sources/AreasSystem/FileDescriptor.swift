@@ -11,7 +11,7 @@ public struct FileDescriptor: Sendable, Hashable {
 
     /// Reads up to `count` bytes into `buffer`; 0 at end of stream.
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
-        try retryingSystemCall("read") { Glibc.read(rawValue, buffer.baseAddress, buffer.count) }
+        try systemCall("read") { Glibc.read(rawValue, buffer.baseAddress, buffer.count) }
     }
 
     /// Writes some of `bytes`; returns how many were written.
@@ -26,7 +26,7 @@ public struct FileDescriptor: Sendable, Hashable {
             if errno == ENOTSOCK { break }
             throw SystemError("write")
         }
-        return try retryingSystemCall("write") { Glibc.write(rawValue, bytes.baseAddress, bytes.count) }
+        return try systemCall("write") { Glibc.write(rawValue, bytes.baseAddress, bytes.count) }
     }
 
     /// Writes every byte, blocking as needed.
@@ -50,11 +50,11 @@ public struct FileDescriptor: Sendable, Hashable {
     }
 
     public func setNonBlocking(_ on: Bool = true) throws(SystemError) {
-        let flags = try retryingSystemCall("fcntl") { fcntl(rawValue, F_GETFL) }
-        try retryingSystemCall("fcntl") { fcntl(rawValue, F_SETFL, on ? flags | O_NONBLOCK : flags & ~O_NONBLOCK) }
+        let flags = try systemCall("fcntl") { fcntl(rawValue, F_GETFL) }
+        try systemCall("fcntl") { fcntl(rawValue, F_SETFL, on ? flags | O_NONBLOCK : flags & ~O_NONBLOCK) }
     }
 
     public func setCloseOnExec() throws(SystemError) {
-        try retryingSystemCall("fcntl") { fcntl(rawValue, F_SETFD, FD_CLOEXEC) }
+        try systemCall("fcntl") { fcntl(rawValue, F_SETFD, FD_CLOEXEC) }
     }
 }

@@ -33,7 +33,7 @@ public enum Sockets {
     }
 
     private static func makeSocket(_ domain: Int32) throws(SystemError) -> FileDescriptor {
-        let fd = try retryingSystemCall("socket") { socket(domain, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
+        let fd = try systemCall("socket") { socket(domain, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
         return FileDescriptor(rawValue: fd)
     }
 
@@ -42,8 +42,8 @@ public enum Sockets {
         var address = try unixAddress(path)
         let fd = try makeSocket(AF_UNIX)
         do {
-            try retryingSystemCall("bind", subject: path) { withSockaddr(&address) { bind(fd.rawValue, $0, $1) } }
-            try retryingSystemCall("listen", subject: path) { listen(fd.rawValue, backlog) }
+            try systemCall("bind", subject: path) { withSockaddr(&address) { bind(fd.rawValue, $0, $1) } }
+            try systemCall("listen", subject: path) { listen(fd.rawValue, backlog) }
         } catch {
             fd.close()
             throw error
@@ -56,7 +56,7 @@ public enum Sockets {
         var address = try unixAddress(path)
         let fd = try makeSocket(AF_UNIX)
         do {
-            try retryingSystemCall("connect", subject: path) { withSockaddr(&address) { connect(fd.rawValue, $0, $1) } }
+            try systemCall("connect", subject: path) { withSockaddr(&address) { connect(fd.rawValue, $0, $1) } }
         } catch {
             fd.close()
             throw error
@@ -74,11 +74,11 @@ public enum Sockets {
         address.sin_port = 0
         address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
         do {
-            try retryingSystemCall("bind") { withSockaddr(&address) { bind(fd.rawValue, $0, $1) } }
-            try retryingSystemCall("listen") { listen(fd.rawValue, backlog) }
+            try systemCall("bind") { withSockaddr(&address) { bind(fd.rawValue, $0, $1) } }
+            try systemCall("listen") { listen(fd.rawValue, backlog) }
             var bound = sockaddr_in()
             var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            try retryingSystemCall("getsockname") {
+            try systemCall("getsockname") {
                 withUnsafeMutablePointer(to: &bound) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd.rawValue, $0, &length) } }
             }
             return (fd, UInt16(bigEndian: bound.sin_port))
@@ -90,7 +90,7 @@ public enum Sockets {
 
     /// Accepts one connection, close-on-exec.
     public static func accept(_ listener: FileDescriptor) throws(SystemError) -> FileDescriptor {
-        let fd = try retryingSystemCall("accept") { Glibc.accept(listener.rawValue, nil, nil) }
+        let fd = try systemCall("accept") { Glibc.accept(listener.rawValue, nil, nil) }
         let connection = FileDescriptor(rawValue: fd)
         try? connection.setCloseOnExec()
         return connection

@@ -104,7 +104,7 @@ struct FaultsBenchmark {
             child.process.waitUntilExit()
             // The file must load and hold one whole data set: one variant's names, never a mix.
             if let loaded = try? SnapshotFile.load(path: killSnapshot) {
-                let names = loaded.catalog.sources["zones"]?.areas.map(\.name) ?? []
+                let names = loaded.catalog.areas(of: "zones").map(\.name)
                 let renamed = names.filter { $0.hasPrefix("B ") }.count
                 if renamed == 0 || renamed == names.count {
                     killSurvived += 1

@@ -143,7 +143,8 @@ struct IndexBenchmark {
     private func measureAnswers(index: AreaIndex, centers: [GeoPoint], into results: inout [(name: String, tree: Double, scan: Double)]) {
         let configText = #"{"sources":[{"name":"bench","kind":"nonsmoking","format":"data-go-kr-xml","pages":"/tmp"}]}"#
         guard let config = try? AreasConfig.parse(Data(configText.utf8), path: "bench.json") else { return }
-        let state = ServingState(index: index, fetchedAt: ["bench": 0], hasData: true, lastReport: nil, snapshotPath: "/nonexistent", builtAt: 0)
+        let state = ServingState(catalog: Catalog(table: index.areas, fetchedAt: ["bench": 0]), hasData: true, lastReport: nil,
+                                 snapshotPath: "/nonexistent", builtAt: 0)
         let service = AreaService(config: config, state: state, snapshotPath: "/nonexistent",
                                   logger: Logger(threshold: .error, environment: [:], sink: { _ in }))
         let view = service.view()

@@ -82,7 +82,7 @@ extension SocketBenchmark {
                      roadAddress: "서울특별시 용산구 한강대로 \(i % 500)", province: "서울특별시", district: "용산구", source: "bench",
                      fields: [Field("prhsmkSe", "공공기관의청사")])
             }.sorted { $0.id < $1.id }
-            try SnapshotFile.write(Catalog(sources: ["bench": .init(areas: areas, fetchedAt: Date().timeIntervalSince1970)]), to: directory + "/areas.snapshot")
+            try SnapshotFile.write(Catalog(areas: areas, fetchedAt: ["bench": Date().timeIntervalSince1970]), to: directory + "/areas.snapshot")
             let config = """
                 {"snapshot":"\(directory)/areas.snapshot","refreshIntervalSeconds":1e9,"maxConnections":4096,
                  "sources":[{"name":"bench","kind":"nonsmoking","format":"data-go-kr-xml","pages":"\(directory)/empty"}]}

@@ -70,7 +70,7 @@ final class FetchTests: XCTestCase {
                 if case .accepted(let area, _) = validator.validate(record) { expected.insert(area.id) } else { rejected += 1 }
             }
         }
-        let got = catalog.sources["zones"]?.areas ?? []
+        let got = catalog.areas(of: "zones")
         XCTAssertEqual(Set(got.map(\.id)), expected)
         XCTAssertEqual(got.count, expected.count)
         XCTAssertEqual(report.rejected.values.reduce(0, +), rejected)
@@ -82,7 +82,7 @@ final class FetchTests: XCTestCase {
         // A second refresh of the same data changes nothing and keeps every id.
         let (again, second) = await refresh(upstream, previous: catalog)
         XCTAssertEqual(second.added + second.removed + second.changed, 0)
-        XCTAssertEqual(Set(again.sources["zones"]?.areas.map(\.id) ?? []), expected)
+        XCTAssertEqual(Set(again.areas(of: "zones").map(\.id)), expected)
     }
 
     func testServerErrorIsRetriedThenSucceeds() async throws {
@@ -92,7 +92,7 @@ final class FetchTests: XCTestCase {
         XCTAssertEqual(report.retries, 1)
         XCTAssertEqual(upstream.attemptsFor(2), 2)
         let good = try await goodCatalog()
-        XCTAssertEqual(catalog.sources["zones"]?.areas.count, good.sources["zones"]?.areas.count)
+        XCTAssertEqual(catalog.sources["zones"]?.range.count, good.sources["zones"]?.range.count)
     }
 
     func testQuotaCodeInBothEnvelopesIsRetried() async throws {
@@ -220,7 +220,7 @@ final class FetchTests: XCTestCase {
         XCTAssertEqual(report.sources[0].status, .updated, report.sources[0].summary)
         XCTAssertEqual(report.sources[0].pages, 3, "stops at the first empty page")
         XCTAssertLessThanOrEqual(server.requestCount, 10, "maxPages bounds the requests")
-        XCTAssertEqual(Set(catalog.sources["zones"]?.areas.map(\.id) ?? []), Set(clean.sources["zones"]?.areas.map(\.id) ?? []))
+        XCTAssertEqual(Set(catalog.areas(of: "zones").map(\.id)), Set(clean.areas(of: "zones").map(\.id)))
     }
 
     func testRecordedPagesNeedNoNetwork() async throws {
@@ -228,10 +228,10 @@ final class FetchTests: XCTestCase {
         let (catalog, report) = await Refresher(config: config).refresh(Catalog())
         XCTAssertTrue(report.succeeded, report.sources.map(\.summary).joined(separator: "\n"))
         XCTAssertEqual(Set(catalog.sources.keys), ["nonsmoking-zones", "yongsan", "anyang", "ulsan-bukgu"])
-        XCTAssertEqual(catalog.sources["yongsan"]?.areas.count, 57)
+        XCTAssertEqual(catalog.sources["yongsan"]?.range.count, SampleCounts.yongsan)
         let anyang = report.sources.first { $0.name == "anyang" }
         XCTAssertEqual(anyang?.duplicates, 10, "two overlapping pages of 5 rows")
         XCTAssertEqual(anyang?.rejected["missing coordinates"], 1)
-        XCTAssertEqual(catalog.sources["anyang"]?.areas.count, SampleCounts.anyang)
+        XCTAssertEqual(catalog.sources["anyang"]?.range.count, SampleCounts.anyang)
     }
 }

@@ -14,11 +14,15 @@ final class SnapshotTests: XCTestCase {
     func testRoundTripKeepsEveryField() async throws {
         let catalog = try await sampleCatalog()
         XCTAssertGreaterThan(catalog.areaCount, 2_000)
-        let decoded = try SnapshotFile.decode(SnapshotFile.encode(catalog, createdAt: 1234.5))
+        let decoded = try SnapshotFile.decode(SnapshotFile.encode(catalog, createdAt: 1_780_000_000.5))
         XCTAssertEqual(decoded.catalog, catalog)
-        XCTAssertEqual(decoded.createdAt, 1234.5)
-        XCTAssertEqual(Array(decoded.areas), catalog.sources.keys.sorted().flatMap { catalog.sources[$0]?.areas ?? [] },
-                       "the table holds every source's areas in name order")
+        XCTAssertEqual(decoded.createdAt, 1_780_000_000.5)
+        for name in catalog.sources.keys {
+            XCTAssertEqual(decoded.catalog.areas(of: name), catalog.areas(of: name), name)
+            XCTAssertEqual(decoded.fetchedAt[name], catalog.sources[name]?.fetchedAt, name)
+        }
+        XCTAssertEqual(Array(decoded.areas).map(\.id), Array(catalog.table).map(\.id).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) },
+                       "the table holds every area in id order")
         XCTAssertEqual(try SnapshotFile.decode(SnapshotFile.encode(Catalog())).catalog, Catalog())
     }
 
@@ -49,17 +53,23 @@ final class SnapshotTests: XCTestCase {
         XCTAssertEqual(try SnapshotFile.load(path: path)?.catalog, catalog)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory), ["areas.snapshot"], "no temporary file left")
 
-        // A write that cannot happen leaves the old file untouched.
-        let blocked = directory + "/blocked"
-        try Data().write(to: URL(fileURLWithPath: blocked))
-        XCTAssertThrowsError(try SnapshotFile.write(Catalog(), to: blocked + "/areas.snapshot"))
+        // A write to the same path that cannot finish (its temporary name is taken by a folder)
+        // leaves the old file whole.
+        let temporary = "\(path).tmp-\(getpid())"
+        try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: false)
+        XCTAssertThrowsError(try SnapshotFile.write(Catalog(), to: path))
         XCTAssertEqual(try SnapshotFile.load(path: path)?.catalog, catalog)
+        try FileManager.default.removeItem(atPath: temporary)
+        // A successful one replaces it whole.
+        try SnapshotFile.write(Catalog(), to: path)
+        XCTAssertEqual(try SnapshotFile.load(path: path)?.catalog, Catalog())
+        try SnapshotFile.write(catalog, to: path)
 
         // A torn file is reported, then moved aside.
         let torn = Array(SnapshotFile.encode(catalog).prefix(5_000))
         try Data(torn).write(to: URL(fileURLWithPath: path))
         XCTAssertThrowsError(try SnapshotFile.load(path: path))
-        let moved = SnapshotFile.quarantine(path: path)
+        let moved = try XCTUnwrap(SnapshotFile.quarantine(path: path))
         XCTAssertEqual(moved, path + ".corrupt")
         XCTAssertFalse(FileManager.default.fileExists(atPath: path))
         XCTAssertEqual(FileManager.default.contents(atPath: moved).map { [UInt8]($0) }, torn)

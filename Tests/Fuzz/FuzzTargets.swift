@@ -35,7 +35,7 @@ enum FuzzService {
             Area(id: "f:\(i)", kind: i % 2 == 0 ? .smoking : .nonsmoking, name: "a\(i)", coordinate: p, source: "f",
                  fields: [Field("prhsmkAr", "\(i * 10)")])
         }
-        let catalog = Catalog(sources: ["f": .init(areas: areas.sorted { $0.id < $1.id }, fetchedAt: 0)])
+        let catalog = Catalog(areas: areas, fetchedAt: ["f": 0])
         let config = AreasConfig(path: "fuzz", socket: nil, socketMode: 0o660, socketGroup: nil, snapshot: nil,
                                  bounds: SyntheticPoints.korea, refreshIntervalSeconds: 1e9, maxResults: 1000,
                                  maxConnections: 10, idleTimeoutSeconds: 10, adminUids: [], logLevel: nil, sources: [])

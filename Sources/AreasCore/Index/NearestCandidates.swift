@@ -87,7 +87,7 @@ struct NearestCandidates: ~Copyable {
     /// for), a heapsort's second half puts them in order (the worst goes to the end, the rest
     /// sift back into a heap one shorter); an insertion sort would meet them in nearly the worst
     /// order there is. Many are bucketed instead, in linear time.
-    consuming func sorted() -> [PackedRTree.Neighbor] {
+    mutating func sorted() -> [PackedRTree.Neighbor] {
         if keptInOrder { return Array(heap.elements) }
         guard heap.count <= NeighborSort.bucketingThreshold else { return NeighborSort.sorted(heap.elements) }
         let storage = heap.base

@@ -107,6 +107,18 @@ public struct AreaTable: Sendable, RandomAccessCollection {
             MemoryHints.prefetch(base + Int(ref), bytes: 32)
         }
 
+        /// How many upstream columns the area at `position` has.
+        public func fieldCount(of position: Int) -> Int {
+            Int(fieldStarts[position + 1] - fieldStarts[position])
+        }
+
+        /// Calls `body` with the references of each upstream column of the area at `position`.
+        public func forEachFieldRef(of position: Int, _ body: (StringArena.Ref, StringArena.Ref) -> Void) {
+            for pair in Int(fieldStarts[position])..<Int(fieldStarts[position + 1]) {
+                body(fieldRefs[2 * pair], fieldRefs[2 * pair + 1])
+            }
+        }
+
         /// Calls `body` with each upstream column of the area at `position`, as UTF-8 key and value.
         public func forEachField(of position: Int, _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Void) {
             for pair in Int(fieldStarts[position])..<Int(fieldStarts[position + 1]) {

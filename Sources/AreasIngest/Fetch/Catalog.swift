@@ -1,44 +1,105 @@
 import AreasCore
-import Foundation
 
-/// The merged data set: every source's last good areas, kept apart so that one source's
-/// failure never touches another's data.
+/// The merged data set: one table of every source's last good areas, each source a run of it.
+///
+/// This is the one shape a data set has from validation to serving: a refresh merges new
+/// per-source tables into a new catalog, the snapshot is written from its table, and the index
+/// is built over that same table. Ids are `source:hash` and each source's run is in id order,
+/// so ordering the sources by `name:` puts the whole table in id order and the index need not
+/// sort it.
 public struct Catalog: Sendable, Equatable {
-    public struct SourceData: Sendable, Equatable {
-        public var areas: [Area]
+    /// Every area, sources in the order of their ids' prefixes.
+    public let table: AreaTable
+    /// Every source the catalog knows, including any with no areas: its run and fetch time.
+    public let sources: [String: SourceSpan]
+
+    public struct SourceSpan: Sendable, Equatable {
+        /// The source's areas: `table[range]`.
+        public var range: Range<Int>
         /// When these areas were fetched (seconds since 1970).
         public var fetchedAt: Double
+    }
 
-        public init(areas: [Area], fetchedAt: Double) {
-            self.areas = areas
+    /// The empty catalog.
+    public init() {
+        self.table = AreaTable()
+        self.sources = [:]
+    }
+
+    /// A catalog over `table`, whose areas come source by source; `fetchedAt` names every
+    /// source, including any that has no areas. A table out of id order (a snapshot written by
+    /// hand, say) is put in order first, keeping the first of any repeated id, so the catalog's
+    /// table is the one the index serves.
+    public init(table: AreaTable, fetchedAt: [String: Double]) {
+        let table = table.sortedByID()
+        var sources: [String: SourceSpan] = [:]
+        var start = 0
+        let records = table.records
+        let strings = table.strings
+        while start < records.count {
+            var end = start + 1
+            while end < records.count && strings.equals(records[end].source, records[start].source) { end += 1 }
+            let name = strings.string(records[start].source)
+            sources[name] = SourceSpan(range: start..<end, fetchedAt: fetchedAt[name] ?? 0)
+            start = end
+        }
+        for (name, fetched) in fetchedAt where sources[name] == nil {
+            sources[name] = SourceSpan(range: 0..<0, fetchedAt: fetched)
+        }
+        self.table = table
+        self.sources = sources
+    }
+
+    /// A catalog of `areas` (made into a table, for tests and benchmarks that start from values).
+    public init(areas: [Area], fetchedAt: [String: Double]) {
+        self.init(table: AreaTable(areas: areas), fetchedAt: fetchedAt)
+    }
+
+    /// One source's new areas, in id order, replacing its run.
+    public struct Replacement: Sendable {
+        public var table: AreaTable
+        public var fetchedAt: Double
+
+        public init(table: AreaTable, fetchedAt: Double) {
+            self.table = table
             self.fetchedAt = fetchedAt
         }
     }
 
-    public var sources: [String: SourceData]
-
-    public init(sources: [String: SourceData] = [:]) {
-        self.sources = sources
+    /// The catalog of the sources in `names`: each replaced source's new areas, every other
+    /// source's run of this catalog as it is. Sources not named are dropped. With nothing
+    /// replaced and nothing dropped, the catalog itself comes back, uncopied.
+    public func merging(_ replacements: [String: Replacement], keeping names: [String]) -> Catalog {
+        let kept = Set(names)
+        if replacements.isEmpty && Set(sources.keys).isSubset(of: kept) { return self }
+        // Byte order, the order the table keeps its ids in.
+        let ordered = kept.sorted { ($0 + ":").utf8.lexicographicallyPrecedes(($1 + ":").utf8) }
+        var count = 0
+        for name in ordered { count += replacements[name]?.table.count ?? sources[name]?.range.count ?? 0 }
+        var builder = AreaTable.Builder(capacity: count)
+        var fetchedAt: [String: Double] = [:]
+        for name in ordered {
+            if let replacement = replacements[name] {
+                for position in replacement.table.indices { builder.append(position, of: replacement.table) }
+                fetchedAt[name] = replacement.fetchedAt
+            } else if let span = sources[name] {
+                for position in span.range { builder.append(position, of: table) }
+                fetchedAt[name] = span.fetchedAt
+            }
+        }
+        return Catalog(table: builder.build(), fetchedAt: fetchedAt)
     }
 
-    public var areaCount: Int { sources.values.reduce(0) { $0 + $1.areas.count } }
+    public var areaCount: Int { table.count }
 
-    /// The oldest fetch time among sources, or nil when empty.
-    public var oldestFetch: Double? { sources.values.map(\.fetchedAt).min() }
+    /// The areas of `source`, each made whole (for code that wants `Area` values, not for
+    /// serving).
+    public func areas(of source: String) -> [Area] {
+        sources[source].map { $0.range.map { table[$0] } } ?? []
+    }
 
-    /// Every area of every source, ready to index.
-    ///
-    /// Ids are `source:hash` and each source keeps its areas in id order, so ordering the
-    /// sources by `name:` yields every id in order and the index need not sort.
+    /// The index over this catalog's table.
     public func index(nodeSize: Int = PackedRTree.defaultNodeSize, footprint: FootprintPolicy = .standard) -> AreaIndex {
-        // One source (a snapshot of one city, say) hands its array over without copying it.
-        if sources.count == 1, let only = sources.values.first {
-            return AreaIndex(areas: only.areas, nodeSize: nodeSize, footprint: footprint)
-        }
-        let names = sources.keys.sorted { $0 + ":" < $1 + ":" }
-        var areas: [Area] = []
-        areas.reserveCapacity(areaCount)
-        for name in names { areas.append(contentsOf: sources[name]?.areas ?? []) }
-        return AreaIndex(areas: areas, nodeSize: nodeSize, footprint: footprint)
+        AreaIndex(table: table, nodeSize: nodeSize, footprint: footprint)
     }
 }

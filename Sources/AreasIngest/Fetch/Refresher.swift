@@ -20,22 +20,23 @@ public struct Refresher: Sendable {
         let started = Date()
         let clock = ContinuousClock()
         let start = clock.now
-        let results = await withTaskGroup(of: (Int, Catalog.SourceData?, SourceReport).self) { group in
+        let results = await withTaskGroup(of: (Int, Catalog.Replacement?, SourceReport).self) { group in
             for (i, source) in config.sources.enumerated() {
                 group.addTask {
-                    let (data, report) = await self.ingest(source, previous: previous.sources[source.name], force: force)
-                    return (i, data, report)
+                    let (replacement, report) = await self.ingest(source, previous: previous, force: force)
+                    return (i, replacement, report)
                 }
             }
-            var all: [(Int, Catalog.SourceData?, SourceReport)] = []
+            var all: [(Int, Catalog.Replacement?, SourceReport)] = []
             for await result in group { all.append(result) }
             return all.sorted { $0.0 < $1.0 }
         }
         // Sources no longer configured are dropped; the rest keep their last good data.
-        var next = Catalog()
-        for (_, data, report) in results {
-            if let data { next.sources[report.name] = data }
+        var replacements: [String: Catalog.Replacement] = [:]
+        for (_, replacement, report) in results {
+            if let replacement { replacements[report.name] = replacement }
         }
+        let next = previous.merging(replacements, keeping: config.sources.map(\.name))
         let report = RefreshReport(
             startedAt: started.timeIntervalSince1970,
             durationMilliseconds: (clock.now - start).milliseconds,
@@ -61,15 +62,18 @@ public struct Refresher: Sendable {
         }
     }
 
-    /// One source: fetch, validate, de-duplicate, compare, and decide whether to take it.
-    func ingest(_ source: SourceConfig, previous: Catalog.SourceData?, force: Bool) async -> (Catalog.SourceData?, SourceReport) {
+    /// One source: fetch, validate, de-duplicate, compare, and decide whether to take it. The
+    /// answer is the source's new areas when they replace its old ones, nil when the old ones
+    /// (if any) stay.
+    func ingest(_ source: SourceConfig, previous catalog: Catalog, force: Bool) async -> (Catalog.Replacement?, SourceReport) {
         let clock = ContinuousClock()
         let start = clock.now
+        let previous = catalog.sources[source.name]
         var report = SourceReport(name: source.name, status: .failed)
-        func finish(_ data: Catalog.SourceData?, _ report: inout SourceReport) -> (Catalog.SourceData?, SourceReport) {
-            report.serving = data?.areas.count ?? 0
+        func finish(_ replacement: Catalog.Replacement?, _ report: inout SourceReport) -> (Catalog.Replacement?, SourceReport) {
+            report.serving = replacement?.table.count ?? previous?.range.count ?? 0
             report.durationMilliseconds = (clock.now - start).milliseconds
-            return (data, report)
+            return (replacement, report)
         }
 
         let fetched: PageFetcher.Fetched
@@ -79,18 +83,18 @@ public struct Refresher: Sendable {
         } catch let failure as PageFetcher.Failure {
             report.error = failure.description
             report.retries = failure.attempts - 1
-            return finish(previous, &report)
+            return finish(nil, &report)
         } catch {
             report.error = "\(error)"
-            return finish(previous, &report)
+            return finish(nil, &report)
         }
         report.pages = fetched.pages
         report.retries = fetched.retries
         report.received = fetched.records.count
 
+        // Each record goes into the source's table as it is validated.
         let validator = RecordValidator(source: source, bounds: config.bounds)
-        var areas: [Area] = []
-        areas.reserveCapacity(fetched.records.count)
+        var builder = AreaTable.Builder(capacity: fetched.records.count)
         var seen: Set<String> = []
         for record in fetched.records {
             switch validator.validate(record) {
@@ -103,37 +107,60 @@ public struct Refresher: Sendable {
                     continue
                 }
                 if repaired { report.repaired += 1 }
-                areas.append(area)
+                builder.append(area)
             }
         }
-        report.accepted = areas.count
-        areas.sort { $0.id < $1.id }
+        let table = builder.build().sortedByID()
+        report.accepted = table.count
+        let oldCount = previous?.range.count ?? 0
+        compare(table, with: catalog, span: previous, into: &report)
 
-        let old = previous?.areas ?? []
-        let oldById = Dictionary(old.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        for area in areas {
-            if let before = oldById[area.id] {
-                if before != area { report.changed += 1 }
-            } else {
-                report.added += 1
-            }
-        }
-        report.removed = old.count - (areas.count - report.added)
-
-        if !force, !old.isEmpty {
-            if areas.isEmpty {
+        if !force, oldCount > 0 {
+            if table.isEmpty {
                 report.status = .heldBack
-                report.error = "the source came back empty (was \(old.count) areas); kept the previous data. A forced refresh takes it."
-                return finish(previous, &report)
+                report.error = "the source came back empty (was \(oldCount) areas); kept the previous data. A forced refresh takes it."
+                return finish(nil, &report)
             }
-            let shrink = 1 - Double(areas.count) / Double(old.count)
+            let shrink = 1 - Double(table.count) / Double(oldCount)
             if shrink > source.maxShrink {
                 report.status = .heldBack
-                report.error = "the source shrank from \(old.count) to \(areas.count) areas (more than \(Int(source.maxShrink * 100))%); kept the previous data. A forced refresh takes it."
-                return finish(previous, &report)
+                report.error = "the source shrank from \(oldCount) to \(table.count) areas (more than \(Int(source.maxShrink * 100))%); kept the previous data. A forced refresh takes it."
+                return finish(nil, &report)
             }
         }
         report.status = .updated
-        return finish(Catalog.SourceData(areas: areas, fetchedAt: Date().timeIntervalSince1970), &report)
+        return finish(Catalog.Replacement(table: table, fetchedAt: Date().timeIntervalSince1970), &report)
+    }
+
+    /// Counts the areas added, removed and changed against the source's previous run: both are
+    /// in id order, so one walk along the two finds every pair.
+    private func compare(_ table: AreaTable, with catalog: Catalog, span: Catalog.SourceSpan?, into report: inout SourceReport) {
+        let old = span?.range ?? 0..<0
+        var i = old.lowerBound
+        var j = 0
+        let oldStrings = catalog.table.strings
+        let newStrings = table.strings
+        while i < old.upperBound || j < table.count {
+            if i == old.upperBound {
+                report.added += table.count - j
+                break
+            }
+            if j == table.count {
+                report.removed += old.upperBound - i
+                break
+            }
+            let order = oldStrings.withUTF8(catalog.table.records[i].id) { newStrings.compare(table.records[j].id, $0) }
+            if order == 0 {
+                if !table.sameArea(at: j, as: catalog.table, at: i) { report.changed += 1 }
+                i += 1
+                j += 1
+            } else if order > 0 {
+                report.removed += 1
+                i += 1
+            } else {
+                report.added += 1
+                j += 1
+            }
+        }
     }
 }

@@ -1,5 +1,6 @@
 import AreasCore
 import AreasProtocol
+import AreasSystem
 import Foundation
 import Glibc
 
@@ -35,34 +36,39 @@ public enum SnapshotFile {
 
     public static func encode(_ catalog: Catalog, createdAt: Double = Date().timeIntervalSince1970) -> [UInt8] {
         // Distinct strings numbered in first-seen order.
-        var table = StringArena.Builder()
-        func index(_ string: String) -> UInt32 { UInt32(table.number(of: string)) }
+        var strings = StringArena.Builder()
         var body = ByteWriter()
         body.bytes.reserveCapacity(catalog.areaCount * 64)
-        let names = catalog.sources.keys.sorted()
+        // In the table's order (by id), so the file reads back as it was served.
+        let names = catalog.sources.sorted { ($0.value.range.lowerBound, $0.key) < ($1.value.range.lowerBound, $1.key) }.map(\.key)
         body.append(UInt32(names.count))
-        for name in names {
-            guard let data = catalog.sources[name] else { continue }
-            body.append(index(name))
-            body.append(data.fetchedAt)
-            body.append(UInt32(data.areas.count))
-            for area in data.areas {
-                body.append(index(area.id))
-                body.append(area.kind == .smoking ? UInt8(1) : UInt8(2))
-                body.append(index(area.name))
-                body.append(area.coordinate.latitude)
-                body.append(area.coordinate.longitude)
-                body.append(index(area.roadAddress))
-                body.append(index(area.lotAddress))
-                body.append(index(area.province))
-                body.append(index(area.district))
-                body.append(UInt32(area.fields.count))
-                for field in area.fields {
-                    body.append(index(field.key))
-                    body.append(index(field.value))
+        catalog.table.withBuffers { areas in
+            func index(_ ref: StringArena.Ref) -> UInt32 { UInt32(strings.number(of: areas.utf8(ref))) }
+            for name in names {
+                guard let span = catalog.sources[name] else { continue }
+                body.append(UInt32(strings.number(of: name)))
+                body.append(span.fetchedAt)
+                body.append(UInt32(span.range.count))
+                for position in span.range {
+                    let area = areas.records[position]
+                    body.append(index(area.id))
+                    body.append(area.kind == .smoking ? UInt8(1) : UInt8(2))
+                    body.append(index(area.name))
+                    body.append(area.coordinate.latitude)
+                    body.append(area.coordinate.longitude)
+                    body.append(index(area.roadAddress))
+                    body.append(index(area.lotAddress))
+                    body.append(index(area.province))
+                    body.append(index(area.district))
+                    body.append(UInt32(areas.fieldCount(of: position)))
+                    areas.forEachFieldRef(of: position) { key, value in
+                        body.append(index(key))
+                        body.append(index(value))
+                    }
                 }
             }
         }
+        let table = strings
         var payload = ByteWriter()
         payload.bytes.reserveCapacity(body.bytes.count + table.byteCount + 3 * table.refs.count + 16)
         payload.append(createdAt)
@@ -90,12 +96,14 @@ public enum SnapshotFile {
         public var fetchedAt: [String: Double]
         public var createdAt: Double
 
-        /// The areas as a catalog, each made whole (for comparisons, not for serving).
-        public var catalog: Catalog {
-            var sources = fetchedAt.mapValues { Catalog.SourceData(areas: [], fetchedAt: $0) }
-            for area in areas { sources[area.source]?.areas.append(area) }
-            return Catalog(sources: sources)
-        }
+        /// The areas as a catalog, each source its run of the table.
+        public var catalog: Catalog { Catalog(table: areas, fetchedAt: fetchedAt) }
+    }
+
+    /// A time a snapshot can hold: from 2000 to a day past now (a clock a little ahead). A data
+    /// set "fetched" in the year 3000 would look fresh forever; minus infinity, broke the age.
+    static func plausibleTime(_ seconds: Double) -> Bool {
+        seconds.isFinite && seconds >= 946_684_800 && seconds <= Date().timeIntervalSince1970 + 86_400
     }
 
     public static func decode(_ bytes: [UInt8], path: String = "snapshot") throws(Failure) -> Contents {
@@ -113,22 +121,16 @@ public enum SnapshotFile {
     /// an area's string indexes become references, so loading makes no `String` per area.
     private static func decode(_ raw: UnsafeRawBufferPointer, path: String) throws(Failure) -> Contents {
         func corrupt(_ reason: String) -> Failure { .corrupt(path: path, reason: reason) }
-        guard raw.count >= headerSize else { throw corrupt("\(raw.count) bytes is shorter than the header") }
-        guard Array(raw[0..<8]) == magic else { throw corrupt("not an areas snapshot (bad magic)") }
-        var header = ByteReader(bytes: raw, offset: 8)
+        _ = try checkHeader(Array(raw.prefix(headerSize)), fileSize: raw.count, path: path)
+        var header = ByteReader(bytes: raw, offset: 20)
         do {
-            let fileVersion = try header.read(UInt32.self)
-            guard fileVersion == version else { throw corrupt("format version \(fileVersion), this build reads \(version)") }
-            let length = try header.read(UInt64.self)
             let expected = try header.read(UInt64.self)
-            guard length == UInt64(raw.count - headerSize) else {
-                throw corrupt("payload is \(raw.count - headerSize) bytes, header says \(length) (truncated or appended to)")
-            }
             let payload = UnsafeRawBufferPointer(rebasing: raw[headerSize...])
             guard checksum(payload) == expected else { throw corrupt("checksum mismatch") }
 
             var reader = ByteReader(bytes: payload)
             let createdAt = try reader.readDouble()
+            guard plausibleTime(createdAt) else { throw corrupt("created at \(createdAt), not a time this file can have") }
             let stringCount = Int(try reader.read(UInt32.self))
             guard stringCount <= payload.count / 4 else { throw corrupt("string table claims \(stringCount) strings") }
             var builder = AreaTable.Builder(capacity: 0)
@@ -147,7 +149,9 @@ public enum SnapshotFile {
             for _ in 0..<sourceCount {
                 let source = try string()
                 let sourceName = builder.strings.string(source)
-                fetchedAt[sourceName] = try reader.readDouble()
+                let fetched = try reader.readDouble()
+                guard plausibleTime(fetched) else { throw corrupt("source \(sourceName) fetched at \(fetched), not a time this file can have") }
+                fetchedAt[sourceName] = fetched
                 let count = Int(try reader.read(UInt32.self))
                 builder.reserveCapacity(builder.count + Swift.min(count, payload.count / 32))
                 for _ in 0..<count {
@@ -192,42 +196,68 @@ public enum SnapshotFile {
 extension SnapshotFile {
     // MARK: Files
 
+    /// The largest snapshot read: twenty times the 98 MB of a million areas. A larger file is
+    /// refused before anything is allocated for it.
+    public static let maximumBytes = 2 << 30
+
     /// Reads the snapshot at `path`; nil when there is none yet.
+    ///
+    /// Only a regular file is read (a FIFO planted at the path would block start-up forever),
+    /// no larger than `maximumBytes`, and its header is checked before the rest is read.
     public static func load(path: String) throws(Failure) -> Contents? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            if errno == ENOENT { return nil }
-            throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+        let file: FileDescriptor
+        do throws(SystemError) {
+            guard try FileSystem.status(of: path) != nil else { return nil }
+            file = try FileDescriptor.open(path, [.nonBlocking])
+        } catch {
+            throw .unreadable(path: path, reason: error.reason)
         }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
-        let size = Int(info.st_size)
-        // Read straight into the array: no intermediate Data, no second copy.
-        var failure: Int32 = 0
-        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
-            var offset = 0
-            while offset < size {
-                let n = read(fd, buffer.baseAddress! + offset, size - offset)
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 {
-                    failure = n < 0 ? errno : 0
-                    break
-                }
-                offset += n
+        defer { file.close() }
+        do {
+            let status = try file.status()
+            guard status.kind == .regular else { throw Failure.corrupt(path: path, reason: "not a regular file (\(status.kind))") }
+            guard status.size <= maximumBytes else {
+                throw Failure.corrupt(path: path, reason: "\(status.size) bytes is larger than the \(maximumBytes) a snapshot may have")
             }
-            count = offset
+            let header = try file.read(upTo: headerSize)
+            let payloadLength = try checkHeader(header, fileSize: status.size, path: path)
+            let bytes = header + (try file.read(upTo: payloadLength))
+            return try decode(bytes, path: path)
+        } catch let error as SystemError {
+            throw .unreadable(path: path, reason: error.reason)
+        } catch let failure as Failure {
+            throw failure
+        } catch {
+            throw .unreadable(path: path, reason: "\(error)")
         }
-        if failure != 0 { throw .unreadable(path: path, reason: String(cString: strerror(failure))) }
-        return try decode(bytes, path: path)
     }
 
-    /// Moves a corrupt snapshot aside as `path.corrupt` so it is kept for inspection.
+    /// Checks the magic, the version and the payload's length against the file's size; the
+    /// payload's length.
+    static func checkHeader(_ header: [UInt8], fileSize: Int, path: String) throws(Failure) -> Int {
+        func corrupt(_ reason: String) -> Failure { .corrupt(path: path, reason: reason) }
+        guard header.count == headerSize else { throw corrupt("\(fileSize) bytes is shorter than the header") }
+        guard Array(header[0..<8]) == magic else { throw corrupt("not an areas snapshot (bad magic)") }
+        let fileVersion = header[8..<12].reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        guard fileVersion == version else { throw corrupt("format version \(fileVersion), this build reads \(version)") }
+        let length = header[12..<20].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        guard length == UInt64(fileSize - headerSize) else {
+            throw corrupt("payload is \(fileSize - headerSize) bytes, header says \(length) (truncated or appended to)")
+        }
+        return Int(length)
+    }
+
+    /// Moves a corrupt snapshot aside as `path.corrupt` so it is kept for inspection; where it
+    /// went, or nil when it could not be moved.
     @discardableResult
-    public static func quarantine(path: String) -> String {
+    public static func quarantine(path: String) -> String? {
         let target = path + ".corrupt"
-        _ = unlink(target)
-        return rename(path, target) == 0 ? target : path
+        do {
+            try FileSystem.rename(path, to: target)
+            return target
+        } catch {
+            return nil
+        }
     }
 
     /// Writes atomically: temporary file, fsync, rename, fsync of the folder.
@@ -237,6 +267,9 @@ extension SnapshotFile {
     }
 
     /// Writes bytes made by `encode` atomically, as `write(_:to:)` does.
+    ///
+    /// The temporary file is created new (`O_EXCL | O_NOFOLLOW`): a symbolic link planted at
+    /// its name is removed, never written through.
     public static func write(_ bytes: [UInt8], to path: String) throws(Failure) {
         let directory = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
         do {
@@ -245,35 +278,28 @@ extension SnapshotFile {
             throw .unwritable(path: path, reason: "cannot create \(directory): \((error as NSError).localizedDescription)")
         }
         let temporary = "\(path).tmp-\(getpid())"
-        func fail(_ what: String) -> Failure {
-            let reason = "\(what): \(String(cString: strerror(errno)))"
-            _ = unlink(temporary)
-            return .unwritable(path: path, reason: reason)
-        }
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o640)
-        guard fd >= 0 else { throw fail("open \(temporary)") }
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else {
-                let error = fail("write")
-                close(fd)
+        do throws(SystemError) {
+            let file: FileDescriptor
+            do {
+                file = try FileDescriptor.open(temporary, [.writeOnly, .create, .exclusive, .noFollow])
+            } catch where error.errno == EEXIST {
+                // Left by a process that died with this pid, or planted: remove the name, not its target.
+                try FileSystem.removeFile(temporary)
+                file = try FileDescriptor.open(temporary, [.writeOnly, .create, .exclusive, .noFollow])
+            }
+            do throws(SystemError) {
+                try file.writeAll(bytes)
+                try file.sync()
+            } catch {
+                file.close()
                 throw error
             }
-            offset += written
-        }
-        guard fsync(fd) == 0 else {
-            let error = fail("fsync")
-            close(fd)
-            throw error
-        }
-        guard close(fd) == 0 else { throw fail("close") }
-        guard rename(temporary, path) == 0 else { throw fail("rename") }
-        let directoryFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if directoryFD >= 0 {
-            _ = fsync(directoryFD)
-            close(directoryFD)
+            file.close()
+            try FileSystem.rename(temporary, to: path)
+            FileSystem.syncDirectory(directory)
+        } catch {
+            if error.call != "open" || error.errno != EEXIST { try? FileSystem.removeFile(temporary) }
+            throw .unwritable(path: path, reason: error.description)
         }
     }
 }

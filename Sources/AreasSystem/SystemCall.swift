@@ -12,6 +12,7 @@ public struct SystemError: Error, Sendable, Equatable, CustomStringConvertible {
         self.subject = subject
     }
 
+    /// errno in words, as `strerror` gives it ("No such file or directory").
     public var reason: String { String(cString: strerror(errno)) }
 
     public var description: String {
@@ -19,14 +20,18 @@ public struct SystemError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// Runs a system call, retrying on EINTR, turning -1 into a thrown `SystemError`.
+/// Runs a system call, turning -1 into a thrown `SystemError`. With `retryOnInterrupt` (the
+/// default, as swift-system does) a call a signal interrupted is made again; a caller that
+/// must see EINTR (a wait meant to end on a signal) says false.
 @discardableResult
 @inline(__always)
-func retryingSystemCall<T: FixedWidthInteger>(_ name: String, subject: String? = nil, _ call: () -> T) throws(SystemError) -> T {
+func systemCall<T: FixedWidthInteger>(
+    _ name: String, subject: String? = nil, retryOnInterrupt: Bool = true, _ call: () -> T
+) throws(SystemError) -> T {
     while true {
         let result = call()
         if result >= 0 { return result }
-        if errno == EINTR { continue }
+        if retryOnInterrupt && errno == EINTR { continue }
         throw SystemError(name, subject: subject)
     }
 }

@@ -1,0 +1,135 @@
+import AreasCore
+import AreasIngest
+import AreasProtocol
+import Foundation
+
+/// `health`, `stats` and refresh reports.
+extension Answers {
+    /// What `stats` says of the service itself, beside its data.
+    struct ServiceStatus {
+        var snapshotPath: String
+        var startedAt: Double
+        var queriesServed: Int
+        var refreshing: Bool
+    }
+
+    static func health(_ state: ServingState, refreshInterval: Double, refreshing: Bool, into writer: inout JSONWriter) {
+        let now = Date().timeIntervalSince1970
+        writer.beginObject()
+        writer.key("ok"); writer.bool(true)
+        writer.key("loaded"); writer.bool(state.hasData)
+        writer.key("areas"); writer.number(state.index.count)
+        writer.key("dataAgeSeconds")
+        if let age = state.dataAge(now: now) { writer.number(age.rounded()) } else { writer.null() }
+        writer.key("stale"); writer.bool(state.dataAge(now: now).map { $0 > 2 * refreshInterval } ?? true)
+        writer.key("refreshing"); writer.bool(refreshing)
+        writer.key("lastRefreshSucceeded")
+        if let report = state.lastReport { writer.bool(report.succeeded) } else { writer.null() }
+        writer.endObject()
+    }
+
+    static func stats(_ state: ServingState, status: ServiceStatus, into writer: inout JSONWriter) {
+        let now = Date().timeIntervalSince1970
+        writer.beginObject()
+        writer.key("ok"); writer.bool(true)
+        writer.key("areas"); writer.number(state.index.count)
+        writer.key("byKind")
+        writer.beginObject()
+        let records = state.index.areas.records
+        for kind in AreaKind.allCases {
+            writer.key(escaping: kind.rawValue)
+            writer.number(records.reduce(0) { $0 + ($1.kind == kind ? 1 : 0) })
+        }
+        writer.endObject()
+        writer.key("byProvince")
+        writer.beginObject()
+        var byReference: [StringArena.Ref: Int] = [:]
+        for record in records { byReference[record.province, default: 0] += 1 }
+        var provinces: [String: Int] = [:]
+        for (province, count) in byReference { provinces[state.index.areas.strings.string(province), default: 0] += count }
+        for (province, count) in provinces.sorted(by: { $0.key < $1.key }) {
+            writer.key(escaping: province.isEmpty ? "(unknown)" : province)
+            writer.number(count)
+        }
+        writer.endObject()
+        writer.key("bySource")
+        writer.beginObject()
+        for name in state.sources.keys.sorted() {
+            guard let data = state.sources[name] else { continue }
+            writer.key(escaping: name)
+            writer.beginObject()
+            writer.key("areas"); writer.number(data.range.count)
+            writer.key("fetchedAt"); writer.number(data.fetchedAt.rounded())
+            writer.key("ageSeconds"); writer.number(Swift.max(0, now - data.fetchedAt).rounded())
+            writer.endObject()
+        }
+        writer.endObject()
+        writer.key("index")
+        writer.beginObject()
+        writer.key("buildMilliseconds"); writer.meters(state.index.buildMilliseconds)
+        writer.key("treeBytes"); writer.number(state.index.tree.byteCount)
+        writer.key("nodeSize"); writer.number(state.index.tree.nodeSize)
+        writer.endObject()
+        writer.key("memory")
+        writer.beginObject()
+        writer.key("recordBytes"); writer.number(state.index.areas.recordByteCount)
+        writer.key("textBytes"); writer.number(state.index.areas.strings.byteCount)
+        writer.key("indexBytes"); writer.number(state.index.indexByteCount)
+        writer.endObject()
+        writer.key("snapshot")
+        writer.beginObject()
+        writer.key("path"); writer.string(status.snapshotPath)
+        var info = stat()
+        if stat(status.snapshotPath, &info) == 0 {
+            writer.key("bytes"); writer.number(Int(info.st_size))
+            writer.key("ageSeconds"); writer.number(Swift.max(0, now - Double(info.st_mtim.tv_sec)).rounded())
+        } else {
+            writer.key("bytes"); writer.null()
+        }
+        writer.endObject()
+        writer.key("uptimeSeconds"); writer.number((now - status.startedAt).rounded())
+        writer.key("queriesServed"); writer.number(status.queriesServed)
+        writer.key("refreshing"); writer.bool(status.refreshing)
+        writer.key("lastRefresh")
+        if let report = state.lastReport { Self.report(report, into: &writer) } else { writer.null() }
+        writer.endObject()
+    }
+
+    static func report(_ report: RefreshReport, into writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("startedAt"); writer.number(report.startedAt.rounded())
+        writer.key("durationMilliseconds"); writer.meters(report.durationMilliseconds)
+        writer.key("forced"); writer.bool(report.forced)
+        writer.key("succeeded"); writer.bool(report.succeeded)
+        writer.key("sources")
+        writer.beginArray()
+        for source in report.sources {
+            writer.beginObject()
+            writer.key("name"); writer.string(source.name)
+            writer.key("status"); writer.string(source.status.rawValue)
+            writer.key("pages"); writer.number(source.pages)
+            writer.key("retries"); writer.number(source.retries)
+            writer.key("received"); writer.number(source.received)
+            writer.key("accepted"); writer.number(source.accepted)
+            writer.key("rejected")
+            writer.beginObject()
+            for (reason, count) in source.rejected.sorted(by: { $0.key < $1.key }) {
+                writer.key(escaping: reason); writer.number(count)
+            }
+            writer.endObject()
+            writer.key("repaired"); writer.number(source.repaired)
+            writer.key("duplicates"); writer.number(source.duplicates)
+            writer.key("added"); writer.number(source.added)
+            writer.key("removed"); writer.number(source.removed)
+            writer.key("changed"); writer.number(source.changed)
+            writer.key("serving"); writer.number(source.serving)
+            writer.key("durationMilliseconds"); writer.meters(source.durationMilliseconds)
+            writer.key("error")
+            if let error = source.error { writer.string(error) } else { writer.null() }
+            writer.key("summary"); writer.string(source.summary)
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.endObject()
+    }
+}

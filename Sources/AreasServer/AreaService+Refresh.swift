@@ -1,0 +1,59 @@
+import AreasCore
+import AreasIngest
+import AreasSystem
+import Foundation
+
+extension AreaService {
+    /// A refresh to wait on.
+    public struct RefreshJobHandle: Sendable {
+        let job: RefreshCoordinator.Job
+        /// Blocks until the refresh finishes.
+        public func wait() -> RefreshReport? { job.wait() }
+    }
+
+    /// Starts a refresh, or joins the one already running; returns the job to wait on.
+    @discardableResult
+    public func startRefresh(force: Bool) -> RefreshJobHandle {
+        RefreshJobHandle(job: refreshes.start { [self] in await performRefresh(force: force) })
+    }
+
+    /// Fetches every source, merges what changed into a new catalog, writes it to the snapshot
+    /// and serves it; an unchanged refresh only updates the report.
+    private func performRefresh(force: Bool) async -> RefreshReport {
+        let config = self.config
+        let before = state
+        logger.info("refresh started: \(config.sources.count) sources" + (force ? " (forced)" : ""))
+        let (catalog, report) = await Refresher(config: config, environment: environment).refresh(before.catalog, force: force)
+        for source in report.sources {
+            if source.status == .updated {
+                logger.info("source " + source.summary)
+            } else {
+                logger.warning("source " + source.summary)
+            }
+        }
+        let next: ServingState
+        let clock = ContinuousClock()
+        // Only an updated source, or one dropped from the config, changes the data; then the
+        // catalog is a new table (merging hands back the same one otherwise).
+        let changed = report.sources.contains { $0.status == .updated } || Set(catalog.sources.keys) != Set(before.catalog.sources.keys)
+        if !changed {
+            next = before.with(report: report)
+        } else {
+            let start = clock.now
+            next = ServingState(catalog: catalog, hasData: true, lastReport: report, snapshotPath: snapshotPath,
+                                builtAt: Date().timeIntervalSince1970, footprint: config.footprint)
+            logger.info("index built: \(next.index.count) areas in \(Int((clock.now - start).milliseconds)) ms")
+            do {
+                try SnapshotFile.write(catalog, to: snapshotPath)
+            } catch {
+                logger.error("\(error); the previous snapshot is unchanged, and the new data is served from memory")
+            }
+        }
+        install(next)
+        if changed { FreeMemory.release() }  // the build's temporaries
+        onRefresh(next)
+        logger.info("refresh finished in \(Int(report.durationMilliseconds)) ms: \(next.index.count) areas served" +
+                    (report.succeeded ? "" : "; some sources failed or were held back"))
+        return report
+    }
+}

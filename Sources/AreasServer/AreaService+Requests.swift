@@ -1,0 +1,118 @@
+import AreasCore
+import AreasIngest
+import AreasProtocol
+import Foundation
+
+/// Request dispatch: who may ask what, and which answer each request gets.
+extension AreaService {
+    /// Answers one request line into `writer`, followed by a newline. Never throws: every
+    /// failure becomes an error line.
+    public func respond(to line: UnsafeBufferPointer<UInt8>, peerUID: UInt32?, view: View, into writer: inout JSONWriter) {
+        do throws(RequestError) {
+            let request = try Request.parse(line)
+            try execute(request, peerUID: peerUID, view: view, into: &writer)
+        } catch {
+            Answers.error(error, into: &writer)
+        }
+        writer.newline()
+    }
+
+    func isAdmin(_ uid: UInt32?, _ view: View) -> Bool {
+        guard let uid else { return false }
+        return uid == 0 || uid == getuid() || view.adminUids.contains(uid)
+    }
+
+    func execute(_ request: Request, peerUID: UInt32?, into writer: inout JSONWriter) throws(RequestError) {
+        try execute(request, peerUID: peerUID, view: view(), into: &writer)
+    }
+
+    func execute(_ request: Request, peerUID: UInt32?, view: View, into writer: inout JSONWriter) throws(RequestError) {
+        if request.isPrivileged && !isAdmin(peerUID, view) {
+            throw RequestError(.permissionDenied, "refresh is allowed only to root, the daemon's user, or adminUids (your uid is \(peerUID.map(String.init) ?? "unknown"))")
+        }
+        let state = view.state
+        let maxResults = view.maxResults
+        switch request {
+        case .near(let point, let k, let maxMeters, let kind, let region, let output):
+            try requireData(state)
+            let region = region.resolved(view.aliases)
+            let matches = try Self.run { () throws(GeoError) in
+                try state.index.nearest(to: point, k: Swift.min(k, maxResults), maxMeters: maxMeters, kind: kind, region: region)
+            }.get()
+            Answers.areas(matches, truncated: k > maxResults && matches.count == maxResults, state: state, output: output, into: &writer)
+        case .radius(let point, let meters, let kind, let region, let limit, let output):
+            try requireData(state)
+            let region = region.resolved(view.aliases)
+            let cap = Swift.min(limit ?? maxResults, maxResults)
+            let matches = try Self.run { () throws(GeoError) in
+                try state.index.areas(within: meters, of: point, kind: kind, region: region, limit: cap + 1)
+            }.get()
+            Answers.areas(Array(matches.prefix(cap)), truncated: matches.count > cap, state: state, output: output, into: &writer)
+        case .bbox(let box, let kind, let region, let limit, let output):
+            try requireData(state)
+            let region = region.resolved(view.aliases)
+            let cap = Swift.min(limit ?? maxResults, maxResults)
+            let matches = try Self.run { () throws(GeoError) in try state.index.areas(in: box, kind: kind, region: region, limit: cap + 1) }.get()
+            Answers.areas(Array(matches.prefix(cap)), truncated: matches.count > cap, state: state, output: output, into: &writer)
+        case .check(let point, let region):
+            try requireData(state)
+            Answers.check(state.index.check(point, region: region.resolved(view.aliases)), from: point, state: state, into: &writer)
+        case .along(let path, let meters, let kind, let region, let limit, let output):
+            try requireData(state)
+            let region = region.resolved(view.aliases)
+            let cap = Swift.min(limit ?? maxResults, maxResults)
+            let matches = try Self.run { () throws(GeoError) in
+                try state.index.along(path, meters: meters, kind: kind, region: region, limit: cap + 1)
+            }.get()
+            Answers.route(Array(matches.prefix(cap)), truncated: matches.count > cap, state: state, output: output, into: &writer)
+        case .get(let id):
+            try requireData(state)
+            guard let position = state.index.areas.position(of: id) else { throw RequestError(.notFound, "no area with id '\(id)'") }
+            writer.beginObject()
+            writer.key("ok"); writer.bool(true)
+            writer.key("count"); writer.number(1)
+            writer.key("areas")
+            writer.beginArray()
+            state.index.areas.withBuffers { Answers.area(position, of: $0, distance: nil, detailed: true, into: &writer) }
+            writer.endObject()
+            writer.endArray()
+            writer.endObject()
+        case .stats:
+            Answers.stats(state, status: status, into: &writer)
+        case .health:
+            Answers.health(state, refreshInterval: view.refreshInterval, refreshing: isRefreshing, into: &writer)
+        case .refresh(let wait, let force):
+            let handle = startRefresh(force: force)
+            writer.beginObject()
+            writer.key("ok"); writer.bool(true)
+            if wait, let report = handle.wait() {
+                writer.key("refreshed"); writer.bool(true)
+                writer.key("report")
+                Answers.report(report, into: &writer)
+            } else {
+                writer.key("started"); writer.bool(true)
+            }
+            writer.endObject()
+        }
+    }
+
+    private static func run<T>(_ body: () throws(GeoError) -> T) -> Result<T, RequestError> {
+        do throws(GeoError) {
+            return .success(try body())
+        } catch {
+            return .failure(RequestError(.badRequest, error.description))
+        }
+    }
+
+    private func requireData(_ state: ServingState) throws(RequestError) {
+        guard state.hasData else {
+            throw RequestError(.unavailable, isRefreshing ? "no data loaded yet: the first refresh is running" : "no data loaded: the last refresh failed; see stats")
+        }
+    }
+
+    /// What `stats` says of the service itself, beside its data.
+    var status: Answers.ServiceStatus {
+        Answers.ServiceStatus(
+            snapshotPath: snapshotPath, startedAt: startedAt, queriesServed: queriesServed, refreshing: isRefreshing)
+    }
+}
