@@ -73,7 +73,7 @@ let package = Package(
         // One test target per layer.
         .testTarget(name: "AreasCoreTests", dependencies: ["AreasCore", "AreasTestSupport"]),
         .testTarget(name: "AreasSystemTests", dependencies: ["AreasSystem"]),
-        .testTarget(name: "AreasProtocolTests", dependencies: ["AreasProtocol", "AreasCore"]),
+        .testTarget(name: "AreasProtocolTests", dependencies: ["AreasProtocol", "AreasCore", "AreasTestSupport"]),
         .testTarget(name: "AreasIngestTests", dependencies: ["AreasIngest", "AreasCore", "AreasProtocol", "AreasSystem", "AreasTestSupport"]),
         .testTarget(
             name: "AreasServerTests",

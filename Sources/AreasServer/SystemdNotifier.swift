@@ -21,8 +21,6 @@ public struct SystemdNotifier: Sendable {
         watchdogInterval = interval
     }
 
-    public var isEnabled: Bool { sender != nil }
-
     /// Sends one message; failures are ignored, as sd_notify does: the service must run without systemd.
     public func notify(_ message: String) {
         try? sender?.send(Array(message.utf8))

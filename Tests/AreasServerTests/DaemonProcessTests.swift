@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Synchronization
 import XCTest
+@testable import AreasIngest
 @testable import AreasControl
 @testable import AreasCore
 @testable import AreasProtocol
@@ -35,7 +36,13 @@ final class DaemonProcessTests: XCTestCase {
         return false
     }
 
-    func testStartQueryStopAndRestartFromSnapshot() throws {
+    /// Every area of the samples, as the refresher reads them.
+    private static func sampleAreas() async throws -> [Area] {
+        let catalog = await Refresher(config: try AreasConfig.load(path: Fixtures.path("config/areasd.json"))).refresh(Catalog()).catalog
+        return Array(catalog.table)
+    }
+
+    func testStartQueryStopAndRestartFromSnapshot() async throws {
         let directory = Fixtures.temporaryDirectory()
         try sampleConfig(in: directory)
         let socket = directory + "/areasd.sock"
@@ -46,10 +53,27 @@ final class DaemonProcessTests: XCTestCase {
         XCTAssertEqual(near.status, 0, near.stderr)
         XCTAssertEqual(near.stdout.split(separator: "\n").count, 4, near.stdout)
         XCTAssertTrue(near.stdout.hasPrefix("DISTANCE"))
+        // The answers against brute force over the same samples, read in this process.
+        let areas = try await Self.sampleAreas()
+        let center = GeoPoint(uncheckedLatitude: 37.53, longitude: 126.97)
         let json = try Binaries.run("areasctl", ["--socket", socket, "--json", "radius", "37.53", "126.97", "500"])
-        XCTAssertEqual(try JSONParser.parse(Array(json.stdout.utf8.dropLast()))["ok"]?.bool, true)
+        let radius = try JSONParser.parse(Array(json.stdout.utf8.dropLast()))
+        let within = areas.filter { Geodesy.distance(center, $0.coordinate) <= 500 }
+        XCTAssertGreaterThan(within.count, 0)
+        XCTAssertEqual(radius["count"]?.double, Double(within.count))
+        XCTAssertEqual(Set(radius["areas"]?.array.compactMap { $0["id"]?.string } ?? []), Set(within.map(\.id)))
         let geo = try Binaries.run("areasctl", ["--socket", socket, "--geojson", "bbox", "37.5", "126.9", "37.6", "127.0"])
-        XCTAssertEqual(try JSONParser.parse(Array(geo.stdout.utf8.dropLast()))["type"]?.string, "FeatureCollection")
+        let collection = try JSONParser.parse(Array(geo.stdout.utf8.dropLast()))
+        XCTAssertEqual(collection["type"]?.string, "FeatureCollection")
+        let box = GeoBox(uncheckedSouth: 37.5, west: 126.9, north: 37.6, east: 127.0)
+        let inside = Dictionary(uniqueKeysWithValues: areas.filter { box.contains($0.coordinate) }.map { ($0.id, $0.coordinate) })
+        let features = collection["features"]?.array ?? []
+        XCTAssertEqual(features.count, inside.count)
+        for feature in features {
+            let id = feature["properties"]?["id"]?.string ?? ""
+            let coordinates = feature["geometry"]?["coordinates"]?.array.compactMap(\.double)
+            XCTAssertEqual(coordinates, inside[id].map { [$0.longitude, $0.latitude] }, id)
+        }
         let bad = try Binaries.run("areasctl", ["--socket", socket, "near", "91", "0"])
         XCTAssertEqual(bad.status, 1)
         XCTAssertTrue(bad.stderr.contains("bad_request: lat must be a number between -90 and 90"), bad.stderr)
@@ -71,14 +95,19 @@ final class DaemonProcessTests: XCTestCase {
         let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         XCTAssertTrue(log.contains("listening on \(socket)"), log)
 
-        // Restart: served at once from the snapshot.
-        let (again, _) = try startDaemon(directory)
+        // Restart with every source out of reach: whatever it serves comes from the snapshot.
+        var text = try String(contentsOfFile: directory + "/areasd.json", encoding: .utf8)
+        text = text.replacingOccurrences(of: "\"\(Fixtures.root)/samples/", with: "\"\(directory)/gone/")
+        try text.write(toFile: directory + "/areasd.json", atomically: true, encoding: .utf8)
+        let (again, againErr) = try startDaemon(directory)
         XCTAssertTrue(waitForAnswer(socket, seconds: 5))
         let stats = try Binaries.run("areasctl", ["--socket", socket, "--json", "stats"])
         XCTAssertEqual(try JSONParser.parse(Array(stats.stdout.utf8.dropLast()))["areas"]?.double, Double(SampleCounts.total))
         kill(again.processIdentifier, SIGINT)
         again.waitUntilExit()
         XCTAssertEqual(again.terminationStatus, 0)
+        let againLog = String(decoding: againErr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertTrue(againLog.contains("loaded snapshot \(directory)/areas.snapshot: \(SampleCounts.total) areas"), againLog)
     }
 
     func testTornSnapshotIsMovedAsideAndRefetched() throws {

@@ -57,6 +57,7 @@ public struct GeoBox: Sendable, Hashable {
             north: Swift.max(north, other.north), east: Swift.max(east, other.east))
     }
 
+    /// Whether the box has no size: one point.
     @inlinable
     var isPoint: Bool { south == north && west == east }
 }

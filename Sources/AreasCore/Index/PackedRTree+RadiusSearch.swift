@@ -1,6 +1,9 @@
 extension PackedRTree {
     /// Every entry of the given classes within `meters` of `point`, nearest first, ties by payload;
     /// at most `limit`.
+    ///
+    /// - Complexity: O(log n + m) node visits for m entries within reach, and O(m) more to put
+    ///   them in order (bucketed by distance; a comparison sort only for crowded buckets).
     public func search(within meters: Double, of point: GeoPoint, classMask: UInt8 = 0xFF, limit: Int = .max) -> [Neighbor] {
         search(within: meters, of: point, classMask: classMask, limit: limit, filter: AdmitAll())
     }

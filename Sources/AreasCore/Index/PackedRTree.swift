@@ -125,7 +125,7 @@ public struct PackedRTree: Sendable {
         let extent = nodeBoxes[nodeBoxes.count - 1]  // the root's box
         self.nodeBounds = NodeBounds(nodeBoxes[...], reference: GeoPoint(
             uncheckedLatitude: (extent.south + extent.north) / 2, longitude: (extent.west + extent.east) / 2))
-        if sorted.allSatisfy({ $0.south == $0.north && $0.west == $0.east }) {
+        if sorted.allSatisfy(\.isPoint) {
             // Padding repeats the last point: measured like any other, never reported.
             let padded = n + DistanceOrigin.haversineLanes - 1
             entryLatitudes = [Double](unsafeUninitializedCapacity: padded) { column, initialized in

@@ -6,15 +6,6 @@
 /// pivots, insertion sort below 16 elements, and the standard sort past a recursion budget,
 /// so no input can make it quadratic.
 enum UnstableSort {
-    @inlinable
-    static func sort<Element: Comparable>(_ array: inout [Element]) {
-        array.withUnsafeMutableBufferPointer { buffer in
-            guard buffer.count > 1, let base = buffer.baseAddress else { return }
-            var budget = 2 * (Int.bitWidth - buffer.count.leadingZeroBitCount)
-            quicksort(base, 0, buffer.count, budget: &budget)
-        }
-    }
-
     @usableFromInline
     static func quicksort<Element: Comparable>(_ a: UnsafeMutablePointer<Element>, _ low: Int, _ high: Int, budget: inout Int) {
         var low = low

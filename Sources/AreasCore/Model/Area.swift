@@ -2,7 +2,7 @@
 ///
 /// The named properties are the ones every query shows; `fields` keeps every column the
 /// source published, in its order, so nothing upstream is lost.
-public struct Area: Sendable, Hashable, Codable {
+public struct Area: Sendable, Hashable {
     /// Stable across refreshes: derived from the source name and the record's identity.
     public var id: String
     public var kind: AreaKind
@@ -49,7 +49,7 @@ public struct Area: Sendable, Hashable, Codable {
 }
 
 /// One upstream column of a record, kept verbatim.
-public struct Field: Sendable, Hashable, Codable {
+public struct Field: Sendable, Hashable {
     public var key: String
     public var value: String
 

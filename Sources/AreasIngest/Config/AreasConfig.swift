@@ -164,7 +164,7 @@ public struct AreasConfig: Sendable, Equatable {
             fields.name = fields.name.trimmed
             sources.append(SourceConfig(
                 name: name, kind: kind, format: format, location: location, serviceKeyEnv: s.serviceKeyEnv,
-                pageSize: try count(s.pageSize, "\(key).pageSize", default: format == .dataGoKrXML ? 1000 : 1000),
+                pageSize: try count(s.pageSize, "\(key).pageSize", default: 1000),
                 fields: fields,
                 concurrency: try count(s.concurrency, "\(key).concurrency", default: 4),
                 timeoutSeconds: try positive(s.timeoutSeconds, "\(key).timeoutSeconds", default: 30),

@@ -1,7 +1,7 @@
 import AreasCore
 
 /// The wire format of an upstream source.
-public enum SourceFormat: String, Sendable, Codable, CaseIterable {
+public enum SourceFormat: String, Sendable, CaseIterable {
     /// The nationwide non-smoking zone API on data.go.kr, XML pages.
     case dataGoKrXML = "data-go-kr-xml"
     /// A district smoking-area data set on the odcloud gateway, JSON pages.
@@ -16,7 +16,7 @@ public enum SourceFormat: String, Sendable, Codable, CaseIterable {
 }
 
 /// Which upstream columns hold the values every area needs.
-public struct FieldMapping: Sendable, Equatable, Codable {
+public struct FieldMapping: Sendable, Equatable {
     public var name: String
     public var latitude: String
     public var longitude: String

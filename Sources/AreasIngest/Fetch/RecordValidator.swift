@@ -14,7 +14,7 @@ public struct RecordValidator: Sendable {
         self.bounds = bounds
     }
 
-    public enum Rejection: String, Sendable, Hashable, Codable, CaseIterable {
+    public enum Rejection: String, Sendable, Hashable, CaseIterable {
         case missingName = "missing name"
         case missingCoordinates = "missing coordinates"
         case nonNumericCoordinates = "non-numeric coordinates"

@@ -23,7 +23,6 @@ public struct RecordedPageTransport: PageTransport {
         }
     }
 
-    public var pageCount: Int { files.count }
 
     public func fetch(page number: Int, size: Int) async throws(UpstreamError) -> PageResponse? {
         guard number >= 1, number <= files.count else { return nil }

@@ -1,5 +1,5 @@
 /// What one refresh did, source by source.
-public struct RefreshReport: Sendable, Codable, Equatable {
+public struct RefreshReport: Sendable, Equatable {
     public var startedAt: Double
     public var durationMilliseconds: Double
     public var forced: Bool
@@ -10,8 +10,8 @@ public struct RefreshReport: Sendable, Codable, Equatable {
 }
 
 /// One source's part of a refresh.
-public struct SourceReport: Sendable, Codable, Equatable {
-    public enum Status: String, Sendable, Codable {
+public struct SourceReport: Sendable, Equatable {
+    public enum Status: String, Sendable {
         /// Fetched completely and taken.
         case updated
         /// Could not be fetched; its previous areas are still served.

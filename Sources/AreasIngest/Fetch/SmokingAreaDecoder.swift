@@ -42,7 +42,6 @@ public struct SmokingAreaDecoder: PageDecoder {
     private struct Envelope: Decodable {
         var totalCount: Int?
         var matchCount: Int?
-        var currentCount: Int?
         var data: [Row]?
         var code: Int?
         var msg: String?
