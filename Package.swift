@@ -60,8 +60,8 @@ let package = Package(
         // The client and its terminal and GeoJSON rendering.
         .target(name: "AreasControl", dependencies: ["AreasCore", "AreasProtocol", "AreasSystem"]),
         // For tests and benchmarks only: a loopback HTTP server, synthetic points, the brute-force
-        // reference searches. Never linked into areasd or areasctl.
-        .target(name: "AreasTestSupport", dependencies: ["AreasCore", "AreasIngest", "AreasSystem"]),
+        // reference searches, fixtures, asking a running daemon. Never linked into areasd or areasctl.
+        .target(name: "AreasTestSupport", dependencies: ["AreasCore", "AreasProtocol", "AreasIngest", "AreasControl", "AreasSystem"]),
 
         .executableTarget(name: "areasd", dependencies: ["AreasServer", "AreasSystem"]),
         .executableTarget(name: "areasctl", dependencies: ["AreasControl", "AreasSystem"]),

@@ -47,18 +47,9 @@ struct DaemonHarness {
         return path
     }
 
-    @Sendable static func ask(_ socket: String, _ request: String) -> JSONValue? {
-        guard let client = try? AreasClient(path: socket), let line = try? client.send(Array(request.utf8)) else { return nil }
-        return try? JSONParser.parse(line)
-    }
+    @Sendable static func ask(_ socket: String, _ request: String) -> JSONValue? { DaemonQuestions.ask(socket, request) }
 
-    static func waitReady(_ socket: String) -> Bool {
-        for _ in 0..<400 {
-            if case .object(let m)? = ask(socket, #"{"op":"health"}"#), m.contains(where: { $0.0 == "loaded" && $0.1 == .bool(true) }) { return true }
-            usleep(25_000)
-        }
-        return false
-    }
+    static func waitReady(_ socket: String) -> Bool { DaemonQuestions.waitUntilLoaded(socket, seconds: 10) }
 }
 
 /// The upstream: the recorded XML pages, in two alternating variants so every refresh

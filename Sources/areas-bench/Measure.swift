@@ -34,4 +34,21 @@ enum Measure {
         let rounded = (value * scale).rounded() / scale
         return "\(rounded)"
     }
+
+    /// Resident memory now, from /proc, in bytes.
+    static var residentBytes: Int { statusField("VmRSS:") }
+
+    /// The most resident memory since the last `resetPeakResident()` (or the start), in bytes.
+    static var peakResidentBytes: Int { statusField("VmHWM:") }
+
+    /// Starts a new peak: Linux resets VmHWM to the current size when 5 is written to clear_refs.
+    static func resetPeakResident() {
+        try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
+    }
+
+    private static func statusField(_ name: String) -> Int {
+        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix(name) } ?? ""
+        return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
+    }
 }

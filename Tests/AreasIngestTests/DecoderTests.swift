@@ -65,8 +65,8 @@ final class DecoderTests: XCTestCase {
 
     func testRecordedJSONPagesKeepColumnsAsText() throws {
         let page = try json.decode(Fixtures.bytes("samples/yongsan-smoking/page-1.json"))
-        XCTAssertEqual(page.totalCount, 57)
-        XCTAssertEqual(page.records.count, 57)
+        XCTAssertEqual(page.totalCount, SampleCounts.yongsan)
+        XCTAssertEqual(page.records.count, SampleCounts.yongsan)
         let oracle = try JSONSerialization.jsonObject(with: Data(Fixtures.bytes("samples/yongsan-smoking/page-1.json"))) as? [String: Any]
         let rows = oracle?["data"] as? [[String: Any]] ?? []
         XCTAssertEqual(Set(page.records[0].map(\.key)), Set(rows[0].keys))

@@ -46,6 +46,7 @@ final class SnapshotTests: XCTestCase {
 
     func testAtomicWriteAndQuarantine() async throws {
         let directory = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/areas.snapshot"
         XCTAssertNil(try SnapshotFile.load(path: path), "no snapshot yet is not an error")
         let catalog = try await sampleCatalog()

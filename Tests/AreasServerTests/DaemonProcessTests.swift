@@ -16,24 +16,12 @@ final class DaemonProcessTests: XCTestCase {
         try Binaries.startDaemon(["--config", directory + "/areasd.json", "--socket", directory + "/areasd.sock"] + extra, environment: env)
     }
 
-    /// A copy of the sample config with the snapshot in `directory`.
     private func sampleConfig(in directory: String) throws {
-        var text = try String(contentsOfFile: Fixtures.path("config/areasd.json"), encoding: .utf8)
-        text = text.replacingOccurrences(of: "\"../samples/", with: "\"\(Fixtures.root)/samples/")
-        text = text.replacingOccurrences(of: "/tmp/areasd-samples/areas.snapshot", with: directory + "/areas.snapshot")
-        try text.write(toFile: directory + "/areasd.json", atomically: true, encoding: .utf8)
+        _ = try Fixtures.sampleConfig(in: directory)
     }
 
     private func waitForAnswer(_ socket: String, seconds: Double = 20) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if let client = try? AreasClient(path: socket), let line = try? client.send(Array(#"{"op":"health"}"#.utf8)),
-               (try? JSONParser.parse(line))?["loaded"]?.bool == true {
-                return true
-            }
-            usleep(50_000)
-        }
-        return false
+        DaemonQuestions.waitUntilLoaded(socket, seconds: seconds)
     }
 
     /// Every area of the samples, as the refresher reads them.
@@ -44,6 +32,7 @@ final class DaemonProcessTests: XCTestCase {
 
     func testStartQueryStopAndRestartFromSnapshot() async throws {
         let directory = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
         try sampleConfig(in: directory)
         let socket = directory + "/areasd.sock"
         let (daemon, stderr) = try startDaemon(directory)
@@ -84,12 +73,12 @@ final class DaemonProcessTests: XCTestCase {
 
         // A second daemon on the same socket refuses to start.
         let (second, secondErr) = try startDaemon(directory)
-        second.waitUntilExit()
+        XCTAssertTrue(second.waitUntilExit(seconds: 20), "second did not exit in 20 s")
         XCTAssertNotEqual(second.terminationStatus, 0)
         XCTAssertTrue(String(decoding: secondErr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).contains("in use by a running areasd"))
 
         kill(daemon.processIdentifier, SIGTERM)
-        daemon.waitUntilExit()
+        XCTAssertTrue(daemon.waitUntilExit(seconds: 20), "daemon did not exit in 20 s")
         XCTAssertEqual(daemon.terminationStatus, 0)
         XCTAssertFalse(FileManager.default.fileExists(atPath: socket), "socket file removed")
         let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
@@ -104,7 +93,7 @@ final class DaemonProcessTests: XCTestCase {
         let stats = try Binaries.run("areasctl", ["--socket", socket, "--json", "stats"])
         XCTAssertEqual(try JSONParser.parse(Array(stats.stdout.utf8.dropLast()))["areas"]?.double, Double(SampleCounts.total))
         kill(again.processIdentifier, SIGINT)
-        again.waitUntilExit()
+        XCTAssertTrue(again.waitUntilExit(seconds: 20), "again did not exit in 20 s")
         XCTAssertEqual(again.terminationStatus, 0)
         let againLog = String(decoding: againErr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         XCTAssertTrue(againLog.contains("loaded snapshot \(directory)/areas.snapshot: \(SampleCounts.total) areas"), againLog)
@@ -112,13 +101,14 @@ final class DaemonProcessTests: XCTestCase {
 
     func testTornSnapshotIsMovedAsideAndRefetched() throws {
         let directory = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
         try sampleConfig(in: directory)
         try Data("AREASNAP garbage".utf8).write(to: URL(fileURLWithPath: directory + "/areas.snapshot"))
         let (daemon, stderr) = try startDaemon(directory)
         XCTAssertTrue(waitForAnswer(directory + "/areasd.sock"))
         XCTAssertTrue(FileManager.default.fileExists(atPath: directory + "/areas.snapshot.corrupt"))
         kill(daemon.processIdentifier, SIGTERM)
-        daemon.waitUntilExit()
+        XCTAssertTrue(daemon.waitUntilExit(seconds: 20), "daemon did not exit in 20 s")
         let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         XCTAssertTrue(log.contains("is corrupt") && log.contains(".corrupt"), log)
     }
@@ -156,6 +146,7 @@ final class DaemonFaultTests: XCTestCase {
         }
         defer { upstream.stop() }
         let directory = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
         let config = """
             {"snapshot":"\(directory)/areas.snapshot","sources":[
              {"name":"zones","kind":"nonsmoking","format":"data-go-kr-xml","url":"\(upstream.baseURL)/x","serviceKeyEnv":"AREAS_TEST_KEY","retries":1,"retryDelaySeconds":0.01},
@@ -173,18 +164,14 @@ final class DaemonFaultTests: XCTestCase {
         let stderr = Pipe()
         process.standardError = stderr
         try process.run()
-        defer { if process.isRunning { kill(process.processIdentifier, SIGTERM); process.waitUntilExit() } }
+        defer { if process.isRunning { kill(process.processIdentifier, SIGTERM); _ = process.waitUntilExit(seconds: 20) } }
 
-        func ask(_ request: String) -> JSONValue? {
-            guard let client = try? AreasClient(path: socket), let line = try? client.send(Array(request.utf8)) else { return nil }
-            return try? JSONParser.parse(line)
-        }
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline, ask(#"{"op":"health"}"#)?["loaded"]?.bool != true { usleep(50_000) }
+        func ask(_ request: String) -> JSONValue? { DaemonQuestions.ask(socket, request) }
+        XCTAssertTrue(DaemonQuestions.waitUntilLoaded(socket))
         let everything = #"{"op":"bbox","south":33,"west":124,"north":39,"east":132,"output":"ids","limit":10000}"#
         let before = Set(ask(everything)?.ids ?? [])
         XCTAssertEqual(before.filter { $0.hasPrefix("zones:") }.count, SampleCounts.nonSmokingZones)
-        XCTAssertEqual(before.filter { $0.hasPrefix("yongsan:") }.count, 57)
+        XCTAssertEqual(before.filter { $0.hasPrefix("yongsan:") }.count, SampleCounts.yongsan)
 
         state.revoked.store(true, ordering: .relaxed)
         let refresh = try Binaries.run("areasctl", ["--socket", socket, "refresh"])
@@ -195,7 +182,7 @@ final class DaemonFaultTests: XCTestCase {
         XCTAssertEqual(stats?["lastRefresh"]?["sources"]?.array.first?["status"]?.string, "failed")
 
         kill(process.processIdentifier, SIGTERM)
-        process.waitUntilExit()
+        XCTAssertTrue(process.waitUntilExit(seconds: 20), "process did not exit in 20 s")
         let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         XCTAssertTrue(log.contains("source zones: failed") && log.contains("result code 30"), log)
         XCTAssertFalse(log.contains("k3y") || log.contains("secret"), "the key never reaches the log")

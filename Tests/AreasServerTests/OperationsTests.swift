@@ -18,15 +18,12 @@ final class OperationsTests: XCTestCase {
         directory = Fixtures.temporaryDirectory()
     }
 
-    /// The sample config with paths made absolute and the snapshot in the test folder.
+    override func tearDown() {
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
     private func writeConfig(extra: String = "") throws -> String {
-        var text = try String(contentsOfFile: Fixtures.path("config/areasd.json"), encoding: .utf8)
-        text = text.replacingOccurrences(of: "\"../samples/", with: "\"\(Fixtures.root)/samples/")
-        text = text.replacingOccurrences(of: "/tmp/areasd-samples/areas.snapshot", with: directory + "/areas.snapshot")
-        if !extra.isEmpty { text = text.replacingOccurrences(of: "{\n", with: "{\n\(extra),\n", options: [], range: text.range(of: "{\n")) }
-        let path = directory + "/areasd.json"
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
-        return path
+        try Fixtures.sampleConfig(in: directory, extra: extra)
     }
 
     /// A datagram socket the test listens on, as systemd does for NOTIFY_SOCKET.
@@ -71,18 +68,10 @@ final class OperationsTests: XCTestCase {
         try Binaries.startDaemon(["--config", config, "--socket", socket], environment: env)
     }
 
-    private func ask(_ socket: String, _ request: String) -> JSONValue? {
-        guard let client = try? AreasClient(path: socket), let line = try? client.send(Array(request.utf8)) else { return nil }
-        return try? JSONParser.parse(line)
-    }
+    private func ask(_ socket: String, _ request: String) -> JSONValue? { DaemonQuestions.ask(socket, request) }
 
     private func waitUntil(seconds: Double = 20, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(50_000)
-        }
-        return false
+        DaemonQuestions.waitUntil(seconds: seconds, condition)
     }
 
     func testNotifyProtocol() throws {
@@ -104,7 +93,7 @@ final class OperationsTests: XCTestCase {
 
         kill(daemon.processIdentifier, SIGTERM)
         XCTAssertTrue(listener.wait(for: "STOPPING=1").last?.contains("STOPPING=1") == true)
-        daemon.waitUntilExit()
+        XCTAssertTrue(daemon.waitUntilExit(seconds: 20), "daemon did not exit in 20 s")
         XCTAssertEqual(daemon.terminationStatus, 0)
     }
 
@@ -170,7 +159,7 @@ final class OperationsTests: XCTestCase {
                 sent = true
             }
         }
-        daemon.waitUntilExit()
+        XCTAssertTrue(daemon.waitUntilExit(seconds: 20), "daemon did not exit in 20 s")
         XCTAssertEqual(daemon.terminationStatus, 0)
         XCTAssertGreaterThanOrEqual(answered, 100)
         // The connection ends at an answer's end: closed, not reset, and no answer cut short.
@@ -205,7 +194,7 @@ final class OperationsTests: XCTestCase {
         XCTAssertTrue(listener.wait(for: "READY=1").last?.contains("READY=1") == true)
         XCTAssertEqual(ask(socket, #"{"op":"stats"}"#)?["areas"]?.double, Double(SampleCounts.total - SampleCounts.anyang), "still serving the reloaded config")
         kill(daemon.processIdentifier, SIGTERM)
-        daemon.waitUntilExit()
+        XCTAssertTrue(daemon.waitUntilExit(seconds: 20), "daemon did not exit in 20 s")
         let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         XCTAssertTrue(log.contains("SIGHUP: reloaded"), log)
         XCTAssertTrue(log.contains("SIGHUP: \(config): invalid JSON") && log.contains("keeping the running configuration"), log)
@@ -222,7 +211,7 @@ final class OperationsTests: XCTestCase {
         try FileManager.default.copyItem(atPath: Binaries.path("areasctl"), toPath: client)
         let socket = shared + "/areasd.sock"
         let (daemon, _) = try start(config: try writeConfig(extra: #"  "socketMode": "0666""#), socket: socket)
-        defer { kill(daemon.processIdentifier, SIGTERM); daemon.waitUntilExit() }
+        defer { kill(daemon.processIdentifier, SIGTERM); _ = daemon.waitUntilExit(seconds: 20) }
         XCTAssertTrue(waitUntil { self.ask(socket, #"{"op":"health"}"#)?["loaded"]?.bool == true })
         var info = stat()
         stat(socket, &info)

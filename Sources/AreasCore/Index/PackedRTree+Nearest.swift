@@ -21,17 +21,22 @@ extension PackedRTree {
     /// The same, from an origin whose trigonometry the caller has already done.
     func nearest<Filter: EntryFilter>(from origin: DistanceOrigin, k: Int, maxMeters: Double? = nil, classMask: UInt8 = 0xFF, filter: Filter) -> [Neighbor] {
         guard let root, k > 0 else { return [] }
-        var search = NearestSearch(
-            tree: self, origin: origin, k: k, maxMeters: maxMeters, classMask: classMask, seekCeilings: filter.admitsAll)
-        withEntries { entries in
-            search.run(in: self, from: root, entries: entries, filter: filter)
+        // The scratch memory lives on the stack for the search's lifetime: a heap block per
+        // query cost more than the rest of the set-up.
+        return withUnsafeTemporaryAllocation(byteCount: NearestSearch.byteCount(for: self), alignment: 64) { memory in
+            var search = NearestSearch(
+                tree: self, memory: memory, origin: origin, k: k, maxMeters: maxMeters, classMask: classMask, seekCeilings: filter.admitsAll)
+            withEntries { entries in
+                search.run(in: self, from: root, entries: entries, filter: filter)
+            }
+            return search.finish()
         }
-        return search.finish()
     }
 }
 
 /// One nearest-neighbour search over a `PackedRTree`: its bound, its queue, the k best so far,
-/// and the scratch memory every step reuses, owned here and sized for the tree at the start.
+/// and the scratch memory every step reuses, sized for the tree at the start and lent by the
+/// caller for the search's lifetime. It cannot be copied: two copies would share that memory.
 struct NearestSearch: ~Copyable {
     let origin: DistanceOrigin
     let vectorOrigin: NodeBounds.Origin
@@ -52,8 +57,6 @@ struct NearestSearch: ~Copyable {
     /// nearer.
     var next: SearchQueue.Element?
 
-    /// One block holding the four buffers below.
-    private let memory: UnsafeMutableRawPointer
     /// A lower bound per child of the node being opened (`keyCapacity` of them).
     let keys: UnsafeMutablePointer<Float>
     /// An upper bound per child, while the k best are still being gathered (`keyCapacity`).
@@ -64,7 +67,34 @@ struct NearestSearch: ~Copyable {
     let passed: UnsafeMutablePointer<SearchQueue.Element>
     var passedCount = 0
 
-    init(tree: borrowing PackedRTree, origin: DistanceOrigin, k: Int, maxMeters: Double?, classMask: UInt8, seekCeilings: Bool) {
+    /// How the scratch memory is cut: bounds for a node's children (whole vector lanes), terms
+    /// for a leaf's entries (whole vector steps), and every level's passed siblings.
+    private struct Layout {
+        let keyCapacity: Int
+        let termOffset: Int
+        let passedOffset: Int
+        let byteCount: Int
+
+        init(_ tree: borrowing PackedRTree) {
+            keyCapacity = (tree.nodeSize + NodeBounds.lanes - 1) / NodeBounds.lanes * NodeBounds.lanes
+            termOffset = 2 * keyCapacity * MemoryLayout<Float>.stride
+            passedOffset = termOffset + tree.leafTermCapacity * MemoryLayout<Double>.stride
+            byteCount = passedOffset + tree.levelEnds.count * tree.nodeSize * MemoryLayout<SearchQueue.Element>.stride
+        }
+    }
+
+    /// The scratch memory a search over `tree` needs.
+    static func byteCount(for tree: borrowing PackedRTree) -> Int { Layout(tree).byteCount }
+
+    /// A search over `tree` working in `memory`, which must hold `byteCount(for: tree)` bytes,
+    /// aligned for vector loads, and outlive the search.
+    init(tree: borrowing PackedRTree, memory: UnsafeMutableRawBufferPointer, origin: DistanceOrigin, k: Int,
+         maxMeters: Double?, classMask: UInt8, seekCeilings: Bool) {
+        let layout = Layout(tree)
+        precondition(memory.count >= layout.byteCount, "a nearest search needs \(layout.byteCount) bytes of scratch memory")
+        // Vector steps read and write whole lanes: each buffer is a multiple of them.
+        precondition(layout.keyCapacity >= tree.nodeSize && layout.keyCapacity % NodeBounds.lanes == 0)
+        precondition(tree.leafTermCapacity >= tree.nodeSize && tree.leafTermCapacity % DistanceOrigin.haversineLanes == 0)
         self.origin = origin
         vectorOrigin = tree.nodeBounds.origin(origin)
         self.k = k
@@ -74,25 +104,11 @@ struct NearestSearch: ~Copyable {
         self.seekCeilings = seekCeilings
         best = NearestCandidates(k: Swift.min(k, tree.count))
         queue = SearchQueue(capacity: 8 * tree.nodeSize)
-
-        let keyCapacity = (tree.nodeSize + NodeBounds.lanes - 1) / NodeBounds.lanes * NodeBounds.lanes
-        let termCapacity = tree.leafTermCapacity
-        let passedCapacity = tree.levelEnds.count * tree.nodeSize
-        // Vector loads read whole lanes: every buffer is a multiple of them, and the node
-        // bounds and leaf terms never write past the capacity asked for.
-        precondition(keyCapacity >= tree.nodeSize && keyCapacity % NodeBounds.lanes == 0)
-        precondition(termCapacity >= tree.nodeSize && termCapacity % DistanceOrigin.haversineLanes == 0)
-        let termOffset = 2 * keyCapacity * MemoryLayout<Float>.stride
-        let passedOffset = termOffset + termCapacity * MemoryLayout<Double>.stride
-        memory = .allocate(byteCount: passedOffset + passedCapacity * MemoryLayout<SearchQueue.Element>.stride, alignment: 64)
-        keys = memory.bindMemory(to: Float.self, capacity: 2 * keyCapacity)
-        ceilings = keys + keyCapacity
-        terms = (memory + termOffset).bindMemory(to: Double.self, capacity: termCapacity)
-        passed = (memory + passedOffset).bindMemory(to: SearchQueue.Element.self, capacity: passedCapacity)
-    }
-
-    deinit {
-        memory.deallocate()
+        let base = memory.baseAddress.unsafelyUnwrapped
+        keys = base.bindMemory(to: Float.self, capacity: 2 * layout.keyCapacity)
+        ceilings = keys + layout.keyCapacity
+        terms = (base + layout.termOffset).bindMemory(to: Double.self, capacity: tree.leafTermCapacity)
+        passed = (base + layout.passedOffset).bindMemory(to: SearchQueue.Element.self, capacity: tree.levelEnds.count * tree.nodeSize)
     }
 
     /// The neighbours found, nearest first.

@@ -41,22 +41,13 @@ final class TestServer: Sendable {
 
     func stop() {
         server.stop(timeout: 5)
-        unlink(socketPath)
+        try? FileManager.default.removeItem(atPath: directory)
     }
 
     deinit { stop() }
 }
 
 extension JSONValue {
-    subscript(key: String) -> JSONValue? {
-        if case .object(let members) = self { return members.last { $0.0 == key }?.1 }
-        return nil
-    }
-
-    var string: String? { if case .string(let s) = self { return s }; return nil }
-    var double: Double? { if case .number(let n) = self { return n }; return nil }
-    var bool: Bool? { if case .bool(let b) = self { return b }; return nil }
-    var array: [JSONValue] { if case .array(let a) = self { return a }; return [] }
     var ids: [String] { self["areas"]?.array.compactMap { $0["id"]?.string } ?? [] }
     var errorCode: String? { self["error"]?["code"]?.string }
 }
@@ -99,9 +90,28 @@ enum Binaries {
         process.standardOutput = out
         process.standardError = err
         try process.run()
+        // A child that does not finish in time is killed, so the test fails instead of hanging.
+        let pid = process.processIdentifier
+        DispatchQueue.global().asyncAfter(deadline: .now() + 30) { if process.isRunning { kill(pid, SIGKILL) } }
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+    }
+}
+
+extension Process {
+    /// Waits for the process to exit, at most `seconds`; past that it is killed and the answer
+    /// is false.
+    func waitUntilExit(seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while isRunning && Date() < deadline { usleep(10_000) }
+        guard isRunning else {
+            waitUntilExit()
+            return true
+        }
+        kill(processIdentifier, SIGKILL)
+        waitUntilExit()
+        return false
     }
 }

@@ -1,0 +1,47 @@
+import AreasControl
+import AreasProtocol
+import Foundation
+
+/// Asking a running areasd, as tests and benchmarks do: one request at a time, and waits that
+/// end by a deadline rather than hang.
+public enum DaemonQuestions {
+    /// Sends one request line to the daemon at `socket` and parses the answer; nil when it
+    /// cannot be reached or answers something unreadable.
+    @Sendable public static func ask(_ socket: String, _ request: String) -> JSONValue? {
+        guard let client = try? AreasClient(path: socket), let line = try? client.send(Array(request.utf8)) else { return nil }
+        return try? JSONParser.parse(line)
+    }
+
+    /// Checks `condition` every 20 ms until it holds (true) or `seconds` pass (false).
+    public static func waitUntil(seconds: Double = 20, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if condition() { return true }
+            usleep(20_000)
+        }
+        return condition()
+    }
+
+    /// Waits until the daemon at `socket` says its data is loaded.
+    public static func waitUntilLoaded(_ socket: String, seconds: Double = 20) -> Bool {
+        waitUntil(seconds: seconds) { ask(socket, #"{"op":"health"}"#)?["loaded"]?.bool == true }
+    }
+}
+
+extension Fixtures {
+    /// The bundled sample config, written into `directory` with the sample folders' absolute
+    /// paths and the snapshot in `directory`; `extra` top-level members are added. The path of
+    /// the written file.
+    public static func sampleConfig(in directory: String, extra: String = "") throws -> String {
+        var text = try String(contentsOfFile: path("config/areasd.json"), encoding: .utf8)
+        text = text.replacingOccurrences(of: "\"../samples/", with: "\"\(root)/samples/")
+        guard let snapshot = text.range(of: #""snapshot": "[^"]*""#, options: .regularExpression) else {
+            throw MissingFile(path: path("config/areasd.json") + " (its snapshot key)")
+        }
+        text.replaceSubrange(snapshot, with: #""snapshot": "\#(directory)/areas.snapshot""#)
+        if !extra.isEmpty, let brace = text.range(of: "{\n") { text.replaceSubrange(brace, with: "{\n\(extra),\n") }
+        let file = directory + "/areasd.json"
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        return file
+    }
+}
