@@ -8,10 +8,10 @@
 /// copied, only passed `inout`, so no two ever write into one buffer.
 public struct JSONWriter: ~Copyable {
     /// The bytes written so far are `base[0..<written]`, in memory of `allocated` bytes.
-    private var base: UnsafeMutablePointer<UInt8>
-    private var written = 0
-    private var allocated: Int
-    private var needsComma = false
+    @usableFromInline var base: UnsafeMutablePointer<UInt8>
+    @usableFromInline var written = 0
+    @usableFromInline var allocated: Int
+    @usableFromInline var needsComma = false
 
     public init(capacity: Int = 4096) {
         allocated = Swift.max(capacity, 64)
@@ -21,14 +21,14 @@ public struct JSONWriter: ~Copyable {
     deinit { base.deallocate() }
 
     /// Appends without checking the capacity: the caller has made room.
-    @inline(__always)
-    private mutating func put(_ byte: UInt8) {
+    @inlinable @inline(__always)
+    mutating func put(_ byte: UInt8) {
         base[written] = byte
         written += 1
     }
 
-    @inline(__always)
-    private mutating func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+    @inlinable @inline(__always)
+    mutating func put(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress else { return }
         let target = base + written
         // Most pieces are a few bytes (keys, ids): a loop beats a call to memmove.
@@ -42,8 +42,8 @@ public struct JSONWriter: ~Copyable {
 
     /// Appends a constant piece (a key, a run of punctuation) eight bytes a store, the last
     /// eight overlapping the rest, instead of byte by byte or through `memmove`.
-    @inline(__always)
-    private mutating func put(_ piece: StaticString) {
+    @inlinable @inline(__always)
+    mutating func put(_ piece: StaticString) {
         let length = piece.utf8CodeUnitCount
         let source = UnsafeRawPointer(piece.utf8Start)
         let target = UnsafeMutableRawPointer(base + written)
@@ -60,7 +60,8 @@ public struct JSONWriter: ~Copyable {
         written += length
     }
 
-    private mutating func grow(toHold needed: Int) {
+    @usableFromInline
+    mutating func grow(toHold needed: Int) {
         // Doubling at least: growing to the exact size answer after answer would copy the
         // whole batch each time.
         let capacity = Swift.max(needed, 2 * allocated)
@@ -85,6 +86,7 @@ public struct JSONWriter: ~Copyable {
     }
 
     /// Makes room for at least `count` more bytes, so a long answer grows the buffer once.
+    @inlinable
     public mutating func reserve(_ count: Int) {
         let needed = written + count
         if needed > allocated { grow(toHold: needed) }
@@ -95,32 +97,32 @@ public struct JSONWriter: ~Copyable {
         needsComma = false
     }
 
-    @inline(__always)
-    private mutating func append(_ byte: UInt8) {
+    @inlinable @inline(__always)
+    mutating func append(_ byte: UInt8) {
         if written == allocated { grow(toHold: written + 1) }
         base[written] = byte
         written += 1
     }
 
-    @inline(__always)
-    private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+    @inlinable @inline(__always)
+    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         if written + bytes.count > allocated { grow(toHold: written + bytes.count) }
         put(bytes)
     }
 
-    @inline(__always)
-    private mutating func separate() {
+    @inlinable @inline(__always)
+    mutating func separate() {
         if needsComma { append(UInt8(ascii: ",")) }
         needsComma = false
     }
 
     // Inlined: an answer has a few of these per area, and each is a byte or two.
-    @inline(__always) public mutating func beginObject() { separate(); append(UInt8(ascii: "{")) }
-    @inline(__always) public mutating func endObject() { append(UInt8(ascii: "}")); needsComma = true }
-    @inline(__always) public mutating func beginArray() { separate(); append(UInt8(ascii: "[")) }
-    @inline(__always) public mutating func endArray() { append(UInt8(ascii: "]")); needsComma = true }
+    @inlinable @inline(__always) public mutating func beginObject() { separate(); append(UInt8(ascii: "{")) }
+    @inlinable @inline(__always) public mutating func endObject() { append(UInt8(ascii: "}")); needsComma = true }
+    @inlinable @inline(__always) public mutating func beginArray() { separate(); append(UInt8(ascii: "[")) }
+    @inlinable @inline(__always) public mutating func endArray() { append(UInt8(ascii: "]")); needsComma = true }
 
-    @inline(__always)  // the name's length is then a constant and its copy unrolled
+    @inlinable @inline(__always)  // the name's length is then a constant and its copy unrolled
     public mutating func key(_ name: StaticString) {
         reserve(name.utf8CodeUnitCount + 4)
                 if needsComma { put(UInt8(ascii: ",")) }
@@ -139,6 +141,7 @@ public struct JSONWriter: ~Copyable {
     }
 
     /// Ends a key written with `string(utf8:)`.
+    @inlinable
     public mutating func colon() {
         append(UInt8(ascii: ":"))
         needsComma = false
@@ -371,22 +374,25 @@ public struct JSONWriter: ~Copyable {
         needsComma = true
     }
 
+    @inlinable
     public mutating func bool(_ value: Bool) {
         raw(value ? "true" : "false")
     }
 
+    @inlinable
     public mutating func null() {
         raw("null")
     }
 
     /// A literal token, copied from static memory.
-    @inline(__always)
-    private mutating func raw(_ token: StaticString) {
+    @inlinable @inline(__always)
+    mutating func raw(_ token: StaticString) {
         separate()
         append(UnsafeBufferPointer(start: token.utf8Start, count: token.utf8CodeUnitCount))
         needsComma = true
     }
 
+    @inlinable
     public mutating func newline() {
         append(UInt8(ascii: "\n"))
         needsComma = false

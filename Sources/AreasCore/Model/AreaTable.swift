@@ -41,9 +41,9 @@ public struct AreaTable: Sendable, RandomAccessCollection {
 
     public let records: [Record]
     /// Area `i`'s upstream columns are pairs `fieldStarts[i]..<fieldStarts[i + 1]` of `fieldRefs`.
-    let fieldStarts: [UInt32]
+    @usableFromInline let fieldStarts: [UInt32]
     /// Key and value references, alternating.
-    let fieldRefs: [StringArena.Ref]
+    @usableFromInline let fieldRefs: [StringArena.Ref]
     public let strings: StringArena
 
     public var startIndex: Int { 0 }
@@ -88,31 +88,45 @@ public struct AreaTable: Sendable, RandomAccessCollection {
     /// The table's arrays borrowed in place, for loops that read many areas.
     public struct Buffers {
         public let records: UnsafeBufferPointer<Record>
-        let fieldStarts: UnsafeBufferPointer<UInt32>
-        let fieldRefs: UnsafeBufferPointer<StringArena.Ref>
-        let arena: UnsafeBufferPointer<UInt8>
+        @usableFromInline let fieldStarts: UnsafeBufferPointer<UInt32>
+        @usableFromInline let fieldRefs: UnsafeBufferPointer<StringArena.Ref>
+        @usableFromInline let arena: UnsafeBufferPointer<UInt8>
+
+        @usableFromInline
+        init(records: UnsafeBufferPointer<Record>, fieldStarts: UnsafeBufferPointer<UInt32>,
+             fieldRefs: UnsafeBufferPointer<StringArena.Ref>, arena: UnsafeBufferPointer<UInt8>) {
+            self.records = records
+            self.fieldStarts = fieldStarts
+            self.fieldRefs = fieldRefs
+            self.arena = arena
+        }
 
         /// The UTF-8 bytes of the string at `ref`.
+        @inlinable
         public func utf8(_ ref: StringArena.Ref) -> UnsafeBufferPointer<UInt8> { StringArena.utf8(ref, in: arena) }
 
         /// Starts loading the record at `position`, for a read that comes soon.
+        @inlinable
         package func prefetchRecord(at position: Int) {
             guard let base = records.baseAddress else { return }
             MemoryHints.prefetch(base + position, bytes: MemoryLayout<Record>.stride)
         }
 
         /// Starts loading the text of the string at `ref` (its length and first bytes).
+        @inlinable
         package func prefetchText(_ ref: StringArena.Ref) {
             guard let base = arena.baseAddress, Int(ref) < arena.count else { return }
             MemoryHints.prefetch(base + Int(ref), bytes: 32)
         }
 
         /// How many upstream columns the area at `position` has.
+        @inlinable
         public func fieldCount(of position: Int) -> Int {
             Int(fieldStarts[position + 1] - fieldStarts[position])
         }
 
         /// Calls `body` with the references of each upstream column of the area at `position`.
+        @inlinable
         public func forEachFieldRef(of position: Int, _ body: (StringArena.Ref, StringArena.Ref) -> Void) {
             for pair in Int(fieldStarts[position])..<Int(fieldStarts[position + 1]) {
                 body(fieldRefs[2 * pair], fieldRefs[2 * pair + 1])
@@ -120,6 +134,7 @@ public struct AreaTable: Sendable, RandomAccessCollection {
         }
 
         /// Calls `body` with each upstream column of the area at `position`, as UTF-8 key and value.
+        @inlinable
         public func forEachField(of position: Int, _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Void) {
             for pair in Int(fieldStarts[position])..<Int(fieldStarts[position + 1]) {
                 body(utf8(fieldRefs[2 * pair]), utf8(fieldRefs[2 * pair + 1]))
@@ -127,6 +142,7 @@ public struct AreaTable: Sendable, RandomAccessCollection {
         }
     }
 
+    @inlinable
     public func withBuffers<R>(_ body: (Buffers) throws -> R) rethrows -> R {
         try records.withUnsafeBufferPointer { records in
             try fieldStarts.withUnsafeBufferPointer { fieldStarts in

@@ -26,6 +26,7 @@ public struct StringArena: Sendable {
     }
 
     /// The UTF-8 bytes of the string at `ref` inside the arena's buffer.
+    @inlinable
     public static func utf8(_ ref: Ref, in arena: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
         var offset = Int(ref)
         var length = 0
