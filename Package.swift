@@ -20,7 +20,7 @@ import PackageDescription
 ///                   |
 ///             CMemoryHints
 ///
-/// `AREAS_NATIVE=1` compiles the index for the building machine's processor (AVX2, FMA, BMI2 when
+/// `AREAS_NATIVE=1` compiles the libraries for the building machine's processor (AVX2, FMA, BMI2 when
 /// it has them): radius and nearest searches then run fewer instructions, but the binaries run
 /// only on processors like the one that built them, and a package with unsafe flags cannot be
 /// used as a dependency. `config/install.sh` sets it; the default build is portable.
@@ -50,15 +50,15 @@ let package = Package(
         // Geodesy, the area model and table, the packed R-tree and its searches.
         .target(name: "AreasCore", dependencies: ["CMemoryHints"], swiftSettings: nativeTuning),
         // System calls wrapped once, with one errno type; the process's arguments and paths.
-        .target(name: "AreasSystem"),
+        .target(name: "AreasSystem", swiftSettings: nativeTuning),
         // The wire protocol: the JSON reader and writer, requests and their errors.
-        .target(name: "AreasProtocol", dependencies: ["AreasCore"]),
+        .target(name: "AreasProtocol", dependencies: ["AreasCore"], swiftSettings: nativeTuning),
         // Configuration, upstream fetching and decoding, validation, merging, the snapshot file.
-        .target(name: "AreasIngest", dependencies: ["AreasCore", "AreasProtocol", "AreasSystem"]),
+        .target(name: "AreasIngest", dependencies: ["AreasCore", "AreasProtocol", "AreasSystem"], swiftSettings: nativeTuning),
         // The service: served state, request dispatch, answers, the socket server, systemd.
-        .target(name: "AreasServer", dependencies: ["AreasCore", "AreasProtocol", "AreasIngest", "AreasSystem"]),
+        .target(name: "AreasServer", dependencies: ["AreasCore", "AreasProtocol", "AreasIngest", "AreasSystem"], swiftSettings: nativeTuning),
         // The client and its terminal and GeoJSON rendering.
-        .target(name: "AreasControl", dependencies: ["AreasCore", "AreasProtocol", "AreasSystem"]),
+        .target(name: "AreasControl", dependencies: ["AreasCore", "AreasProtocol", "AreasSystem"], swiftSettings: nativeTuning),
         // For tests and benchmarks only: a loopback HTTP server, synthetic points, the brute-force
         // reference searches, fixtures, asking a running daemon. Never linked into areasd or areasctl.
         .target(name: "AreasTestSupport", dependencies: ["AreasCore", "AreasProtocol", "AreasIngest", "AreasControl", "AreasSystem"]),
