@@ -21,15 +21,22 @@ extension PackedRTree {
     /// The same, from an origin whose trigonometry the caller has already done.
     func nearest<Filter: EntryFilter>(from origin: DistanceOrigin, k: Int, maxMeters: Double? = nil, classMask: UInt8 = 0xFF, filter: Filter) -> [Neighbor] {
         guard let root, k > 0 else { return [] }
-        // The scratch memory lives on the stack for the search's lifetime: a heap block per
-        // query cost more than the rest of the set-up.
-        return withUnsafeTemporaryAllocation(byteCount: NearestSearch.byteCount(for: self), alignment: 64) { memory in
-            var search = NearestSearch(
-                tree: self, memory: memory, origin: origin, k: k, maxMeters: maxMeters, classMask: classMask, seekCeilings: filter.admitsAll)
-            withEntries { entries in
-                search.run(in: self, from: root, entries: entries, filter: filter)
+        // The scratch memory lives on the stack for the search's lifetime, in pieces small
+        // enough for that (a larger request goes to the heap, and a heap block per query cost
+        // more than the rest of the set-up).
+        let layout = NearestSearch.Layout(self)
+        return withUnsafeTemporaryAllocation(of: Float.self, capacity: 2 * layout.keyCapacity) { keys in
+            withUnsafeTemporaryAllocation(of: Double.self, capacity: layout.termCapacity) { terms in
+                withUnsafeTemporaryAllocation(of: SearchQueue.Element.self, capacity: layout.passedCapacity) { passed in
+                    var search = NearestSearch(
+                        tree: self, keys: keys, terms: terms, passed: passed, origin: origin, k: k, maxMeters: maxMeters,
+                        classMask: classMask, seekCeilings: filter.admitsAll)
+                    withEntries { entries in
+                        search.run(in: self, from: root, entries: entries, filter: filter)
+                    }
+                    return search.finish()
+                }
             }
-            return search.finish()
         }
     }
 }
@@ -67,34 +74,32 @@ struct NearestSearch: ~Copyable {
     let passed: UnsafeMutablePointer<SearchQueue.Element>
     var passedCount = 0
 
-    /// How the scratch memory is cut: bounds for a node's children (whole vector lanes), terms
-    /// for a leaf's entries (whole vector steps), and every level's passed siblings.
-    private struct Layout {
+    /// The scratch memory's sizes: bounds for a node's children (whole vector lanes), terms for
+    /// a leaf's entries (whole vector steps), and every level's passed siblings.
+    struct Layout {
         let keyCapacity: Int
-        let termOffset: Int
-        let passedOffset: Int
-        let byteCount: Int
+        let termCapacity: Int
+        let passedCapacity: Int
 
         init(_ tree: borrowing PackedRTree) {
             keyCapacity = (tree.nodeSize + NodeBounds.lanes - 1) / NodeBounds.lanes * NodeBounds.lanes
-            termOffset = 2 * keyCapacity * MemoryLayout<Float>.stride
-            passedOffset = termOffset + tree.leafTermCapacity * MemoryLayout<Double>.stride
-            byteCount = passedOffset + tree.levelEnds.count * tree.nodeSize * MemoryLayout<SearchQueue.Element>.stride
+            termCapacity = tree.leafTermCapacity
+            passedCapacity = tree.levelEnds.count * tree.nodeSize
         }
     }
 
-    /// The scratch memory a search over `tree` needs.
-    static func byteCount(for tree: borrowing PackedRTree) -> Int { Layout(tree).byteCount }
-
-    /// A search over `tree` working in `memory`, which must hold `byteCount(for: tree)` bytes,
-    /// aligned for vector loads, and outlive the search.
-    init(tree: borrowing PackedRTree, memory: UnsafeMutableRawBufferPointer, origin: DistanceOrigin, k: Int,
+    /// A search over `tree` working in memory lent for its lifetime: `keys` holds two bounds per
+    /// child of a node, `terms` one per entry of a leaf, `passed` every level's siblings, each
+    /// at least as `Layout` says.
+    init(tree: borrowing PackedRTree, keys: UnsafeMutableBufferPointer<Float>, terms: UnsafeMutableBufferPointer<Double>,
+         passed: UnsafeMutableBufferPointer<SearchQueue.Element>, origin: DistanceOrigin, k: Int,
          maxMeters: Double?, classMask: UInt8, seekCeilings: Bool) {
         let layout = Layout(tree)
-        precondition(memory.count >= layout.byteCount, "a nearest search needs \(layout.byteCount) bytes of scratch memory")
         // Vector steps read and write whole lanes: each buffer is a multiple of them.
         precondition(layout.keyCapacity >= tree.nodeSize && layout.keyCapacity % NodeBounds.lanes == 0)
-        precondition(tree.leafTermCapacity >= tree.nodeSize && tree.leafTermCapacity % DistanceOrigin.haversineLanes == 0)
+        precondition(layout.termCapacity >= tree.nodeSize && layout.termCapacity % DistanceOrigin.haversineLanes == 0)
+        precondition(keys.count >= 2 * layout.keyCapacity && terms.count >= layout.termCapacity && passed.count >= layout.passedCapacity,
+                     "a nearest search's scratch memory is smaller than its layout")
         self.origin = origin
         vectorOrigin = tree.nodeBounds.origin(origin)
         self.k = k
@@ -104,11 +109,10 @@ struct NearestSearch: ~Copyable {
         self.seekCeilings = seekCeilings
         best = NearestCandidates(k: Swift.min(k, tree.count))
         queue = SearchQueue(capacity: 8 * tree.nodeSize)
-        let base = memory.baseAddress.unsafelyUnwrapped
-        keys = base.bindMemory(to: Float.self, capacity: 2 * layout.keyCapacity)
-        ceilings = keys + layout.keyCapacity
-        terms = (base + layout.termOffset).bindMemory(to: Double.self, capacity: tree.leafTermCapacity)
-        passed = (base + layout.passedOffset).bindMemory(to: SearchQueue.Element.self, capacity: tree.levelEnds.count * tree.nodeSize)
+        self.keys = keys.baseAddress.unsafelyUnwrapped
+        ceilings = self.keys + layout.keyCapacity
+        self.terms = terms.baseAddress.unsafelyUnwrapped
+        self.passed = passed.baseAddress.unsafelyUnwrapped
     }
 
     /// The neighbours found, nearest first.
