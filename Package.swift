@@ -74,7 +74,9 @@ let package = Package(
         .testTarget(name: "AreasCoreTests", dependencies: ["AreasCore", "AreasTestSupport"]),
         .testTarget(name: "AreasSystemTests", dependencies: ["AreasSystem"]),
         .testTarget(name: "AreasProtocolTests", dependencies: ["AreasProtocol", "AreasCore", "AreasTestSupport"]),
-        .testTarget(name: "AreasIngestTests", dependencies: ["AreasIngest", "AreasCore", "AreasProtocol", "AreasSystem", "AreasTestSupport"]),
+        .testTarget(
+            name: "AreasIngestTests", dependencies: ["AreasIngest", "AreasCore", "AreasProtocol", "AreasSystem", "AreasTestSupport"],
+            exclude: ["Fixtures"]),
         .testTarget(
             name: "AreasServerTests",
             dependencies: ["AreasServer", "AreasIngest", "AreasCore", "AreasProtocol", "AreasSystem", "AreasControl", "AreasTestSupport"]),

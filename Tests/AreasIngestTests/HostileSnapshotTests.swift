@@ -1,5 +1,5 @@
 import AreasCore
-import AreasIngest
+@testable import AreasIngest
 import AreasSystem
 import AreasTestSupport
 import Foundation
@@ -83,5 +83,40 @@ import Testing
         #expect(try String(contentsOfFile: victim, encoding: .utf8) == "precious")
         #expect(try FileSystem.status(of: path, followLinks: false)?.kind == .regular)
         #expect(try SnapshotFile.load(path: path)?.areas.count == 1)
+    }
+
+    /// A file with a valid checksum whose area points into the middle of a string.
+    @Test func aReferenceThatStartsNoStringIsRefused() throws {
+        let catalog = catalog(fetchedAt: Date().timeIntervalSince1970)
+        var bytes = SnapshotFile.encode(catalog)
+        // After the header: created at (8), the arena's length (4) and bytes, the source count
+        // (4), the name's length (4) and bytes, its reference (4), fetch time (8), count (4):
+        // then the first area's id reference.
+        let arena = catalog.table.strings.byteCount
+        let at = SnapshotFile.headerSize + 8 + 4 + arena + 4 + 4 + 1 + 4 + 8 + 4
+        bytes[at] = 2
+        bytes[at + 1] = 0
+        bytes[at + 2] = 0
+        bytes[at + 3] = 0
+        let sum = bytes[SnapshotFile.headerSize...].withUnsafeBytes { checksum($0) }
+        withUnsafeBytes(of: sum.littleEndian) { for i in 0..<8 { bytes[20 + i] = $0[i] } }
+        let error = #expect(throws: SnapshotFile.Failure.self) { try SnapshotFile.decode(bytes) }
+        #expect("\(String(describing: error))".contains("starts no string"))
+    }
+
+    /// A snapshot written by the build before this format (version 2) still loads, whole.
+    @Test func aVersionTwoSnapshotStillLoads() async throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let old = try #require(try SnapshotFile.load(path: Fixtures.path("Tests/AreasIngestTests/Fixtures/yongsan-version-2.snapshot")))
+        let config = """
+            {"sources": [{"name": "yongsan", "kind": "smoking", "format": "odcloud-json", "pages": "\(Fixtures.root)/samples/yongsan-smoking", "province": "서울특별시",
+             "fields": {"name": "서울특별시 용산구 설치 위치", "latitude": "위도", "longitude": "경도", "address": "서울특별시 용산구 설치 위치", "district": "자치구명"}}]}
+            """
+        let fresh = await Refresher(config: try AreasConfig.parse(Data(config.utf8), path: directory + "/areasd.json")).refresh(Catalog()).catalog
+        #expect(old.catalog.areas(of: "yongsan") == fresh.areas(of: "yongsan"))
+        #expect(old.catalog.areaCount == SampleCounts.yongsan)
+        // Written again, it is version 3 and reads back the same.
+        let again = try SnapshotFile.decode(SnapshotFile.encode(old.catalog))
+        #expect(again.catalog == old.catalog)
     }
 }

@@ -74,6 +74,13 @@ public struct Catalog: Sendable, Equatable {
         if replacements.isEmpty && Set(sources.keys).isSubset(of: kept) { return self }
         // Byte order, the order the table keeps its ids in.
         let ordered = kept.sorted { ($0 + ":").utf8.lexicographicallyPrecedes(($1 + ":").utf8) }
+        if ordered.allSatisfy({ replacements[$0] != nil || sources[$0] == nil }) {
+            // Only new tables (a first refresh, or every source changed): laid end to end whole,
+            // with no string looked up again.
+            let parts = ordered.compactMap { replacements[$0] }
+            return Catalog(table: AreaTable(concatenating: parts.map(\.table)),
+                           fetchedAt: Dictionary(uniqueKeysWithValues: zip(ordered.filter { replacements[$0] != nil }, parts.map(\.fetchedAt))))
+        }
         var count = 0
         for name in ordered { count += replacements[name]?.table.count ?? sources[name]?.range.count ?? 0 }
         var builder = AreaTable.Builder(capacity: count)

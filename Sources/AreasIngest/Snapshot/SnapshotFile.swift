@@ -7,15 +7,18 @@ import Glibc
 /// The last good catalog on disk, so a restart serves at once.
 ///
 /// Format (little-endian): the magic `AREASNAP`, a format version (UInt32), the payload length
-/// (UInt64) and its XXH64 checksum (UInt64), then the payload: the creation time, a table of
-/// every distinct string, and per source its name, fetch time and areas, whose strings are
-/// indexes into the table. Provinces, districts, column names and repeated values are stored
-/// and decoded once, and share one copy in memory after loading. Written to a temporary file in the same folder,
-/// fsync'ed, renamed over the old file, and the folder fsync'ed: a crash leaves either the old
-/// snapshot or the new one, never a mix.
+/// (UInt64) and its XXH64 checksum (UInt64), then the payload. Version 3, written now: the
+/// creation time, the table's string arena byte for byte (so writing it looks up no string and
+/// reading it copies one block), and per source its name, fetch time and areas, whose strings
+/// are offsets into the arena, each checked on reading to start a string. Version 2 (a table of
+/// numbered strings) is still read. Written to a temporary file in the same folder, fsync'ed,
+/// renamed over the old file, and the folder fsync'ed: a crash leaves either the old snapshot or
+/// the new one, never a mix.
 public enum SnapshotFile {
     static let magic = Array("AREASNAP".utf8)
-    static let version: UInt32 = 2
+    static let version: UInt32 = 3
+    /// The versions this build reads.
+    static let readableVersions: Set<UInt32> = [2, 3]
     static let headerSize = 8 + 4 + 8 + 8
 
     public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
@@ -35,49 +38,43 @@ public enum SnapshotFile {
     // MARK: Encoding
 
     public static func encode(_ catalog: Catalog, createdAt: Double = Date().timeIntervalSince1970) -> [UInt8] {
-        // Distinct strings numbered in first-seen order.
-        var strings = StringArena.Builder()
-        var body = ByteWriter()
-        body.bytes.reserveCapacity(catalog.areaCount * 64)
+        let table = catalog.table
+        var payload = ByteWriter()
+        payload.bytes.reserveCapacity(table.strings.byteCount + table.count * 64 + 64)
+        payload.append(createdAt)
+        payload.append(UInt32(table.strings.byteCount))
+        payload.bytes.append(contentsOf: table.strings.bytes)
         // In the table's order (by id), so the file reads back as it was served.
         let names = catalog.sources.sorted { ($0.value.range.lowerBound, $0.key) < ($1.value.range.lowerBound, $1.key) }.map(\.key)
-        body.append(UInt32(names.count))
-        catalog.table.withBuffers { areas in
-            func index(_ ref: StringArena.Ref) -> UInt32 { UInt32(strings.number(of: areas.utf8(ref))) }
+        payload.append(UInt32(names.count))
+        table.withBuffers { areas in
             for name in names {
                 guard let span = catalog.sources[name] else { continue }
-                body.append(UInt32(strings.number(of: name)))
-                body.append(span.fetchedAt)
-                body.append(UInt32(span.range.count))
+                payload.append(UInt32(name.utf8.count))
+                payload.bytes.append(contentsOf: name.utf8)
+                // The name again as the arena holds it, which every area of the source names.
+                payload.append(span.range.isEmpty ? StringArena.empty : areas.records[span.range.lowerBound].source)
+                payload.append(span.fetchedAt)
+                payload.append(UInt32(span.range.count))
                 for position in span.range {
                     let area = areas.records[position]
-                    body.append(index(area.id))
-                    body.append(area.kind == .smoking ? UInt8(1) : UInt8(2))
-                    body.append(index(area.name))
-                    body.append(area.coordinate.latitude)
-                    body.append(area.coordinate.longitude)
-                    body.append(index(area.roadAddress))
-                    body.append(index(area.lotAddress))
-                    body.append(index(area.province))
-                    body.append(index(area.district))
-                    body.append(UInt32(areas.fieldCount(of: position)))
+                    payload.append(area.id)
+                    payload.append(area.kind == .smoking ? UInt8(1) : UInt8(2))
+                    payload.append(area.name)
+                    payload.append(area.coordinate.latitude)
+                    payload.append(area.coordinate.longitude)
+                    payload.append(area.roadAddress)
+                    payload.append(area.lotAddress)
+                    payload.append(area.province)
+                    payload.append(area.district)
+                    payload.append(UInt32(areas.fieldCount(of: position)))
                     areas.forEachFieldRef(of: position) { key, value in
-                        body.append(index(key))
-                        body.append(index(value))
+                        payload.append(key)
+                        payload.append(value)
                     }
                 }
             }
         }
-        let table = strings
-        var payload = ByteWriter()
-        payload.bytes.reserveCapacity(body.bytes.count + table.byteCount + 3 * table.refs.count + 16)
-        payload.append(createdAt)
-        payload.append(UInt32(table.refs.count))
-        table.build().bytes.withUnsafeBufferPointer { arena in
-            for ref in table.refs { payload.append(StringArena.utf8(ref, in: arena)) }
-        }
-        payload.bytes.append(contentsOf: body.bytes)
-
         var file = ByteWriter()
         file.bytes.reserveCapacity(headerSize + payload.bytes.count)
         file.bytes.append(contentsOf: magic)
@@ -117,16 +114,18 @@ public enum SnapshotFile {
         return try result.get()
     }
 
-    /// Decodes straight into an `AreaTable`: the file's string table becomes the arena, and
-    /// an area's string indexes become references, so loading makes no `String` per area.
+    /// Decodes straight into an `AreaTable`, so loading makes no `String` per area: version 3's
+    /// arena is taken as it is; version 2's string table becomes the arena, and an area's string
+    /// indexes become references.
     private static func decode(_ raw: UnsafeRawBufferPointer, path: String) throws(Failure) -> Contents {
         func corrupt(_ reason: String) -> Failure { .corrupt(path: path, reason: reason) }
-        _ = try checkHeader(Array(raw.prefix(headerSize)), fileSize: raw.count, path: path)
+        let (fileVersion, _) = try checkHeader(Array(raw.prefix(headerSize)), fileSize: raw.count, path: path)
         var header = ByteReader(bytes: raw, offset: 20)
         do {
             let expected = try header.read(UInt64.self)
             let payload = UnsafeRawBufferPointer(rebasing: raw[headerSize...])
             guard checksum(payload) == expected else { throw corrupt("checksum mismatch") }
+            if fileVersion == 3 { return try decodeArena(payload, path: path) }
 
             var reader = ByteReader(bytes: payload)
             let createdAt = try reader.readDouble()
@@ -220,7 +219,7 @@ extension SnapshotFile {
                 throw Failure.corrupt(path: path, reason: "\(status.size) bytes is larger than the \(maximumBytes) a snapshot may have")
             }
             let header = try file.read(upTo: headerSize)
-            let payloadLength = try checkHeader(header, fileSize: status.size, path: path)
+            let (_, payloadLength) = try checkHeader(header, fileSize: status.size, path: path)
             let bytes = header + (try file.read(upTo: payloadLength))
             return try decode(bytes, path: path)
         } catch let error as SystemError {
@@ -233,18 +232,20 @@ extension SnapshotFile {
     }
 
     /// Checks the magic, the version and the payload's length against the file's size; the
-    /// payload's length.
-    static func checkHeader(_ header: [UInt8], fileSize: Int, path: String) throws(Failure) -> Int {
+    /// version and the payload's length.
+    static func checkHeader(_ header: [UInt8], fileSize: Int, path: String) throws(Failure) -> (version: UInt32, payloadLength: Int) {
         func corrupt(_ reason: String) -> Failure { .corrupt(path: path, reason: reason) }
         guard header.count == headerSize else { throw corrupt("\(fileSize) bytes is shorter than the header") }
         guard Array(header[0..<8]) == magic else { throw corrupt("not an areas snapshot (bad magic)") }
         let fileVersion = header[8..<12].reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-        guard fileVersion == version else { throw corrupt("format version \(fileVersion), this build reads \(version)") }
+        guard readableVersions.contains(fileVersion) else {
+            throw corrupt("format version \(fileVersion), this build reads \(readableVersions.sorted().map(String.init).joined(separator: " and "))")
+        }
         let length = header[12..<20].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
         guard length == UInt64(fileSize - headerSize) else {
             throw corrupt("payload is \(fileSize - headerSize) bytes, header says \(length) (truncated or appended to)")
         }
-        return Int(length)
+        return (fileVersion, Int(length))
     }
 
     /// Moves a corrupt snapshot aside as `path.corrupt` so it is kept for inspection; where it

@@ -1,0 +1,108 @@
+import AreasCore
+
+extension SnapshotFile {
+    /// Version 3's payload: the creation time, the arena as it was served, then the sources. Every reference is checked to start a string of the
+    /// arena, and every string to be UTF-8, so a file with a valid checksum but hostile
+    /// contents is refused, never served.
+    static func decodeArena(_ payload: UnsafeRawBufferPointer, path: String) throws(Failure) -> Contents {
+        func corrupt(_ reason: String) -> Failure { .corrupt(path: path, reason: reason) }
+        var reader = ByteReader(bytes: payload)
+        do {
+            let createdAt = try reader.readDouble()
+            guard plausibleTime(createdAt) else { throw corrupt("created at \(createdAt), not a time this file can have") }
+            let arenaLength = Int(try reader.read(UInt32.self))
+            guard arenaLength >= 1, arenaLength <= payload.count - reader.offset else {
+                throw corrupt("string arena of \(arenaLength) bytes in a payload of \(payload.count)")
+            }
+            let arena = [UInt8](UnsafeRawBufferPointer(rebasing: payload[reader.offset..<reader.offset + arenaLength]))
+            reader.offset += arenaLength
+            let starts = try stringStarts(arena, path: path)
+            func ref() throws -> StringArena.Ref {
+                let ref = try reader.read(UInt32.self)
+                guard Int(ref) < arena.count, starts[Int(ref)] else { throw corrupt("a reference (\(ref)) that starts no string") }
+                return ref
+            }
+            var records: [AreaTable.Record] = []
+            var fieldStarts: [UInt32] = [0]
+            var fieldRefs: [StringArena.Ref] = []
+            var fetchedAt: [String: Double] = [:]
+            let sourceCount = try reader.read(UInt32.self)
+            for _ in 0..<sourceCount {
+                let nameBytes = try reader.readBytes()
+                guard let name = String(validating: nameBytes, as: UTF8.self) else { throw corrupt("a source name that is not UTF-8") }
+                let source = try ref()
+                let fetched = try reader.readDouble()
+                guard plausibleTime(fetched) else { throw corrupt("source \(name) fetched at \(fetched), not a time this file can have") }
+                fetchedAt[name] = fetched
+                let count = Int(try reader.read(UInt32.self))
+                // An area takes at least 45 bytes: five references, a kind, two coordinates, a field count.
+                guard count <= (payload.count - reader.offset) / 45 else { throw corrupt("source \(name) claims \(count) areas") }
+                let named = arena.withUnsafeBufferPointer { StringArena.utf8(source, in: $0).sameBytes(as: nameBytes) }
+                guard named || (source == StringArena.empty && count == 0) else { throw corrupt("source \(name)'s areas name another source") }
+                records.reserveCapacity(records.count + count)
+                for _ in 0..<count {
+                    let id = try ref()
+                    let kindByte = try reader.read(UInt8.self)
+                    guard let kind: AreaKind = kindByte == 1 ? .smoking : kindByte == 2 ? .nonsmoking : nil else {
+                        throw corrupt("an area of \(name) has kind byte \(kindByte)")
+                    }
+                    let areaName = try ref()
+                    let lat = try reader.readDouble()
+                    let lon = try reader.readDouble()
+                    guard let coordinate = try? GeoPoint(latitude: lat, longitude: lon) else {
+                        throw corrupt("an area of \(name) has coordinates \(lat), \(lon)")
+                    }
+                    let road = try ref()
+                    let lot = try ref()
+                    let province = try ref()
+                    let district = try ref()
+                    let fieldCount = Int(try reader.read(UInt32.self))
+                    guard fieldCount <= (payload.count - reader.offset) / 8 else { throw corrupt("an area of \(name) claims \(fieldCount) fields") }
+                    for _ in 0..<2 * fieldCount { fieldRefs.append(try ref()) }
+                    fieldStarts.append(UInt32(fieldRefs.count / 2))
+                    records.append(AreaTable.Record(
+                        coordinate: coordinate, id: id, name: areaName, roadAddress: road, lotAddress: lot,
+                        province: province, district: district, source: source, kind: kind))
+                }
+            }
+            guard reader.offset == payload.count else { throw corrupt("\(payload.count - reader.offset) unexpected bytes after the last area") }
+            let table = AreaTable(checkedRecords: records, fieldStarts: fieldStarts, fieldRefs: fieldRefs, arena: arena)
+            return Contents(areas: table, fetchedAt: fetchedAt, createdAt: createdAt)
+        } catch let failure as Failure {
+            throw failure
+        } catch {
+            throw corrupt("a record runs past the end of the payload")
+        }
+    }
+
+    /// Which offsets of `arena` start a string: each is its length (LEB128) and that many bytes
+    /// of UTF-8, back to back to the end, the empty string first.
+    private static func stringStarts(_ arena: [UInt8], path: String) throws(Failure) -> [Bool] {
+        var starts = [Bool](repeating: false, count: arena.count)
+        let valid: Bool = arena.withUnsafeBufferPointer { bytes in
+            guard bytes.first == 0 else { return false }
+            var offset = 0
+            while offset < bytes.count {
+                starts[offset] = true
+                var length = 0
+                var shift = 0
+                var cursor = offset
+                while true {
+                    guard cursor < bytes.count, shift < 35 else { return false }
+                    let byte = bytes[cursor]
+                    cursor += 1
+                    length |= Int(byte & 0x7F) << shift
+                    if byte < 0x80 { break }
+                    shift += 7
+                }
+                guard length <= bytes.count - cursor,
+                      String(validating: UnsafeBufferPointer(rebasing: bytes[cursor..<cursor + length]), as: UTF8.self) != nil
+                else { return false }
+                offset = cursor + length
+            }
+            return true
+        }
+        guard valid else { throw .corrupt(path: path, reason: "the string arena is not a run of length-prefixed UTF-8 strings") }
+        return starts
+    }
+}
