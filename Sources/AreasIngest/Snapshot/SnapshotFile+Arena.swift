@@ -17,7 +17,7 @@ extension SnapshotFile {
             let arena = [UInt8](UnsafeRawBufferPointer(rebasing: payload[reader.offset..<reader.offset + arenaLength]))
             reader.offset += arenaLength
             let starts = try stringStarts(arena, path: path)
-            func ref() throws -> StringArena.Ref {
+            func ref(_ reader: inout ByteReader) throws -> StringArena.Ref {
                 let ref = try reader.read(UInt32.self)
                 guard Int(ref) < arena.count, starts[Int(ref)] else { throw corrupt("a reference (\(ref)) that starts no string") }
                 return ref
@@ -30,7 +30,7 @@ extension SnapshotFile {
             for _ in 0..<sourceCount {
                 let nameBytes = try reader.readBytes()
                 guard let name = String(validating: nameBytes, as: UTF8.self) else { throw corrupt("a source name that is not UTF-8") }
-                let source = try ref()
+                let source = try ref(&reader)
                 let fetched = try reader.readDouble()
                 guard plausibleTime(fetched) else { throw corrupt("source \(name) fetched at \(fetched), not a time this file can have") }
                 fetchedAt[name] = fetched
@@ -41,28 +41,8 @@ extension SnapshotFile {
                 guard named || (source == StringArena.empty && count == 0) else { throw corrupt("source \(name)'s areas name another source") }
                 records.reserveCapacity(records.count + count)
                 for _ in 0..<count {
-                    let id = try ref()
-                    let kindByte = try reader.read(UInt8.self)
-                    guard let kind: AreaKind = kindByte == 1 ? .smoking : kindByte == 2 ? .nonsmoking : nil else {
-                        throw corrupt("an area of \(name) has kind byte \(kindByte)")
-                    }
-                    let areaName = try ref()
-                    let lat = try reader.readDouble()
-                    let lon = try reader.readDouble()
-                    guard let coordinate = try? GeoPoint(latitude: lat, longitude: lon) else {
-                        throw corrupt("an area of \(name) has coordinates \(lat), \(lon)")
-                    }
-                    let road = try ref()
-                    let lot = try ref()
-                    let province = try ref()
-                    let district = try ref()
-                    let fieldCount = Int(try reader.read(UInt32.self))
-                    guard fieldCount <= (payload.count - reader.offset) / 8 else { throw corrupt("an area of \(name) claims \(fieldCount) fields") }
-                    for _ in 0..<2 * fieldCount { fieldRefs.append(try ref()) }
+                    records.append(try readArea(&reader, source: source, sourceName: name, fields: &fieldRefs, path: path, reference: ref))
                     fieldStarts.append(UInt32(fieldRefs.count / 2))
-                    records.append(AreaTable.Record(
-                        coordinate: coordinate, id: id, name: areaName, roadAddress: road, lotAddress: lot,
-                        province: province, district: district, source: source, kind: kind))
                 }
             }
             guard reader.offset == payload.count else { throw corrupt("\(payload.count - reader.offset) unexpected bytes after the last area") }
@@ -104,5 +84,36 @@ extension SnapshotFile {
         }
         guard valid else { throw .corrupt(path: path, reason: "the string arena is not a run of length-prefixed UTF-8 strings") }
         return starts
+    }
+
+    /// One area as both versions store it: its id, kind, name, position, addresses, province,
+    /// district and upstream columns, each string read through `reference`; the columns'
+    /// references are appended to `fields`.
+    static func readArea(
+        _ reader: inout ByteReader, source: StringArena.Ref, sourceName: String, fields: inout [StringArena.Ref], path: String,
+        reference: (inout ByteReader) throws -> StringArena.Ref
+    ) throws -> AreaTable.Record {
+        func corrupt(_ reason: String) -> Failure { .corrupt(path: path, reason: reason) }
+        let id = try reference(&reader)
+        let kindByte = try reader.read(UInt8.self)
+        guard let kind: AreaKind = kindByte == 1 ? .smoking : kindByte == 2 ? .nonsmoking : nil else {
+            throw corrupt("an area of \(sourceName) has kind byte \(kindByte)")
+        }
+        let name = try reference(&reader)
+        let lat = try reader.readDouble()
+        let lon = try reader.readDouble()
+        guard let coordinate = try? GeoPoint(latitude: lat, longitude: lon) else {
+            throw corrupt("an area of \(sourceName) has coordinates \(lat), \(lon)")
+        }
+        let road = try reference(&reader)
+        let lot = try reference(&reader)
+        let province = try reference(&reader)
+        let district = try reference(&reader)
+        let fieldCount = Int(try reader.read(UInt32.self))
+        guard fieldCount <= (reader.bytes.count - reader.offset) / 8 else { throw corrupt("an area of \(sourceName) claims \(fieldCount) fields") }
+        for _ in 0..<2 * fieldCount { fields.append(try reference(&reader)) }
+        return AreaTable.Record(
+            coordinate: coordinate, id: id, name: name, roadAddress: road, lotAddress: lot,
+            province: province, district: district, source: source, kind: kind)
     }
 }

@@ -137,7 +137,7 @@ public enum SnapshotFile {
             var refs: [StringArena.Ref] = []
             refs.reserveCapacity(stringCount)
             for _ in 0..<stringCount { refs.append(builder.strings.append(try reader.readBytes())) }
-            func string() throws -> StringArena.Ref {
+            func string(_ reader: inout ByteReader) throws -> StringArena.Ref {
                 let index = Int(try reader.read(UInt32.self))
                 guard index < refs.count else { throw corrupt("string index \(index) outside the table of \(refs.count)") }
                 return refs[index]
@@ -146,7 +146,7 @@ public enum SnapshotFile {
             var fields: [StringArena.Ref] = []
             let sourceCount = try reader.read(UInt32.self)
             for _ in 0..<sourceCount {
-                let source = try string()
+                let source = try string(&reader)
                 let sourceName = builder.strings.string(source)
                 let fetched = try reader.readDouble()
                 guard plausibleTime(fetched) else { throw corrupt("source \(sourceName) fetched at \(fetched), not a time this file can have") }
@@ -154,32 +154,9 @@ public enum SnapshotFile {
                 let count = Int(try reader.read(UInt32.self))
                 builder.reserveCapacity(builder.count + Swift.min(count, payload.count / 32))
                 for _ in 0..<count {
-                    let id = try string()
-                    let kindByte = try reader.read(UInt8.self)
-                    guard let kind: AreaKind = kindByte == 1 ? .smoking : kindByte == 2 ? .nonsmoking : nil else {
-                        throw corrupt("area \(builder.strings.string(id)) has kind byte \(kindByte)")
-                    }
-                    let name = try string()
-                    let lat = try reader.readDouble()
-                    let lon = try reader.readDouble()
-                    guard let coordinate = try? GeoPoint(latitude: lat, longitude: lon) else {
-                        throw corrupt("area \(builder.strings.string(id)) has coordinates \(lat), \(lon)")
-                    }
-                    let road = try string()
-                    let lot = try string()
-                    let province = try string()
-                    let district = try string()
-                    let fieldCount = Int(try reader.read(UInt32.self))
-                    guard fieldCount <= (payload.count - reader.offset) / 8 else {
-                        throw corrupt("area \(builder.strings.string(id)) claims \(fieldCount) fields")
-                    }
                     fields.removeAll(keepingCapacity: true)
-                    for _ in 0..<2 * fieldCount { fields.append(try string()) }
-                    builder.append(
-                        AreaTable.Record(
-                            coordinate: coordinate, id: id, name: name, roadAddress: road, lotAddress: lot,
-                            province: province, district: district, source: source, kind: kind),
-                        fields: fields)
+                    let record = try readArea(&reader, source: source, sourceName: sourceName, fields: &fields, path: path, reference: string)
+                    builder.append(record, fields: fields)
                 }
             }
             guard reader.offset == payload.count else { throw corrupt("\(payload.count - reader.offset) unexpected bytes after the last area") }
