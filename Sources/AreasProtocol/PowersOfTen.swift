@@ -7,32 +7,10 @@ enum PowersOfTen {
         1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
     ]
 
-    /// 10^exponent for exponent in 0...19, the powers of ten a `UInt` holds. A switch, which the
-    /// compiler turns into a constant table: a `static let` array costs a `swift_once` a use,
-    /// and this sits on the path of every number an answer writes.
+    /// 10^exponent for exponent in 0...19, the powers of ten a `UInt` holds.
+    static let integers: [UInt] = (0...19).map { k in (0..<k).reduce(1) { power, _ in power * 10 } }
+
+    /// 10^exponent, for exponent in 0...19 (past 19, 10^19).
     @inline(__always)
-    static func integer(_ exponent: Int) -> UInt {
-        switch exponent {
-        case 0: 1
-        case 1: 10
-        case 2: 100
-        case 3: 1_000
-        case 4: 10_000
-        case 5: 100_000
-        case 6: 1_000_000
-        case 7: 10_000_000
-        case 8: 100_000_000
-        case 9: 1_000_000_000
-        case 10: 10_000_000_000
-        case 11: 100_000_000_000
-        case 12: 1_000_000_000_000
-        case 13: 10_000_000_000_000
-        case 14: 100_000_000_000_000
-        case 15: 1_000_000_000_000_000
-        case 16: 10_000_000_000_000_000
-        case 17: 100_000_000_000_000_000
-        case 18: 1_000_000_000_000_000_000
-        default: 10_000_000_000_000_000_000
-        }
-    }
+    static func integer(_ exponent: Int) -> UInt { integers[Swift.min(exponent, 19)] }
 }

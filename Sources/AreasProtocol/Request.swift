@@ -159,23 +159,10 @@ extension Request {
 
             /// Names as bytes, to match member names without making strings.
             static let names: [[UInt8]] = allCases.map { Array($0.name.utf8) }
-            /// Each name's first eight bytes in one integer (zero-padded), and its length: one
-            /// comparison rules out almost every candidate.
-            static let heads: [(head: UInt64, count: Int)] = names.map { name in name.withUnsafeBufferPointer { (head(of: $0), $0.count) } }
-
-            static func head(of bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-                guard let base = bytes.baseAddress else { return 0 }
-                if bytes.count >= 8 { return UInt64(littleEndian: UnsafeRawPointer(base).loadUnaligned(as: UInt64.self)) }
-                var head: UInt64 = 0
-                for i in 0..<bytes.count { head |= UInt64(base[i]) << (8 * i) }
-                return head
-            }
 
             init?(_ bytes: UnsafeBufferPointer<UInt8>) {
-                let head = Key.head(of: bytes)
-                for (index, candidate) in Key.heads.enumerated() where candidate.head == head && candidate.count == bytes.count {
-                    // Names longer than eight bytes are confirmed in full.
-                    guard bytes.count <= 8 || Key.names[index].withUnsafeBufferPointer({ $0.sameBytes(as: bytes) }) else { continue }
+                for (index, name) in Key.names.enumerated() where name.count == bytes.count {
+                    guard name.withUnsafeBufferPointer({ $0.sameBytes(as: bytes) }) else { continue }
                     self.init(rawValue: index)
                     return
                 }
