@@ -117,13 +117,16 @@ struct IndexBenchmark {
                  roadAddress: "서울특별시 용산구 한강대로 \(i % 500)", province: "서울특별시", district: "용산구", source: "bench",
                  fields: [Field("prhsmkAr", String(Int.random(in: 20...20_000, using: &sizes)))])
         }
-        let index = AreaIndex(areas: areas, nodeSize: nodeSize)
+        // As the daemon holds a data set: one catalog, its table indexed once.
+        let state = ServingState(catalog: Catalog(areas: areas, fetchedAt: ["bench": Date().timeIntervalSince1970]), hasData: true,
+                                 lastReport: nil, snapshotPath: "/nonexistent", builtAt: 0, nodeSize: nodeSize)
+        let index = state.index
         if selected("check") {
             let check = Measure.medianMicroseconds(centers, passes: 3) { index.check($0).zones.count }
             print("check: \(Measure.format(check.median, 3)) µs median")
             results.append(("check", check.median, .nan))
         }
-        if Self.answerOutputs.contains(where: { selected("answer_near_k10_" + $0) }) { measureAnswers(index: index, centers: centers, into: &results) }
+        if Self.answerOutputs.contains(where: { selected("answer_near_k10_" + $0) }) { measureAnswers(state: state, centers: centers, into: &results) }
         if selected("along") {
             let routes: [[GeoPoint]] = centers.prefix(500).map { start in
                 let heading = Double(start.latitude * 1000).truncatingRemainder(dividingBy: 6.28)
@@ -140,11 +143,9 @@ struct IndexBenchmark {
 
     /// Whole requests through the daemon's request path without the socket: parse the line,
     /// search, write the answer. Beside `nearest_k10`, it says what the protocol adds.
-    private func measureAnswers(index: AreaIndex, centers: [GeoPoint], into results: inout [(name: String, tree: Double, scan: Double)]) {
+    private func measureAnswers(state: ServingState, centers: [GeoPoint], into results: inout [(name: String, tree: Double, scan: Double)]) {
         let configText = #"{"sources":[{"name":"bench","kind":"nonsmoking","format":"data-go-kr-xml","pages":"/tmp"}]}"#
         guard let config = try? AreasConfig.parse(Data(configText.utf8), path: "bench.json") else { return }
-        let state = ServingState(catalog: Catalog(table: index.areas, fetchedAt: ["bench": 0]), hasData: true, lastReport: nil,
-                                 snapshotPath: "/nonexistent", builtAt: 0)
         let service = AreaService(config: config, state: state, snapshotPath: "/nonexistent",
                                   logger: Logger(threshold: .error, environment: [:], sink: { _ in }))
         let view = service.view()

@@ -1,6 +1,7 @@
 import AreasCore
 import AreasIngest
 import AreasProtocol
+import AreasSystem
 import AreasTestSupport
 import Foundation
 import Testing
@@ -99,5 +100,20 @@ import Testing
         let named = try server.ask(#"{"op":"bbox","south":33,"west":124,"north":39,"east":132,"province":"경기도","output":"ids"}"#).ids
         #expect(aliased.count >= SampleCounts.anyang)
         #expect(aliased == named)
+    }
+
+    @Test func anIdleConnectionIsClosedAndAnActiveOneIsNot() async throws {
+        var limits = UnixSocketServer.Limits()
+        limits.idleTimeoutSeconds = 0.5
+        let server = try await TestServer(config: try Self.sampleConfig(), limits: limits)
+        let idle = try Sockets.connectUnix(path: server.socketPath)
+        defer { idle.close() }
+        let client = try server.client()
+        // Asked every 0.2 s, the second connection outlives the first's time-out.
+        for _ in 0..<5 {
+            #expect(try server.ask(#"{"op":"health"}"#, on: client)["ok"]?.bool == true)
+            try await Task.sleep(nanoseconds: 200_000_000)
+        }
+        #expect(throws: LineReader.Closed.self) { try LineReader(fd: idle, seconds: 10).next() }
     }
 }

@@ -29,7 +29,12 @@ public struct AreaIndex: Sendable {
 
     /// Orders `table` by id (keeping the first of any repeated id) and builds the trees.
     public init(table: AreaTable, nodeSize: Int = PackedRTree.defaultNodeSize, footprint: FootprintPolicy = .standard) {
-        let sorted = table.sortedByID()
+        self.init(sortedTable: table.sortedByID(), nodeSize: nodeSize, footprint: footprint)
+    }
+
+    /// Builds the trees over `sorted`, which is already in id order without repeats (a
+    /// catalog's table is: it was put in order when the catalog was made).
+    package init(sortedTable sorted: AreaTable, nodeSize: Int = PackedRTree.defaultNodeSize, footprint: FootprintPolicy = .standard) {
         let clock = ContinuousClock()
         let start = clock.now
         // The area tree, the smoking-area tree and the zone footprints are independent: build

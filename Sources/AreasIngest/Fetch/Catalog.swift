@@ -107,6 +107,6 @@ public struct Catalog: Sendable, Equatable {
 
     /// The index over this catalog's table.
     public func index(nodeSize: Int = PackedRTree.defaultNodeSize, footprint: FootprintPolicy = .standard) -> AreaIndex {
-        AreaIndex(table: table, nodeSize: nodeSize, footprint: footprint)
+        AreaIndex(sortedTable: table, nodeSize: nodeSize, footprint: footprint)
     }
 }

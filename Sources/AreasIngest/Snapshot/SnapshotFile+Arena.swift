@@ -57,13 +57,13 @@ extension SnapshotFile {
 
     /// Which offsets of `arena` start a string: each is its length (LEB128) and that many bytes
     /// of UTF-8, back to back to the end, the empty string first.
-    private static func stringStarts(_ arena: [UInt8], path: String) throws(Failure) -> [Bool] {
-        var starts = [Bool](repeating: false, count: arena.count)
+    private static func stringStarts(_ arena: [UInt8], path: String) throws(Failure) -> StringStarts {
+        var starts = StringStarts(count: arena.count)
         let valid: Bool = arena.withUnsafeBufferPointer { bytes in
             guard bytes.first == 0 else { return false }
             var offset = 0
             while offset < bytes.count {
-                starts[offset] = true
+                starts.insert(offset)
                 var length = 0
                 var shift = 0
                 var cursor = offset
@@ -76,7 +76,7 @@ extension SnapshotFile {
                     shift += 7
                 }
                 guard length <= bytes.count - cursor,
-                      String(validating: UnsafeBufferPointer(rebasing: bytes[cursor..<cursor + length]), as: UTF8.self) != nil
+                      StringArena.isValidUTF8(UnsafeBufferPointer(rebasing: bytes[cursor..<cursor + length]))
                 else { return false }
                 offset = cursor + length
             }
@@ -115,5 +115,23 @@ extension SnapshotFile {
         return AreaTable.Record(
             coordinate: coordinate, id: id, name: name, roadAddress: road, lotAddress: lot,
             province: province, district: district, source: source, kind: kind)
+    }
+
+}
+
+/// The offsets at which an arena's strings start, one bit each.
+struct StringStarts {
+    private var words: [UInt64]
+
+    init(count: Int) {
+        words = [UInt64](repeating: 0, count: (count + 63) / 64)
+    }
+
+    mutating func insert(_ offset: Int) {
+        words[offset >> 6] |= 1 << UInt64(offset & 63)
+    }
+
+    subscript(offset: Int) -> Bool {
+        words[offset >> 6] & (1 << UInt64(offset & 63)) != 0
     }
 }

@@ -1,0 +1,28 @@
+import AreasSystem
+import Testing
+
+/// Where areasd and areasctl look when given no path: the README's order, first match wins.
+@Suite struct DefaultPathsTests {
+    @Test(arguments: [
+        (["AREAS_SOCKET": "/x/a.sock", "RUNTIME_DIRECTORY": "/run/areasd"], UInt32(1000), "/x/a.sock"),
+        (["RUNTIME_DIRECTORY": "/run/areasd:/run/other"], 1000, "/run/areasd/areasd.sock"),
+        (["AREAS_SOCKET": "", "XDG_RUNTIME_DIR": "/run/user/1000"], 0, "/run/areasd/areasd.sock"),
+        (["XDG_RUNTIME_DIR": "/run/user/1000"], 1000, "/run/user/1000/areasd.sock"),
+        (["XDG_RUNTIME_DIR": ""], 1000, "/tmp/areasd-1000/areasd.sock"),
+        ([:], 1000, "/tmp/areasd-1000/areasd.sock"),
+    ] as [([String: String], UInt32, String)])
+    func socket(environment: [String: String], uid: UInt32, expected: String) {
+        #expect(DefaultPaths.socket(environment: environment, uid: uid) == expected)
+    }
+
+    @Test(arguments: [
+        (["STATE_DIRECTORY": "/var/lib/areasd:/var/lib/other", "HOME": "/home/a"], UInt32(1000), "/var/lib/areasd/areas.snapshot"),
+        (["HOME": "/root"], 0, "/var/lib/areasd/areas.snapshot"),
+        (["XDG_STATE_HOME": "/home/a/.state", "HOME": "/home/a"], 1000, "/home/a/.state/areas/areas.snapshot"),
+        (["HOME": "/home/a"], 1000, "/home/a/.local/state/areas/areas.snapshot"),
+        ([:], 1000, "/tmp/areas-1000/.local/state/areas/areas.snapshot"),
+    ] as [([String: String], UInt32, String)])
+    func snapshot(environment: [String: String], uid: UInt32, expected: String) {
+        #expect(DefaultPaths.snapshot(environment: environment, uid: uid) == expected)
+    }
+}
