@@ -39,20 +39,27 @@ extension FileDescriptor {
     public func read(upTo count: Int) throws(SystemError) -> [UInt8] {
         var failure: SystemError?
         let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            initialized = 0
-            while initialized < count {
-                do throws(SystemError) {
-                    let n = try read(into: UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(buffer)[initialized...]))
-                    if n == 0 { break }
-                    initialized += n
-                } catch {
-                    failure = error
-                    break
-                }
+            do throws(SystemError) {
+                initialized = try readFully(into: UnsafeMutableRawBufferPointer(buffer))
+            } catch {
+                failure = error
+                initialized = 0
             }
         }
         if let failure { throw failure }
         return bytes
+    }
+
+    /// Fills `buffer` from the file, however many reads it takes, stopping early only at the
+    /// end of the file; the bytes read.
+    public func readFully(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
+        var filled = 0
+        while filled < buffer.count {
+            let n = try read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
+            if n == 0 { break }
+            filled += n
+        }
+        return filled
     }
 }
 

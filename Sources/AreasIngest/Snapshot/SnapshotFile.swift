@@ -197,7 +197,19 @@ extension SnapshotFile {
             }
             let header = try file.read(upTo: headerSize)
             let (_, payloadLength) = try checkHeader(header, fileSize: status.size, path: path)
-            let bytes = header + (try file.read(upTo: payloadLength))
+            // Header and payload in one array, read straight into it: no second copy of a
+            // file that can be a hundred megabytes.
+            var failure: SystemError?
+            let bytes = [UInt8](unsafeUninitializedCapacity: headerSize + payloadLength) { buffer, initialized in
+                _ = buffer.initialize(from: header)
+                do throws(SystemError) {
+                    initialized = headerSize + (try file.readFully(into: UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(buffer)[headerSize...])))
+                } catch {
+                    failure = error
+                    initialized = headerSize
+                }
+            }
+            if let failure { throw failure }
             return try decode(bytes, path: path)
         } catch let error as SystemError {
             throw .unreadable(path: path, reason: error.reason)
