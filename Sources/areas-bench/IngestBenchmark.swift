@@ -15,10 +15,13 @@ struct IngestBenchmark {
     var zones = 80_000
     var pageSize = 1_000
     var snapshotAreas = 1_000_000
+    /// Only the decoding measurement (for an instruction count of the decoder alone).
+    var decodeOnly = false
 
     init(arguments: inout ArgumentList) throws {
         zones = try arguments.value("--zones", as: { Int($0) }) ?? zones
         snapshotAreas = try arguments.value("--snapshot-areas", as: { Int($0) }) ?? snapshotAreas
+        decodeOnly = arguments.flag("--decode-only")
         guard zones >= pageSize, snapshotAreas > 0 else { throw UsageError.wrongArguments("--zones must be at least \(pageSize)") }
         _ = try arguments.positionals()
     }
@@ -90,6 +93,7 @@ struct IngestBenchmark {
         }
         let megabytes = Double(totalBytes) / 1e6
         print("bare XMLParser: \(Measure.format(megabytes / bare * 1000)) MB/s; decoder: \(Measure.format(megabytes / decode * 1000)) MB/s, \(Int(Double(records) / decode * 1000)) records/s; ratio \(Measure.format(bare / decode))")
+        if decodeOnly { return }
 
         // A full refresh from a loopback server.
         let server = try LoopbackHTTPServer { request in
