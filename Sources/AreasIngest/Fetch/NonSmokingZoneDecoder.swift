@@ -71,19 +71,9 @@ public struct NonSmokingZoneDecoder: PageDecoder {
         }
     }
 
-    /// The offset of the next '?' or '!' at or after `from`, eight bytes at a time.
-    @inline(__always)
+    /// The offset of the next '?' or '!' at or after `from`.
     static func nextQuestionOrBang(_ base: UnsafePointer<UInt8>, from: Int, count: Int) -> Int? {
         var i = from
-        while i + 8 <= count {
-            let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
-            // A byte of x or y is zero where the word held '?' or '!'; the lowest flag is exact.
-            let x = word ^ 0x3F3F_3F3F_3F3F_3F3F
-            let y = word ^ 0x2121_2121_2121_2121
-            let flags = ((x &- 0x0101_0101_0101_0101) & ~x | (y &- 0x0101_0101_0101_0101) & ~y) & 0x8080_8080_8080_8080
-            if flags != 0 { return i + flags.trailingZeroBitCount / 8 }
-            i += 8
-        }
         while i < count {
             if base[i] == UInt8(ascii: "?") || base[i] == UInt8(ascii: "!") { return i }
             i += 1
@@ -93,42 +83,17 @@ public struct NonSmokingZoneDecoder: PageDecoder {
 
     /// The offset of the first byte that is not part of well-formed UTF-8, or nil.
     static func firstInvalidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-        var i = 0
-        let n = bytes.count
-        guard let base = bytes.baseAddress else { return nil }
-        while i < n {
-            // ASCII (the markup) eight bytes at a time.
-            if i + 8 <= n, UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
-                i += 8
-                continue
+        if String(validating: bytes, as: UTF8.self) != nil { return nil }
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        var offset = 0
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar): offset += UTF8.width(scalar)
+            case .emptyInput: return nil
+            case .error: return offset
             }
-            let lead = bytes[i]
-            if lead < 0x80 { i += 1; continue }
-            // Most of the text is Hangul, three bytes led by EA...ED (ED only below ED A0).
-            if lead >= 0xE1 && lead <= 0xED && i + 2 < n && bytes[i + 2] & 0xC0 == 0x80
-                && bytes[i + 1] & 0xC0 == 0x80 && (lead != 0xED || bytes[i + 1] < 0xA0) {
-                i += 3
-                continue
-            }
-            let length: Int
-            var lower: UInt8 = 0x80, upper: UInt8 = 0xBF
-            switch lead {
-            case 0xC2...0xDF: length = 2
-            case 0xE0: length = 3; lower = 0xA0
-            case 0xE1...0xEC, 0xEE...0xEF: length = 3
-            case 0xED: length = 3; upper = 0x9F  // no surrogates
-            case 0xF0: length = 4; lower = 0x90
-            case 0xF1...0xF3: length = 4
-            case 0xF4: length = 4; upper = 0x8F
-            default: return i
-            }
-            guard i + length <= n else { return i }
-            let second = bytes[i + 1]
-            guard second >= lower && second <= upper else { return i }
-            for k in 2..<length where bytes[i + k] & 0xC0 != 0x80 { return i }
-            i += length
         }
-        return nil
     }
 
     /// The parser's delegate: a small state machine over the element path.
