@@ -11,7 +11,7 @@ targets=${*:-request xml json snapshot}
 out=.build/fuzz
 mkdir -p "$out"
 
-layers="Sources/AreasCore Sources/AreasSystem Sources/AreasProtocol Sources/AreasIngest Sources/AreasServer"
+layers="Sources/AreasCore Sources/AreasSystem Sources/AreasProtocol Sources/AreasIngest Sources/AreasServer Sources/AreasControl Sources/AreasTestSupport"
 if [ ! -x "$out/areas-fuzz" ] || [ -n "$(find $layers Tests/Fuzz -name '*.swift' -newer "$out/areas-fuzz")" ]; then
 echo "building the fuzzer (the library layers + Tests/Fuzz/FuzzTargets.swift, -sanitize=fuzzer,address)"
 # One module of every layer the parsers need: their imports of each other go, as does the C
