@@ -5,8 +5,8 @@ import Glibc
 /// The sd_notify protocol without libsystemd: each message is one datagram of `KEY=value` lines
 /// sent to the socket named by `$NOTIFY_SOCKET` (a path, or `@name` for an abstract socket).
 public struct SystemdNotifier: Sendable {
-    /// Opened once: a notifier that made a socket per message fell silent, watchdog and all,
-    /// when clients had taken every descriptor.
+    /// Opened once, at start: a socket made per message could not be had once clients hold
+    /// every descriptor, and the watchdog would then go silent.
     private let sender: DatagramSender?
     /// Half of `$WATCHDOG_USEC`, when the watchdog is on and meant for this process.
     public let watchdogInterval: Double?

@@ -31,8 +31,8 @@ extension PackedRTree {
         /// `limit`, in order, until it returns false (and then returns false).
         ///
         /// Which terms qualify is gathered without a branch, 64 at a time, and only those are
-        /// visited: a leaf that a radius cuts in two used to cost a mispredicted branch for
-        /// about every other entry.
+        /// visited: a leaf that a radius cuts in two would otherwise cost a mispredicted
+        /// branch for about every other entry.
         @inline(__always)
         static func forEachTerm(_ terms: UnsafePointer<Double>, count: Int, atMost limit: Double, _ body: (Int) -> Bool) -> Bool {
             var chunk = 0

@@ -22,7 +22,7 @@ extension PackedRTree {
     func nearest<Filter: EntryFilter>(from origin: DistanceOrigin, k: Int, maxMeters: Double? = nil, classMask: UInt8 = 0xFF, filter: Filter) -> [Neighbor] {
         guard let root, k > 0 else { return [] }
         // The scratch memory lives on the stack for the search's lifetime, in pieces small
-        // enough for that (a larger request goes to the heap, and a heap block per query cost
+        // enough for that (a larger request goes to the heap, and a heap block per query costs
         // more than the rest of the set-up).
         let layout = NearestSearch.Layout(self)
         return withUnsafeTemporaryAllocation(of: Float.self, capacity: 2 * layout.keyCapacity) { keys in

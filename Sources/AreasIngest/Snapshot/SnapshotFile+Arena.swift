@@ -1,9 +1,9 @@
 import AreasCore
 
 extension SnapshotFile {
-    /// Version 3's payload: the creation time, the arena as it was served, then the sources. Every reference is checked to start a string of the
-    /// arena, and every string to be UTF-8, so a file with a valid checksum but hostile
-    /// contents is refused, never served.
+    /// Version 3's payload: the creation time, the arena as it was served, then the sources.
+    /// Every reference is checked to start a string of the arena, and every string to be UTF-8,
+    /// so a file with a valid checksum but hostile contents is refused, never served.
     static func decodeArena(_ payload: UnsafeRawBufferPointer, path: String) throws(Failure) -> Contents {
         func corrupt(_ reason: String) -> Failure { .corrupt(path: path, reason: reason) }
         var reader = ByteReader(bytes: payload)

@@ -97,8 +97,8 @@ public enum SnapshotFile {
         public var catalog: Catalog { Catalog(table: areas, fetchedAt: fetchedAt) }
     }
 
-    /// A time a snapshot can hold: from 2000 to a day past now (a clock a little ahead). A data
-    /// set "fetched" in the year 3000 would look fresh forever; minus infinity, broke the age.
+    /// A time a snapshot can hold: from 2000 to a day past now (a clock a little ahead). Anything
+    /// else would make the data look fresh forever (a time far ahead) or its age meaningless.
     static func plausibleTime(_ seconds: Double) -> Bool {
         seconds.isFinite && seconds >= 946_684_800 && seconds <= Date().timeIntervalSince1970 + 86_400
     }
