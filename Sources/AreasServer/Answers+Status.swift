@@ -118,6 +118,13 @@ extension Answers {
             }
             writer.endObject()
             writer.key("repaired"); writer.number(source.repaired)
+            writer.key("positions")
+            writer.beginObject()
+            writer.key("published"); writer.number(source.published)
+            writer.key("geocodedNew"); writer.number(source.geocodedNew)
+            writer.key("geocodedRemembered"); writer.number(source.geocodedRemembered)
+            writer.key("positionsFile"); writer.number(source.placedByOperator)
+            writer.endObject()
             writer.key("duplicates"); writer.number(source.duplicates)
             writer.key("added"); writer.number(source.added)
             writer.key("removed"); writer.number(source.removed)
@@ -129,6 +136,10 @@ extension Answers {
             writer.key("summary"); writer.string(source.summary)
             writer.endObject()
         }
+        writer.endArray()
+        writer.key("problems")
+        writer.beginArray()
+        for problem in report.problems { writer.string(problem) }
         writer.endArray()
         writer.endObject()
     }

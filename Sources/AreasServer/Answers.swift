@@ -119,6 +119,8 @@ enum Answers {
         writer.key("address"); writer.string(utf8: areas.utf8(area.address))
         writer.key("district"); writer.string(utf8: areas.utf8(area.district))
         writer.key("source"); writer.string(utf8: areas.utf8(area.source))
+        // Only a geocoded position says anything: published ones keep the answer they always had.
+        if area.geocoded { writer.key("geocoded"); writer.bool(true) }
         if detailed {
             writer.key("province"); writer.string(utf8: areas.utf8(area.province))
             writer.key("roadAddress"); writer.string(utf8: areas.utf8(area.roadAddress))

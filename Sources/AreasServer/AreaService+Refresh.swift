@@ -31,6 +31,7 @@ extension AreaService {
                 logger.warning("source " + source.summary)
             }
         }
+        for problem in report.problems { logger.warning(problem) }
         let next: ServingState
         let clock = ContinuousClock()
         // Only an updated source, or one dropped from the config, changes the data; then the

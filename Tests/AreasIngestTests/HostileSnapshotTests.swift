@@ -115,7 +115,7 @@ import Testing
         let fresh = await Refresher(config: try AreasConfig.parse(Data(config.utf8), path: directory + "/areasd.json")).refresh(Catalog()).catalog
         #expect(old.catalog.areas(of: "yongsan") == fresh.areas(of: "yongsan"))
         #expect(old.catalog.areaCount == SampleCounts.yongsan)
-        // Written again, it is version 3 and reads back the same.
+        // Written again, it is the current version and reads back the same.
         let again = try SnapshotFile.decode(SnapshotFile.encode(old.catalog))
         #expect(again.catalog == old.catalog)
     }

@@ -20,12 +20,16 @@ public struct Area: Sendable, Hashable {
     public var source: String
     /// Every upstream column, in the order the source sent them.
     public var fields: [Field]
+    /// True when the position came from a geocoder (or an operator's positions file), not
+    /// from the published data: answers say so, since such a position is only as good as
+    /// the address it was found from.
+    public var geocoded: Bool
 
     public init(
         id: String, kind: AreaKind, name: String, coordinate: GeoPoint,
         roadAddress: String = "", lotAddress: String = "",
         province: String = "", district: String = "",
-        source: String, fields: [Field] = []
+        source: String, fields: [Field] = [], geocoded: Bool = false
     ) {
         self.id = id
         self.kind = kind
@@ -37,6 +41,7 @@ public struct Area: Sendable, Hashable {
         self.district = district
         self.source = source
         self.fields = fields
+        self.geocoded = geocoded
     }
 
     /// The address a person would look for: the road address, else the lot address.

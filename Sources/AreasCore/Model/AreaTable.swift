@@ -18,11 +18,13 @@ public struct AreaTable: Sendable, RandomAccessCollection {
         public var district: StringArena.Ref
         public var source: StringArena.Ref
         public var kind: AreaKind
+        /// The position came from a geocoder, not from the published data.
+        public var geocoded: Bool
 
         package init(
             coordinate: GeoPoint, id: StringArena.Ref, name: StringArena.Ref, roadAddress: StringArena.Ref,
             lotAddress: StringArena.Ref, province: StringArena.Ref, district: StringArena.Ref,
-            source: StringArena.Ref, kind: AreaKind
+            source: StringArena.Ref, kind: AreaKind, geocoded: Bool = false
         ) {
             self.coordinate = coordinate
             self.id = id
@@ -33,6 +35,7 @@ public struct AreaTable: Sendable, RandomAccessCollection {
             self.district = district
             self.source = source
             self.kind = kind
+            self.geocoded = geocoded
         }
 
         /// The address a person would look for: the road address, else the lot address.
@@ -59,7 +62,7 @@ public struct AreaTable: Sendable, RandomAccessCollection {
             id: strings.string(record.id), kind: record.kind, name: strings.string(record.name), coordinate: record.coordinate,
             roadAddress: strings.string(record.roadAddress), lotAddress: strings.string(record.lotAddress),
             province: strings.string(record.province), district: strings.string(record.district),
-            source: strings.string(record.source), fields: Array(fields))
+            source: strings.string(record.source), fields: Array(fields), geocoded: record.geocoded)
     }
 
     /// The pairs of `fieldRefs` holding area `position`'s upstream columns.
@@ -190,7 +193,7 @@ extension AreaTable {
                 coordinate: area.coordinate, id: strings.intern(area.id), name: strings.intern(area.name),
                 roadAddress: strings.intern(area.roadAddress), lotAddress: strings.intern(area.lotAddress),
                 province: strings.intern(area.province), district: strings.intern(area.district),
-                source: strings.intern(area.source), kind: area.kind)
+                source: strings.intern(area.source), kind: area.kind, geocoded: area.geocoded)
             records.append(record)
             for field in area.fields {
                 fieldRefs.append(strings.intern(field.key))

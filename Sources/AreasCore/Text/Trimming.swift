@@ -10,6 +10,23 @@ extension String {
         return String(view)
     }
 
+    /// Trimmed, and each run of white space inside made one space: how header names and
+    /// geocoder queries are compared (`"구   분"` is `"구 분"`).
+    package var collapsingWhitespace: String {
+        var result = ""
+        var pendingSpace = false
+        for scalar in unicodeScalars {
+            if Self.isSpace(scalar) {
+                pendingSpace = !result.isEmpty
+            } else {
+                if pendingSpace { result.unicodeScalars.append(" ") }
+                pendingSpace = false
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
     /// Whether a White_Space character's UTF-8 can begin with this byte.
     private static func mayStartSpace(_ byte: UInt8) -> Bool {
         switch byte {

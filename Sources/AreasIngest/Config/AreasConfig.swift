@@ -24,6 +24,10 @@ public struct AreasConfig: Sendable, Equatable {
     /// Province names people use, mapped to upstream's (`서울` to `서울특별시`); the standard
     /// short names are always known.
     public var provinceAliases: [String: String] = Region.standardAliases
+    /// The service that places rows published without a usable position.
+    public var geocoder: GeocoderConfig?
+    /// An operator's file of positions that win over the geocoder's.
+    public var positions: String?
     public var sources: [SourceConfig]
 
     /// Every value given; the loader (`load(path:)`) is where the documented defaults are applied.
@@ -87,16 +91,7 @@ public struct AreasConfig: Sendable, Equatable {
             }
             mode = parsed
         }
-        func positive(_ value: Double?, _ key: String, default fallback: Double) throws(ConfigError) -> Double {
-            guard let value else { return fallback }
-            guard value.isFinite, value > 0 else { throw ConfigError(path: path, key: key, problem: "must be a number above 0, got \(value)") }
-            return value
-        }
-        func count(_ value: Int?, _ key: String, default fallback: Int, minimum: Int = 1) throws(ConfigError) -> Int {
-            guard let value else { return fallback }
-            guard value >= minimum else { throw ConfigError(path: path, key: key, problem: "must be \(minimum) or more, got \(value)") }
-            return value
-        }
+        let check = ValueCheck(path: path)
         if let level = raw.logLevel, !["error", "warning", "info", "debug"].contains(level) {
             throw ConfigError(path: path, key: "logLevel", problem: "'\(level)' is not one of error, warning, info, debug")
         }
@@ -107,75 +102,12 @@ public struct AreasConfig: Sendable, Equatable {
 
         guard let rawSources = raw.sources else { throw ConfigError(path: path, key: "sources", problem: "missing: list at least one source") }
         var sources: [SourceConfig] = []
-        var seen: Set<String> = []
-        for (i, s) in rawSources.enumerated() {
-            let key = "sources[\(i)]"
-            func missing(_ field: String) -> ConfigError {
-                ConfigError(path: path, key: "\(key).\(field)", problem: "missing")
+        for (i, rawSource) in rawSources.enumerated() {
+            let source = try parseSource(rawSource, key: "sources[\(i)]", path: path, defaultShrink: maxShrink, resolve: resolve)
+            guard !sources.contains(where: { $0.name == source.name }) else {
+                throw ConfigError(path: path, key: "sources[\(i)].name", problem: "duplicate source name '\(source.name)'")
             }
-            guard let name = s.name?.trimmed, !name.isEmpty else { throw missing("name") }
-            guard name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." }) else {
-                throw ConfigError(path: path, key: "\(key).name", problem: "'\(name)' may hold only letters, digits, '-', '_' and '.'")
-            }
-            guard seen.insert(name).inserted else {
-                throw ConfigError(path: path, key: "\(key).name", problem: "duplicate source name '\(name)'")
-            }
-            guard let kindText = s.kind else { throw missing("kind") }
-            guard let kind = AreaKind(rawValue: kindText) else {
-                throw ConfigError(path: path, key: "\(key).kind", problem: "unknown kind '\(kindText)' (expected smoking or nonsmoking)")
-            }
-            guard let formatText = s.format else { throw missing("format") }
-            guard let format = SourceFormat(rawValue: formatText) else {
-                throw ConfigError(path: path, key: "\(key).format", problem: "unknown format '\(formatText)' (expected \(SourceFormat.allCases.map(\.rawValue).joined(separator: " or ")))")
-            }
-            let location: SourceConfig.Location
-            switch (s.url, s.pages) {
-            case (let url?, nil):
-                guard let parsed = URL(string: url), let scheme = parsed.scheme, ["http", "https"].contains(scheme), parsed.host != nil else {
-                    throw ConfigError(path: path, key: "\(key).url", problem: "'\(url)' is not an http(s) URL")
-                }
-                location = .url(url)
-            case (nil, let pages?):
-                location = .recordedPages(directory: resolve(pages))
-            case (nil, nil):
-                throw ConfigError(path: path, key: key, problem: "give either \"url\" or \"pages\"")
-            case (_?, _?):
-                throw ConfigError(path: path, key: key, problem: "give \"url\" or \"pages\", not both")
-            }
-            var fields: FieldMapping
-            switch (format, s.fields) {
-            case (_, let mapping?):
-                guard let n = mapping.name, !n.isEmpty else { throw missing("fields.name") }
-                guard let lat = mapping.latitude, !lat.isEmpty else { throw missing("fields.latitude") }
-                guard let lon = mapping.longitude, !lon.isEmpty else { throw missing("fields.longitude") }
-                let standard = format == .dataGoKrXML ? FieldMapping.dataGoKrStandard : nil
-                fields = FieldMapping(
-                    name: n, latitude: lat, longitude: lon,
-                    address: mapping.address ?? standard?.address, lotAddress: mapping.lotAddress ?? standard?.lotAddress,
-                    province: mapping.province ?? standard?.province, district: mapping.district ?? standard?.district)
-            case (.dataGoKrXML, nil):
-                fields = .dataGoKrStandard
-            case (.odcloudJSON, nil):
-                throw ConfigError(path: path, key: "\(key).fields", problem: "missing: odcloud data sets name their columns differently; map name, latitude and longitude")
-            }
-            if let env = s.serviceKeyEnv, env.isEmpty || !env.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) {
-                throw ConfigError(path: path, key: "\(key).serviceKeyEnv", problem: "'\(env)' is not an environment variable name")
-            }
-            fields.name = fields.name.trimmed
-            sources.append(SourceConfig(
-                name: name, kind: kind, format: format, location: location, serviceKeyEnv: s.serviceKeyEnv,
-                pageSize: try count(s.pageSize, "\(key).pageSize", default: 1000),
-                fields: fields,
-                concurrency: try count(s.concurrency, "\(key).concurrency", default: 4),
-                timeoutSeconds: try positive(s.timeoutSeconds, "\(key).timeoutSeconds", default: 30),
-                retries: try count(s.retries, "\(key).retries", default: 3, minimum: 0),
-                retryDelaySeconds: try positive(s.retryDelaySeconds, "\(key).retryDelaySeconds", default: 0.5),
-                maxPages: try count(s.maxPages, "\(key).maxPages", default: 2_000),
-                maxShrink: try s.maxShrink.map { value throws(ConfigError) in
-                    guard (0...1).contains(value) else { throw ConfigError(path: path, key: "\(key).maxShrink", problem: "must be between 0 and 1, got \(value)") }
-                    return value
-                } ?? maxShrink,
-                province: s.province))
+            sources.append(source)
         }
         guard !sources.isEmpty else { throw ConfigError(path: path, key: "sources", problem: "empty: list at least one source") }
 
@@ -199,15 +131,20 @@ public struct AreasConfig: Sendable, Equatable {
             socketGroup: raw.socketGroup,
             snapshot: raw.snapshot.map(resolve),
             bounds: bounds,
-            refreshIntervalSeconds: try positive(raw.refreshIntervalSeconds, "refreshIntervalSeconds", default: 86_400),
-            maxResults: try count(raw.maxResults, "maxResults", default: 10_000),
-            maxConnections: try count(raw.maxConnections, "maxConnections", default: 1_024),
-            idleTimeoutSeconds: try positive(raw.idleTimeoutSeconds, "idleTimeoutSeconds", default: 300),
+            refreshIntervalSeconds: try check.positive(raw.refreshIntervalSeconds, "refreshIntervalSeconds", default: 86_400),
+            maxResults: try check.count(raw.maxResults, "maxResults", default: 10_000),
+            maxConnections: try check.count(raw.maxConnections, "maxConnections", default: 1_024),
+            idleTimeoutSeconds: try check.positive(raw.idleTimeoutSeconds, "idleTimeoutSeconds", default: 300),
             adminUids: raw.adminUids ?? [],
             logLevel: raw.logLevel,
             sources: sources)
         config.footprint = footprint
         config.provinceAliases = aliases
+        config.geocoder = try raw.geocoder.map { g throws(ConfigError) in try parseGeocoder(g, path: path, resolve: resolve) }
+        config.positions = raw.positions.map(resolve)
+        if config.geocoder == nil, let i = sources.firstIndex(where: { $0.geocode != nil }) {
+            throw ConfigError(path: path, key: "sources[\(i)].geocode", problem: "needs a top-level \"geocoder\" to ask")
+        }
         return config
     }
 
@@ -215,6 +152,8 @@ public struct AreasConfig: Sendable, Equatable {
     static let knownKeys = propertyNames(of: RawConfig())
     static let knownSourceKeys = propertyNames(of: RawSource())
     static let knownFieldKeys = propertyNames(of: RawFields())
+    static let knownGeocodeKeys = propertyNames(of: RawGeocode())
+    static let knownGeocoderKeys = propertyNames(of: RawGeocoder())
 
     private static func propertyNames(of value: Any) -> Set<String> {
         Set(Mirror(reflecting: value).children.compactMap(\.label))
@@ -230,12 +169,18 @@ public struct AreasConfig: Sendable, Equatable {
             }
         }
         try check(top, knownKeys, "")
+        if case .object(let geocoder)? = top.last(where: { $0.0 == "geocoder" })?.1 {
+            try check(geocoder, knownGeocoderKeys, "geocoder.")
+        }
         guard case .array(let sources)? = top.last(where: { $0.0 == "sources" })?.1 else { return }
         for (i, source) in sources.enumerated() {
             guard case .object(let members) = source else { continue }
             try check(members, knownSourceKeys, "sources[\(i)].")
             if case .object(let fields)? = members.last(where: { $0.0 == "fields" })?.1 {
                 try check(fields, knownFieldKeys, "sources[\(i)].fields.")
+            }
+            if case .object(let geocode)? = members.last(where: { $0.0 == "geocode" })?.1 {
+                try check(geocode, knownGeocodeKeys, "sources[\(i)].geocode.")
             }
         }
     }
@@ -293,65 +238,5 @@ public struct AreasConfig: Sendable, Equatable {
         case is Bool.Type: return "true or false"
         default: return "\(type)".hasPrefix("Array") ? "a list" : "an object"
         }
-    }
-
-    /// The file's shape, every key optional, so validation can name what is wrong.
-    private struct RawConfig: Decodable {
-        var socket: String?
-        var socketMode: String?
-        var socketGroup: String?
-        var snapshot: String?
-        var bounds: RawBounds?
-        var refreshIntervalSeconds: Double?
-        var maxShrink: Double?
-        var maxResults: Int?
-        var maxConnections: Int?
-        var idleTimeoutSeconds: Double?
-        var adminUids: [UInt32]?
-        var logLevel: String?
-        var footprint: RawFootprint?
-        var provinceAliases: [String: String]?
-        var sources: [RawSource]?
-    }
-
-    private struct RawFootprint: Decodable {
-        var minMeters: Double?
-        var maxMeters: Double?
-        var sizeField: String?
-    }
-
-    private struct RawBounds: Decodable {
-        var south: Double
-        var west: Double
-        var north: Double
-        var east: Double
-    }
-
-    private struct RawSource: Decodable {
-        var name: String?
-        var kind: String?
-        var format: String?
-        var url: String?
-        var pages: String?
-        var serviceKeyEnv: String?
-        var pageSize: Int?
-        var fields: RawFields?
-        var concurrency: Int?
-        var timeoutSeconds: Double?
-        var retries: Int?
-        var retryDelaySeconds: Double?
-        var maxPages: Int?
-        var maxShrink: Double?
-        var province: String?
-    }
-
-    private struct RawFields: Decodable {
-        var name: String?
-        var latitude: String?
-        var longitude: String?
-        var address: String?
-        var lotAddress: String?
-        var province: String?
-        var district: String?
     }
 }

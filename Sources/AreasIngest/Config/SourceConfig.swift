@@ -6,20 +6,21 @@ public enum SourceFormat: String, Sendable, CaseIterable {
     case dataGoKrXML = "data-go-kr-xml"
     /// A district smoking-area data set on the odcloud gateway, JSON pages.
     case odcloudJSON = "odcloud-json"
+    /// A published CSV file (the portal's "file data"), read whole.
+    case csv
+    /// A JSON file of row objects, read whole.
+    case jsonRows = "json-rows"
 
-    public var decoder: any PageDecoder {
-        switch self {
-        case .dataGoKrXML: return NonSmokingZoneDecoder()
-        case .odcloudJSON: return SmokingAreaDecoder()
-        }
-    }
+    /// Whether the whole data set is one file rather than numbered pages.
+    public var isSingleFile: Bool { self == .csv || self == .jsonRows }
 }
 
 /// Which upstream columns hold the values every area needs.
 public struct FieldMapping: Sendable, Equatable {
     public var name: String
-    public var latitude: String
-    public var longitude: String
+    /// Optional only for a source that geocodes rows without a position.
+    public var latitude: String?
+    public var longitude: String?
     public var address: String?
     public var lotAddress: String?
     public var province: String?
@@ -30,7 +31,7 @@ public struct FieldMapping: Sendable, Equatable {
         name: "prhsmkNm", latitude: "latitude", longitude: "longitude", address: "rdnmadr",
         lotAddress: "lnmadr", province: "ctprvnNm", district: "signguNm")
 
-    public init(name: String, latitude: String, longitude: String, address: String? = nil,
+    public init(name: String, latitude: String?, longitude: String?, address: String? = nil,
                 lotAddress: String? = nil, province: String? = nil, district: String? = nil) {
         self.name = name
         self.latitude = latitude
@@ -66,6 +67,27 @@ public struct SourceConfig: Sendable, Equatable {
     public var maxShrink: Double
     /// The province every record of this source belongs to, when the data set has no column for it.
     public var province: String?
+    /// The district every record belongs to, likewise.
+    public var district: String? = nil
+    /// How a file's bytes become text (`csv`, `json-rows`).
+    public var encoding: TextEncoding = .auto
+    /// Whether a CSV file's first row names its columns; without one, columns are named by number.
+    public var hasHeader = true
+    public var delimiter = UInt8(ascii: ",")
+    /// What to ask the geocoder for a row without a usable position; nil rejects such rows.
+    public var geocode: GeocodeQueries? = nil
+    /// A page or file larger than this is refused.
+    public var maxPageBytes = 32 << 20
+
+    /// Reads this source's pages or file.
+    public var decoder: any PageDecoder {
+        switch format {
+        case .dataGoKrXML: return NonSmokingZoneDecoder()
+        case .odcloudJSON: return SmokingAreaDecoder()
+        case .csv: return CSVDecoder(encoding: encoding, hasHeader: hasHeader, delimiter: delimiter)
+        case .jsonRows: return JSONRowsDecoder(encoding: encoding)
+        }
+    }
 
     /// Every value given; the loader (`load(path:)`) is where the documented defaults are applied.
     package init(name: String, kind: AreaKind, format: SourceFormat, location: Location, serviceKeyEnv: String?, pageSize: Int, fields: FieldMapping, concurrency: Int, timeoutSeconds: Double, retries: Int, retryDelaySeconds: Double, maxPages: Int, maxShrink: Double, province: String?) {
@@ -88,5 +110,7 @@ public struct SourceConfig: Sendable, Equatable {
     public enum Location: Sendable, Equatable {
         case url(String)
         case recordedPages(directory: String)
+        /// One local file holding the whole data set.
+        case file(String)
     }
 }

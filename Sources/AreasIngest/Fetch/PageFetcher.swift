@@ -14,7 +14,7 @@ public struct PageFetcher: Sendable {
     public init(source: SourceConfig, transport: any PageTransport) {
         self.source = source
         self.transport = transport
-        self.decoder = source.format.decoder
+        self.decoder = source.decoder
     }
 
     /// What a complete fetch produced.

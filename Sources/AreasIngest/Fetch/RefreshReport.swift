@@ -4,6 +4,8 @@ public struct RefreshReport: Sendable, Equatable {
     public var durationMilliseconds: Double
     public var forced: Bool
     public var sources: [SourceReport]
+    /// Problems of the refresh as a whole, such as a positions file that cannot be read.
+    public var problems: [String] = []
 
     /// True when every source was fetched and taken.
     public var succeeded: Bool { sources.allSatisfy { $0.status == .updated } }
@@ -28,6 +30,14 @@ public struct SourceReport: Sendable, Equatable {
     public var accepted: Int = 0
     public var rejected: [String: Int] = [:]
     public var repaired: Int = 0
+    /// Areas at the position the source published.
+    public var published: Int = 0
+    /// Areas placed by asking the geocoder in this refresh.
+    public var geocodedNew: Int = 0
+    /// Areas placed by what the geocoder said in an earlier refresh.
+    public var geocodedRemembered: Int = 0
+    /// Areas placed by the operator's positions file.
+    public var placedByOperator: Int = 0
     public var duplicates: Int = 0
     public var added: Int = 0
     public var removed: Int = 0
@@ -51,6 +61,11 @@ public struct SourceReport: Sendable, Equatable {
             text += ", \(rejectedTotal) rejected (" + rejected.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ")"
         }
         if repaired > 0 { text += ", \(repaired) repaired" }
+        let geocoded = geocodedNew + geocodedRemembered
+        if geocoded > 0 || placedByOperator > 0 {
+            text += ", \(published) published positions, \(geocoded) geocoded (\(geocodedNew) new, \(geocodedRemembered) remembered)"
+            if placedByOperator > 0 { text += ", \(placedByOperator) from the positions file" }
+        }
         if duplicates > 0 { text += ", \(duplicates) duplicates" }
         if retries > 0 { text += ", \(retries) retries" }
         text += ", \(Int(durationMilliseconds.rounded())) ms"

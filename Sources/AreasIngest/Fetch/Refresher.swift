@@ -1,5 +1,6 @@
 import AreasCore
 import AreasProtocol
+import AreasSystem
 import Foundation
 
 /// Fetches every configured source and merges the results into a new catalog.
@@ -9,7 +10,9 @@ import Foundation
 /// are fetched concurrently; each one's failure stays its own.
 public struct Refresher: Sendable {
     public let config: AreasConfig
-    private let environment: [String: String]
+    let environment: [String: String]
+    /// What the geocoder has said, as of the last refresh (nil until the first loads it).
+    let geocodeMemory = LockedValue<GeocodeMemory?>(nil)
 
     public init(config: AreasConfig, environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.config = config
@@ -20,10 +23,11 @@ public struct Refresher: Sendable {
         let started = Date()
         let clock = ContinuousClock()
         let start = clock.now
+        let (geocoding, geocodingProblems) = startGeocoding(now: started.timeIntervalSince1970)
         let results = await withTaskGroup(of: (Int, Catalog.Replacement?, SourceReport).self) { group in
             for (i, source) in config.sources.enumerated() {
                 group.addTask {
-                    let (replacement, report) = await self.ingest(source, previous: previous, force: force)
+                    let (replacement, report) = await self.ingest(source, previous: previous, force: force, geocoding: geocoding)
                     return (i, replacement, report)
                 }
             }
@@ -37,11 +41,13 @@ public struct Refresher: Sendable {
             if let replacement { replacements[report.name] = replacement }
         }
         let next = previous.merging(replacements, keeping: config.sources.map(\.name))
-        let report = RefreshReport(
+        var report = RefreshReport(
             startedAt: started.timeIntervalSince1970,
             durationMilliseconds: (clock.now - start).milliseconds,
             forced: force,
             sources: results.map(\.2))
+        report.problems = geocodingProblems
+        if let geocoding { report.problems += await finishGeocoding(geocoding, now: started.timeIntervalSince1970) }
         return (next, report)
     }
 
@@ -58,14 +64,16 @@ public struct Refresher: Sendable {
                 }
                 key = value
             }
-            return HTTPPageTransport(baseURL: url, format: source.format, serviceKey: key, timeoutSeconds: source.timeoutSeconds)
+            return HTTPPageTransport(baseURL: url, format: source.format, serviceKey: key, timeoutSeconds: source.timeoutSeconds, maxPageBytes: source.maxPageBytes)
+        case .file(let path):
+            return FileTransport(path: path, maxBytes: source.maxPageBytes)
         }
     }
 
     /// One source: fetch, validate, de-duplicate, compare, and decide whether to take it. The
     /// answer is the source's new areas when they replace its old ones, nil when the old ones
     /// (if any) stay.
-    func ingest(_ source: SourceConfig, previous catalog: Catalog, force: Bool) async -> (Catalog.Replacement?, SourceReport) {
+    func ingest(_ source: SourceConfig, previous catalog: Catalog, force: Bool, geocoding: Geocoding? = nil) async -> (Catalog.Replacement?, SourceReport) {
         let clock = ContinuousClock()
         let start = clock.now
         let previous = catalog.sources[source.name]
@@ -96,18 +104,42 @@ public struct Refresher: Sendable {
         let validator = RecordValidator(source: source, bounds: config.bounds)
         var builder = AreaTable.Builder(capacity: fetched.records.count)
         var seen: Set<String> = []
+        var unplaced: [RecordValidator.Unplaced] = []
+        func take(_ area: Area) -> Bool {
+            // Overlapping pages and repeated rows add nothing twice.
+            guard seen.insert(area.id).inserted else {
+                report.duplicates += 1
+                return false
+            }
+            builder.append(area)
+            return true
+        }
         for record in fetched.records {
             switch validator.validate(record) {
             case .rejected(let reason):
                 report.rejected[reason.rawValue, default: 0] += 1
             case .accepted(let area, let repaired):
-                // Overlapping pages and repeated rows add nothing twice.
-                guard seen.insert(area.id).inserted else {
-                    report.duplicates += 1
-                    continue
-                }
+                guard take(area) else { continue }
+                report.published += 1
                 if repaired { report.repaired += 1 }
-                builder.append(area)
+            case .unplaced(let row):
+                unplaced.append(row)
+            }
+        }
+        if !unplaced.isEmpty {
+            let placements = await geocoding?.place(unplaced, source: source.name) ?? []
+            for (row, placement) in zip(unplaced, placements) {
+                switch placement {
+                case .rejected(let reason):
+                    report.rejected[reason.rawValue, default: 0] += 1
+                case .placed(let point, let how):
+                    guard take(validator.area(name: row.name, coordinate: point, fields: row.fields, geocoded: true)) else { continue }
+                    switch how {
+                    case .asked: report.geocodedNew += 1
+                    case .remembered: report.geocodedRemembered += 1
+                    case .operatorFile: report.placedByOperator += 1
+                    }
+                }
             }
         }
         let table = builder.build().sortedByID()

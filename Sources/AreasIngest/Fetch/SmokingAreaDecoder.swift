@@ -21,7 +21,7 @@ public struct SmokingAreaDecoder: PageDecoder {
         do {
             envelope = try JSONDecoder().decode(Envelope.self, from: Data(body))
         } catch {
-            throw .malformedPage("invalid JSON: \(Self.describe(error))")
+            throw .malformedPage("invalid JSON: \(JSONRow.describe(error))")
         }
         if let code = envelope.code, code != 0 {
             throw .odcloudCode(code, message: envelope.msg ?? "")
@@ -30,47 +30,11 @@ public struct SmokingAreaDecoder: PageDecoder {
         return UpstreamPage(records: rows.map(\.fields), totalCount: envelope.matchCount ?? envelope.totalCount)
     }
 
-    private static func describe(_ error: any Error) -> String {
-        switch error {
-        case DecodingError.dataCorrupted(let context): return context.debugDescription
-        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
-            return context.codingPath.map(\.stringValue).joined(separator: ".") + ": " + context.debugDescription
-        default: return "\(error)"
-        }
-    }
-
     private struct Envelope: Decodable {
         var totalCount: Int?
         var matchCount: Int?
-        var data: [Row]?
+        var data: [JSONRow]?
         var code: Int?
         var msg: String?
-    }
-
-    private struct Row: Decodable {
-        var fields: [Field]
-
-        struct Key: CodingKey {
-            var stringValue: String
-            var intValue: Int? { nil }
-            init(stringValue: String) { self.stringValue = stringValue }
-            init?(intValue: Int) { nil }
-        }
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: Key.self)
-            fields = try container.allKeys.sorted { $0.stringValue < $1.stringValue }.map { key in
-                Field(key.stringValue, try Self.text(container, key))
-            }
-        }
-
-        private static func text(_ container: KeyedDecodingContainer<Key>, _ key: Key) throws -> String {
-            if try container.decodeNil(forKey: key) { return "" }
-            if let string = try? container.decode(String.self, forKey: key) { return string.trimmed }
-            if let integer = try? container.decode(Int64.self, forKey: key) { return String(integer) }
-            if let number = try? container.decode(Double.self, forKey: key) { return String(number) }
-            if let flag = try? container.decode(Bool.self, forKey: key) { return String(flag) }
-            throw DecodingError.typeMismatch(String.self, .init(codingPath: container.codingPath + [key], debugDescription: "column \(key.stringValue) is neither text nor a number"))
-        }
     }
 }

@@ -13,13 +13,20 @@ public enum UpstreamError: Error, Sendable, Equatable, CustomStringConvertible {
     case malformedPage(String)
     /// The request never got an answer: connection refused, reset, timed out.
     case transport(String)
+    /// A page or file larger than the source's `maxPageBytes`.
+    case tooLarge(bytes: Int, limit: Int)
+    /// A source's local file could not be read.
+    case unreadableFile(path: String, reason: String)
+    /// The bytes are not text in the source's encoding.
+    case undecodableText(String)
 
     public var isTransient: Bool {
         switch self {
         case .resultCode(let code, _): return ResultCodes.dataGoKrTransient.contains(code)
         case .odcloudCode(let code, _): return code == -1 || code == -10
         case .httpStatus(let status): return status == 429 || (500...599).contains(status) || status == 408
-        case .malformedPage, .transport: return true
+        case .malformedPage, .transport, .tooLarge: return true
+        case .unreadableFile, .undecodableText: return false
         }
     }
 
@@ -35,6 +42,12 @@ public enum UpstreamError: Error, Sendable, Equatable, CustomStringConvertible {
             return "malformed page: \(why)"
         case .transport(let why):
             return "request failed: \(why)"
+        case .tooLarge(let bytes, let limit):
+            return "\(bytes) bytes is more than maxPageBytes (\(limit))"
+        case .unreadableFile(let path, let reason):
+            return "cannot read \(path): \(reason)"
+        case .undecodableText(let why):
+            return "not text in the expected encoding: \(why)"
         }
     }
 }

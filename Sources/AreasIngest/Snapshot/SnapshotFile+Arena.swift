@@ -1,7 +1,7 @@
 import AreasCore
 
 extension SnapshotFile {
-    /// Version 3's payload: the creation time, the arena as it was served, then the sources.
+    /// The payload of versions 3 and 4: the creation time, the arena as it was served, then the sources.
     /// Every reference is checked to start a string of the arena, and every string to be UTF-8,
     /// so a file with a valid checksum but hostile contents is refused, never served.
     static func decodeArena(_ payload: UnsafeRawBufferPointer, path: String) throws(Failure) -> Contents {
@@ -95,7 +95,8 @@ extension SnapshotFile {
     ) throws -> AreaTable.Record {
         func corrupt(_ reason: String) -> Failure { .corrupt(path: path, reason: reason) }
         let id = try reference(&reader)
-        let kindByte = try reader.read(UInt8.self)
+        let flaggedKind = try reader.read(UInt8.self)
+        let kindByte = flaggedKind & ~geocodedBit
         guard let kind: AreaKind = kindByte == 1 ? .smoking : kindByte == 2 ? .nonsmoking : nil else {
             throw corrupt("an area of \(sourceName) has kind byte \(kindByte)")
         }
@@ -114,7 +115,8 @@ extension SnapshotFile {
         for _ in 0..<2 * fieldCount { fields.append(try reference(&reader)) }
         return AreaTable.Record(
             coordinate: coordinate, id: id, name: name, roadAddress: road, lotAddress: lot,
-            province: province, district: district, source: source, kind: kind)
+            province: province, district: district, source: source, kind: kind,
+            geocoded: flaggedKind & geocodedBit != 0)
     }
 
 }

@@ -7,19 +7,22 @@ import Glibc
 /// The last good catalog on disk, so a restart serves at once.
 ///
 /// Format (little-endian): the magic `AREASNAP`, a format version (UInt32), the payload length
-/// (UInt64) and its XXH64 checksum (UInt64), then the payload. Version 3, written now: the
+/// (UInt64) and its XXH64 checksum (UInt64), then the payload. Version 4, written now: the
 /// creation time, the table's string arena byte for byte (so writing it looks up no string and
 /// reading it copies one block), and per source its name, fetch time and areas, whose strings
-/// are offsets into the arena, each checked on reading to start a string. Version 2 (a table of
-/// numbered strings) is still read. Written to a temporary file in the same folder, fsync'ed,
+/// are offsets into the arena, each checked on reading to start a string; an area's kind byte
+/// has its high bit set when its position was geocoded. Version 3 (the same without geocoded
+/// areas) and version 2 (a table of numbered strings) are still read. Written to a temporary file in the same folder, fsync'ed,
 /// renamed over the old file, and the folder fsync'ed: a crash leaves either the old snapshot or
 /// the new one, never a mix.
 public enum SnapshotFile {
     static let magic = Array("AREASNAP".utf8)
-    static let version: UInt32 = 3
+    static let version: UInt32 = 4
     /// The versions this build reads.
-    static let readableVersions: Set<UInt32> = [2, 3]
+    static let readableVersions: Set<UInt32> = [2, 3, 4]
     static let headerSize = 8 + 4 + 8 + 8
+    /// Set in an area's kind byte (version 4) when its position came from a geocoder.
+    static let geocodedBit: UInt8 = 0x80
 
     public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
         case unreadable(path: String, reason: String)
@@ -59,7 +62,7 @@ public enum SnapshotFile {
                 for position in span.range {
                     let area = areas.records[position]
                     payload.append(area.id)
-                    payload.append(area.kind == .smoking ? UInt8(1) : UInt8(2))
+                    payload.append((area.kind == .smoking ? UInt8(1) : UInt8(2)) | (area.geocoded ? geocodedBit : 0))
                     payload.append(area.name)
                     payload.append(area.coordinate.latitude)
                     payload.append(area.coordinate.longitude)
@@ -114,7 +117,7 @@ public enum SnapshotFile {
         return try result.get()
     }
 
-    /// Decodes straight into an `AreaTable`, so loading makes no `String` per area: version 3's
+    /// Decodes straight into an `AreaTable`, so loading makes no `String` per area: versions 3 and 4's
     /// arena is taken as it is; version 2's string table becomes the arena, and an area's string
     /// indexes become references.
     private static func decode(_ raw: UnsafeRawBufferPointer, path: String) throws(Failure) -> Contents {
@@ -125,7 +128,7 @@ public enum SnapshotFile {
             let expected = try header.read(UInt64.self)
             let payload = UnsafeRawBufferPointer(rebasing: raw[headerSize...])
             guard checksum(payload) == expected else { throw corrupt("checksum mismatch") }
-            if fileVersion == 3 { return try decodeArena(payload, path: path) }
+            if fileVersion >= 3 { return try decodeArena(payload, path: path) }
 
             var reader = ByteReader(bytes: payload)
             let createdAt = try reader.readDouble()
@@ -256,39 +259,11 @@ extension SnapshotFile {
         try write(encode(catalog), to: path)
     }
 
-    /// Writes bytes made by `encode` atomically, as `write(_:to:)` does.
-    ///
-    /// The temporary file is created new (`O_EXCL | O_NOFOLLOW`): a symbolic link planted at
-    /// its name is removed, never written through.
+    /// Writes bytes made by `encode` atomically, as `write(_:to:)` does (see `WholeFile.replace`).
     public static func write(_ bytes: [UInt8], to path: String) throws(Failure) {
-        let directory = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch {
-            throw .unwritable(path: path, reason: "cannot create \(directory): \((error as NSError).localizedDescription)")
-        }
-        let temporary = "\(path).tmp-\(getpid())"
         do throws(SystemError) {
-            let file: FileDescriptor
-            do {
-                file = try FileDescriptor.open(temporary, [.writeOnly, .create, .exclusive, .noFollow])
-            } catch where error.errno == EEXIST {
-                // Left by a process that died with this pid, or planted: remove the name, not its target.
-                try FileSystem.removeFile(temporary)
-                file = try FileDescriptor.open(temporary, [.writeOnly, .create, .exclusive, .noFollow])
-            }
-            do throws(SystemError) {
-                try file.writeAll(bytes)
-                try file.sync()
-            } catch {
-                file.close()
-                throw error
-            }
-            file.close()
-            try FileSystem.rename(temporary, to: path)
-            FileSystem.syncDirectory(directory)
+            try WholeFile.replace(path, with: bytes)
         } catch {
-            if error.call != "open" || error.errno != EEXIST { try? FileSystem.removeFile(temporary) }
             throw .unwritable(path: path, reason: error.description)
         }
     }

@@ -1,0 +1,170 @@
+import AreasCore
+import Foundation
+
+extension AreasConfig {
+    /// One entry of `sources`, validated; `key` names it in errors (`sources[2]`).
+    static func parseSource(_ s: RawSource, key: String, path: String, defaultShrink: Double, resolve: (String) -> String) throws(ConfigError) -> SourceConfig {
+        let check = ValueCheck(path: path)
+        func problem(_ field: String, _ text: String) -> ConfigError {
+            ConfigError(path: path, key: field.isEmpty ? key : "\(key).\(field)", problem: text)
+        }
+        func missing(_ field: String) -> ConfigError { problem(field, "missing") }
+        guard let name = s.name?.trimmed, !name.isEmpty else { throw missing("name") }
+        guard name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." }) else {
+            throw problem("name", "'\(name)' may hold only letters, digits, '-', '_' and '.'")
+        }
+        guard let kindText = s.kind else { throw missing("kind") }
+        guard let kind = AreaKind(rawValue: kindText) else {
+            throw problem("kind", "unknown kind '\(kindText)' (expected smoking or nonsmoking)")
+        }
+        guard let formatText = s.format else { throw missing("format") }
+        guard let format = SourceFormat(rawValue: formatText) else {
+            throw problem("format", "unknown format '\(formatText)' (expected one of \(SourceFormat.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
+
+        let location: SourceConfig.Location
+        let given = [("url", s.url), ("pages", s.pages), ("file", s.file)].filter { $0.1 != nil }
+        let allowed = format.isSingleFile ? "\"url\" or \"file\"" : "\"url\" or \"pages\""
+        guard given.count == 1 else {
+            throw problem("", given.isEmpty ? "give \(allowed)" : "give \(allowed), not both")
+        }
+        switch (s.url, s.pages, s.file) {
+        case (let url?, _, _):
+            guard let parsed = URL(string: url), let scheme = parsed.scheme, ["http", "https"].contains(scheme), parsed.host != nil else {
+                throw problem("url", "'\(url)' is not an http(s) URL")
+            }
+            location = .url(url)
+        case (_, let pages?, _):
+            guard !format.isSingleFile else { throw problem("pages", "a \(format.rawValue) source is one file: give \"file\" or \"url\"") }
+            location = .recordedPages(directory: resolve(pages))
+        case (_, _, let file?):
+            guard format.isSingleFile else { throw problem("file", "a \(format.rawValue) source is paged: give \"pages\" (a folder of recorded pages) or \"url\"") }
+            location = .file(resolve(file))
+        default:
+            throw problem("", "give \(allowed)")
+        }
+
+        var geocode: GeocodeQueries?
+        if let g = s.geocode {
+            guard format.isSingleFile else { throw problem("geocode", "only csv and json-rows sources geocode rows") }
+            guard let query = g.query else { throw missing("geocode.query") }
+            func template(_ text: String, _ field: String) throws(ConfigError) -> GeocodeTemplate {
+                do throws(GeocodeTemplate.Malformed) { return try GeocodeTemplate(text) } catch {
+                    throw problem(field, "'\(text)': \(error.reason)")
+                }
+            }
+            geocode = GeocodeQueries(query: try template(query, "geocode.query"), keyword: try g.keyword.map { text throws(ConfigError) in try template(text, "geocode.keyword") })
+        }
+
+        let hasHeader = s.header ?? true
+        guard hasHeader || format == .csv else { throw problem("header", "only a csv source may be headerless") }
+        var fields: FieldMapping
+        switch (format, s.fields) {
+        case (_, let mapping?):
+            guard let n = mapping.name, !n.isEmpty else { throw missing("fields.name") }
+            let needsPosition = geocode == nil
+            guard mapping.latitude.map({ !$0.isEmpty }) ?? !needsPosition else { throw missing("fields.latitude") }
+            guard mapping.longitude.map({ !$0.isEmpty }) ?? !needsPosition else { throw missing("fields.longitude") }
+            guard (mapping.latitude == nil) == (mapping.longitude == nil) else {
+                throw missing(mapping.latitude == nil ? "fields.latitude" : "fields.longitude")
+            }
+            let standard = format == .dataGoKrXML ? FieldMapping.dataGoKrStandard : nil
+            fields = FieldMapping(
+                name: n, latitude: mapping.latitude, longitude: mapping.longitude,
+                address: mapping.address ?? standard?.address, lotAddress: mapping.lotAddress ?? standard?.lotAddress,
+                province: mapping.province ?? standard?.province, district: mapping.district ?? standard?.district)
+        case (.dataGoKrXML, nil):
+            fields = .dataGoKrStandard
+        case (_, nil):
+            throw problem("fields", "missing: district data sets name their columns differently; map name, latitude and longitude")
+        }
+        fields.name = fields.name.trimmed
+        if format.isSingleFile {
+            // Matched as the file's header names are: trimmed, runs of white space made one.
+            fields = fields.collapsingWhitespace
+            if !hasHeader {
+                for (field, column) in fields.columns + (geocode?.columns ?? []).map({ ("geocode", $0) }) where !(Int(column).map { $0 >= 1 } ?? false) {
+                    throw problem(field == "geocode" ? "geocode" : "fields.\(field)", "'\(column)': a headerless file names columns by number (\"1\", \"2\", ...)")
+                }
+            }
+        }
+
+        var delimiter = UInt8(ascii: ",")
+        if let text = s.delimiter {
+            guard text.utf8.count == 1, let byte = text.utf8.first, byte != UInt8(ascii: "\""), byte != 0x0A, byte != 0x0D else {
+                throw problem("delimiter", "'\(text)' is not one character such as \",\", \";\" or \"\\t\"")
+            }
+            delimiter = byte
+        }
+        var encoding = TextEncoding.auto
+        if let text = s.encoding {
+            guard let parsed = TextEncoding(configName: text) else { throw problem("encoding", "'\(text)' is not one of auto, utf-8, cp949 (euc-kr)") }
+            encoding = parsed
+        }
+        var source = SourceConfig(
+            name: name, kind: kind, format: format, location: location,
+            serviceKeyEnv: try check.environmentName(s.serviceKeyEnv, "\(key).serviceKeyEnv"),
+            pageSize: try check.count(s.pageSize, "\(key).pageSize", default: 1000),
+            fields: fields,
+            concurrency: try check.count(s.concurrency, "\(key).concurrency", default: 4),
+            timeoutSeconds: try check.positive(s.timeoutSeconds, "\(key).timeoutSeconds", default: 30),
+            retries: try check.count(s.retries, "\(key).retries", default: 3, minimum: 0),
+            retryDelaySeconds: try check.positive(s.retryDelaySeconds, "\(key).retryDelaySeconds", default: 0.5),
+            maxPages: try check.count(s.maxPages, "\(key).maxPages", default: 2_000),
+            maxShrink: try s.maxShrink.map { value throws(ConfigError) in
+                guard (0...1).contains(value) else { throw problem("maxShrink", "must be between 0 and 1, got \(value)") }
+                return value
+            } ?? defaultShrink,
+            province: s.province)
+        source.district = s.district
+        source.encoding = encoding
+        source.hasHeader = hasHeader
+        source.delimiter = delimiter
+        source.geocode = geocode
+        source.maxPageBytes = try check.count(s.maxPageBytes, "\(key).maxPageBytes", default: 32 << 20, minimum: 1024)
+        return source
+    }
+
+    /// The top-level `geocoder`, validated.
+    static func parseGeocoder(_ g: RawGeocoder, path: String, resolve: (String) -> String) throws(ConfigError) -> GeocoderConfig {
+        let check = ValueCheck(path: path)
+        guard let providerText = g.provider else { throw ConfigError(path: path, key: "geocoder.provider", problem: "missing (kakao or vworld)") }
+        guard let provider = GeocoderConfig.Provider(rawValue: providerText) else {
+            throw ConfigError(path: path, key: "geocoder.provider", problem: "unknown provider '\(providerText)' (expected kakao or vworld)")
+        }
+        if let url = g.url {
+            guard let parsed = URL(string: url), let scheme = parsed.scheme, ["http", "https"].contains(scheme), parsed.host != nil else {
+                throw ConfigError(path: path, key: "geocoder.url", problem: "'\(url)' is not an http(s) URL")
+            }
+        }
+        let rate = try check.positive(g.requestsPerSecond, "geocoder.requestsPerSecond", default: 10)
+        guard rate <= 1_000 else { throw ConfigError(path: path, key: "geocoder.requestsPerSecond", problem: "must be at most 1000, got \(rate)") }
+        let timeout = try check.positive(g.timeoutSeconds, "geocoder.timeoutSeconds", default: 10)
+        guard timeout <= 300 else { throw ConfigError(path: path, key: "geocoder.timeoutSeconds", problem: "must be at most 300, got \(timeout)") }
+        let retries = try check.count(g.retries, "geocoder.retries", default: 2, minimum: 0)
+        guard retries <= 10 else { throw ConfigError(path: path, key: "geocoder.retries", problem: "must be at most 10, got \(retries)") }
+        return GeocoderConfig(
+            provider: provider, url: g.url, recordedAnswers: g.recorded.map(resolve),
+            keyEnv: try check.environmentName(g.keyEnv, "geocoder.keyEnv"),
+            requestsPerSecond: rate,
+            maxRequestsPerRefresh: try check.count(g.maxRequestsPerRefresh, "geocoder.maxRequestsPerRefresh", default: 5_000, minimum: 0),
+            timeoutSeconds: timeout, retries: retries)
+    }
+}
+
+extension FieldMapping {
+    /// Each configured column with the key that names it in the config.
+    var columns: [(String, String)] {
+        [("name", name), ("latitude", latitude), ("longitude", longitude), ("address", address),
+         ("lotAddress", lotAddress), ("province", province), ("district", district)]
+            .compactMap { key, column in column.map { (key, $0) } }
+    }
+
+    /// Every column name trimmed and its runs of white space made one space.
+    var collapsingWhitespace: FieldMapping {
+        FieldMapping(
+            name: name.collapsingWhitespace, latitude: latitude?.collapsingWhitespace, longitude: longitude?.collapsingWhitespace,
+            address: address?.collapsingWhitespace, lotAddress: lotAddress?.collapsingWhitespace,
+            province: province?.collapsingWhitespace, district: district?.collapsingWhitespace)
+    }
+}

@@ -1,0 +1,84 @@
+/// A config file's shape, every key optional, so validation can name what is wrong.
+struct RawConfig: Decodable {
+    var socket: String?
+    var socketMode: String?
+    var socketGroup: String?
+    var snapshot: String?
+    var bounds: RawBounds?
+    var refreshIntervalSeconds: Double?
+    var maxShrink: Double?
+    var maxResults: Int?
+    var maxConnections: Int?
+    var idleTimeoutSeconds: Double?
+    var adminUids: [UInt32]?
+    var logLevel: String?
+    var footprint: RawFootprint?
+    var provinceAliases: [String: String]?
+    var geocoder: RawGeocoder?
+    var positions: String?
+    var sources: [RawSource]?
+}
+
+struct RawFootprint: Decodable {
+    var minMeters: Double?
+    var maxMeters: Double?
+    var sizeField: String?
+}
+
+struct RawBounds: Decodable {
+    var south: Double
+    var west: Double
+    var north: Double
+    var east: Double
+}
+
+struct RawSource: Decodable {
+    var name: String?
+    var kind: String?
+    var format: String?
+    var url: String?
+    var pages: String?
+    var file: String?
+    var encoding: String?
+    var header: Bool?
+    var delimiter: String?
+    var geocode: RawGeocode?
+    var maxPageBytes: Int?
+    var serviceKeyEnv: String?
+    var pageSize: Int?
+    var fields: RawFields?
+    var concurrency: Int?
+    var timeoutSeconds: Double?
+    var retries: Int?
+    var retryDelaySeconds: Double?
+    var maxPages: Int?
+    var maxShrink: Double?
+    var province: String?
+    var district: String?
+}
+
+struct RawFields: Decodable {
+    var name: String?
+    var latitude: String?
+    var longitude: String?
+    var address: String?
+    var lotAddress: String?
+    var province: String?
+    var district: String?
+}
+
+struct RawGeocode: Decodable {
+    var query: String?
+    var keyword: String?
+}
+
+struct RawGeocoder: Decodable {
+    var provider: String?
+    var url: String?
+    var recorded: String?
+    var keyEnv: String?
+    var requestsPerSecond: Double?
+    var maxRequestsPerRefresh: Int?
+    var timeoutSeconds: Double?
+    var retries: Int?
+}

@@ -1,0 +1,116 @@
+import AreasCore
+import Foundation
+
+/// Asks the configured geocoder, within its limits: at most `requestsPerSecond`, at most
+/// `maxRequestsPerRefresh` in all, each try bounded by `timeoutSeconds`, transient failures
+/// retried `retries` times. A refused key stops all asking for the rest of the refresh.
+///
+/// One client serves one refresh: its budget and any refusal start afresh with the next.
+public actor GeocoderClient {
+    public enum Answer: Sendable, Equatable {
+        case found(GeoPoint)
+        case notFound
+        /// The geocoder could not be asked or did not answer: why.
+        case unavailable(String)
+    }
+
+    public let config: GeocoderConfig
+    private let provider: any GeocodeProvider
+    private let key: String?
+    private let recorded: RecordedGeocoderAnswers?
+    private let bounds: GeoBox
+    private var nextSlot = ContinuousClock.now
+    /// Requests sent (or served from a recording) in this refresh.
+    public private(set) var requestsMade = 0
+    /// Set once the service refuses the key, or the budget is spent: nothing more is asked.
+    public private(set) var stopped: String?
+
+    public init(config: GeocoderConfig, bounds: GeoBox, environment: [String: String]) {
+        self.config = config
+        self.bounds = bounds
+        switch config.provider {
+        case .kakao: provider = KakaoGeocoder(baseURL: config.url)
+        case .vworld: provider = VWorldGeocoder(baseURL: config.url)
+        }
+        var stopped: String?
+        var recorded: RecordedGeocoderAnswers?
+        if let path = config.recordedAnswers {
+            do throws(RecordedGeocoderAnswers.Failure) {
+                recorded = try RecordedGeocoderAnswers(path: path)
+            } catch {
+                stopped = error.description
+            }
+        }
+        self.recorded = recorded
+        if recorded == nil, let variable = config.keyEnv {
+            let value = environment[variable] ?? ""
+            key = value.isEmpty ? nil : value
+            if value.isEmpty && stopped == nil { stopped = "the geocoder key variable \(variable) is not set in the environment" }
+        } else {
+            key = nil
+        }
+        self.stopped = stopped
+    }
+
+    /// The position for `question`, or why there is none.
+    public func locate(_ question: GeocodeQuestion) async -> Answer {
+        for request in provider.requests(for: question, key: key ?? "") {
+            switch await ask(request, question: question) {
+            case .found(let latitude, let longitude):
+                // A position outside the country answers the wrong question (a namesake abroad).
+                guard let point = try? GeoPoint(latitude: latitude, longitude: longitude), bounds.contains(point) else { continue }
+                return .found(point)
+            case .notFound:
+                continue
+            case .transient(let why), .refused(let why):
+                return .unavailable(why)
+            }
+        }
+        return .notFound
+    }
+
+    /// One request, paced and retried; a refusal stops the client.
+    private func ask(_ request: GeocodeRequest, question: GeocodeQuestion) async -> GeocodeReply {
+        var attempt = 0
+        while true {
+            if let stopped { return .refused(stopped) }
+            guard requestsMade < config.maxRequestsPerRefresh else {
+                stopped = "this refresh's budget of \(config.maxRequestsPerRefresh) geocoder requests (maxRequestsPerRefresh) is spent"
+                return .refused(stopped ?? "")
+            }
+            requestsMade += 1
+            await waitForSlot()
+            let reply: GeocodeReply
+            if let recorded {
+                reply = recorded.reply(to: question, request: request, provider: provider)
+            } else {
+                do throws(UpstreamError) {
+                    let response = try await HTTPClient.get(request.url, headers: request.headers.sorted { $0.key < $1.key }, timeoutSeconds: config.timeoutSeconds, maxBytes: 1 << 20)
+                    reply = provider.reply(status: response.status, body: response.body)
+                } catch {
+                    reply = .transient(error.description)
+                }
+            }
+            switch reply {
+            case .refused(let why):
+                stopped = why
+                return reply
+            case .transient where attempt < config.retries:
+                attempt += 1
+                let delay = min(5, 0.25 * pow(2, Double(attempt - 1))) * Double.random(in: 0.5...1.5)
+                try? await Task.sleep(nanoseconds: UInt64(delay * 1e9))
+            default:
+                return reply
+            }
+        }
+    }
+
+    /// Waits until this request's turn under `requestsPerSecond`; turns are handed out in
+    /// order before the wait, so concurrent askers never share one.
+    private func waitForSlot() async {
+        let now = ContinuousClock.now
+        let slot = max(now, nextSlot)
+        nextSlot = slot + .nanoseconds(Int64(1e9 / config.requestsPerSecond))
+        if slot > now { try? await Task.sleep(until: slot, clock: .continuous) }
+    }
+}

@@ -1,0 +1,94 @@
+import AreasCore
+
+/// Places the rows of one refresh that were published without a usable position: from the
+/// operator's positions file first, then from what the geocoder said before, then by asking it.
+/// Rows that share a question share one answer, and a source's distinct questions are asked a
+/// few at a time (the client paces them).
+public actor Geocoding {
+    public private(set) var memory: GeocodeMemory
+    private let positions: OperatorPositions
+    private let client: GeocoderClient?
+    private let now: Double
+
+    public init(memory: GeocodeMemory, positions: OperatorPositions, client: GeocoderClient?, now: Double) {
+        self.memory = memory
+        self.positions = positions
+        self.client = client
+        self.now = now
+    }
+
+    /// How a row was placed, or why it was not.
+    public enum Placement: Sendable, Equatable {
+        case placed(GeoPoint, Source)
+        case rejected(RecordValidator.Rejection)
+
+        public enum Source: Sendable, Equatable {
+            /// The operator's positions file.
+            case operatorFile
+            /// The geocoder's answer from an earlier refresh.
+            case remembered
+            /// Asked in this refresh.
+            case asked
+        }
+    }
+
+    /// One placement per row of `rows`, in order.
+    public func place(_ rows: [RecordValidator.Unplaced], source: String) async -> [Placement] {
+        var placements = [Placement?](repeating: nil, count: rows.count)
+        var pending: [Pair: [Int]] = [:]
+        for (i, row) in rows.enumerated() {
+            if let point = positions.position(source: source, name: row.name, query: row.query) {
+                placements[i] = .placed(point, .operatorFile)
+            } else {
+                pending[Pair(query: row.query, keyword: row.keyword ?? ""), default: []].append(i)
+            }
+        }
+        let questions = Array(pending.keys)
+        await withTaskGroup(of: (Pair, Placement).self) { group in
+            var next = 0
+            func start() {
+                guard next < questions.count else { return }
+                let pair = questions[next]
+                next += 1
+                group.addTask { (pair, await self.resolve(pair)) }
+            }
+            for _ in 0..<4 { start() }
+            for await (pair, placement) in group {
+                for i in pending[pair] ?? [] { placements[i] = placement }
+                start()
+            }
+        }
+        return placements.map { $0 ?? .rejected(.geocoderUnavailable) }
+    }
+
+    /// A row's two questions: its address, and the place name to try when that finds nothing.
+    struct Pair: Hashable, Sendable {
+        var query: String
+        var keyword: String
+    }
+
+    private func resolve(_ pair: Pair) async -> Placement {
+        var unavailable = false
+        for question in [GeocodeQuestion(.address, pair.query), GeocodeQuestion(.place, pair.keyword)] where !question.text.isEmpty {
+            switch memory.recall(question, now: now) {
+            case .found(let point)?: return .placed(point, .remembered)
+            case .notFound?: continue
+            case nil: break
+            }
+            guard let client else {
+                unavailable = true
+                continue
+            }
+            switch await client.locate(question) {
+            case .found(let point):
+                memory.remember(question, .found(point), now: now)
+                return .placed(point, .asked)
+            case .notFound:
+                memory.remember(question, .notFound, now: now)
+            case .unavailable:
+                unavailable = true
+            }
+        }
+        return .rejected(unavailable ? .geocoderUnavailable : .notFound)
+    }
+}
