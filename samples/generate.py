@@ -141,3 +141,191 @@ bukgu = smoking(("위도", "경도"), (35.5826, 129.3613), 24, 0.015, lambda i: 
     "설치주체": "북구청",
 })
 odcloud_pages("ulsan-bukgu-smoking", bukgu, 1000)
+
+
+# District files, as local governments publish them: CSV in CP949 or UTF-8 (with or without a
+# byte-order mark), a headerless file, a file with only addresses, the nationwide standard CSV
+# and a JSON file of rows, each with the dirt real files have. `expected.json` records what a
+# correct reader makes of each, counted here as the rows are planted.
+import csv, io
+
+rng = random.Random(20261130)
+files = os.path.join(here, "district-files")
+os.makedirs(files, exist_ok=True)
+expected = {}
+
+
+def write_csv(name, header, rows, encoding, line_end, bom=False):
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator=line_end)
+    if header is not None:
+        writer.writerow(header)
+    for row in rows:
+        writer.writerow(row)
+    data = buffer.getvalue().encode(encoding)
+    with open(os.path.join(files, name), "wb") as f:
+        f.write((b"\xef\xbb\xbf" if bom else b"") + data)
+
+
+class Tally:
+    """What the reader should count for one source."""
+    def __init__(self):
+        self.accepted, self.duplicates, self.rejected, self.seen = 0, 0, {}, set()
+        self.published, self.geocoded, self.positions_file = 0, 0, 0
+
+    def good(self, key, how="published"):
+        if key in self.seen:
+            self.duplicates += 1
+            return
+        self.seen.add(key)
+        self.accepted += 1
+        if how == "published": self.published += 1
+        elif how == "geocoded": self.geocoded += 1
+        else: self.positions_file += 1
+
+    def bad(self, reason):
+        self.rejected[reason] = self.rejected.get(reason, 0) + 1
+
+    def json(self):
+        return {"accepted": self.accepted, "duplicates": self.duplicates, "rejected": self.rejected,
+                "published": self.published, "geocoded": self.geocoded, "positionsFile": self.positions_file}
+
+
+def key(name, lat, lon):
+    return (name, round(float(lat) * 1e6), round(float(lon) * 1e6))
+
+
+# 1. Seocho: CP949, CRLF, coordinates with their dirt; a header with runs of spaces, one with a
+#    comma (quoted), a trailing empty one; cells padded; empty and repeated rows; the district
+#    column naming the district office.
+seocho_header = ["연번", "구   분", "장    소", "\"실외, 실내\"".strip('"'), "자치구", "위도", "경도", ""]
+seocho_rows, seocho = [], Tally()
+spots = ["강남역 11번 출구", "교대역 광장", "양재역 환승센터", "고속터미널 앞", "서초구청 별관", "예술의전당 입구", "방배역 공원", "사당역 2번 출구와 3번 출구 사이 보도"]
+for i in range(48):
+    place = f"{spots[i % len(spots)]} {i + 1}"
+    lat, lon = 37.4837 + rng.gauss(0, 0.012), 127.0324 + rng.gauss(0, 0.014)
+    lat_text, lon_text = f"{lat:.6f}", f"{lon:.6f}"
+    row = [str(i + 1), "흡연시설".ljust(12), "  " + place + "  ", rng.choice(["실외", "실내"]), "서초구청", lat_text, lon_text, ""]
+    fault = i % 12
+    if fault == 1: row[5], row[6] = "", ""; seocho.bad("missing coordinates")
+    elif fault == 3: row[5], row[6] = "0", "0"; seocho.bad("zero coordinates")
+    elif fault == 5: row[5] = "27.519"; seocho.bad("out of bounds")
+    elif fault == 7: row[5] = "32.5273"; seocho.bad("out of bounds")
+    elif fault == 9: row[5] = lat_text + "?"; seocho.bad("non-numeric coordinates")
+    elif i == 10: row[5], row[6] = "34.3853", "132.4553"; seocho.bad("out of bounds")  # Hiroshima
+    else:
+        if fault == 11: row[5], row[6] = f"{lat:.4f}", f"{lon:.4f}"
+        seocho.good(key(place, row[5], row[6]))
+    seocho_rows.append(row)
+    if i % 16 == 4:
+        seocho_rows.append(["", "", "", "", "", "", "", ""])  # an empty row
+    if i % 10 == 8 and fault not in (1, 3, 5, 7, 9):
+        seocho_rows.append(list(row)); seocho.good(key(place, row[5], row[6]))  # an exact repeat
+write_csv("seocho-smoking.csv", seocho_header, seocho_rows, "cp949", "\r\n")
+expected["seocho"] = seocho.json()
+
+# 2. Gangbuk: CP949, LF, no header row: name, address, latitude, longitude, kind.
+gangbuk_rows, gangbuk = [], Tally()
+for i in range(30):
+    name = f"강북구 {rng.choice(['수유역', '미아사거리역', '북한산우이역', '솔밭공원'])} 흡연부스 {i + 1}"
+    lat, lon = 37.6396 + rng.gauss(0, 0.01), 127.0257 + rng.gauss(0, 0.01)
+    row = [name, f"서울특별시 강북구 도봉로 {rng.randint(1, 400)}", f"{lat:.7f}", f"{lon:.7f}", "부스형"]
+    if i == 6: row[2], row[3] = row[3], row[2]  # swapped upstream: repaired
+    if i == 13: row[2] = "N/A"; gangbuk.bad("non-numeric coordinates")
+    else: gangbuk.good(key(name, f"{lat:.7f}", f"{lon:.7f}"))
+    gangbuk_rows.append(row)
+write_csv("gangbuk-smoking-noheader.csv", None, gangbuk_rows, "cp949", "\n")
+expected["gangbuk"] = gangbuk.json()
+expected["gangbuk"]["repaired"] = 1
+
+# 3. Eunpyeong: CP949, CRLF, no coordinates at all. The road address lacks the city and
+#    district (they are columns of their own); some rows describe a place instead. Answers
+#    recorded from the geocoder (Kakao's shape) place most of them.
+eunpyeong_header = ["연번", "시도명", "시군구명", "소재지도로명주소", "설치위치", "흡연시설형태", "데이터기준일자"]
+eunpyeong_rows, eunpyeong = [], Tally()
+answers = {}
+positions = [["source", "name", "query", "latitude", "longitude"]]
+
+
+def kakao(documents):
+    return {"meta": {"total_count": len(documents), "pageable_count": len(documents), "is_end": True},
+            "documents": documents}
+
+
+def query_text(*parts):
+    return " ".join(" ".join(parts).split())
+
+
+streets = ["연서로", "통일로", "진관로", "은평로", "불광로", "서오릉로"]
+for i in range(60):
+    street = f"{rng.choice(streets)} {rng.randint(1, 300)}, 지하1층 ({rng.choice(['역촌동', '불광동', '갈현동', '응암동'])})"
+    place = f"{rng.choice(['연신내역', '불광역', '구산역', '응암역'])} {rng.randint(1, 8)}번 출구 앞 {i + 1}"
+    if i % 15 == 14: street = ""  # only a description: the keyword is asked
+    lat, lon = 37.6176 + rng.gauss(0, 0.01), 126.9227 + rng.gauss(0, 0.01)
+    row = [str(i + 1), "서울특별시", "은평구", street, place, rng.choice(["개방형", "부스형"]), "2026-10-31"]
+    query = query_text("서울특별시", "은평구", street)
+    doc = {"address_name": query, "address_type": "ROAD_ADDR", "x": f"{lon:.12f}", "y": f"{lat:.12f}"}
+    case = i % 10
+    if street and case != 3 and case != 7:
+        answers["address:" + query] = kakao([doc])
+        eunpyeong.good(key(place, lat, lon), "geocoded")
+    elif case == 7 and i != 27:
+        answers["address:" + query] = kakao([])
+        answers["place:" + place] = kakao([dict(doc, place_name=place)])
+        eunpyeong.good(key(place, lat, lon), "geocoded")
+    elif i == 27:
+        # Found by no geocoder: the operator's positions file places it.
+        positions.append(["eunpyeong", place, "", f"{lat:.6f}", f"{lon:.6f}"])
+        eunpyeong.good(key(place, f"{lat:.6f}", f"{lon:.6f}"), "positions")
+    elif not street:
+        answers["place:" + place] = kakao([dict(doc, place_name=place)])
+        eunpyeong.good(key(place, lat, lon), "geocoded")
+    else:
+        eunpyeong.bad("not found by the geocoder")  # neither answer is recorded: not found
+    eunpyeong_rows.append(row)
+eunpyeong_rows.append(list(eunpyeong_rows[4])); eunpyeong.duplicates += 1  # a repeated row
+write_csv("eunpyeong-smoking-addresses.csv", eunpyeong_header, eunpyeong_rows, "cp949", "\r\n")
+expected["eunpyeong"] = eunpyeong.json()
+os.makedirs(os.path.join(here, "geocoder"), exist_ok=True)
+with open(os.path.join(here, "geocoder", "kakao-answers.json"), "w", encoding="utf-8") as f:
+    json.dump(answers, f, ensure_ascii=False, indent=0, sort_keys=True)
+with open(os.path.join(files, "positions.csv"), "w", encoding="utf-8", newline="") as f:
+    csv.writer(f, lineterminator="\n").writerows(positions)
+
+# 4. The nationwide standard non-smoking CSV: UTF-8 with a byte-order mark, CRLF, Korean
+#    column names, 금연구역구분 padded to 100 characters, and hundreds of zones on one point.
+standard_header = ["금연구역명", "금연구역범위상세", "시도명", "시군구명", "금연구역구분", "금연구역지정근거명", "금연구역면적",
+                   "위반과태료", "위반신고전화번호", "소재지도로명주소", "소재지지번주소", "관리기관명", "위도", "경도",
+                   "데이터기준일자", "제공기관코드", "작업일시"]
+standard_rows, standard = [], Tally()
+for i in range(400):
+    kind, scope, suffix = rng.choice(zone_types)
+    if i < 180:
+        lat, lon = "35.8714354", "128.6014445"  # one point, many zones (a city hall's whole list)
+    else:
+        lat, lon = f"{35.87 + rng.gauss(0, 0.03):.6f}", f"{128.60 + rng.gauss(0, 0.03):.6f}"
+    name = f"대구 {rng.choice(roads)}{i + 1} {suffix}"
+    row = [name, scope, "대구광역시", "중구", kind.ljust(100), "국민건강증진법 제9조4항", str(rng.randint(20, 3000)), "100000",
+           "053-120", f"대구광역시 중구 {rng.choice(roads)} {rng.randint(1, 200)}", "", "대구광역시 중구청", lat, lon,
+           "2026-09-30", "3230000", "2026-10-01 03:00:00"]
+    if i % 50 == 49: row[12] = ""; standard.bad("missing coordinates")
+    else: standard.good(key(name, lat, lon))
+    standard_rows.append(row)
+write_csv("standard-nonsmoking-daegu.csv", standard_header, standard_rows, "utf-8", "\r\n", bom=True)
+expected["daegu-standard"] = standard.json()
+
+# 5. Dongjak: a JSON file of rows wrapped in {"data": [...]}, numbers as JSON numbers, nulls.
+dongjak_rows, dongjak = [], Tally()
+for i in range(25):
+    lat, lon = round(37.5124 + rng.gauss(0, 0.008), 6), round(126.9393 + rng.gauss(0, 0.008), 6)
+    name = f"동작구 {rng.choice(['노량진역', '사당역', '이수역', '숭실대입구역'])} 흡연구역 {i + 1}"
+    row = {"연번": i + 1, "흡연구역명": name, "위도": lat, "경도": lon, "비고": None}
+    if i == 12: row["위도"], row["경도"] = None, None; dongjak.bad("missing coordinates")
+    else: dongjak.good(key(name, repr(lat), repr(lon)))
+    dongjak_rows.append(row)
+with open(os.path.join(files, "dongjak-smoking.json"), "w", encoding="utf-8") as f:
+    json.dump({"currentCount": len(dongjak_rows), "data": dongjak_rows}, f, ensure_ascii=False)
+expected["dongjak"] = dongjak.json()
+
+with open(os.path.join(files, "expected.json"), "w", encoding="utf-8") as f:
+    json.dump(expected, f, ensure_ascii=False, indent=1, sort_keys=True)

@@ -23,7 +23,7 @@ extension AreaService {
         let config = self.config
         let before = state
         logger.info("refresh started: \(config.sources.count) sources" + (force ? " (forced)" : ""))
-        let (catalog, report) = await Refresher(config: config, environment: environment).refresh(before.catalog, force: force)
+        let (catalog, report) = await Refresher(config: config, environment: environment, snapshotPath: snapshotPath).refresh(before.catalog, force: force)
         for source in report.sources {
             if source.status == .updated {
                 logger.info("source " + source.summary)

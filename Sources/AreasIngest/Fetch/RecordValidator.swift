@@ -58,9 +58,15 @@ public struct RecordValidator: Sendable {
             return .accepted(area(name: name, coordinate: coordinate, fields: fields, geocoded: false), repaired: repaired)
         case .failure(let rejection):
             guard let geocode = source.geocode else { return .rejected(rejection) }
+            // The province and district alone would find the district's centre: a question
+            // with nothing else in it is an empty one.
+            let region = [mapping.province, mapping.district].compactMap { $0 }
+            func question(_ template: GeocodeTemplate) -> String {
+                template.render { region.contains($0) ? "" : value($0) }.isEmpty ? "" : template.render(value)
+            }
             return .unplaced(Unplaced(
-                name: name, fields: fields, query: geocode.query.render(value),
-                keyword: geocode.keyword.map { $0.render(value) }, reason: rejection))
+                name: name, fields: fields, query: question(geocode.query),
+                keyword: geocode.keyword.map(question), reason: rejection))
         }
     }
 

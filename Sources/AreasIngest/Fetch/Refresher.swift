@@ -11,12 +11,17 @@ import Foundation
 public struct Refresher: Sendable {
     public let config: AreasConfig
     let environment: [String: String]
+    /// Where what the geocoder said is kept between refreshes and restarts; nowhere when nil.
+    let geocodeMemoryPath: String?
     /// What the geocoder has said, as of the last refresh (nil until the first loads it).
     let geocodeMemory = LockedValue<GeocodeMemory?>(nil)
 
-    public init(config: AreasConfig, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    /// `snapshotPath` is the snapshot the daemon writes (the config's unless overridden): the
+    /// geocoder's answers are kept beside it.
+    public init(config: AreasConfig, environment: [String: String] = ProcessInfo.processInfo.environment, snapshotPath: String? = nil) {
         self.config = config
         self.environment = environment
+        self.geocodeMemoryPath = (snapshotPath ?? config.snapshot).map(GeocodeMemory.path(besideSnapshot:))
     }
 
     public func refresh(_ previous: Catalog, force: Bool = false) async -> (catalog: Catalog, report: RefreshReport) {

@@ -74,7 +74,6 @@ public struct GeocodeMemory: Sendable, Equatable {
         writer.key("entries")
         writer.beginArray()
         for (question, entry) in entries.sorted(by: { ($0.key.kind.rawValue, $0.key.text) < ($1.key.kind.rawValue, $1.key.text) }) {
-            writer.newline()
             writer.beginObject()
             writer.key("kind"); writer.string(question.kind.rawValue)
             writer.key("text"); writer.string(question.text)

@@ -9,7 +9,7 @@ extension Refresher {
         var problems: [String] = []
         let memory = geocodeMemory.withLock { (cached: inout GeocodeMemory?) -> GeocodeMemory in
             if let cached { return cached }
-            guard let path = config.geocodeMemoryPath else { return GeocodeMemory() }
+            guard let path = geocodeMemoryPath else { return GeocodeMemory() }
             let (loaded, problem) = GeocodeMemory.load(path: path, bounds: config.bounds)
             if let problem { problems.append(problem) }
             cached = loaded
@@ -36,7 +36,7 @@ extension Refresher {
             defer { cached = memory }
             return cached == memory
         }
-        guard !unchanged, let path = config.geocodeMemoryPath else { return [] }
+        guard !unchanged, let path = geocodeMemoryPath else { return [] }
         do throws(SystemError) {
             try memory.save(path: path)
             return []
@@ -46,11 +46,10 @@ extension Refresher {
     }
 }
 
-extension AreasConfig {
-    /// Where the geocoder's answers are kept: beside the snapshot (`areas.geocoded.json` for
-    /// `areas.snapshot`); nowhere without a snapshot.
-    public var geocodeMemoryPath: String? {
-        guard let snapshot else { return nil }
+extension GeocodeMemory {
+    /// Where the geocoder's answers are kept beside a snapshot: `areas.geocoded.json` for
+    /// `areas.snapshot`.
+    public static func path(besideSnapshot snapshot: String) -> String {
         let slash = snapshot.lastIndex(of: "/")
         let folder = slash.map { String(snapshot[...$0]) } ?? ""
         let file = slash.map { String(snapshot[snapshot.index(after: $0)...]) } ?? snapshot
