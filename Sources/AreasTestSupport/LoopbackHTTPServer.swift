@@ -17,6 +17,8 @@ public final class LoopbackHTTPServer: Sendable {
         public var rawQuery: String
         /// Query parameters, percent-decoded.
         public var query: [String: String]
+        /// Header fields, names lowercased.
+        public var headers: [String: String] = [:]
     }
 
     public enum Reply: Sendable {
@@ -126,7 +128,12 @@ public final class LoopbackHTTPServer: Sendable {
             let key = String(kv[0]).removingPercentEncoding ?? String(kv[0])
             query[key] = kv.count > 1 ? (String(kv[1]).removingPercentEncoding ?? String(kv[1])) : ""
         }
-        return Request(method: String(parts[0]), path: String(pieces[0]), rawQuery: rawQuery, query: query)
+        var headers: [String: String] = [:]
+        for field in head.split(separator: "\r\n").dropFirst() {
+            guard let colon = field.firstIndex(of: ":") else { continue }
+            headers[field[..<colon].lowercased()] = field[field.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return Request(method: String(parts[0]), path: String(pieces[0]), rawQuery: rawQuery, query: query, headers: headers)
     }
 
     private static func head(_ status: Int, _ contentType: String, _ length: Int) -> [UInt8] {

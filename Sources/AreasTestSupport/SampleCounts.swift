@@ -1,3 +1,5 @@
+import Foundation
+
 /// What the bundled samples hold, as `samples/generate.py` writes them: the one place tests take
 /// these numbers from.
 public enum SampleCounts {
@@ -11,6 +13,27 @@ public enum SampleCounts {
     public static let yongsan = 57
     public static let anyang = 129
     public static let ulsanBukgu = 24
+    /// What a correct reader makes of each district file, as the generator counted the rows it
+    /// planted (`samples/district-files/expected.json`), by source name.
+    public static let districtFiles: [String: DistrictFile] = {
+        guard let data = FileManager.default.contents(atPath: Fixtures.path("samples/district-files/expected.json")),
+              let decoded = try? JSONDecoder().decode([String: DistrictFile].self, from: data) else { return [:] }
+        return decoded
+    }()
+
+    public struct DistrictFile: Decodable, Sendable {
+        public var accepted: Int
+        public var duplicates: Int
+        public var rejected: [String: Int]
+        public var published: Int
+        public var geocoded: Int
+        public var positionsFile: Int
+        public var repaired: Int?
+    }
+
+    /// The sample config's sources, in its order.
+    public static let sourceNames = ["nonsmoking-zones", "yongsan", "anyang", "ulsan-bukgu", "seocho", "gangbuk", "eunpyeong", "daegu-standard", "dongjak"]
+
     /// Areas the sample config serves.
-    public static let total = nonSmokingZones + yongsan + anyang + ulsanBukgu
+    public static let total = nonSmokingZones + yongsan + anyang + ulsanBukgu + districtFiles.values.reduce(0) { $0 + $1.accepted }
 }

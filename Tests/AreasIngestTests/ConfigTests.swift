@@ -7,7 +7,7 @@ import XCTest
 final class ConfigTests: XCTestCase {
     func testBundledConfigsLoad() throws {
         let samples = try AreasConfig.load(path: Fixtures.path("config/areasd.json"))
-        XCTAssertEqual(samples.sources.map(\.name), ["nonsmoking-zones", "yongsan", "anyang", "ulsan-bukgu"])
+        XCTAssertEqual(samples.sources.map(\.name), SampleCounts.sourceNames)
         XCTAssertEqual(samples.sources[0].fields, .dataGoKrStandard)
         guard case .recordedPages(let directory) = samples.sources[0].location else { return XCTFail() }
         XCTAssertTrue(FileManager.default.fileExists(atPath: directory + "/page-1.xml"), directory)
@@ -32,7 +32,7 @@ final class ConfigTests: XCTestCase {
             ("{", "/etc/areasd/areasd.json: invalid JSON"),
             ("{}", "sources: missing"),
             (#"{"sources":[]}"#, "sources: empty"),
-            (#"{"sources":[{"name":"a","kind":"smoking","format":"csv","url":"https://x"}]}"#, "sources[0].format: unknown format 'csv'"),
+            (#"{"sources":[{"name":"a","kind":"smoking","format":"xlsx","url":"https://x"}]}"#, "sources[0].format: unknown format 'xlsx'"),
             (#"{"sources":[{"name":"a","kind":"smoke","format":"odcloud-json"}]}"#, "sources[0].kind: unknown kind 'smoke'"),
             (#"{"sources":[{"name":"a","kind":"smoking","format":"odcloud-json","url":"https://x.example/api"}]}"#, "sources[0].fields: missing"),
             (#"{"sources":[{"name":"a","kind":"smoking","format":"odcloud-json","url":"https://x.example","fields":{"name":"n","latitude":"y"}}]}"#, "sources[0].fields.longitude: missing"),

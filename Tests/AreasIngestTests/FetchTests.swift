@@ -238,7 +238,7 @@ final class FetchTests: XCTestCase {
         let config = try AreasConfig.load(path: Fixtures.path("config/areasd.json"))
         let (catalog, report) = await Refresher(config: config).refresh(Catalog())
         XCTAssertTrue(report.succeeded, report.sources.map(\.summary).joined(separator: "\n"))
-        XCTAssertEqual(Set(catalog.sources.keys), ["nonsmoking-zones", "yongsan", "anyang", "ulsan-bukgu"])
+        XCTAssertEqual(Set(catalog.sources.keys), Set(SampleCounts.sourceNames))
         XCTAssertEqual(catalog.sources["yongsan"]?.range.count, SampleCounts.yongsan)
         let anyang = report.sources.first { $0.name == "anyang" }
         XCTAssertEqual(anyang?.duplicates, 10, "two overlapping pages of 5 rows")

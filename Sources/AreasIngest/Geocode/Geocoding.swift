@@ -2,8 +2,8 @@ import AreasCore
 
 /// Places the rows of one refresh that were published without a usable position: from the
 /// operator's positions file first, then from what the geocoder said before, then by asking it.
-/// Rows that share a question share one answer, and a source's distinct questions are asked a
-/// few at a time (the client paces them).
+/// Rows that share a question share one answer, and a source's distinct questions are asked
+/// four at a time once the first has been answered (the client paces them).
 public actor Geocoding {
     public private(set) var memory: GeocodeMemory
     private let positions: OperatorPositions
@@ -52,10 +52,13 @@ public actor Geocoding {
                 next += 1
                 group.addTask { (pair, await self.resolve(pair)) }
             }
-            for _ in 0..<4 { start() }
+            // The first question alone: a refused key then costs one request, not four.
+            start()
+            var first = true
             for await (pair, placement) in group {
                 for i in pending[pair] ?? [] { placements[i] = placement }
-                start()
+                for _ in 0..<(first ? 4 : 1) { start() }
+                first = false
             }
         }
         return placements.map { $0 ?? .rejected(.geocoderUnavailable) }
