@@ -13,14 +13,19 @@ public final class Daemon: @unchecked Sendable {
         public var socketPath: String?
         public var snapshotPath: String?
         public var logLevel: Logger.Level?
+        /// Check the config (and the files and environment it names), report, and exit.
+        public var checkConfigOnly = false
+        public var help = false
         public init() {}
     }
 
-    public static let usage = "usage: areasd [--config PATH] [--socket PATH] [--snapshot PATH] [--log-level error|warning|info|debug]"
+    public static let usage = "usage: areasd [--config PATH] [--socket PATH] [--snapshot PATH] [--log-level error|warning|info|debug] [--check-config]"
 
     public static func parseOptions(_ arguments: [String]) throws(UsageError) -> Options {
         var list = ArgumentList(arguments)
         var options = Options()
+        options.help = list.flag("--help", "-h")
+        options.checkConfigOnly = list.flag("--check-config")
         if let path = try list.value("--config", "-c") { options.configPath = path }
         options.socketPath = try list.value("--socket", "-s")
         options.snapshotPath = try list.value("--snapshot")
@@ -68,6 +73,21 @@ public final class Daemon: @unchecked Sendable {
         }
     }
 
+    /// `--check-config`: the config, the environment and the files it names, each problem on
+    /// a line; exit 0 when there is none, 78 (EX_CONFIG) otherwise.
+    public func checkConfig() -> (message: String, code: Int32) {
+        let config: AreasConfig
+        do {
+            config = try AreasConfig.load(path: options.configPath)
+        } catch {
+            return ("areasd: \(error)", 78)
+        }
+        let check = ConfigCheck(config: config, environment: environment)
+        let problems = check.problems() + check.unreadableFiles()
+        guard problems.isEmpty else { return (problems.map { "areasd: \($0)" }.joined(separator: "\n"), 78) }
+        return ("areasd: \(options.configPath): valid (\(config.sources.count) source\(config.sources.count == 1 ? "" : "s"))", 0)
+    }
+
     /// Starts everything and returns; the caller then parks the main thread (`dispatchMain`).
     /// Returns a message and exit code when it cannot start.
     public func start() -> (message: String, code: Int32)? {
@@ -79,6 +99,10 @@ public final class Daemon: @unchecked Sendable {
             config = try AreasConfig.load(path: options.configPath)
         } catch {
             return ("areasd: \(error)", 78)  // EX_CONFIG
+        }
+        let problems = ConfigCheck(config: config, environment: environment).problems()
+        guard problems.isEmpty else {
+            return (problems.map { "areasd: \($0)" }.joined(separator: "\n"), 78)
         }
         if options.logLevel == nil, let name = config.logLevel, let level = Logger.Level(name: name) {
             logger.threshold = level

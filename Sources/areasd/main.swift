@@ -5,7 +5,16 @@ import Glibc
 
 do {
     let options = try Daemon.parseOptions(Array(CommandLine.arguments.dropFirst()))
+    if options.help {
+        print(Daemon.usage)
+        exit(0)
+    }
     let daemon = Daemon(options: options)
+    if options.checkConfigOnly {
+        let (message, code) = daemon.checkConfig()
+        if code == 0 { print(message) } else { StandardError.write(message + "\n") }
+        exit(code)
+    }
     if let failure = daemon.start() {
         StandardError.write(failure.message + "\n")
         exit(failure.code)

@@ -1,0 +1,72 @@
+import AreasCore
+
+/// What a config's own text cannot show: whether the keys it names are in the environment,
+/// and whether the columns it names are in the files it reads. Run by `areasd --check-config`
+/// and at start, so a template naming a column the file lacks is found before the first
+/// refresh rather than as every row rejected.
+public struct ConfigCheck: Sendable {
+    public let config: AreasConfig
+    public let environment: [String: String]
+
+    public init(config: AreasConfig, environment: [String: String]) {
+        self.config = config
+        self.environment = environment
+    }
+
+    /// Problems that make the config wrong whatever the data: an unset key variable, a column
+    /// no row of a source's file has. A file that cannot be read is not one of them (it may
+    /// appear by the next refresh); `unreadableFiles` lists those.
+    public func problems() -> [ConfigError] {
+        var problems: [ConfigError] = []
+        for (i, source) in config.sources.enumerated() {
+            let key = "sources[\(i)]"
+            if case .url = source.location, let variable = source.serviceKeyEnv, (environment[variable] ?? "").isEmpty {
+                problems.append(ConfigError(path: config.path, key: "\(key).serviceKeyEnv", problem: "the environment variable \(variable) is not set (it holds the service key)"))
+            }
+            guard case .file(let path) = source.location, let columns = try? columns(of: source, at: path) else { continue }
+            let named = source.fields.columns.map { ("fields.\($0.0)", $0.1) } + (source.geocode?.columns ?? []).map { ("geocode", $0) }
+            for (field, column) in named where !columns.contains(column) {
+                let shown = columns.count <= 20 ? columns.joined(separator: ", ") : columns.prefix(20).joined(separator: ", ") + ", ..."
+                problems.append(ConfigError(path: config.path, key: "\(key).\(field)", problem: "column '\(column)' is not in \(path) (its columns: \(shown))"))
+            }
+        }
+        if let geocoder = config.geocoder, geocoder.recordedAnswers == nil, let variable = geocoder.keyEnv, (environment[variable] ?? "").isEmpty {
+            problems.append(ConfigError(path: config.path, key: "geocoder.keyEnv", problem: "the environment variable \(variable) is not set (it holds the geocoder's key)"))
+        }
+        return problems
+    }
+
+    /// Files the config names that cannot be read now, each with why.
+    public func unreadableFiles() -> [ConfigError] {
+        var problems: [ConfigError] = []
+        for (i, source) in config.sources.enumerated() {
+            guard case .file(let path) = source.location else { continue }
+            do throws(UpstreamError) { _ = try columns(of: source, at: path) } catch {
+                problems.append(ConfigError(path: config.path, key: "sources[\(i)].file", problem: error.description))
+            }
+        }
+        if let path = config.positions {
+            do throws(UpstreamError) { _ = try OperatorPositions(path: path, bounds: config.bounds) } catch {
+                problems.append(ConfigError(path: config.path, key: "positions", problem: error.description))
+            }
+        }
+        if let path = config.geocoder?.recordedAnswers {
+            do throws(RecordedGeocoderAnswers.Failure) { _ = try RecordedGeocoderAnswers(path: path) } catch {
+                problems.append(ConfigError(path: config.path, key: "geocoder.recorded", problem: error.description))
+            }
+        }
+        return problems
+    }
+
+    /// The column names a file source's rows can have: the header's, numbers for a headerless
+    /// file (as many as its widest row), the members of a JSON file's rows.
+    func columns(of source: SourceConfig, at path: String) throws(UpstreamError) -> Set<String> {
+        let bytes = try FileTransport.read(path, maxBytes: source.maxPageBytes)
+        if source.format == .csv, source.hasHeader {
+            let decoder = CSVDecoder(encoding: source.encoding, hasHeader: true, delimiter: source.delimiter)
+            return Set(try decoder.columnNames(of: bytes) ?? [])
+        }
+        let records = try source.decoder.decode(bytes).records
+        return Set(records.flatMap { $0.map(\.key) })
+    }
+}

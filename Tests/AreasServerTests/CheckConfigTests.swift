@@ -1,0 +1,77 @@
+import AreasTestSupport
+import Foundation
+import Testing
+
+/// `areasd --check-config` and start-up, as the real binary runs them.
+struct CheckConfigTests {
+    /// Runs areasd to its exit; its exit status, stdout and stderr.
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (code: Int32, out: String, err: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Binaries.path("areasd"))
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        for key in ["NOTIFY_SOCKET", "DATA_GO_KR_KEY", "KAKAO_REST_KEY"] { env[key] = nil }
+        env.merge(environment) { $1 }
+        process.environment = env
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+    }
+
+    @Test func theBundledConfigIsValid() throws {
+        let result = try Self.run(["--check-config", "--config", Fixtures.path("config/areasd.json")])
+        #expect(result.code == 0, "\(result.err)")
+        #expect(result.out.contains("valid (\(SampleCounts.sourceNames.count) sources)"))
+    }
+
+    @Test func anUnsetKeyIsAConfigurationError() throws {
+        let live = Fixtures.path("config/areasd.live.json")
+        let result = try Self.run(["--check-config", "--config", live])
+        #expect(result.code == 78)
+        #expect(result.err.contains("serviceKeyEnv: the environment variable DATA_GO_KR_KEY is not set"), "\(result.err)")
+        #expect(result.err.contains("geocoder.keyEnv: the environment variable KAKAO_REST_KEY is not set"), "\(result.err)")
+        let withKeys = try Self.run(["--check-config", "--config", live], environment: ["DATA_GO_KR_KEY": "k", "KAKAO_REST_KEY": "k"])
+        #expect(!withKeys.err.contains("environment variable"), "\(withKeys.err)")
+    }
+
+    /// A geocode template that names a column the file does not have is found before any
+    /// refresh, by --check-config and by start-up alike, naming the key, the column and the
+    /// columns there are.
+    @Test func aTemplateColumnTheFileLacks() throws {
+        let folder = Fixtures.temporaryDirectory()
+        try Data("번호,장소,주소\n1,흡연부스,중앙로 1\n".utf8).write(to: URL(fileURLWithPath: folder + "/rows.csv"))
+        let config = """
+            {"snapshot": "areas.snapshot", "geocoder": {"provider": "kakao", "recorded": "\(Fixtures.root)/samples/geocoder/kakao-answers.json"},
+             "sources": [{"name": "rows", "kind": "smoking", "format": "csv", "file": "rows.csv",
+               "fields": {"name": "장소"}, "geocode": {"query": "{시군구명} {주소}"}}]}
+            """
+        try Data(config.utf8).write(to: URL(fileURLWithPath: folder + "/areasd.json"))
+        let check = try Self.run(["--check-config", "--config", folder + "/areasd.json"])
+        #expect(check.code == 78)
+        #expect(check.err.contains("sources[0].geocode: column '시군구명' is not in \(folder)/rows.csv (its columns: "), "\(check.err)")
+        let start = try Self.run(["--config", folder + "/areasd.json", "--socket", folder + "/s"])
+        #expect(start.code == 78)
+        #expect(start.err.contains("column '시군구명' is not in"), "\(start.err)")
+    }
+
+    @Test func aMissingFileIsNamedByCheckConfig() throws {
+        let folder = Fixtures.temporaryDirectory()
+        try Data(#"{"sources": [{"name": "rows", "kind": "smoking", "format": "csv", "file": "gone.csv", "fields": {"name": "a", "latitude": "b", "longitude": "c"}}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: folder + "/areasd.json"))
+        let check = try Self.run(["--check-config", "--config", folder + "/areasd.json"])
+        #expect(check.code == 78)
+        #expect(check.err.contains("sources[0].file: cannot read \(folder)/gone.csv: no such file"), "\(check.err)")
+    }
+
+    @Test func helpGoesToStandardOutput() throws {
+        let result = try Self.run(["--help"])
+        #expect(result.code == 0)
+        #expect(result.out.hasPrefix("usage: areasd"))
+        #expect(result.err.isEmpty)
+    }
+}
