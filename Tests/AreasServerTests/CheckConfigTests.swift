@@ -4,23 +4,11 @@ import Testing
 
 /// `areasd --check-config` and start-up, as the real binary runs them.
 struct CheckConfigTests {
-    /// Runs areasd to its exit; its exit status, stdout and stderr.
+    /// Runs areasd to its exit, with no key variables set unless `environment` gives them.
     static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (code: Int32, out: String, err: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Binaries.path("areasd"))
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        for key in ["NOTIFY_SOCKET", "DATA_GO_KR_KEY", "KAKAO_REST_KEY"] { env[key] = nil }
-        env.merge(environment) { $1 }
-        process.environment = env
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+        let unset = ["NOTIFY_SOCKET": "", "DATA_GO_KR_KEY": "", "KAKAO_REST_KEY": ""]
+        let result = try Binaries.run("areasd", arguments, environment: unset.merging(environment) { $1 })
+        return (result.status, result.stdout, result.stderr)
     }
 
     @Test func theBundledConfigIsValid() throws {
