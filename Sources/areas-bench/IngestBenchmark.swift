@@ -10,18 +10,24 @@ import FoundationXML
 #endif
 
 /// `areas-bench ingest`: XML decoding beside a bare XMLParser pass, a full refresh of 80,000
-/// zones from a loopback HTTP server, and loading a snapshot of a million areas.
+/// zones from a loopback HTTP server, loading a snapshot of a million areas, then the district
+/// files (`DistrictFilesBenchmark`).
 struct IngestBenchmark {
     var zones = 80_000
     var pageSize = 1_000
     var snapshotAreas = 1_000_000
     /// Only the decoding measurement (for an instruction count of the decoder alone).
     var decodeOnly = false
+    /// Only the district files: CSV decoding, CP949, geocoding refreshes.
+    var filesOnly = false
+    var districtFiles = DistrictFilesBenchmark()
 
     init(arguments: inout ArgumentList) throws {
         zones = try arguments.value("--zones", as: { Int($0) }) ?? zones
         snapshotAreas = try arguments.value("--snapshot-areas", as: { Int($0) }) ?? snapshotAreas
         decodeOnly = arguments.flag("--decode-only")
+        filesOnly = arguments.flag("--files-only")
+        districtFiles.rows = try arguments.value("--csv-rows", as: { Int($0) }) ?? districtFiles.rows
         guard zones >= pageSize, snapshotAreas > 0 else { throw UsageError.wrongArguments("--zones must be at least \(pageSize)") }
         _ = try arguments.positionals()
     }
@@ -61,6 +67,7 @@ struct IngestBenchmark {
     final class EmptyDelegate: NSObject, XMLParserDelegate {}
 
     func run() async throws {
+        if filesOnly { return try await districtFiles.run() }
         let samplePath = "samples/nonsmoking-zones/page-1.xml"
         guard let sample = FileManager.default.contents(atPath: samplePath) else {
             throw UsageError.wrongArguments("run from the package folder: \(samplePath) not found")
@@ -162,5 +169,6 @@ struct IngestBenchmark {
               "\"decoder_vs_bare\":\(Measure.format(bare / decode)),\"refresh_ms\":\(Measure.format(refreshMilliseconds)),\"refresh_areas\":\(state.index.count),\"refresh_peak_mib\":\(refreshPeak / 1_048_576)," +
               "\"second_refresh_ms\":\(Measure.format(againMilliseconds)),\"second_refresh_peak_mib\":\(againPeak / 1_048_576)," +
               "\"snapshot_areas\":\(snapshotAreas),\"snapshot_load_ms\":\(Measure.format(loadMilliseconds)),\"snapshot_index_ms\":\(Measure.format(indexMilliseconds)),\"snapshot_load_and_index_ms\":\(Measure.format(loadMilliseconds + indexMilliseconds))}")
+        try await districtFiles.run()
     }
 }

@@ -3,7 +3,7 @@ import Glibc
 
 let usage = """
     usage: areas-bench index [--points N] [--seed S] [--queries Q] [--node-size 16] [--only NAME]
-           areas-bench ingest [--zones N] [--snapshot-areas N] [--decode-only]
+           areas-bench ingest [--zones N] [--snapshot-areas N] [--decode-only | --files-only [--csv-rows N]]
            areas-bench faults [--kills N]
            areas-bench bad-input [--socket PATH] [--markdown]
            areas-bench soak [--seconds 600] [--connections 16]

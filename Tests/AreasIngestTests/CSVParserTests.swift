@@ -30,6 +30,12 @@ struct CSVParserTests {
         #expect(try CSVParser(delimiter: 0x09).rows(Array("a\tb,c\n".utf8)) == [["a", "b,c"]])
     }
 
+    @Test func paddingCanBeDroppedAsCellsAreRead() throws {
+        let text = Array("  a  ,\tb\t, \" c \" ,한글   \n".utf8)
+        #expect(try CSVParser(trimsSpaces: true).rows(text) == [["a", "b", " c ", "한글"]])
+        #expect(try CSVParser().rows(text) == [["  a  ", "\tb\t", " \" c \" ", "한글   "]])
+    }
+
     @Test func aQuoteThatNeverClosesNamesItsLine() {
         #expect(throws: CSVParser.Unterminated(line: 4)) {
             try CSVParser().rows(Array("a,b\n\"x\ny\",z\n\"open,and\nnever closed\n".utf8))

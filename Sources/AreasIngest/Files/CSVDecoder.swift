@@ -15,31 +15,35 @@ public struct CSVDecoder: PageDecoder {
     public init(encoding: TextEncoding = .auto, hasHeader: Bool = true, delimiter: UInt8 = UInt8(ascii: ",")) {
         self.encoding = encoding
         self.hasHeader = hasHeader
-        self.parser = CSVParser(delimiter: delimiter)
+        self.parser = CSVParser(delimiter: delimiter, trimsSpaces: true)
     }
 
     public func decode(_ body: [UInt8]) throws(UpstreamError) -> UpstreamPage {
-        let rows = try self.rows(body)
+        let text = try encoding.utf8Text(body)
         var records: [[Field]] = []
-        records.reserveCapacity(rows.count)
         var names: [String] = []
-        var body = rows[...]
-        if hasHeader {
-            guard let header = body.first else { throw .malformedPage("the file is empty: no header row") }
-            names = Self.columnNames(header)
-            body = body.dropFirst()
-        }
-        for row in body {
-            var fields: [Field] = []
-            fields.reserveCapacity(row.count)
-            var anyText = false
-            for (column, cell) in row.enumerated() {
-                let value = cell.trimmed
-                if !value.isEmpty { anyText = true }
-                fields.append(Field(column < names.count ? names[column] : String(column + 1), value))
+        var sawHeader = !hasHeader
+        do throws(CSVParser.Unterminated) {
+            try parser.forEachRow(text) { row in
+                guard sawHeader else {
+                    names = Self.columnNames(row)
+                    sawHeader = true
+                    return
+                }
+                var fields: [Field] = []
+                fields.reserveCapacity(row.count)
+                var anyText = false
+                for (column, cell) in row.enumerated() {
+                    let value = cell.trimmed
+                    if !value.isEmpty { anyText = true }
+                    fields.append(Field(column < names.count ? names[column] : String(column + 1), value))
+                }
+                if anyText { records.append(fields) }
             }
-            if anyText { records.append(fields) }
+        } catch {
+            throw .malformedPage("\(error)")
         }
+        guard sawHeader else { throw .malformedPage("the file is empty: no header row") }
         return UpstreamPage(records: records, totalCount: nil)
     }
 

@@ -8,9 +8,13 @@
 /// closes, which would otherwise swallow the rest of the file into one cell.
 public struct CSVParser: Sendable {
     public let delimiter: UInt8
+    /// Whether spaces and tabs around a cell (outside its quotes) are dropped as it is read
+    /// (cells padded to a fixed width then make no second string).
+    public let trimsSpaces: Bool
 
-    public init(delimiter: UInt8 = UInt8(ascii: ",")) {
+    public init(delimiter: UInt8 = UInt8(ascii: ","), trimsSpaces: Bool = false) {
         self.delimiter = delimiter
+        self.trimsSpaces = trimsSpaces
     }
 
     public struct Unterminated: Error, Sendable, Equatable, CustomStringConvertible {
@@ -22,35 +26,54 @@ public struct CSVParser: Sendable {
     /// Every row of `text` (UTF-8), cells as written apart from quoting; no row for a line
     /// ending at the very end of the text.
     public func rows(_ text: [UInt8]) throws(Unterminated) -> [[String]] {
+        var rows: [[String]] = []
+        try forEachRow(text) { rows.append($0) }
+        return rows
+    }
+
+    /// Calls `body` with each row in turn (the array is reused between calls).
+    public func forEachRow(_ text: [UInt8], _ body: ([String]) -> Void) throws(Unterminated) {
+        let result: Unterminated? = text.withUnsafeBufferPointer { buffer in
+            do throws(Unterminated) {
+                try forEachRow(buffer, body)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let result { throw result }
+    }
+
+    private func forEachRow(_ text: UnsafeBufferPointer<UInt8>, _ body: ([String]) -> Void) throws(Unterminated) {
         let quote = UInt8(ascii: "\"")
         let cr = UInt8(ascii: "\r")
         let lf = UInt8(ascii: "\n")
-        var rows: [[String]] = []
+        let delimiter = self.delimiter
+        let n = text.count
         var row: [String] = []
-        var cell: [UInt8] = []
         var line = 1
         var i = 0
-        let n = text.count
-        // A cell that has begun (even empty before a delimiter) belongs to the row.
-        var rowStarted = false
-
-        func endCell() {
-            row.append(String(decoding: cell, as: UTF8.self))
-            cell.removeAll(keepingCapacity: true)
-        }
-
+        // The bytes of a quoted cell, with its doubled quotes made single.
+        var quoted: [UInt8] = []
         while i < n {
-            let byte = text[i]
-            if byte == quote && cell.isEmpty {
-                // A quoted cell: up to the quote that is not doubled.
+            // One cell: quoted, or up to the next delimiter or line end.
+            var cell: String
+            if trimsSpaces {
+                // Padding before an opening quote is padding too.
+                var j = i
+                while j < n, text[j] == 0x20 || text[j] == 0x09 { j += 1 }
+                if j < n, text[j] == quote { i = j }
+            }
+            if text[i] == quote {
                 let opened = line
+                quoted.removeAll(keepingCapacity: true)
                 i += 1
                 var closed = false
                 while i < n {
-                    let b = text[i]
-                    if b == quote {
+                    let byte = text[i]
+                    if byte == quote {
                         if i + 1 < n && text[i + 1] == quote {
-                            cell.append(quote)
+                            quoted.append(quote)
                             i += 2
                             continue
                         }
@@ -58,35 +81,45 @@ public struct CSVParser: Sendable {
                         closed = true
                         break
                     }
-                    if b == lf || (b == cr && (i + 1 >= n || text[i + 1] != lf)) { line += 1 }
-                    cell.append(b)
+                    if byte == lf || (byte == cr && (i + 1 >= n || text[i + 1] != lf)) { line += 1 }
+                    quoted.append(byte)
                     i += 1
                 }
                 guard closed else { throw Unterminated(line: opened) }
-                rowStarted = true
+                // Anything after the closing quote belongs to the cell (but padding, when trimming).
+                while i < n, text[i] != delimiter, text[i] != lf, text[i] != cr {
+                    if !(trimsSpaces && (text[i] == 0x20 || text[i] == 0x09)) { quoted.append(text[i]) }
+                    i += 1
+                }
+                cell = String(decoding: quoted, as: UTF8.self)
+            } else {
+                var start = i
+                while i < n {
+                    let byte = text[i]
+                    if byte == delimiter || byte == lf || byte == cr { break }
+                    i += 1
+                }
+                var end = i
+                if trimsSpaces {
+                    while start < end, text[start] == 0x20 || text[start] == 0x09 { start += 1 }
+                    while end > start, text[end - 1] == 0x20 || text[end - 1] == 0x09 { end -= 1 }
+                }
+                cell = String(decoding: UnsafeBufferPointer(rebasing: text[start..<end]), as: UTF8.self)
+            }
+            row.append(cell)
+            if i >= n { break }
+            if text[i] == delimiter {
+                i += 1
+                // A delimiter at the very end opens one last, empty cell.
+                if i == n { row.append("") }
                 continue
             }
-            if byte == delimiter {
-                endCell()
-                rowStarted = true
-                i += 1
-            } else if byte == lf || byte == cr {
-                endCell()
-                rows.append(row)
-                row.removeAll(keepingCapacity: true)
-                rowStarted = false
-                i += (byte == cr && i + 1 < n && text[i + 1] == lf) ? 2 : 1
-                line += 1
-            } else {
-                cell.append(byte)
-                rowStarted = true
-                i += 1
-            }
+            // A line end closes the row.
+            i += (text[i] == cr && i + 1 < n && text[i + 1] == lf) ? 2 : 1
+            line += 1
+            body(row)
+            row.removeAll(keepingCapacity: true)
         }
-        if rowStarted || !cell.isEmpty {
-            endCell()
-            rows.append(row)
-        }
-        return rows
+        if !row.isEmpty { body(row) }
     }
 }
