@@ -18,6 +18,11 @@ public func fuzz(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
         _ = try? NonSmokingZoneDecoder().decode(bytes)
     case "json":
         _ = try? SmokingAreaDecoder().decode(bytes)
+    case "csv":
+        // Any bytes, in either encoding, headed or not: rows or a typed error.
+        _ = try? CSVDecoder(encoding: .auto).decode(bytes)
+        _ = try? CSVDecoder(encoding: .cp949, hasHeader: false, delimiter: UInt8(ascii: ";")).decode(bytes)
+        _ = try? JSONRowsDecoder().decode(bytes)
     case "snapshot":
         // Half the inputs get a valid header and checksum, so the payload parser is reached.
         _ = try? SnapshotFile.decode(bytes)
