@@ -1,23 +1,38 @@
 import AreasSystem
 import Glibc
 
-/// A connection to areasd: send request lines, read response lines.
+/// A connection to areasd: send request lines, read response lines, each within a time-out.
 public final class AreasClient {
     public let path: String
     private let fd: FileDescriptor
     private var buffer: [UInt8] = []
+    private let timeoutSeconds: Double?
 
-    /// Why the daemon could not be reached or stopped answering.
+    /// Why the daemon could not be reached or did not answer.
     public struct Unreachable: Error, CustomStringConvertible {
+        public enum Kind: Sendable { case cannotConnect, timedOut, closed }
         public var path: String
         public var reason: String
-        public var description: String { "cannot connect to areasd at \(path): \(reason) (is areasd running?)" }
+        public var kind: Kind = .cannotConnect
+
+        public var description: String {
+            switch kind {
+            case .cannotConnect: return "cannot connect to areasd at \(path): \(reason) (is areasd running?)"
+            case .timedOut: return "areasd at \(path) did not answer within \(reason) (a stopped or overloaded daemon; --timeout SECONDS waits longer)"
+            case .closed: return "areasd at \(path) closed the connection before answering"
+            }
+        }
     }
 
-    public init(path: String) throws(Unreachable) {
+    /// Connects to the daemon's socket; with `timeoutSeconds`, connecting, sending and each
+    /// answer give up after that long.
+    public init(path: String, timeoutSeconds: Double? = nil) throws(Unreachable) {
         self.path = path
+        self.timeoutSeconds = timeoutSeconds
         do {
-            fd = try Sockets.connectUnix(path: path)
+            fd = try Sockets.connectUnix(path: path, timeoutSeconds: timeoutSeconds)
+        } catch let error as SystemError where error.errno == EAGAIN {
+            throw Unreachable(path: path, reason: Self.seconds(timeoutSeconds), kind: .timedOut)
         } catch let error as SystemError {
             throw Unreachable(path: path, reason: error.reason)
         } catch {
@@ -27,11 +42,15 @@ public final class AreasClient {
 
     deinit { fd.close() }
 
-    /// Sends one request line and returns the response line (without its newline).
+    /// Sends one request line and returns the response line (without its newline). When the
+    /// daemon closed the connection before the request went out, the line it sent first (a
+    /// `busy` answer) is still returned.
     public func send(_ line: [UInt8]) throws(Unreachable) -> [UInt8] {
         do {
             try fd.writeAll(line + [UInt8(ascii: "\n")])
         } catch {
+            if error.errno == EAGAIN { throw Unreachable(path: path, reason: Self.seconds(timeoutSeconds), kind: .timedOut) }
+            if let answer = try? readLine() { return answer }
             throw Unreachable(path: path, reason: error.reason)
         }
         return try readLine()
@@ -48,11 +67,18 @@ public final class AreasClient {
             let count: Int
             do {
                 count = try chunk.withUnsafeMutableBytes { try fd.read(into: $0) }
+            } catch let error as SystemError where error.errno == EAGAIN {
+                throw Unreachable(path: path, reason: Self.seconds(timeoutSeconds), kind: .timedOut)
             } catch {
                 throw Unreachable(path: path, reason: (error as? SystemError)?.reason ?? "\(error)")
             }
-            if count == 0 { throw Unreachable(path: path, reason: "the connection closed before an answer") }
+            if count == 0 { throw Unreachable(path: path, reason: "", kind: .closed) }
             buffer.append(contentsOf: chunk[0..<count])
         }
+    }
+
+    private static func seconds(_ value: Double?) -> String {
+        guard let value else { return "the time allowed" }
+        return value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
     }
 }

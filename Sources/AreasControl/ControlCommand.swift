@@ -12,9 +12,12 @@ public struct ControlCommand: Sendable {
     /// For `refresh`: print only failures.
     public var quiet: Bool
     public var socketPath: String?
+    /// How long to wait for the daemon: `--timeout`, else 5 s (600 s for `refresh`, which
+    /// waits for a whole refresh).
+    public var timeoutSeconds: Double
 
     public static let usage = """
-        usage: areasctl [--socket PATH] COMMAND [options]
+        usage: areasctl [--socket PATH] [--timeout SECONDS] COMMAND [options]
           near LAT LON              the nearest areas (-k N, --max-meters M)
           radius LAT LON METERS     every area within METERS, nearest first
           bbox SOUTH WEST NORTH EAST
@@ -30,6 +33,8 @@ public struct ControlCommand: Sendable {
     public static func parse(_ arguments: [String]) throws(UsageError) -> ControlCommand {
         var list = ArgumentList(arguments)
         let socketPath = try list.value("--socket", "-s")
+        let timeout = try list.value("--timeout", as: { Double($0) })
+        if let timeout, !(timeout > 0 && timeout <= 86_400) { throw .invalidValue("--timeout", String(timeout)) }
         let json = list.flag("--json")
         let geojson = list.flag("--geojson")
         let quiet = list.flag("--quiet", "-q")
@@ -129,6 +134,6 @@ public struct ControlCommand: Sendable {
         writer.endObject()
         return ControlCommand(
             verb: verb, request: writer.bytes, format: json ? .json : geojson ? .geojson : .table,
-            quiet: quiet, socketPath: socketPath)
+            quiet: quiet, socketPath: socketPath, timeoutSeconds: timeout ?? (verb == "refresh" ? 600 : 5))
     }
 }

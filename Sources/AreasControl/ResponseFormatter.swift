@@ -22,6 +22,7 @@ public enum ResponseFormatter {
         if command.format == .json {
             var status: Int32 = 0
             if command.verb == "refresh", Object(object.members("report")).bool("succeeded") == false { status = 1 }
+            if command.verb == "health", object.bool("healthy") != true { status = 1 }
             return Output(stdout: String(decoding: line, as: UTF8.self) + "\n", stderr: "", status: status)
         }
         switch command.verb {
@@ -40,10 +41,13 @@ public enum ResponseFormatter {
         case "refresh":
             return refresh(Object(object.members("report")), quiet: command.quiet)
         case "health":
-            let loaded = object.bool("loaded") ?? false
+            // Exit 0 only when the daemon says healthy: loaded, fresh, every source taken.
+            let refreshing = object.bool("refreshing") == true ? ", refreshing now" : ""
+            guard object.bool("healthy") == true else {
+                return Output(stdout: "", stderr: "unhealthy: \(object.string("problem") ?? "no data loaded yet")\(refreshing)\n", status: 1)
+            }
             let age = object.double("dataAgeSeconds").map { " (data \(MeasurementText.duration($0)) old)" } ?? ""
-            let text = loaded ? "ok: \(object.int("areas") ?? 0) areas loaded\(age)" : "not ready: no data loaded yet"
-            return Output(stdout: text + (object.bool("refreshing") == true ? ", refreshing now" : "") + "\n", stderr: "", status: loaded ? 0 : 1)
+            return Output(stdout: "ok: \(object.int("areas") ?? 0) areas loaded\(age)\(refreshing)\n", stderr: "", status: 0)
         default:
             return Output(stdout: pretty(.object(response), indent: "") + "\n", stderr: "", status: 0)
         }
@@ -98,7 +102,7 @@ public enum ResponseFormatter {
         let fields = area.members("fields")
         if !fields.isEmpty {
             text += "upstream fields:\n"
-            text += align(fields.map { ["  " + $0.0, Object.text($0.1)] }, rightAligned: [])
+            text += align(fields.map { ["  " + $0.0.escapingControlCharacters(), Object.text($0.1)] }, rightAligned: [])
         }
         return text
     }
@@ -140,7 +144,12 @@ public enum ResponseFormatter {
             for key in ["id", "kind", "name", "address", "district", "source", "distanceMeters", "alongMeters", "sideMeters", "footprintMeters"] {
                 guard let value = area.value(key) else { continue }
                 writer.key(escaping: key)
-                if case .number(let n) = value { writer.number(n) } else { writer.string(Object.text(value)) }
+                // JSON escapes what it must; the text goes through exactly as the daemon sent it.
+                switch value {
+                case .number(let n): writer.number(n)
+                case .string(let text): writer.string(text)
+                default: writer.string(Object.text(value))
+                }
             }
             writer.endObject()
             writer.endObject()
@@ -156,13 +165,13 @@ public enum ResponseFormatter {
         case .object(let members):
             return members.map { key, value -> String in
                 switch value {
-                case .object(let inner) where !inner.isEmpty: return "\(indent)\(key):\n" + pretty(value, indent: indent + "  ")
+                case .object(let inner) where !inner.isEmpty: return "\(indent)\(key.escapingControlCharacters()):\n" + pretty(value, indent: indent + "  ")
                 case .array(let items) where !items.isEmpty:
-                    return "\(indent)\(key):\n" + items.map { item in
+                    return "\(indent)\(key.escapingControlCharacters()):\n" + items.map { item in
                         if case .object = item { return pretty(item, indent: indent + "  ") + "\n\(indent)  ---" }
                         return "\(indent)  \(Object.text(item))"
                     }.joined(separator: "\n")
-                default: return "\(indent)\(key): \(Object.text(value))"
+                default: return "\(indent)\(key.escapingControlCharacters()): \(Object.text(value))"
                 }
             }.joined(separator: "\n")
         default:
@@ -209,7 +218,9 @@ public enum ResponseFormatter {
         init(_ members: [(String, JSONValue)]) { self.members = members }
 
         func value(_ key: String) -> JSONValue? { members.first { $0.0 == key }?.1 }
-        func string(_ key: String) -> String? { if case .string(let s)? = value(key) { return s }; return nil }
+        /// A string member, its control characters made visible: everything the formatter
+        /// prints for a terminal comes through here or `text`.
+        func string(_ key: String) -> String? { if case .string(let s)? = value(key) { return s.escapingControlCharacters() }; return nil }
         func double(_ key: String) -> Double? { if case .number(let n)? = value(key) { return n }; return nil }
         func int(_ key: String) -> Int? { double(key).map { Int($0) } }
         func bool(_ key: String) -> Bool? { if case .bool(let b)? = value(key) { return b }; return nil }
@@ -219,12 +230,12 @@ public enum ResponseFormatter {
 
         static func text(_ value: JSONValue) -> String {
             switch value {
-            case .string(let s): return s
+            case .string(let s): return s.escapingControlCharacters()
             case .number(let n): return n == n.rounded() && abs(n) < 1e15 ? String(Int(n)) : String(n)
             case .bool(let b): return String(b)
             case .null: return "-"
             case .array(let a): return a.map(text).joined(separator: ", ")
-            case .object(let m): return m.map { "\($0.0)=\(text($0.1))" }.joined(separator: " ")
+            case .object(let m): return m.map { "\($0.0.escapingControlCharacters())=\(text($0.1))" }.joined(separator: " ")
             }
         }
     }

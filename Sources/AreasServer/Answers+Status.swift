@@ -15,16 +15,32 @@ extension Answers {
 
     static func health(_ state: ServingState, refreshInterval: Double, refreshing: Bool, into writer: inout JSONWriter) {
         let now = Date().timeIntervalSince1970
+        let age = state.dataAge(now: now)
+        let stale = age.map { $0 > 2 * refreshInterval } ?? true
         writer.beginObject()
         writer.key("ok"); writer.bool(true)
         writer.key("loaded"); writer.bool(state.hasData)
         writer.key("areas"); writer.number(state.index.count)
         writer.key("dataAgeSeconds")
-        if let age = state.dataAge(now: now) { writer.number(age.rounded()) } else { writer.null() }
-        writer.key("stale"); writer.bool(state.dataAge(now: now).map { $0 > 2 * refreshInterval } ?? true)
+        if let age { writer.number(age.rounded()) } else { writer.null() }
+        writer.key("stale"); writer.bool(stale)
         writer.key("refreshing"); writer.bool(refreshing)
         writer.key("lastRefreshSucceeded")
         if let report = state.lastReport { writer.bool(report.succeeded) } else { writer.null() }
+        // Healthy only with data, fresh data, and no source failing: what a probe or a load
+        // balancer should act on, in one word and one line.
+        var problem: String?
+        if !state.hasData {
+            problem = "no data loaded yet"
+        } else if stale, let age {
+            problem = "the data is \(MeasurementText.duration(age)) old, more than twice the refresh interval (\(MeasurementText.duration(refreshInterval)))"
+        } else if let report = state.lastReport, !report.succeeded {
+            let failing = report.sources.filter { $0.status != .updated }.map { "\($0.name) (\($0.status.rawValue))" }
+            problem = "the last refresh did not take every source: " + failing.joined(separator: ", ")
+        }
+        writer.key("healthy"); writer.bool(problem == nil)
+        writer.key("problem")
+        if let problem { writer.string(problem) } else { writer.null() }
         writer.endObject()
     }
 

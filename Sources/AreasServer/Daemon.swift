@@ -44,7 +44,8 @@ public final class Daemon: @unchecked Sendable {
     private var service: AreaService?
     private var server: UnixSocketServer?
     private var socketPath = ""
-    private var ownsSocketFile = false
+    /// The socket file this process bound, by identity: only that file is removed at exit.
+    private var boundSocket: (device: UInt64, inode: UInt64)?
     private var sources: [any DispatchSourceProtocol] = []
     private let queue = DispatchQueue(label: "areasd.control")
     private let notifier: SystemdNotifier
@@ -183,7 +184,7 @@ public final class Daemon: @unchecked Sendable {
         }
         try SocketPath.prepare(socketPath)
         let fd = try Sockets.listenUnix(path: socketPath)
-        ownsSocketFile = true
+        boundSocket = SocketPath.identity(of: socketPath)
         do {
             try FileSystem.setPermissions(socketPath, mode_t(config.socketMode))
         } catch {
@@ -254,7 +255,7 @@ public final class Daemon: @unchecked Sendable {
         logger.info("\(number == SIGTERM ? "SIGTERM" : "SIGINT"): stopping; answering requests already read")
         notifier.stopping()
         let clean = server?.stop(timeout: 10) ?? true
-        if ownsSocketFile { try? FileSystem.removeFile(socketPath) }
+        if let boundSocket { SocketPath.remove(socketPath, ifStill: boundSocket) }
         logger.info(clean ? "stopped" : "stopped; some connections did not finish in 10 s")
         exit(0)
     }

@@ -1,3 +1,4 @@
+import AreasCore
 import AreasSystem
 import Foundation
 import Glibc
@@ -46,8 +47,9 @@ public struct Logger: Sendable {
     }
 
     public func format(_ level: Level, _ message: String) -> String {
-        // One event, one line: never let a message break the format.
-        let flat = message.replacingOccurrences(of: "\n", with: " | ")
+        // One event, one line: no message (upstream text included) may break the format, start
+        // a journal entry of its own or reach a terminal as a control sequence.
+        let flat = message.escapingControlCharacters(lineBreak: " | ")
         if journal { return "<\(level.rawValue)>\(flat)\n" }
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)

@@ -114,9 +114,8 @@ public final class UnixSocketServer: Sendable {
     static let retainedBytes = 2 * 1024 * 1024
 
     private func serve(_ connection: FileDescriptor) {
-        var timeout = timeval(tv_sec: Int(limits.idleTimeoutSeconds), tv_usec: Int((limits.idleTimeoutSeconds.truncatingRemainder(dividingBy: 1)) * 1e6))
-        _ = setsockopt(connection.rawValue, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        _ = setsockopt(connection.rawValue, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        try? connection.setTimeout(SO_RCVTIMEO, seconds: limits.idleTimeoutSeconds)
+        try? connection.setTimeout(SO_SNDTIMEO, seconds: limits.idleTimeoutSeconds)
         let peer = Sockets.peerUID(connection)
         var pending: [UInt8] = []
         pending.reserveCapacity(64 * 1024)

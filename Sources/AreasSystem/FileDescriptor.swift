@@ -54,6 +54,14 @@ public struct FileDescriptor: Sendable, Hashable {
         try systemCall("fcntl") { fcntl(rawValue, F_SETFL, on ? flags | O_NONBLOCK : flags & ~O_NONBLOCK) }
     }
 
+    /// Sets `SO_RCVTIMEO` or `SO_SNDTIMEO`: a blocking receive or send that waits longer fails
+    /// with EAGAIN. The value is clamped to at least a millisecond, as 0 would mean "forever".
+    public func setTimeout(_ option: Int32, seconds: Double) throws(SystemError) {
+        let clamped = Swift.max(0.001, Swift.min(seconds, 86_400 * 365))
+        var value = timeval(tv_sec: Int(clamped), tv_usec: Int((clamped - clamped.rounded(.down)) * 1e6))
+        try systemCall("setsockopt") { setsockopt(rawValue, SOL_SOCKET, option, &value, socklen_t(MemoryLayout<timeval>.size)) }
+    }
+
     public func setCloseOnExec() throws(SystemError) {
         try systemCall("fcntl") { fcntl(rawValue, F_SETFD, FD_CLOEXEC) }
     }

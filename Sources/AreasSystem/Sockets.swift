@@ -51,11 +51,16 @@ public enum Sockets {
         return fd
     }
 
-    /// A connected Unix socket to `path`.
-    public static func connectUnix(path: String) throws -> FileDescriptor {
+    /// A connected Unix socket to `path`. With `timeoutSeconds`, a connect that waits on a full
+    /// backlog, and each later send and receive, gives up after that long (EAGAIN).
+    public static func connectUnix(path: String, timeoutSeconds: Double? = nil) throws -> FileDescriptor {
         var address = try unixAddress(path)
         let fd = try makeSocket(AF_UNIX)
         do {
+            if let timeoutSeconds {
+                try fd.setTimeout(SO_SNDTIMEO, seconds: timeoutSeconds)
+                try fd.setTimeout(SO_RCVTIMEO, seconds: timeoutSeconds)
+            }
             try systemCall("connect", subject: path) { withSockaddr(&address) { connect(fd.rawValue, $0, $1) } }
         } catch {
             fd.close()

@@ -11,7 +11,7 @@ do {
 }
 let path = command.socketPath ?? DefaultPaths.socket(environment: ProcessInfo.processInfo.environment)
 do {
-    let client = try AreasClient(path: path)
+    let client = try AreasClient(path: path, timeoutSeconds: command.timeoutSeconds)
     let output = ResponseFormatter.render(try client.send(command.request), for: command)
     print(output.stdout, terminator: "")
     StandardError.write(output.stderr)

@@ -54,14 +54,19 @@ import Testing
         #expect(output.stdout.contains("(more than 1 areas; narrow the query or raise --limit)"))
     }
 
+    /// The line and the exit status for each state; `--json` exits the same way.
     @Test(arguments: [
-        (#"{"ok":true,"loaded":true,"areas":2853,"dataAgeSeconds":300,"stale":false,"refreshing":false,"lastRefreshSucceeded":true}"#, "ok: 2853 areas loaded (data 5 min old)\n", Int32(0)),
-        (#"{"ok":true,"loaded":false,"areas":0,"dataAgeSeconds":null,"stale":true,"refreshing":true,"lastRefreshSucceeded":null}"#, "not ready: no data loaded yet, refreshing now\n", Int32(1)),
+        (#"{"ok":true,"loaded":true,"areas":2853,"dataAgeSeconds":300,"stale":false,"refreshing":false,"lastRefreshSucceeded":true,"healthy":true,"problem":null}"#, "ok: 2853 areas loaded (data 5 min old)\n", "", Int32(0)),
+        (#"{"ok":true,"loaded":false,"areas":0,"dataAgeSeconds":null,"stale":true,"refreshing":true,"lastRefreshSucceeded":null,"healthy":false,"problem":"no data loaded yet"}"#, "", "unhealthy: no data loaded yet, refreshing now\n", Int32(1)),
+        (#"{"ok":true,"loaded":true,"areas":10,"dataAgeSeconds":300000,"stale":true,"refreshing":false,"lastRefreshSucceeded":false,"healthy":false,"problem":"the data is 3.5 d old, more than twice the refresh interval (1 d)"}"#, "", "unhealthy: the data is 3.5 d old, more than twice the refresh interval (1 d)\n", Int32(1)),
+        (#"{"ok":true,"loaded":true,"areas":10,"dataAgeSeconds":30,"stale":false,"refreshing":false,"lastRefreshSucceeded":false,"healthy":false,"problem":"the last refresh did not take every source: zones (failed)"}"#, "", "unhealthy: the last refresh did not take every source: zones (failed)\n", Int32(1)),
     ])
-    func healthLineAndStatus(answer: String, line: String, status: Int32) throws {
+    func healthLineAndStatus(answer: String, out: String, err: String, status: Int32) throws {
         let output = try render(answer, ["health"])
-        #expect(output.stdout == line)
+        #expect(output.stdout == out)
+        #expect(output.stderr == err)
         #expect(output.status == status)
+        #expect(try render(answer, ["health", "--json"]).status == status)
     }
 
     @Test func refreshPrintsFailuresOnStandardErrorAndExitsOne() throws {

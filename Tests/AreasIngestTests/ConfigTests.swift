@@ -37,7 +37,7 @@ final class ConfigTests: XCTestCase {
             (#"{"sources":[{"name":"a","kind":"smoking","format":"odcloud-json","url":"https://x.example/api"}]}"#, "sources[0].fields: missing"),
             (#"{"sources":[{"name":"a","kind":"smoking","format":"odcloud-json","url":"https://x.example","fields":{"name":"n","latitude":"y"}}]}"#, "sources[0].fields.longitude: missing"),
             ("{\"sources\":[{\(source)},{\(source)}]}", "sources[1].name: duplicate source name 'a'"),
-            ("{\"sources\":[{\(source),\"pageSize\":0}]}", "sources[0].pageSize: must be 1 or more"),
+            ("{\"sources\":[{\(source),\"pageSize\":0}]}", "sources[0].pageSize: must be from 1 to 100000"),
             ("{\"sources\":[{\(source),\"pageSize\":\"many\"}]}", "sources[0].pageSize: expected a whole number"),
             ("{\"bounds\":{\"south\":40,\"west\":124,\"north\":39,\"east\":132},\"sources\":[{\(source)}]}", "bounds: south (40.0) must not be above north"),
             ("{\"socketMode\":\"rwx\",\"sources\":[{\(source)}]}", "socketMode: 'rwx' is not an octal mode"),

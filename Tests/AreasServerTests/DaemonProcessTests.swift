@@ -68,7 +68,7 @@ final class DaemonProcessTests: XCTestCase {
         XCTAssertTrue(bad.stderr.contains("bad_request: lat must be a number between -90 and 90"), bad.stderr)
         let refresh = try Binaries.run("areasctl", ["--socket", socket, "refresh"])
         XCTAssertEqual(refresh.status, 0, refresh.stderr)
-        XCTAssertEqual(refresh.stdout.split(separator: "\n").count, 4, "one line per source")
+        XCTAssertEqual(refresh.stdout.split(separator: "\n").count, SampleCounts.sourceNames.count, "one line per source")
         XCTAssertEqual(try Binaries.run("areasctl", ["--socket", socket, "refresh", "--quiet"]).stdout, "")
 
         // A second daemon on the same socket refuses to start.

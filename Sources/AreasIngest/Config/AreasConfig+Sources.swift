@@ -104,13 +104,13 @@ extension AreasConfig {
         var source = SourceConfig(
             name: name, kind: kind, format: format, location: location,
             serviceKeyEnv: try check.environmentName(s.serviceKeyEnv, "\(key).serviceKeyEnv"),
-            pageSize: try check.count(s.pageSize, "\(key).pageSize", default: 1000),
+            pageSize: try check.count(s.pageSize, "\(key).pageSize", default: 1000, maximum: 100_000),
             fields: fields,
-            concurrency: try check.count(s.concurrency, "\(key).concurrency", default: 4),
-            timeoutSeconds: try check.positive(s.timeoutSeconds, "\(key).timeoutSeconds", default: 30),
-            retries: try check.count(s.retries, "\(key).retries", default: 3, minimum: 0),
-            retryDelaySeconds: try check.positive(s.retryDelaySeconds, "\(key).retryDelaySeconds", default: 0.5),
-            maxPages: try check.count(s.maxPages, "\(key).maxPages", default: 2_000),
+            concurrency: try check.count(s.concurrency, "\(key).concurrency", default: 4, maximum: 64),
+            timeoutSeconds: try check.number(s.timeoutSeconds, "\(key).timeoutSeconds", default: 30, minimum: 0.1, maximum: 600),
+            retries: try check.count(s.retries, "\(key).retries", default: 3, minimum: 0, maximum: 20),
+            retryDelaySeconds: try check.number(s.retryDelaySeconds, "\(key).retryDelaySeconds", default: 0.5, minimum: 0.001, maximum: 60),
+            maxPages: try check.count(s.maxPages, "\(key).maxPages", default: 2_000, maximum: 1_000_000),
             maxShrink: try s.maxShrink.map { value throws(ConfigError) in
                 guard (0...1).contains(value) else { throw problem("maxShrink", "must be between 0 and 1, got \(value)") }
                 return value
@@ -121,7 +121,7 @@ extension AreasConfig {
         source.hasHeader = hasHeader
         source.delimiter = delimiter
         source.geocode = geocode
-        source.maxPageBytes = try check.count(s.maxPageBytes, "\(key).maxPageBytes", default: 32 << 20, minimum: 1024)
+        source.maxPageBytes = try check.count(s.maxPageBytes, "\(key).maxPageBytes", default: 32 << 20, minimum: 1024, maximum: 1 << 30)
         return source
     }
 
@@ -137,17 +137,14 @@ extension AreasConfig {
                 throw ConfigError(path: path, key: "geocoder.url", problem: "'\(url)' is not an http(s) URL")
             }
         }
-        let rate = try check.positive(g.requestsPerSecond, "geocoder.requestsPerSecond", default: 10)
-        guard rate <= 1_000 else { throw ConfigError(path: path, key: "geocoder.requestsPerSecond", problem: "must be at most 1000, got \(rate)") }
-        let timeout = try check.positive(g.timeoutSeconds, "geocoder.timeoutSeconds", default: 10)
-        guard timeout <= 300 else { throw ConfigError(path: path, key: "geocoder.timeoutSeconds", problem: "must be at most 300, got \(timeout)") }
-        let retries = try check.count(g.retries, "geocoder.retries", default: 2, minimum: 0)
-        guard retries <= 10 else { throw ConfigError(path: path, key: "geocoder.retries", problem: "must be at most 10, got \(retries)") }
+        let rate = try check.number(g.requestsPerSecond, "geocoder.requestsPerSecond", default: 10, minimum: 0.01, maximum: 1_000)
+        let timeout = try check.number(g.timeoutSeconds, "geocoder.timeoutSeconds", default: 10, minimum: 0.1, maximum: 300)
+        let retries = try check.count(g.retries, "geocoder.retries", default: 2, minimum: 0, maximum: 10)
         return GeocoderConfig(
             provider: provider, url: g.url, recordedAnswers: g.recorded.map(resolve),
             keyEnv: try check.environmentName(g.keyEnv, "geocoder.keyEnv"),
             requestsPerSecond: rate,
-            maxRequestsPerRefresh: try check.count(g.maxRequestsPerRefresh, "geocoder.maxRequestsPerRefresh", default: 5_000, minimum: 0),
+            maxRequestsPerRefresh: try check.count(g.maxRequestsPerRefresh, "geocoder.maxRequestsPerRefresh", default: 5_000, minimum: 0, maximum: 10_000_000),
             timeoutSeconds: timeout, retries: retries)
     }
 }

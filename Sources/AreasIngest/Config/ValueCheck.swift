@@ -2,18 +2,28 @@
 struct ValueCheck {
     let path: String
 
-    /// A finite number above 0, or `fallback` when the key is absent.
-    func positive(_ value: Double?, _ key: String, default fallback: Double) throws(ConfigError) -> Double {
+    /// A number from `minimum` to `maximum`, or `fallback` when the key is absent. Every
+    /// duration has both bounds: a value the validator let through would otherwise overflow a
+    /// time-out's arithmetic (1e19 s) or silently disable it (1e-7 s).
+    func number(_ value: Double?, _ key: String, default fallback: Double, minimum: Double, maximum: Double) throws(ConfigError) -> Double {
         guard let value else { return fallback }
-        guard value.isFinite, value > 0 else { throw ConfigError(path: path, key: key, problem: "must be a number above 0, got \(value)") }
+        guard value.isFinite, value >= minimum, value <= maximum else {
+            throw ConfigError(path: path, key: key, problem: "must be a number from \(Self.text(minimum)) to \(Self.text(maximum)), got \(value)")
+        }
         return value
     }
 
-    /// A whole number of at least `minimum`, or `fallback` when the key is absent.
-    func count(_ value: Int?, _ key: String, default fallback: Int, minimum: Int = 1) throws(ConfigError) -> Int {
+    /// A whole number from `minimum` to `maximum`, or `fallback` when the key is absent.
+    func count(_ value: Int?, _ key: String, default fallback: Int, minimum: Int = 1, maximum: Int) throws(ConfigError) -> Int {
         guard let value else { return fallback }
-        guard value >= minimum else { throw ConfigError(path: path, key: key, problem: "must be \(minimum) or more, got \(value)") }
+        guard value >= minimum, value <= maximum else {
+            throw ConfigError(path: path, key: key, problem: "must be from \(minimum) to \(maximum), got \(value)")
+        }
         return value
+    }
+
+    private static func text(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 
     /// An environment variable's name (the value is read only when it is needed).

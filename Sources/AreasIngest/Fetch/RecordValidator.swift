@@ -45,12 +45,15 @@ public struct RecordValidator: Sendable {
         case unplaced(Unplaced)
     }
 
+    /// The trimmed value of column `key` of a row; empty when the row has no such column.
+    static func cell(_ key: String?, of fields: [Field]) -> String {
+        guard let key else { return "" }
+        return fields.first(where: { $0.key == key })?.value.trimmed ?? ""
+    }
+
     public func validate(_ fields: [Field]) -> Outcome {
         let mapping = source.fields
-        func value(_ key: String?) -> String {
-            guard let key else { return "" }
-            return fields.first(where: { $0.key == key })?.value.trimmed ?? ""
-        }
+        func value(_ key: String?) -> String { Self.cell(key, of: fields) }
         let name = value(mapping.name)
         guard !name.isEmpty else { return .rejected(.missingName) }
         switch Self.position(latitude: value(mapping.latitude), longitude: value(mapping.longitude), in: bounds) {
@@ -91,10 +94,7 @@ public struct RecordValidator: Sendable {
     /// The area for a row named `name` at `coordinate`.
     public func area(name: String, coordinate: GeoPoint, fields: [Field], geocoded: Bool) -> Area {
         let mapping = source.fields
-        func value(_ key: String?) -> String {
-            guard let key else { return "" }
-            return fields.first(where: { $0.key == key })?.value.trimmed ?? ""
-        }
+        func value(_ key: String?) -> String { Self.cell(key, of: fields) }
         let province = value(mapping.province)
         let district = value(mapping.district)
         return Area(

@@ -21,7 +21,14 @@ final class TestServer: Sendable {
         let logger = Logger(threshold: .error, environment: [:], sink: { _ in })
         let empty = ServingState(catalog: Catalog(), hasData: false, lastReport: nil, snapshotPath: directory + "/areas.snapshot", builtAt: 0)
         service = AreaService(config: config, state: empty, snapshotPath: directory + "/areas.snapshot", logger: logger, environment: [:])
-        if refresh { _ = service.startRefresh(force: false).wait() }
+        if refresh {
+            // Waited for on a thread of its own: blocking one of the few threads Swift
+            // Testing's concurrent tests share could leave the refresh none to run on.
+            let job = service.startRefresh(force: false)
+            _ = await withCheckedContinuation { (done: CheckedContinuation<RefreshReport?, Never>) in
+                Thread { done.resume(returning: job.wait()) }.start()
+            }
+        }
         try SocketPath.prepare(socketPath)
         server = UnixSocketServer(listener: try Sockets.listenUnix(path: socketPath), service: service, limits: limits)
         server.start()

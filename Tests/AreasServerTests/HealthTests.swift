@@ -1,0 +1,41 @@
+import AreasTestSupport
+import Foundation
+import Testing
+@testable import AreasIngest
+@testable import AreasServer
+@testable import AreasSystem
+
+/// `areasctl health` through the real client against a real socket: exit 0 only when the data
+/// is loaded, fresh, and every source's last refresh was taken; the same status with `--json`.
+struct HealthTests {
+    @Test func aFailedSourceIsUnhealthyWhateverTheFormat() async throws {
+        let (closed, port) = try Sockets.listenLoopbackTCP()
+        closed.close()  // nothing listens there: the source fails
+        var config = try AreasConfig.load(path: Fixtures.path("config/areasd.json"))
+        config.sources.append(Fixtures.source(name: "down", url: "http://127.0.0.1:\(port)/api", retries: 0))
+        let server = try await TestServer(config: config)
+        let text = try Binaries.run("areasctl", ["--socket", server.socketPath, "health"])
+        #expect(text.status == 1)
+        #expect(text.stderr == "unhealthy: the last refresh did not take every source: down (failed)\n", "\(text.stderr)")
+        let json = try Binaries.run("areasctl", ["--socket", server.socketPath, "health", "--json"])
+        #expect(json.status == 1)
+        #expect(json.stdout.contains(#""healthy":false"#))
+    }
+
+    @Test func aCleanRefreshIsHealthy() async throws {
+        let server = try await TestServer.samples()
+        for arguments in [["health"], ["health", "--json"]] {
+            let result = try Binaries.run("areasctl", ["--socket", server.socketPath] + arguments)
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        let text = try Binaries.run("areasctl", ["--socket", server.socketPath, "health"])
+        #expect(text.stdout.hasPrefix("ok: \(SampleCounts.total) areas loaded"))
+    }
+
+    @Test func noDataIsUnhealthy() async throws {
+        let server = try await TestServer(config: try AreasConfig.load(path: Fixtures.path("config/areasd.json")), refresh: false)
+        let result = try Binaries.run("areasctl", ["--socket", server.socketPath, "health", "--json"])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains(#""problem":"no data loaded yet""#))
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import Glibc
+import Testing
+@testable import AreasSystem
+
+/// The folder a socket is made in must not let another user swap the socket for their own.
+struct SocketFolderTests {
+    static func folder(mode: mode_t, owner: uid_t? = nil) throws -> String {
+        let path = NSTemporaryDirectory() + "areas-socket-folder-\(UUID().uuidString.prefix(8))"
+        try #require(mkdir(path, 0o700) == 0)
+        try #require(chmod(path, mode) == 0)
+        if let owner { try #require(chown(path, owner, gid_t.max) == 0) }
+        return path
+    }
+
+    @Test func aFolderAnyoneMayWriteToIsRefused() throws {
+        let folder = try Self.folder(mode: 0o777)
+        #expect(throws: SocketPath.Problem.self) { try SocketPath.prepare(folder + "/areasd.sock") }
+        do {
+            try SocketPath.prepare(folder + "/areasd.sock")
+        } catch {
+            #expect(error.description.contains("anyone may write to it (mode 777)"), "\(error)")
+        }
+    }
+
+    @Test func aFolderAnotherUserOwnsIsRefused() throws {
+        // Making a folder another user owns takes root; as anyone else, the check is asked
+        // about a uid that is not the folder's owner.
+        let folder = try Self.folder(mode: 0o755, owner: getuid() == 0 ? 4242 : nil)
+        let asUser: uid_t = getuid() == 0 ? 0 : getuid() &+ 1
+        do {
+            try SocketPath.prepare(folder + "/areasd.sock", uid: asUser)
+            Issue.record("a folder owned by another user was accepted")
+        } catch {
+            #expect(error.description.contains("belongs to uid"), "\(error)")
+        }
+    }
+
+    @Test(arguments: [mode_t(0o700), 0o755, 0o1777])
+    func foldersThatAreFine(mode: mode_t) throws {
+        let folder = try Self.folder(mode: mode)
+        try SocketPath.prepare(folder + "/areasd.sock")
+    }
+
+    /// Only the socket this process bound is removed: a file put at the name since stays.
+    @Test func onlyTheBoundSocketIsRemoved() throws {
+        let folder = try Self.folder(mode: 0o700)
+        let path = folder + "/areasd.sock"
+        let mine = try Sockets.listenUnix(path: path)
+        defer { mine.close() }
+        let identity = try #require(SocketPath.identity(of: path))
+        // Someone replaces the name with a socket of their own.
+        unlink(path)
+        let theirs = try Sockets.listenUnix(path: path)
+        defer { theirs.close() }
+        SocketPath.remove(path, ifStill: identity)
+        #expect(SocketPath.identity(of: path) != nil, "their socket was removed")
+        let current = try #require(SocketPath.identity(of: path))
+        SocketPath.remove(path, ifStill: current)
+        #expect(SocketPath.identity(of: path) == nil)
+    }
+}
