@@ -17,7 +17,10 @@ public enum ResponseFormatter {
         if object.bool("ok") != true {
             let error = Object(object.members("error"))
             let text = "areasctl: \(error.string("code") ?? "error"): \(error.string("message") ?? "")\n"
-            return Output(stdout: command.format == .json ? String(decoding: line, as: UTF8.self) + "\n" : "", stderr: text, status: 1)
+            // A refusal is not a failed source: cron and scripts can tell the two apart (77, as
+            // sysexits' EX_NOPERM).
+            let status: Int32 = error.string("code") == "permission_denied" ? 77 : 1
+            return Output(stdout: command.format == .json ? String(decoding: line, as: UTF8.self) + "\n" : "", stderr: text, status: status)
         }
         if command.format == .json {
             var status: Int32 = 0

@@ -48,6 +48,7 @@ extension Answers {
         let now = Date().timeIntervalSince1970
         writer.beginObject()
         writer.key("ok"); writer.bool(true)
+        writer.key("version"); writer.string(AreasVersion.current)
         writer.key("areas"); writer.number(state.index.count)
         writer.key("byKind")
         writer.beginObject()
@@ -149,6 +150,10 @@ extension Answers {
             writer.key("durationMilliseconds"); writer.meters(source.durationMilliseconds)
             writer.key("error")
             if let error = source.error { writer.string(error) } else { writer.null() }
+            writer.key("warnings")
+            writer.beginArray()
+            for warning in source.warnings { writer.string(warning) }
+            writer.endArray()
             writer.key("summary"); writer.string(source.summary)
             writer.endObject()
         }

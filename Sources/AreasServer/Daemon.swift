@@ -16,15 +16,17 @@ public final class Daemon: @unchecked Sendable {
         /// Check the config (and the files and environment it names), report, and exit.
         public var checkConfigOnly = false
         public var help = false
+        public var version = false
         public init() {}
     }
 
-    public static let usage = "usage: areasd [--config PATH] [--socket PATH] [--snapshot PATH] [--log-level error|warning|info|debug] [--check-config]"
+    public static let usage = "usage: areasd [--config PATH] [--socket PATH] [--snapshot PATH] [--log-level error|warning|info|debug] [--check-config] [--version]"
 
     public static func parseOptions(_ arguments: [String]) throws(UsageError) -> Options {
         var list = ArgumentList(arguments)
         var options = Options()
         options.help = list.flag("--help", "-h")
+        options.version = list.flag("--version")
         options.checkConfigOnly = list.flag("--check-config")
         if let path = try list.value("--config", "-c") { options.configPath = path }
         options.socketPath = try list.value("--socket", "-s")
@@ -128,6 +130,7 @@ public final class Daemon: @unchecked Sendable {
         var limits = UnixSocketServer.Limits()
         limits.maxConnections = config.maxConnections
         limits.idleTimeoutSeconds = config.idleTimeoutSeconds
+        limits.requestTimeoutSeconds = config.requestTimeoutSeconds
         let server = UnixSocketServer(listener: listener, service: service, limits: limits)
         self.server = server
         server.start()

@@ -15,6 +15,9 @@ public final class UnixSocketServer: Sendable {
         public var maxLineBytes = 64 * 1024
         public var maxConnections = 1024
         public var idleTimeoutSeconds = 300.0
+        /// A request line must be complete this long after its first byte: a client that
+        /// trickles a byte at a time would otherwise hold its slot for ever.
+        public var requestTimeoutSeconds = 10.0
         public init() {}
     }
 
@@ -122,14 +125,36 @@ public final class UnixSocketServer: Sendable {
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         var writer = JSONWriter(capacity: 64 * 1024)
         var view = service.view()
+        // When the first byte of a line still unfinished arrived (monotonic µs), and the
+        // receive time-out in force: the idle one between requests, what is left of the
+        // request time-out inside one.
+        var lineStartedAt: Int?
+        var receiveTimeout = limits.idleTimeoutSeconds
         while true {
+            let wanted: Double
+            if let lineStartedAt {
+                wanted = limits.requestTimeoutSeconds - Double(MonotonicClock.microseconds - lineStartedAt) / 1e6
+                if wanted <= 0 {
+                    service.logger.info("closed a connection (uid \(peer.map(String.init) ?? "unknown")) whose request line was not complete \(limits.requestTimeoutSeconds) s after it began")
+                    return
+                }
+            } else {
+                wanted = limits.idleTimeoutSeconds
+            }
+            if wanted != receiveTimeout {
+                try? connection.setTimeout(SO_RCVTIMEO, seconds: wanted)
+                receiveTimeout = wanted
+            }
             let count: Int
             do {
                 count = try chunk.withUnsafeMutableBytes { try connection.read(into: $0) }
+            } catch let error as SystemError where error.errno == EAGAIN && lineStartedAt != nil {
+                continue  // the request time-out, checked at the top
             } catch {
                 return  // idle time-out, reset, or shutdown
             }
             if count == 0 { return }
+            if pending.isEmpty { lineStartedAt = MonotonicClock.microseconds }
             pending.append(contentsOf: chunk[0..<count])
 
             writer.reset()
@@ -176,6 +201,8 @@ public final class UnixSocketServer: Sendable {
             }
             if tooLarge { return }
             pending.removeSubrange(0..<consumed)
+            // A line still unfinished began in the last chunk read when this one consumed lines.
+            if pending.isEmpty { lineStartedAt = nil } else if consumed > 0 { lineStartedAt = MonotonicClock.microseconds }
             // One huge answer should not pin its buffer for the life of the connection.
             if writer.capacity > Self.retainedBytes { writer = JSONWriter(capacity: 64 * 1024) }
         }

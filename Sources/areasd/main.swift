@@ -1,3 +1,4 @@
+import AreasCore
 import AreasServer
 import AreasSystem
 import Dispatch
@@ -7,6 +8,10 @@ do {
     let options = try Daemon.parseOptions(Array(CommandLine.arguments.dropFirst()))
     if options.help {
         print(Daemon.usage)
+        exit(0)
+    }
+    if options.version {
+        print("areasd \(AreasVersion.current)")
         exit(0)
     }
     let daemon = Daemon(options: options)
@@ -21,6 +26,6 @@ do {
     }
     dispatchMain()
 } catch {
-    StandardError.write("areasd: \(error)\n\(Daemon.usage)\n")
+    StandardError.write("areasd: \(error)\nrun 'areasd --help' for usage\n")
     exit(2)
 }

@@ -88,3 +88,22 @@ struct DistrictFileTests {
         #expect(again.areas(of: "eunpyeong") == areas)
     }
 }
+
+/// The data portal cuts its file exports off at 10,000 rows: a file of exactly that many is
+/// taken, with a warning that it may be incomplete.
+struct PortalExportLimitTests {
+    @Test(arguments: [9_999, 10_000])
+    func rowsAtTheLimitAreWarnedOf(rows: Int) async throws {
+        let folder = Fixtures.temporaryDirectory()
+        var csv = "이름,위도,경도\n"
+        for i in 0..<rows { csv += "구역 \(i),\(37 + Double(i) * 1e-5),127.0\n" }
+        try Data(csv.utf8).write(to: URL(fileURLWithPath: folder + "/rows.csv"))
+        let json = #"{"sources": [{"name": "rows", "kind": "nonsmoking", "format": "csv", "file": "rows.csv", "fields": {"name": "이름", "latitude": "위도", "longitude": "경도"}}]}"#
+        try Data(json.utf8).write(to: URL(fileURLWithPath: folder + "/areasd.json"))
+        let (_, report) = await Refresher(config: try AreasConfig.load(path: folder + "/areasd.json")).refresh(Catalog())
+        let source = try #require(report.sources.first)
+        #expect(source.accepted == rows)
+        #expect(source.warnings.isEmpty == (rows != 10_000))
+        #expect(source.summary.contains("may be incomplete") == (rows == 10_000))
+    }
+}

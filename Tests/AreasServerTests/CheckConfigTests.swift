@@ -1,6 +1,7 @@
 import AreasTestSupport
 import Foundation
 import Testing
+import AreasCore
 
 /// `areasd --check-config` and start-up, as the real binary runs them.
 struct CheckConfigTests {
@@ -54,6 +55,18 @@ struct CheckConfigTests {
         let check = try Self.run(["--check-config", "--config", folder + "/areasd.json"])
         #expect(check.code == 78)
         #expect(check.err.contains("sources[0].file: cannot read \(folder)/gone.csv: no such file"), "\(check.err)")
+    }
+
+    @Test(arguments: ["areasd", "areasctl"])
+    func versionAndHelp(binary: String) throws {
+        let version = try Binaries.run(binary, ["--version"])
+        #expect(version.status == 0 && version.stdout == "\(binary) \(AreasVersion.current)\n")
+        let help = try Binaries.run(binary, ["--help"])
+        #expect(help.status == 0 && help.stdout.hasPrefix("usage: \(binary)") && help.stderr.isEmpty)
+        let wrong = try Binaries.run(binary, ["--no-such-flag"])
+        #expect(wrong.status == 2)
+        #expect(wrong.stderr.hasSuffix("run '\(binary) --help' for usage\n"), "\(wrong.stderr)")
+        #expect(wrong.stderr.split(separator: "\n").count == 2, "one line and the hint, not the whole usage")
     }
 
     @Test func helpGoesToStandardOutput() throws {

@@ -221,7 +221,7 @@ final class OperationsTests: XCTestCase {
         let health = try run("/usr/bin/setpriv", asNobody + ["health"])
         XCTAssertEqual(health.status, 0, health.stderr)
         let refresh = try run("/usr/bin/setpriv", asNobody + ["refresh"])
-        XCTAssertEqual(refresh.status, 1)
+        XCTAssertEqual(refresh.status, 77, "a refusal is told apart from a failed source")
         XCTAssertTrue(refresh.stderr.contains("permission_denied: refresh is allowed only to root"), refresh.stderr)
         let asRoot = try Binaries.run("areasctl", ["--socket", socket, "refresh", "--quiet"])
         XCTAssertEqual(asRoot.status, 0, asRoot.stderr)

@@ -17,6 +17,8 @@ public struct AreasConfig: Sendable, Equatable {
     public var maxResults: Int
     public var maxConnections: Int
     public var idleTimeoutSeconds: Double
+    /// A request line must be complete this long after its first byte.
+    public var requestTimeoutSeconds: Double = 10
     public var adminUids: [UInt32]
     public var logLevel: String?
     /// Footprints given to non-smoking zones for `check`.
@@ -140,6 +142,7 @@ public struct AreasConfig: Sendable, Equatable {
             sources: sources)
         config.footprint = footprint
         config.provinceAliases = aliases
+        config.requestTimeoutSeconds = try check.number(raw.requestTimeoutSeconds, "requestTimeoutSeconds", default: 10, minimum: 0.1, maximum: 3_600)
         config.geocoder = try raw.geocoder.map { g throws(ConfigError) in try parseGeocoder(g, path: path, resolve: resolve) }
         config.positions = raw.positions.map(resolve)
         if config.geocoder == nil, let i = sources.firstIndex(where: { $0.geocode != nil }) {

@@ -10,6 +10,7 @@ struct RawConfig: Decodable {
     var maxResults: Int?
     var maxConnections: Int?
     var idleTimeoutSeconds: Double?
+    var requestTimeoutSeconds: Double?
     var adminUids: [UInt32]?
     var logLevel: String?
     var footprint: RawFootprint?

@@ -46,6 +46,8 @@ public struct SourceReport: Sendable, Equatable {
     public var serving: Int = 0
     public var durationMilliseconds: Double = 0
     public var error: String?
+    /// Things an operator should look at that did not stop the source.
+    public var warnings: [String] = []
 
     /// One line for logs and `areasctl refresh`.
     public var summary: String {
@@ -70,6 +72,7 @@ public struct SourceReport: Sendable, Equatable {
         if retries > 0 { text += ", \(retries) retries" }
         text += ", \(Int(durationMilliseconds.rounded())) ms"
         if let error { text += ": \(error)" }
+        for warning in warnings { text += "; \(warning)" }
         return text
     }
 }

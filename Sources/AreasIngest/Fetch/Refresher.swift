@@ -18,6 +18,9 @@ public struct Refresher: Sendable {
 
     /// `snapshotPath` is the snapshot the daemon writes (the config's unless overridden): the
     /// geocoder's answers are kept beside it.
+    /// The rows at which the data portal's file exports stop, whatever the data set holds.
+    static let portalExportLimit = 10_000
+
     public init(config: AreasConfig, environment: [String: String] = ProcessInfo.processInfo.environment, snapshotPath: String? = nil) {
         self.config = config
         self.environment = environment
@@ -104,6 +107,9 @@ public struct Refresher: Sendable {
         report.pages = fetched.pages
         report.retries = fetched.retries
         report.received = fetched.records.count
+        if source.format.isSingleFile && fetched.records.count == Self.portalExportLimit {
+            report.warnings.append("exactly \(Self.portalExportLimit) rows, where the portal cuts its exports off: the file may be incomplete")
+        }
 
         // Each record goes into the source's table as it is validated.
         let validator = RecordValidator(source: source, bounds: config.bounds)
