@@ -69,15 +69,27 @@ extension Answers {
             writer.number(count)
         }
         writer.endObject()
+        // Every source there is data or history for: one whose refreshes fail is listed too.
         writer.key("bySource")
         writer.beginObject()
-        for name in state.sources.keys.sorted() {
-            guard let data = state.sources[name] else { continue }
+        for name in Set(state.sources.keys).union(state.history.keys).sorted() {
+            let data = state.sources[name]
+            let history = state.history[name]
+            func time(_ key: StaticString, _ value: Double?) {
+                writer.key(key)
+                if let value { writer.number(value.rounded()) } else { writer.null() }
+            }
             writer.key(escaping: name)
             writer.beginObject()
-            writer.key("areas"); writer.number(data.range.count)
-            writer.key("fetchedAt"); writer.number(data.fetchedAt.rounded())
-            writer.key("ageSeconds"); writer.number(Swift.max(0, now - data.fetchedAt).rounded())
+            writer.key("areas"); writer.number(data?.range.count ?? 0)
+            time("fetchedAt", data?.fetchedAt)
+            time("ageSeconds", data.map { Swift.max(0, now - $0.fetchedAt) })
+            time("lastAttemptAt", history?.lastAttemptAt)
+            time("lastSuccessAt", history?.lastSuccessAt ?? data?.fetchedAt)
+            writer.key("lastStatus")
+            if let status = history?.lastStatus { writer.string(status) } else { writer.null() }
+            writer.key("lastError")
+            if let error = history?.lastError { writer.string(error) } else { writer.null() }
             writer.endObject()
         }
         writer.endObject()

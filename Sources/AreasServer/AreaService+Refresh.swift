@@ -37,12 +37,13 @@ extension AreaService {
         // Only an updated source, or one dropped from the config, changes the data; then the
         // catalog is a new table (merging hands back the same one otherwise).
         let changed = report.sources.contains { $0.status == .updated } || Set(catalog.sources.keys) != Set(before.catalog.sources.keys)
+        let history = SourceHistory.after(report, previous: before.history, configured: config.sources.map(\.name), now: Date().timeIntervalSince1970)
         if !changed {
-            next = before.with(report: report)
+            next = before.with(report: report, history: history)
         } else {
             let start = clock.now
             next = ServingState(catalog: catalog, hasData: true, lastReport: report, snapshotPath: snapshotPath,
-                                builtAt: Date().timeIntervalSince1970, footprint: config.footprint)
+                                builtAt: Date().timeIntervalSince1970, history: history, footprint: config.footprint)
             logger.info("index built: \(next.index.count) areas in \(Int((clock.now - start).milliseconds)) ms")
             do {
                 try SnapshotFile.write(catalog, to: snapshotPath)

@@ -15,15 +15,18 @@ public final class ServingState: Sendable {
     public let snapshotPath: String
     /// Seconds since 1970 when this state was built.
     public let builtAt: Double
+    /// Each configured source's refreshes since start.
+    public let history: [String: SourceHistory]
 
     public init(catalog: Catalog, hasData: Bool, lastReport: RefreshReport?, snapshotPath: String, builtAt: Double,
-                nodeSize: Int = PackedRTree.defaultNodeSize, footprint: FootprintPolicy = .standard) {
+                history: [String: SourceHistory] = [:], nodeSize: Int = PackedRTree.defaultNodeSize, footprint: FootprintPolicy = .standard) {
         self.catalog = catalog
         self.index = catalog.index(nodeSize: nodeSize, footprint: footprint)
         self.hasData = hasData
         self.lastReport = lastReport
         self.snapshotPath = snapshotPath
         self.builtAt = builtAt
+        self.history = history
     }
 
     /// Each source's run of `index.areas` and when it was fetched.
@@ -35,16 +38,17 @@ public final class ServingState: Sendable {
     }
 
     /// The same data with a newer report (a refresh that changed nothing).
-    func with(report: RefreshReport) -> ServingState {
-        ServingState(reusing: self, report: report)
+    func with(report: RefreshReport, history: [String: SourceHistory]) -> ServingState {
+        ServingState(reusing: self, report: report, history: history)
     }
 
-    private init(reusing other: ServingState, report: RefreshReport) {
+    private init(reusing other: ServingState, report: RefreshReport, history: [String: SourceHistory]) {
         catalog = other.catalog
         index = other.index
         hasData = other.hasData
         lastReport = report
         snapshotPath = other.snapshotPath
         builtAt = other.builtAt
+        self.history = history
     }
 }

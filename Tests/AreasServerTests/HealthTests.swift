@@ -39,3 +39,27 @@ struct HealthTests {
         #expect(result.stdout.contains(#""problem":"no data loaded yet""#))
     }
 }
+
+/// `stats` lists every configured source, a failing one included, with its last attempt, last
+/// success and last error.
+struct SourceStatsTests {
+    @Test func aFailingSourceIsListedWithItsError() async throws {
+        let (closed, port) = try Sockets.listenLoopbackTCP()
+        closed.close()
+        var config = try AreasConfig.load(path: Fixtures.path("config/areasd.json"))
+        config.sources.append(Fixtures.source(name: "down", url: "http://127.0.0.1:\(port)/api", retries: 0))
+        let server = try await TestServer(config: config)
+        let stats = try server.ask(#"{"op":"stats"}"#)
+        let down = try #require(stats["bySource"]?["down"])
+        #expect(down["areas"]?.double == 0)
+        #expect(down["lastStatus"]?.string == "failed")
+        #expect(down["lastError"]?.string?.contains("request failed") == true, "\(down)")
+        #expect(down["lastAttemptAt"]?.double != nil)
+        #expect(down["lastSuccessAt"] == .null)
+        let yongsan = try #require(stats["bySource"]?["yongsan"])
+        #expect(yongsan["lastStatus"]?.string == "updated")
+        #expect(yongsan["lastError"] == .null)
+        #expect(yongsan["lastSuccessAt"]?.double != nil && yongsan["ageSeconds"]?.double != nil)
+        #expect(stats["version"]?.string?.isEmpty == false)
+    }
+}
