@@ -31,9 +31,10 @@ struct ConfigRangeTests {
         #expect(message.contains(expected), "\(message)")
     }
 
-    static func error(_ json: String) -> String {
+    /// The loader's message for `json`, or "accepted".
+    static func error(_ json: String, path: String = "areasd.json") -> String {
         do {
-            _ = try AreasConfig.parse(Data(json.utf8), path: "areasd.json")
+            _ = try AreasConfig.parse(Data(json.utf8), path: path)
             return "accepted"
         } catch {
             return error.description

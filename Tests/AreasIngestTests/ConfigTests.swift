@@ -18,12 +18,7 @@ final class ConfigTests: XCTestCase {
     }
 
     private func error(_ json: String) -> String {
-        do {
-            _ = try AreasConfig.parse(Data(json.utf8), path: "/etc/areasd/areasd.json")
-            return "accepted"
-        } catch {
-            return error.description
-        }
+        ConfigRangeTests.error(json, path: "/etc/areasd/areasd.json")
     }
 
     func testBadConfigsNameFileKeyAndProblem() {
