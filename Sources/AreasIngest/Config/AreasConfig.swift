@@ -74,8 +74,12 @@ public struct AreasConfig: Sendable, Equatable {
         }
         try rejectUnknownKeys(data, path: path)
         let base = (path as NSString).deletingLastPathComponent
+        // `~/` is the home folder of whoever runs it: a per-user place for a shared config
+        // (the bundled samples), where a fixed /tmp path could be another user's.
+        let home = ProcessInfo.processInfo.environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
         func resolve(_ p: String) -> String {
-            p.hasPrefix("/") || base.isEmpty ? p : (base as NSString).appendingPathComponent(p)
+            if p.hasPrefix("~/") { return (home as NSString).appendingPathComponent(String(p.dropFirst(2))) }
+            return p.hasPrefix("/") || base.isEmpty ? p : (base as NSString).appendingPathComponent(p)
         }
 
         var bounds = GeoBox.korea
