@@ -20,6 +20,9 @@ public final class Daemon: @unchecked Sendable {
         public init() {}
     }
 
+    /// Descriptors kept back from connections for the daemon's own files and requests.
+    static let reservedDescriptors = 64
+
     public static let usage = "usage: areasd [--config PATH] [--socket PATH] [--snapshot PATH] [--log-level error|warning|info|debug] [--check-config] [--version]"
 
     public static func parseOptions(_ arguments: [String]) throws(UsageError) -> Options {
@@ -129,6 +132,13 @@ public final class Daemon: @unchecked Sendable {
         }
         var limits = UnixSocketServer.Limits()
         limits.maxConnections = config.maxConnections
+        // Each connection holds a descriptor; the daemon needs some of its own (listener,
+        // snapshot, HTTP to upstream, the notify socket). Past the limit, accept fails and a
+        // new client hangs instead of being told it is busy.
+        if let available = DescriptorLimit.raiseToHardLimit(), config.maxConnections > available - Self.reservedDescriptors {
+            limits.maxConnections = Swift.max(1, available - Self.reservedDescriptors)
+            logger.warning("maxConnections \(config.maxConnections) is more than the descriptor limit (\(available)) allows; serving at most \(limits.maxConnections) connections (raise LimitNOFILE or ulimit -n)")
+        }
         limits.idleTimeoutSeconds = config.idleTimeoutSeconds
         limits.requestTimeoutSeconds = config.requestTimeoutSeconds
         let server = UnixSocketServer(listener: listener, service: service, limits: limits)

@@ -74,6 +74,7 @@ public final class UnixSocketServer: Sendable {
     }
 
     private func acceptLoop() {
+        var refusedInBurst = 0
         while !stopping.load(ordering: .relaxed) {
             let connection: FileDescriptor
             do {
@@ -81,10 +82,16 @@ public final class UnixSocketServer: Sendable {
             } catch {
                 if stopping.load(ordering: .relaxed) { return }
                 if error.errno == EMFILE || error.errno == ENFILE {
-                    service.logger.error("accept: \(error); waiting before accepting more")
+                    // Logged once per burst, not once per try.
+                    if refusedInBurst == 0 { service.logger.error("accept: \(error); waiting before accepting more") }
+                    refusedInBurst += 1
                     usleep(100_000)
                 }
                 continue
+            }
+            if refusedInBurst > 0 {
+                service.logger.warning("accept works again after \(refusedInBurst) tries without a descriptor")
+                refusedInBurst = 0
             }
             let admitted = active.withLock { fds -> Bool in
                 guard fds.count < limits.maxConnections else { return false }

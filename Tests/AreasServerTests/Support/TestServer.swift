@@ -70,9 +70,11 @@ enum Binaries {
     }
 
     /// Starts areasd with a clean systemd-free environment plus `environment`; stderr is piped.
-    static func startDaemon(_ arguments: [String], environment extra: [String: String] = [:]) throws -> (Process, Pipe) {
+    /// `executable` runs instead of areasd when given (a wrapper such as `prlimit`, with areasd
+    /// among `arguments`).
+    static func startDaemon(_ arguments: [String], environment extra: [String: String] = [:], executable: String? = nil) throws -> (Process, Pipe) {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: path("areasd"))
+        process.executableURL = URL(fileURLWithPath: executable ?? path("areasd"))
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         for key in ["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID", "LISTEN_PID", "LISTEN_FDS", "JOURNAL_STREAM"] { environment[key] = nil }
