@@ -30,10 +30,7 @@ extension AreasConfig {
         }
         switch (s.url, s.pages, s.file) {
         case (let url?, _, _):
-            guard let parsed = URL(string: url), let scheme = parsed.scheme, ["http", "https"].contains(scheme), parsed.host != nil else {
-                throw problem("url", "'\(url)' is not an http(s) URL")
-            }
-            location = .url(url)
+            location = .url(try check.httpURL(url, "\(key).url"))
         case (_, let pages?, _):
             guard !format.isSingleFile else { throw problem("pages", "a \(format.rawValue) source is one file: give \"file\" or \"url\"") }
             location = .recordedPages(directory: resolve(pages))
@@ -132,11 +129,7 @@ extension AreasConfig {
         guard let provider = GeocoderConfig.Provider(rawValue: providerText) else {
             throw ConfigError(path: path, key: "geocoder.provider", problem: "unknown provider '\(providerText)' (expected kakao or vworld)")
         }
-        if let url = g.url {
-            guard let parsed = URL(string: url), let scheme = parsed.scheme, ["http", "https"].contains(scheme), parsed.host != nil else {
-                throw ConfigError(path: path, key: "geocoder.url", problem: "'\(url)' is not an http(s) URL")
-            }
-        }
+        if let url = g.url { _ = try check.httpURL(url, "geocoder.url") }
         let rate = try check.number(g.requestsPerSecond, "geocoder.requestsPerSecond", default: 10, minimum: 0.01, maximum: 1_000)
         let timeout = try check.number(g.timeoutSeconds, "geocoder.timeoutSeconds", default: 10, minimum: 0.1, maximum: 300)
         let retries = try check.count(g.retries, "geocoder.retries", default: 2, minimum: 0, maximum: 10)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Range checks for a config file's numbers, each naming the key it refuses.
 struct ValueCheck {
     let path: String
@@ -24,6 +26,14 @@ struct ValueCheck {
 
     private static func text(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+
+    /// An http or https URL with a host.
+    func httpURL(_ text: String, _ key: String) throws(ConfigError) -> String {
+        guard let parsed = URL(string: text), let scheme = parsed.scheme, ["http", "https"].contains(scheme), parsed.host != nil else {
+            throw ConfigError(path: path, key: key, problem: "'\(text)' is not an http(s) URL")
+        }
+        return text
     }
 
     /// An environment variable's name (the value is read only when it is needed).
