@@ -41,6 +41,8 @@ public struct RequestError: Error, Sendable, Equatable, CustomStringConvertible 
         case permissionDenied = "permission_denied"
         case unavailable
         case busy
+        /// A valid request that would cost more than one request may; the message says what to narrow.
+        case tooExpensive = "too_expensive"
         case `internal`
     }
 

@@ -100,6 +100,7 @@ extension AreaService {
         do throws(GeoError) {
             return .success(try body())
         } catch {
+            if case .tooExpensive = error { return .failure(RequestError(.tooExpensive, error.description)) }
             return .failure(RequestError(.badRequest, error.description))
         }
     }

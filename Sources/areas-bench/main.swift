@@ -4,6 +4,7 @@ import Glibc
 let usage = """
     usage: areas-bench index [--points N] [--seed S] [--queries Q] [--node-size 16] [--only NAME]
            areas-bench ingest [--zones N] [--snapshot-areas N] [--decode-only | --files-only [--csv-rows N]]
+           areas-bench expensive [--points N] [--only NAME]
            areas-bench faults [--kills N]
            areas-bench bad-input [--socket PATH] [--markdown]
            areas-bench soak [--seconds 600] [--connections 16]
@@ -22,6 +23,8 @@ do {
         try SocketBenchmark(arguments: &arguments, compare: false).runSocket()
     case "compare-redis":
         try SocketBenchmark(arguments: &arguments, compare: true).runCompare()
+    case "expensive":
+        try ExpensiveRequestsBenchmark(arguments: &arguments).run()
     case "soak":
         try SoakBenchmark(arguments: &arguments).run()
     case "bad-input":

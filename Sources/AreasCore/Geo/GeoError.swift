@@ -1,4 +1,5 @@
-/// Why a coordinate, distance or box given to a query was refused.
+/// Why a coordinate, distance or box given to a query was refused, or the query itself as more
+/// work than one request may cost.
 public enum GeoError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidLatitude(Double)
     case invalidLongitude(Double)
@@ -6,6 +7,8 @@ public enum GeoError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidCount(Int)
     case invertedBox(south: Double, north: Double)
     case wrappedBox(west: Double, east: Double)
+    /// The query would do more work than a request may; the text says what to narrow.
+    case tooExpensive(String)
 
     public var description: String {
         switch self {
@@ -21,6 +24,8 @@ public enum GeoError: Error, Sendable, Equatable, CustomStringConvertible {
             return "south (\(south)) must not be above north (\(north))"
         case .wrappedBox(let west, let east):
             return "west (\(west)) must not be east of east (\(east)); boxes across the antimeridian are not supported"
+        case .tooExpensive(let reason):
+            return reason
         }
     }
 }

@@ -75,17 +75,7 @@ public enum Geodesy {
     /// segment (to its nearest end when the perpendicular foot falls outside it) and how far along
     /// the segment, from `a`, the nearest point is. Both in meters.
     public static func segmentDistance(from point: GeoPoint, a: GeoPoint, b: GeoPoint) -> (side: Double, along: Double) {
-        let toPoint = distance(a, point)
-        let length = distance(a, b)
-        guard length > 0, toPoint > 0 else { return (toPoint, 0) }
-        let angle13 = toPoint / earthRadiusMeters
-        let theta = (bearing(from: a, to: point) - bearing(from: a, to: b)) * radiansPerDegree
-        // Behind a: the nearest point is a itself.
-        if cos(theta) <= 0 { return (toPoint, 0) }
-        let cross = asin(Swift.max(-1, Swift.min(1, sin(angle13) * sin(theta))))
-        let along = acos(Swift.max(-1, Swift.min(1, cos(angle13) / cos(cross)))) * earthRadiusMeters
-        if along >= length { return (distance(b, point), length) }
-        return (abs(cross) * earthRadiusMeters, along)
+        GreatCircleSegment(from: a, to: b).locate(point)
     }
 
     /// Meters for a haversine term.
@@ -112,7 +102,7 @@ public enum Geodesy {
 
 /// A query point with the trigonometry that every distance from it shares, computed once.
 @usableFromInline
-package struct DistanceOrigin {
+package struct DistanceOrigin: Sendable {
     @usableFromInline let latitude: Double
     @usableFromInline let longitude: Double
     @usableFromInline let cosLatitude: Double

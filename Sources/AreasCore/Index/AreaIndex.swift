@@ -45,11 +45,14 @@ public struct AreaIndex: Sendable {
             var footprints = ZoneFootprints([], nodeSize: 16)
             var smokingTree = PackedRTree(entries: [])
             var smokingPositions: [UInt32] = []
+            var regionNames: RegionNames?
         }
         let built = Built()
         let records = sorted.records
-        DispatchQueue.concurrentPerform(iterations: 3) { part in
-            if part == 2 {
+        DispatchQueue.concurrentPerform(iterations: 4) { part in
+            if part == 3 {
+                built.regionNames = RegionNames(sorted)
+            } else if part == 2 {
                 let positions = records.indices.filter { records[$0].kind == .smoking }
                 built.smokingTree = PackedRTree(entries: positions.map { GeoBox(records[$0].coordinate) }, nodeSize: nodeSize)
                 built.smokingPositions = positions.map { UInt32($0) }
@@ -73,7 +76,11 @@ public struct AreaIndex: Sendable {
         self.footprints = built.footprints
         self.smokingTree = built.smokingTree
         self.smokingPositions = built.smokingPositions
+        self.regionNames = built.regionNames ?? RegionNames(sorted)
     }
+
+    /// The data set's province and district names, for resolving a query's region once.
+    let regionNames: RegionNames
 
     /// The smoking areas alone, a small minority: "the nearest place to smoke" searches this
     /// instead of wading through the zones. Payloads index `smokingPositions`, which is in id
@@ -104,6 +111,8 @@ public struct AreaIndex: Sendable {
     /// Areas inside `box`, edges inclusive, in id order; at most `limit`.
     public func areas(in box: GeoBox, kind: KindFilter = .all, region: Region = .anywhere, limit: Int = .max) throws(GeoError) -> [Match] {
         guard limit >= 0 else { throw .invalidCount(limit) }
+        let region = regionNames.resolve(region)
+        if region.isEmpty { return [] }
         let mask = Self.classMask(of: kind)
         let payloads = region.isAnywhere
             ? tree.search(intersecting: box, classMask: mask, limit: limit)
@@ -115,6 +124,8 @@ public struct AreaIndex: Sendable {
     public func areas(within meters: Double, of point: GeoPoint, kind: KindFilter = .all, region: Region = .anywhere, limit: Int = .max) throws(GeoError) -> [Match] {
         guard meters.isFinite, meters >= 0 else { throw .invalidDistance(meters) }
         guard limit >= 0 else { throw .invalidCount(limit) }
+        let region = regionNames.resolve(region)
+        if region.isEmpty { return [] }
         let mask = Self.classMask(of: kind)
         let found = region.isAnywhere
             ? tree.search(within: meters, of: point, classMask: mask, limit: limit)
@@ -126,6 +137,8 @@ public struct AreaIndex: Sendable {
     public func nearest(to point: GeoPoint, k: Int, maxMeters: Double? = nil, kind: KindFilter = .all, region: Region = .anywhere) throws(GeoError) -> [Match] {
         guard k >= 0 else { throw .invalidCount(k) }
         if let maxMeters, !(maxMeters.isFinite && maxMeters >= 0) { throw .invalidDistance(maxMeters) }
+        let region = regionNames.resolve(region)
+        if region.isEmpty { return [] }
         if kind == .smoking {
             return nearestSmoking(from: DistanceOrigin(point), k: k, maxMeters: maxMeters, region: region)
         }
@@ -138,18 +151,19 @@ public struct AreaIndex: Sendable {
 
     /// The `k` smoking areas nearest to `origin`, from the tree of smoking areas alone (a small
     /// minority: a search of the whole tree would wade through the zones).
-    private func nearestSmoking(from origin: DistanceOrigin, k: Int, maxMeters: Double?, region: Region) -> [Match] {
+    private func nearestSmoking(from origin: DistanceOrigin, k: Int, maxMeters: Double?, region: ResolvedRegion) -> [Match] {
+        guard !region.isEmpty else { return [] }
         let positions = smokingPositions
-        let areas = self.areas
+        let records = areas.records
         let found = region.isAnywhere
             ? smokingTree.nearest(from: origin, k: k, maxMeters: maxMeters, filter: AdmitAll())
-            : smokingTree.nearest(from: origin, k: k, maxMeters: maxMeters, filter: AdmitWhere { areas.isInside(region, at: Int(positions[Int($0)])) })
+            : smokingTree.nearest(from: origin, k: k, maxMeters: maxMeters, filter: AdmitWhere { region.admits(records[Int(positions[Int($0)])]) })
         return found.map { Match(position: Int(positions[Int($0.payload)]), distanceMeters: $0.distanceMeters) }
     }
 
-    private func filter(_ region: Region) -> AdmitWhere {
-        let areas = self.areas
-        return AdmitWhere { areas.isInside(region, at: Int($0)) }
+    private func filter(_ region: ResolvedRegion) -> AdmitWhere {
+        let records = areas.records
+        return AdmitWhere { region.admits(records[Int($0)]) }
     }
 
     /// What `check` answers: the zones a point lies in and the nearest place to smoke.
@@ -166,55 +180,18 @@ public struct AreaIndex: Sendable {
     public func check(_ point: GeoPoint, region: Region = .anywhere) -> Check {
         var zones: [Match] = []
         let origin = DistanceOrigin(point)
+        let region = regionNames.resolve(region)
         // Closures below see locals only: one that named `self` made a copy of the whole index
         // (two dozen retains and releases) on every check.
-        let areas = self.areas
+        let records = areas.records
         footprints.forEach(holding: origin) { position, distance in
-            if region.isAnywhere || areas.isInside(region, at: position) {
+            if region.isAnywhere || region.admits(records[position]) {
                 zones.append(Match(position: position, distanceMeters: distance))
             }
         }
         zones.sort { ($0.distanceMeters ?? 0, $0.position) < ($1.distanceMeters ?? 0, $1.position) }
         // The nearest smoking area, from the same origin.
         return Check(zones: zones, nearestSmoking: nearestSmoking(from: origin, k: 1, maxMeters: nil, region: region).first)
-    }
-
-    /// An area beside a route: how far along the route its nearest point is, and how far aside.
-    public struct RouteMatch: Sendable, Hashable {
-        public var position: Int
-        public var alongMeters: Double
-        public var sideMeters: Double
-    }
-
-    /// Every area within `meters` of the polyline `path` (great-circle segments), ordered by how
-    /// far along the route it lies, ties by id; at most `limit`.
-    public func along(_ path: [GeoPoint], meters: Double, kind: KindFilter = .all, region: Region = .anywhere, limit: Int = .max) throws(GeoError) -> [RouteMatch] {
-        guard meters.isFinite, meters >= 0 else { throw .invalidDistance(meters) }
-        guard limit >= 0 else { throw .invalidCount(limit) }
-        guard let first = path.first else { return [] }
-        let legs = path.count == 1 ? [(first, first)] : Array(zip(path, path.dropFirst()))
-        var best: [Int: RouteMatch] = [:]
-        var start = 0.0
-        let mask = Self.classMask(of: kind)
-        for (a, b) in legs {
-            let length = Geodesy.distance(a, b)
-            // A great circle bows away from the straight line between its ends; pad for it.
-            let pad = meters + length * length / (4 * Geodesy.earthRadiusMeters) + 1
-            let box = try Geodesy.boundingBox(around: a, meters: pad).union(try Geodesy.boundingBox(around: b, meters: pad))
-            for payload in tree.search(intersecting: box, classMask: mask) {
-                let position = Int(payload)
-                guard region.isAnywhere || areas.isInside(region, at: position) else { continue }
-                let (side, along) = Geodesy.segmentDistance(from: areas.records[position].coordinate, a: a, b: b)
-                guard side <= meters else { continue }
-                if let existing = best[position], existing.sideMeters <= side { continue }
-                best[position] = RouteMatch(position: position, alongMeters: start + along, sideMeters: side)
-            }
-            start += length
-        }
-        var result = Array(best.values)
-        result.sort { ($0.alongMeters, $0.position) < ($1.alongMeters, $1.position) }
-        if result.count > limit { result.removeSubrange(limit...) }
-        return result
     }
 
     static func classMask(of kind: AreaKind) -> UInt8 {

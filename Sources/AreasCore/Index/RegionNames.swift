@@ -1,0 +1,60 @@
+/// The province and district names of one data set, each with the string references that hold
+/// it, so a query's region becomes a comparison of integers instead of one of strings for every
+/// area a search passes.
+///
+/// A region naming a province the data does not have then matches nothing before any search
+/// starts; before, such a question compared a million names (a quarter of a second of CPU).
+struct RegionNames: Sendable {
+    /// Each name's references: usually one, as tables intern their strings; a table read from
+    /// elsewhere may hold the same text twice.
+    private let provinces: [String: [StringArena.Ref]]
+    private let districts: [String: [StringArena.Ref]]
+
+    init(_ table: AreaTable) {
+        var provinceRefs = Set<StringArena.Ref>()
+        var districtRefs = Set<StringArena.Ref>()
+        var lastProvince = StringArena.Ref.max
+        var lastDistrict = StringArena.Ref.max
+        for record in table.records {
+            // Neighbours in id order mostly share both: skip the set for a repeat.
+            if record.province != lastProvince {
+                provinceRefs.insert(record.province)
+                lastProvince = record.province
+            }
+            if record.district != lastDistrict {
+                districtRefs.insert(record.district)
+                lastDistrict = record.district
+            }
+        }
+        func byName(_ refs: Set<StringArena.Ref>) -> [String: [StringArena.Ref]] {
+            Dictionary(grouping: refs.sorted(), by: { table.strings.string($0) })
+        }
+        provinces = byName(provinceRefs)
+        districts = byName(districtRefs)
+    }
+
+    /// The references `region` admits.
+    func resolve(_ region: Region) -> ResolvedRegion {
+        ResolvedRegion(provinces: region.province.map { provinces[$0] ?? [] }, districts: region.district.map { districts[$0] ?? [] })
+    }
+}
+
+/// A region as references into one table: nil admits any, an empty list admits none.
+public struct ResolvedRegion: Sendable {
+    let provinces: [StringArena.Ref]?
+    let districts: [StringArena.Ref]?
+
+    public static let anywhere = ResolvedRegion(provinces: nil, districts: nil)
+
+    public var isAnywhere: Bool { provinces == nil && districts == nil }
+
+    /// True when no area can match: a name the data set does not have.
+    public var isEmpty: Bool { provinces?.isEmpty == true || districts?.isEmpty == true }
+
+    @inline(__always)
+    func admits(_ record: AreaTable.Record) -> Bool {
+        if let provinces, !provinces.contains(record.province) { return false }
+        if let districts, !districts.contains(record.district) { return false }
+        return true
+    }
+}
