@@ -56,8 +56,10 @@ final class AreaTableTests: XCTestCase {
         let table = AreaTable(areas: data)
         let regions = [Region(), Region(province: "서울특별시"), Region(province: ""), Region(district: "용산구"),
                        Region(province: "경기도", district: "중구"), Region(province: "서울")]
+        let names = RegionNames(table)
         for region in regions {
-            XCTAssertEqual(table.indices.filter { table.isInside(region, at: $0) }, data.indices.filter { region.contains(data[$0]) }, "\(region)")
+            let resolved = names.resolve(region)
+            XCTAssertEqual(table.indices.filter { resolved.admits(table.records[$0]) }, data.indices.filter { region.contains(data[$0]) }, "\(region)")
         }
     }
 

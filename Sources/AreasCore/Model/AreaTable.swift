@@ -80,14 +80,6 @@ public struct AreaTable: Sendable, RandomAccessCollection {
 
     public func id(at position: Int) -> String { strings.string(records[position].id) }
 
-    /// Whether the area at `position` lies in `region` (province and district compared as bytes).
-    public func isInside(_ region: Region, at position: Int) -> Bool {
-        let record = records[position]
-        if let province = region.province, !strings.equals(record.province, province) { return false }
-        if let district = region.district, !strings.equals(record.district, district) { return false }
-        return true
-    }
-
     /// The table's arrays borrowed in place, for loops that read many areas.
     public struct Buffers {
         public let records: UnsafeBufferPointer<Record>
