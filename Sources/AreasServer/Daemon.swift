@@ -49,6 +49,9 @@ public final class Daemon: @unchecked Sendable {
     private var service: AreaService?
     private var server: UnixSocketServer?
     private var socketPath = ""
+    /// Descriptors this process may open, once raised to the hard limit at start.
+    private var descriptorsAvailable: Int?
+    private var refreshTimer: (any DispatchSourceTimer)?
     /// The socket file this process bound, by identity: only that file is removed at exit.
     private var boundSocket: (device: UInt64, inode: UInt64)?
     private var sources: [any DispatchSourceProtocol] = []
@@ -130,20 +133,15 @@ public final class Daemon: @unchecked Sendable {
         } catch {
             return ("areasd: \(error)", 1)
         }
-        var limits = UnixSocketServer.Limits()
-        limits.maxConnections = config.maxConnections
-        // Each connection holds a descriptor; the daemon needs some of its own (listener,
-        // snapshot, HTTP to upstream, the notify socket). Past the limit, accept fails and a
-        // new client hangs instead of being told it is busy.
-        if let available = DescriptorLimit.raiseToHardLimit(), config.maxConnections > available - Self.reservedDescriptors {
-            limits.maxConnections = Swift.max(1, available - Self.reservedDescriptors)
-            logger.warning("maxConnections \(config.maxConnections) is more than the descriptor limit (\(available)) allows; serving at most \(limits.maxConnections) connections (raise LimitNOFILE or ulimit -n)")
-        }
-        limits.idleTimeoutSeconds = config.idleTimeoutSeconds
-        limits.requestTimeoutSeconds = config.requestTimeoutSeconds
+        descriptorsAvailable = DescriptorLimit.raiseToHardLimit()
+        let limits = serverLimits(for: config)
         let server = UnixSocketServer(listener: listener, service: service, limits: limits)
         self.server = server
-        server.start()
+        do {
+            try server.start()
+        } catch {
+            return ("areasd: cannot start the socket server: \(error)", 1)
+        }
         logger.info("listening on \(socketPath) (\(state.index.count) areas, pid \(getpid()))")
 
         installSignalHandlers()
@@ -185,6 +183,22 @@ public final class Daemon: @unchecked Sendable {
                                  builtAt: Date().timeIntervalSince1970, footprint: footprint)
         logger.info("loaded snapshot \(path): \(state.index.count) areas from \(contents.fetchedAt.count) sources in \(Int((clock.now - start).milliseconds)) ms")
         return state
+    }
+
+    /// The socket server's limits for `config`. Each connection holds a descriptor, and the
+    /// daemon needs some of its own (listener, snapshot, HTTP to upstream, the notify socket):
+    /// past the limit, accept fails and a new client hangs instead of being told it is busy.
+    private func serverLimits(for config: AreasConfig) -> UnixSocketServer.Limits {
+        var limits = UnixSocketServer.Limits()
+        limits.maxConnections = config.maxConnections
+        if let available = descriptorsAvailable, config.maxConnections > available - Self.reservedDescriptors {
+            limits.maxConnections = Swift.max(1, available - Self.reservedDescriptors)
+            logger.warning("maxConnections \(config.maxConnections) is more than the descriptor limit (\(available)) allows; serving at most \(limits.maxConnections) connections (raise LimitNOFILE or ulimit -n)")
+        }
+        limits.idleTimeoutSeconds = config.idleTimeoutSeconds
+        limits.requestTimeoutSeconds = config.requestTimeoutSeconds
+        limits.maxOutputBytes = config.maxOutputBytes
+        return limits
     }
 
     private func listen(config: AreasConfig) throws -> FileDescriptor {
@@ -230,11 +244,11 @@ public final class Daemon: @unchecked Sendable {
     private func scheduleRefreshes(interval: Double) {
         guard let service else { return }
         let timer = DispatchSource.makeTimerSource(queue: queue)
-        // Check often; refresh only when the data is older than the interval.
-        let check = Swift.min(60, Swift.max(1, interval / 10))
-        timer.schedule(deadline: .now(), repeating: check)
+        timer.schedule(deadline: .now(), repeating: Self.refreshCheckSeconds(interval))
         var lastAttempt = 0.0
         timer.setEventHandler {
+            // Read each time: SIGHUP may have changed it.
+            let interval = service.config.refreshIntervalSeconds
             let now = Date().timeIntervalSince1970
             let state = service.state
             let age = state.dataAge(now: now) ?? .infinity
@@ -247,21 +261,55 @@ public final class Daemon: @unchecked Sendable {
             }
         }
         timer.resume()
+        refreshTimer = timer
         sources.append(timer)
     }
 
+    /// How often to look whether the data is older than the interval: often, but refreshing
+    /// only when it is.
+    private static func refreshCheckSeconds(_ interval: Double) -> Double { Swift.min(60, Swift.max(1, interval / 10)) }
+
+    /// SIGHUP: read the config again and apply every key to what follows (sources, limits, log
+    /// level, refresh interval, results, aliases); where the socket and the snapshot live can
+    /// only change with a restart, and the log line says so when they differ.
     private func reload() {
         guard let service else { return }
         notifier.reloading()
         do {
             let config = try AreasConfig.load(path: options.configPath)
+            let problems = ConfigCheck(config: config, environment: environment).problems()
+            guard problems.isEmpty else {
+                logger.error("SIGHUP: \(problems.map(\.description).joined(separator: "; ")); keeping the running configuration")
+                notifier.notify("READY=1\nSTATUS=\(Self.status(service.state))")
+                return
+            }
+            let before = service.config
             service.replace(config: config)
-            logger.info("SIGHUP: reloaded \(options.configPath) (\(config.sources.count) sources); refreshing")
+            server?.update(serverLimits(for: config))
+            if options.logLevel == nil { logger.threshold = config.logLevel.flatMap(Logger.Level.init(name:)) ?? .info }
+            if config.refreshIntervalSeconds != before.refreshIntervalSeconds {
+                let check = Self.refreshCheckSeconds(config.refreshIntervalSeconds)
+                refreshTimer?.schedule(deadline: .now() + check, repeating: check)
+            }
+            let restartKeys = Self.keysNeedingRestart(from: before, to: config)
+            let kept = restartKeys.isEmpty ? "" : "; \(restartKeys.joined(separator: ", ")) changed but take effect only after a restart"
+            logger.info("SIGHUP: reloaded \(options.configPath) (\(config.sources.count) sources), every other key applied\(kept); refreshing")
             service.startRefresh(force: false)
         } catch {
             logger.error("SIGHUP: \(error); keeping the running configuration")
         }
         notifier.notify("READY=1\nSTATUS=\(Self.status(service.state))")
+    }
+
+    /// The keys a running daemon cannot change: the socket it listens on and the snapshot file
+    /// its data came from.
+    static func keysNeedingRestart(from old: AreasConfig, to new: AreasConfig) -> [String] {
+        var keys: [String] = []
+        if old.socket != new.socket { keys.append("socket") }
+        if old.socketMode != new.socketMode { keys.append("socketMode") }
+        if old.socketGroup != new.socketGroup { keys.append("socketGroup") }
+        if old.snapshot != new.snapshot { keys.append("snapshot") }
+        return keys
     }
 
     private func shutdown(signal number: Int32) {

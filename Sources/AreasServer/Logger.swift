@@ -2,10 +2,18 @@ import AreasCore
 import AreasSystem
 import Foundation
 import Glibc
+import Synchronization
 
 /// One line per event on stderr. Under systemd (`$JOURNAL_STREAM` set) each line carries the
 /// `<N>` priority prefix the journal reads; otherwise a plain timestamped line.
 public struct Logger: Sendable {
+    private final class SharedLevel: Sendable {
+        let value: Atomic<Int>
+        init(_ value: Int) { self.value = Atomic(value) }
+        func load() -> Int { value.load(ordering: .relaxed) }
+        func store(_ newValue: Int) { value.store(newValue, ordering: .relaxed) }
+    }
+
     public enum Level: Int, Sendable, Comparable, CaseIterable {
         case error = 3
         case warning = 4
@@ -34,14 +42,20 @@ public struct Logger: Sendable {
         public static func < (a: Level, b: Level) -> Bool { a.rawValue < b.rawValue }
     }
 
-    public var threshold: Level
+    /// The most detailed level written. Shared by every copy of this logger, so a SIGHUP that
+    /// changes `logLevel` reaches the service's and each connection's copy at once.
+    public var threshold: Level {
+        get { Level(rawValue: level.load()) ?? .info }
+        nonmutating set { level.store(newValue.rawValue) }
+    }
+    private let level: SharedLevel
     public var journal: Bool
     /// Where lines go; stderr unless a test captures them.
     public var sink: @Sendable (String) -> Void
 
     public init(threshold: Level = .info, environment: [String: String] = ProcessInfo.processInfo.environment,
                 sink: @escaping @Sendable (String) -> Void = { StandardError.write($0) }) {
-        self.threshold = threshold
+        self.level = SharedLevel(threshold.rawValue)
         self.journal = environment["JOURNAL_STREAM"] != nil
         self.sink = sink
     }

@@ -18,12 +18,19 @@ public final class UnixSocketServer: Sendable {
         /// A request line must be complete this long after its first byte: a client that
         /// trickles a byte at a time would otherwise hold its slot for ever.
         public var requestTimeoutSeconds = 10.0
+        /// Answers held for clients that read them slowly, all connections together: past it a
+        /// connection's answer is dropped and the connection closed, so clients that never read
+        /// cannot pin memory.
+        public var maxOutputBytes = 256 << 20
         public init() {}
     }
 
     private let listener: FileDescriptor
     private let service: AreaService
-    private let limits: Limits
+    /// Replaced whole on SIGHUP; each connection reads it once per batch.
+    private let limitsInForce: LockedValue<Limits>
+    /// Bytes of answers being written to clients now.
+    private let waitingOutput = Atomic<Int>(0)
     private let active = LockedValue<Set<Int32>>([])
     private let stopping = Atomic<Bool>(false)
     private let finished = DispatchGroup()
@@ -31,21 +38,34 @@ public final class UnixSocketServer: Sendable {
     public init(listener: FileDescriptor, service: AreaService, limits: Limits) {
         self.listener = listener
         self.service = service
-        self.limits = limits
+        self.limitsInForce = LockedValue(limits)
     }
 
     public var connectionCount: Int { active.withLock { $0.count } }
 
+    /// Bytes of answers waiting for clients to read them.
+    public var waitingOutputBytes: Int { waitingOutput.load(ordering: .relaxed) }
+
+    public var limits: Limits { limitsInForce.withLock { $0 } }
+
+    /// New limits for new requests; connections already open keep theirs until their next read.
+    public func update(_ limits: Limits) {
+        limitsInForce.withLock { $0 = limits }
+    }
+
     /// Starts accepting on a thread of its own and returns.
-    public func start() {
+    public func start() throws(SystemError) {
         Signals.ignore(SIGPIPE)
         finished.enter()
-        let thread = Thread { [self] in
-            acceptLoop()
+        do {
+            try SystemThread.start(stackSize: 256 * 1024) { [self] in
+                acceptLoop()
+                finished.leave()
+            }
+        } catch {
             finished.leave()
+            throw error
         }
-        thread.stackSize = 256 * 1024
-        thread.start()
     }
 
     /// Stops accepting, lets every connection answer what it has already read, and waits for
@@ -68,13 +88,32 @@ public final class UnixSocketServer: Sendable {
         return inTime
     }
 
-    /// Writes what `writer` holds; false when the peer is gone.
-    private static func send(_ writer: borrowing JSONWriter, to connection: FileDescriptor) -> Bool {
-        writer.withBytes { (try? connection.writeAll($0)) != nil }
+    /// Writes what `writer` holds; false when the peer is gone, or when holding the answer for
+    /// it would take the answers waiting for readers past `maxOutputBytes` (logged; the caller
+    /// closes the connection).
+    private func send(_ writer: borrowing JSONWriter, to connection: FileDescriptor, peer: UInt32?, limits: Limits) -> Bool {
+        let bytes = writer.count
+        let waiting = waitingOutput.add(bytes, ordering: .relaxed).newValue
+        defer { waitingOutput.subtract(bytes, ordering: .relaxed) }
+        if waiting > limits.maxOutputBytes {
+            service.logger.warning("closed a connection (uid \(peer.map(String.init) ?? "unknown")): its answer of \(bytes) bytes would take answers waiting for slow readers to \(waiting) bytes, past maxOutputBytes (\(limits.maxOutputBytes))")
+            Self.sayAndClose(RequestError(.busy, "too many answers are waiting for clients to read them; this connection is closed, try again"), on: connection)
+            return false
+        }
+        return writer.withBytes { (try? connection.writeAll($0)) != nil }
+    }
+
+    /// Sends one error line, if the socket takes it now, before the caller closes it.
+    private static func sayAndClose(_ error: RequestError, on connection: FileDescriptor) {
+        var writer = JSONWriter(capacity: 256)
+        Answers.error(error, into: &writer)
+        writer.newline()
+        Sockets.sendWithoutWaiting(connection, writer.withBytes { Array($0) })
     }
 
     private func acceptLoop() {
         var refusedInBurst = 0
+        var threadFailures = 0
         while !stopping.load(ordering: .relaxed) {
             let connection: FileDescriptor
             do {
@@ -93,37 +132,56 @@ public final class UnixSocketServer: Sendable {
                 service.logger.warning("accept works again after \(refusedInBurst) tries without a descriptor")
                 refusedInBurst = 0
             }
+            let maxConnections = limits.maxConnections
             let admitted = active.withLock { fds -> Bool in
-                guard fds.count < limits.maxConnections else { return false }
+                guard fds.count < maxConnections else { return false }
                 fds.insert(connection.rawValue)
                 return true
             }
             guard admitted else {
-                var writer = JSONWriter(capacity: 128)
-                Answers.error(RequestError(.busy, "too many connections (limit \(limits.maxConnections)); try again"), into: &writer)
-                writer.newline()
-                _ = Self.send(writer, to: connection)
+                Self.sayAndClose(RequestError(.busy, "too many connections (limit \(maxConnections)); try again"), on: connection)
                 connection.close()
                 continue
             }
             finished.enter()
-            let thread = Thread { [self] in
-                serve(connection)
-                active.withLock { _ = $0.remove(connection.rawValue) }
-                connection.close()
-                finished.leave()
+            do {
+                try SystemThread.start(stackSize: Self.stackBytes) { [self] in
+                    serve(connection)
+                    finish(connection)
+                }
+                if threadFailures > 0 {
+                    service.logger.warning("threads start again after \(threadFailures) connections were refused")
+                    threadFailures = 0
+                }
+            } catch {
+                // Out of threads (a task limit, memory): refuse this client and free its slot.
+                if threadFailures == 0 { service.logger.error("cannot start a thread for a connection (\(error)); refusing connections until one starts") }
+                threadFailures += 1
+                Self.sayAndClose(RequestError(.busy, "the server cannot take another connection now; try again"), on: connection)
+                finish(connection)
             }
-            thread.stackSize = 512 * 1024
-            thread.start()
         }
     }
 
+    private func finish(_ connection: FileDescriptor) {
+        active.withLock { _ = $0.remove(connection.rawValue) }
+        connection.close()
+        finished.leave()
+    }
+
+    static let stackBytes = 512 * 1024
+
+    /// How often a batch of requests checks, between answers, that its client is still there.
+    static let presenceCheckMicroseconds = 50_000
+
     /// Answers waiting in a connection's buffer are written once they reach this size.
     static let flushBytes = 256 * 1024
-    /// A connection's buffer grown past this by one large answer is given back afterwards.
-    static let retainedBytes = 2 * 1024 * 1024
+    /// A connection's buffer grown past this by a large answer is given back afterwards: a
+    /// thousand idle connections must not each keep the largest answer they were ever sent.
+    static let retainedBytes = flushBytes
 
     private func serve(_ connection: FileDescriptor) {
+        var limits = self.limits
         try? connection.setTimeout(SO_RCVTIMEO, seconds: limits.idleTimeoutSeconds)
         try? connection.setTimeout(SO_SNDTIMEO, seconds: limits.idleTimeoutSeconds)
         let peer = Sockets.peerUID(connection)
@@ -161,6 +219,7 @@ public final class UnixSocketServer: Sendable {
                 return  // idle time-out, reset, or shutdown
             }
             if count == 0 { return }
+            limits = self.limits
             if pending.isEmpty { lineStartedAt = MonotonicClock.microseconds }
             pending.append(contentsOf: chunk[0..<count])
 
@@ -170,6 +229,7 @@ public final class UnixSocketServer: Sendable {
             var consumed = 0
             var tooLarge = false
             var failed = false
+            var presenceCheckedAt = MonotonicClock.microseconds
             pending.withUnsafeBufferPointer { buffer in
                 var start = 0
                 while let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
@@ -187,11 +247,22 @@ public final class UnixSocketServer: Sendable {
                     // Large answers go out as they are made: a batch of them must not pile
                     // up tens of megabytes in one buffer.
                     if writer.count >= Self.flushBytes {
-                        if !Self.send(writer, to: connection) {
+                        if !send(writer, to: connection, peer: peer, limits: limits) {
                             failed = true
                             break
                         }
                         writer.reset()
+                    }
+                    // A client that sent a long batch and left gets no more work done for it.
+                    let now = MonotonicClock.microseconds
+                    if now - presenceCheckedAt >= Self.presenceCheckMicroseconds {
+                        presenceCheckedAt = now
+                        if Sockets.peerHasHungUp(connection) {
+                            let unanswered = buffer[start...].reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+                            service.logger.info("stopped answering a connection (uid \(peer.map(String.init) ?? "unknown")) whose client has gone; \(unanswered) requests left unanswered")
+                            failed = true
+                            break
+                        }
                     }
                 }
                 consumed = start
@@ -204,7 +275,7 @@ public final class UnixSocketServer: Sendable {
                 writer.newline()
             }
             if !writer.isEmpty {
-                if !Self.send(writer, to: connection) { return }
+                if !send(writer, to: connection, peer: peer, limits: limits) { return }
             }
             if tooLarge { return }
             pending.removeSubrange(0..<consumed)

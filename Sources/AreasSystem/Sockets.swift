@@ -101,6 +101,22 @@ public enum Sockets {
         return connection
     }
 
+    /// True when the peer has closed its socket (hang-up or error), found without reading. A
+    /// peer that only shut down its writing half, and waits for its answers, has not gone.
+    public static func peerHasHungUp(_ fd: FileDescriptor) -> Bool {
+        var entry = pollfd(fd: fd.rawValue, events: Int16(POLLIN), revents: 0)
+        guard poll(&entry, 1, 0) == 1 else { return false }
+        return entry.revents & Int16(POLLHUP | POLLERR) != 0
+    }
+
+    /// Sends what the socket buffer takes now, without waiting: a last notice to a client that
+    /// may not be reading. Returns the bytes sent, or nil.
+    @discardableResult
+    public static func sendWithoutWaiting(_ fd: FileDescriptor, _ bytes: [UInt8]) -> Int? {
+        let sent = bytes.withUnsafeBytes { send(fd.rawValue, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT) | Int32(MSG_NOSIGNAL)) }
+        return sent >= 0 ? sent : nil
+    }
+
     /// The uid of the process at the other end of a Unix socket (SO_PEERCRED).
     public static func peerUID(_ fd: FileDescriptor) -> UInt32? {
         // struct ucred is behind _GNU_SOURCE; its layout is fixed: pid, uid, gid.

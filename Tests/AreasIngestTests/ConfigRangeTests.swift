@@ -13,6 +13,8 @@ struct ConfigRangeTests {
         (#""maxResults":9223372036854775807"#, "maxResults: must be from 1 to 1000000"),
         (#""maxConnections":0"#, "maxConnections: must be from 1 to 1000000, got 0"),
         (#""refreshIntervalSeconds":1e300"#, "refreshIntervalSeconds: must be a number from 1 to 1000000000"),
+        (#""requestTimeoutSeconds":0"#, "requestTimeoutSeconds: must be a number from 0.1 to 3600"),
+        (#""maxOutputBytes":1000"#, "maxOutputBytes: must be from 1048576 to 1099511627776, got 1000"),
     ])
     func topLevel(member: String, expected: String) {
         let message = Self.error("{\(member),\"sources\":[{\(Self.source)}]}")

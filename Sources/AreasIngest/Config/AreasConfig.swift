@@ -19,6 +19,8 @@ public struct AreasConfig: Sendable, Equatable {
     public var idleTimeoutSeconds: Double
     /// A request line must be complete this long after its first byte.
     public var requestTimeoutSeconds: Double = 10
+    /// Answers waiting for slow readers, all connections together.
+    public var maxOutputBytes: Int = 256 << 20
     public var adminUids: [UInt32]
     public var logLevel: String?
     /// Footprints given to non-smoking zones for `check`.
@@ -147,6 +149,7 @@ public struct AreasConfig: Sendable, Equatable {
         config.footprint = footprint
         config.provinceAliases = aliases
         config.requestTimeoutSeconds = try check.number(raw.requestTimeoutSeconds, "requestTimeoutSeconds", default: 10, minimum: 0.1, maximum: 3_600)
+        config.maxOutputBytes = try check.count(raw.maxOutputBytes, "maxOutputBytes", default: 256 << 20, minimum: 1 << 20, maximum: 1 << 40)
         config.geocoder = try raw.geocoder.map { g throws(ConfigError) in try parseGeocoder(g, path: path, resolve: resolve) }
         config.positions = raw.positions.map(resolve)
         if config.geocoder == nil, let i = sources.firstIndex(where: { $0.geocode != nil }) {

@@ -11,6 +11,7 @@ struct RawConfig: Decodable {
     var maxConnections: Int?
     var idleTimeoutSeconds: Double?
     var requestTimeoutSeconds: Double?
+    var maxOutputBytes: Int?
     var adminUids: [UInt32]?
     var logLevel: String?
     var footprint: RawFootprint?

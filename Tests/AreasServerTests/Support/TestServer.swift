@@ -31,7 +31,7 @@ final class TestServer: Sendable {
         }
         try SocketPath.prepare(socketPath)
         server = UnixSocketServer(listener: try Sockets.listenUnix(path: socketPath), service: service, limits: limits)
-        server.start()
+        try server.start()
     }
 
     static func samples(limits: UnixSocketServer.Limits = .init()) async throws -> TestServer {

@@ -1,0 +1,53 @@
+import AreasTestSupport
+import Foundation
+import Glibc
+import Testing
+@testable import AreasSystem
+
+/// SIGHUP applies every key it can to a running daemon and names the ones that need a restart.
+struct ReloadTests {
+    @Test func sighupAppliesLimitsLogLevelAndIntervalAndNamesRestartKeys() throws {
+        let folder = Fixtures.temporaryDirectory()
+        let socket = folder + "/areasd.sock"
+        let config = try Fixtures.sampleConfig(in: folder, extra: #"  "maxConnections": 50, "logLevel": "error""#)
+        let (daemon, stderr) = try Binaries.startDaemon(["--config", config, "--socket", socket])
+        defer { kill(daemon.processIdentifier, SIGTERM); _ = daemon.waitUntilExit(seconds: 20) }
+        try #require(DaemonQuestions.waitUntilLoaded(socket))
+        let firstAttempt = try #require(DaemonQuestions.ask(socket, #"{"op":"stats"}"#)?["bySource"]?["yongsan"]?["lastAttemptAt"]?.double)
+
+        // Two connections at most, info lines, a refresh every second, and a socket elsewhere.
+        var text = try String(contentsOfFile: config, encoding: .utf8)
+        text = text.replacingOccurrences(of: #""maxConnections": 50, "logLevel": "error""#,
+                                         with: #""maxConnections": 2, "logLevel": "info", "socket": "\#(folder)/elsewhere.sock""#)
+        text = text.replacingOccurrences(of: #""refreshIntervalSeconds": 86400"#, with: #""refreshIntervalSeconds": 1"#)
+        try text.write(toFile: config, atomically: true, encoding: .utf8)
+        kill(daemon.processIdentifier, SIGHUP)
+
+        // The interval: the data is refreshed again within a few seconds.
+        var refreshed = false
+        for _ in 0..<100 where !refreshed {
+            usleep(100_000)
+            let attempt = DaemonQuestions.ask(socket, #"{"op":"stats"}"#)?["bySource"]?["yongsan"]?["lastAttemptAt"]?.double ?? 0
+            refreshed = attempt > firstAttempt
+        }
+        #expect(refreshed, "refreshIntervalSeconds 1 took effect")
+
+        // maxConnections: two idle clients hold both slots, a third is told busy.
+        let held = try (0..<2).map { _ in try Sockets.connectUnix(path: socket, timeoutSeconds: 5) }
+        usleep(200_000)
+        let third = try Sockets.connectUnix(path: socket, timeoutSeconds: 5)
+        var buffer = [UInt8](repeating: 0, count: 512)
+        try third.setTimeout(SO_RCVTIMEO, seconds: 5)
+        let n = try buffer.withUnsafeMutableBytes { try third.read(into: $0) }
+        #expect(String(decoding: buffer.prefix(n), as: UTF8.self).contains(#""code":"busy""#))
+        (held + [third]).forEach { $0.close() }
+
+        kill(daemon.processIdentifier, SIGTERM)
+        _ = daemon.waitUntilExit(seconds: 20)
+        let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        // logLevel: the reload's own info line is written, which "error" would have hidden.
+        #expect(log.contains("SIGHUP: reloaded"), "\(log)")
+        #expect(log.contains("socket changed but take effect only after a restart"), "\(log)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/elsewhere.sock"))
+    }
+}
