@@ -29,6 +29,9 @@ public final class LoopbackHTTPServer: Sendable {
         case truncated(status: Int, contentType: String, [UInt8], sentBytes: Int)
         /// Close without a byte.
         case close
+        /// A 200 with no declared length whose body never ends: 64 KB of `pattern` a
+        /// millisecond until the client goes away.
+        case endless(contentType: String, pattern: [UInt8])
 
         public static func text(_ status: Int, _ text: String, contentType: String = "text/plain; charset=utf-8") -> Reply {
             .body(status: status, contentType: contentType, Array(text.utf8))
@@ -95,6 +98,13 @@ public final class LoopbackHTTPServer: Sendable {
             try? connection.writeAll(Self.head(status, contentType, body.count) + body.prefix(sentBytes))
         case .close:
             return
+        case .endless(let contentType, let pattern):
+            let head = "HTTP/1.1 200 OK\r\nContent-Type: \(contentType)\r\nConnection: close\r\n\r\n"
+            guard (try? connection.writeAll(Array(head.utf8))) != nil else { return }
+            var chunk: [UInt8] = []
+            while chunk.count < 65_536 { chunk += pattern }
+            // Paced like a fast network (64 MB/s), not a loopback flood.
+            while !stopped.load(ordering: .relaxed), (try? connection.writeAll(chunk)) != nil { usleep(1_000) }
         case .hang:
             // Wait until the client gives up or the server stops.
             var byte: UInt8 = 0
