@@ -35,6 +35,11 @@ enum Measure {
         return "\(rounded)"
     }
 
+    /// Figures as one JSON object, keys in order: the line a benchmark ends with.
+    static func json(_ values: [String: Double]) -> String {
+        "{" + values.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\(format($0.value))" }.joined(separator: ",") + "}"
+    }
+
     /// Resident memory now, from /proc, in bytes.
     static var residentBytes: Int { statusField("VmRSS:") }
 

@@ -76,18 +76,9 @@ extension SocketBenchmark {
             defer { try? FileManager.default.removeItem(atPath: directory) }
 
             // The same points for both: areas with names and addresses, Redis with ids.
+            let areas = BenchData.areas(count: n)
             let coordinates = SyntheticPoints.clustered(count: n, seed: 7)
-            let areas = coordinates.enumerated().map { i, p in
-                Area(id: "b:" + String(i, radix: 36), kind: i % 8 == 0 ? .smoking : .nonsmoking, name: "흡연구역 \(i)", coordinate: p,
-                     roadAddress: "서울특별시 용산구 한강대로 \(i % 500)", province: "서울특별시", district: "용산구", source: "bench",
-                     fields: [Field("prhsmkSe", "공공기관의청사")])
-            }.sorted { $0.id < $1.id }
-            try SnapshotFile.write(Catalog(areas: areas, fetchedAt: ["bench": Date().timeIntervalSince1970]), to: directory + "/areas.snapshot")
-            let config = """
-                {"snapshot":"\(directory)/areas.snapshot","refreshIntervalSeconds":1e9,"maxConnections":4096,
-                 "sources":[{"name":"bench","kind":"nonsmoking","format":"data-go-kr-xml","pages":"\(directory)/empty"}]}
-                """
-            try config.write(toFile: directory + "/areasd.json", atomically: true, encoding: .utf8)
+            try _ = BenchData.writeDaemonFiles(areas: areas, directory: directory)
             let areasSocket = directory + "/areasd.sock"
             let started = Measure.clock.now
             let daemon = try Child(areasd, ["--config", directory + "/areasd.json", "--socket", areasSocket, "--log-level", "error"])
@@ -170,7 +161,7 @@ extension SocketBenchmark {
             daemon.stop()
             server.stop()
         }
-        print(json(summary))
+        print(Measure.json(summary))
     }
 
     /// The byte counts areasd's `stats` gives under `memory`.

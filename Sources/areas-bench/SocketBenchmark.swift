@@ -109,16 +109,12 @@ struct SocketBenchmark {
         let result = load.run(queries)
         print("areasd at \(socket): \(connections) connections x \(pipeline) in flight, \(Int(seconds)) s, output \(output)")
         report("areas", result)
-        print(json(["throughput": result.throughput, "p50_us": result.percentile(0.5), "p99_us": result.percentile(0.99),
+        print(Measure.json(["throughput": result.throughput, "p50_us": result.percentile(0.5), "p99_us": result.percentile(0.99),
                     "p999_us": result.percentile(0.999), "failed": Double(result.failed)]))
     }
 
     func report(_ name: String, _ r: LoadGenerator.Result) {
         let kinds = r.byKind.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value.count)" }.joined(separator: ", ")
         print("\(name): \(Int(r.throughput)) answers/s, p50 \(Measure.format(r.percentile(0.5), 0)) µs, p99 \(Measure.format(r.percentile(0.99), 0)) µs, p99.9 \(Measure.format(r.percentile(0.999), 0)) µs, failed \(r.failed) (\(kinds))")
-    }
-
-    func json(_ values: [String: Double]) -> String {
-        "{" + values.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\(Measure.format($0.value))" }.joined(separator: ",") + "}"
     }
 }

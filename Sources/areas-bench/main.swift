@@ -5,6 +5,7 @@ let usage = """
     usage: areas-bench index [--points N] [--seed S] [--queries Q] [--node-size 16] [--only NAME]
            areas-bench ingest [--zones N] [--snapshot-areas N] [--decode-only | --files-only [--csv-rows N]]
            areas-bench expensive [--points N] [--only NAME]
+           areas-bench connections [--idle 1000,10000] [--points N] [--seconds S] [--slow-readers N] [--areasd PATH]
            areas-bench faults [--kills N]
            areas-bench bad-input [--socket PATH] [--markdown]
            areas-bench soak [--seconds 600] [--connections 16]
@@ -23,6 +24,8 @@ do {
         try SocketBenchmark(arguments: &arguments, compare: false).runSocket()
     case "compare-redis":
         try SocketBenchmark(arguments: &arguments, compare: true).runCompare()
+    case "connections":
+        try ConnectionsBenchmark(arguments: &arguments).run()
     case "expensive":
         try ExpensiveRequestsBenchmark(arguments: &arguments).run()
     case "soak":

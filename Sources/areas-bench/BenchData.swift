@@ -1,0 +1,29 @@
+import AreasCore
+import AreasIngest
+import AreasTestSupport
+import Foundation
+
+/// The data set and daemon files the socket benchmarks share: clustered synthetic areas with
+/// names and addresses, written as a snapshot, and a config that serves it and fetches nothing.
+enum BenchData {
+    static func areas(count: Int, seed: UInt64 = 7) -> [Area] {
+        SyntheticPoints.clustered(count: count, seed: seed).enumerated().map { i, p in
+            Area(id: "b:" + String(i, radix: 36), kind: i % 8 == 0 ? .smoking : .nonsmoking, name: "흡연구역 \(i)", coordinate: p,
+                 roadAddress: "서울특별시 용산구 한강대로 \(i % 500)", province: "서울특별시", district: "용산구", source: "bench",
+                 fields: [Field("prhsmkSe", "공공기관의청사")])
+        }.sorted { $0.id < $1.id }
+    }
+
+    /// Writes `areas` as the snapshot in `directory` and a config serving it, with `extra`
+    /// members added to the config; returns the config's path.
+    static func writeDaemonFiles(areas: [Area], directory: String, extra: String = "") throws -> String {
+        try FileManager.default.createDirectory(atPath: directory + "/empty", withIntermediateDirectories: true)
+        try SnapshotFile.write(Catalog(areas: areas, fetchedAt: ["bench": Date().timeIntervalSince1970]), to: directory + "/areas.snapshot")
+        let config = """
+            {"snapshot":"\(directory)/areas.snapshot","refreshIntervalSeconds":1e9,"maxConnections":4096,\(extra.isEmpty ? "" : extra + ",")
+             "sources":[{"name":"bench","kind":"nonsmoking","format":"data-go-kr-xml","pages":"\(directory)/empty"}]}
+            """
+        try config.write(toFile: directory + "/areasd.json", atomically: true, encoding: .utf8)
+        return directory + "/areasd.json"
+    }
+}
