@@ -32,6 +32,12 @@ public final class UnixSocketServer: Sendable {
     /// Bytes of answers being written to clients now.
     private let waitingOutput = Atomic<Int>(0)
     private let active = LockedValue<Set<Int32>>([])
+    /// The most connections open since memory was last given back.
+    private let peakConnections = Atomic<Int>(0)
+    /// Requests are worked on by at most one connection per processor at a time: a thousand
+    /// clients asking at once then hold a thousand small buffers, not a thousand half-built
+    /// large answers, and each answer is done sooner.
+    private let working = DispatchSemaphore(value: Swift.max(2, ProcessInfo.processInfo.activeProcessorCount))
     private let stopping = Atomic<Bool>(false)
     private let finished = DispatchGroup()
 
@@ -136,6 +142,7 @@ public final class UnixSocketServer: Sendable {
             let admitted = active.withLock { fds -> Bool in
                 guard fds.count < maxConnections else { return false }
                 fds.insert(connection.rawValue)
+                peakConnections.max(fds.count, ordering: .relaxed)
                 return true
             }
             guard admitted else {
@@ -164,8 +171,17 @@ public final class UnixSocketServer: Sendable {
     }
 
     private func finish(_ connection: FileDescriptor) {
-        active.withLock { _ = $0.remove(connection.rawValue) }
+        let remaining = active.withLock { fds in
+            fds.remove(connection.rawValue)
+            return fds.count
+        }
         connection.close()
+        // Many connections leaving free their buffers into the allocator's per-thread pools,
+        // which keep them: hand the pages back once most of a crowd has gone.
+        let peak = peakConnections.load(ordering: .relaxed)
+        if peak >= 64 && remaining <= peak / 4 && peakConnections.compareExchange(expected: peak, desired: remaining, ordering: .relaxed).exchanged {
+            FreeMemory.release()
+        }
         finished.leave()
     }
 
@@ -187,7 +203,9 @@ public final class UnixSocketServer: Sendable {
         let peer = Sockets.peerUID(connection)
         var pending: [UInt8] = []
         pending.reserveCapacity(64 * 1024)
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        // Not zeroed: an idle connection's pages are touched only by what it sends.
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+        defer { chunk.deallocate() }
         var writer = JSONWriter(capacity: 64 * 1024)
         var view = service.view()
         // When the first byte of a line still unfinished arrived (monotonic µs), and the
@@ -212,7 +230,7 @@ public final class UnixSocketServer: Sendable {
             }
             let count: Int
             do {
-                count = try chunk.withUnsafeMutableBytes { try connection.read(into: $0) }
+                count = try connection.read(into: chunk)
             } catch let error as SystemError where error.errno == EAGAIN && lineStartedAt != nil {
                 continue  // the request time-out, checked at the top
             } catch {
@@ -221,7 +239,7 @@ public final class UnixSocketServer: Sendable {
             if count == 0 { return }
             limits = self.limits
             if pending.isEmpty { lineStartedAt = MonotonicClock.microseconds }
-            pending.append(contentsOf: chunk[0..<count])
+            pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[0..<count]))
 
             writer.reset()
             service.update(&view)
@@ -230,6 +248,15 @@ public final class UnixSocketServer: Sendable {
             var tooLarge = false
             var failed = false
             var presenceCheckedAt = MonotonicClock.microseconds
+            var holdingTurn = true
+            if working.wait(timeout: .now()) == .timedOut {
+                working.wait()
+                // Its turn came after others': the client may have given up meanwhile.
+                if Sockets.peerHasHungUp(connection) {
+                    working.signal()
+                    return
+                }
+            }
             pending.withUnsafeBufferPointer { buffer in
                 var start = 0
                 while let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
@@ -247,11 +274,15 @@ public final class UnixSocketServer: Sendable {
                     // Large answers go out as they are made: a batch of them must not pile
                     // up tens of megabytes in one buffer.
                     if writer.count >= Self.flushBytes {
-                        if !send(writer, to: connection, peer: peer, limits: limits) {
+                        // A slow reader must not hold a processor's turn while it waits.
+                        working.signal()
+                        guard send(writer, to: connection, peer: peer, limits: limits) else {
+                            holdingTurn = false
                             failed = true
                             break
                         }
                         writer.reset()
+                        working.wait()
                     }
                     // A client that sent a long batch and left gets no more work done for it.
                     let now = MonotonicClock.microseconds
@@ -268,6 +299,7 @@ public final class UnixSocketServer: Sendable {
                 consumed = start
                 if !tooLarge && buffer.count - start > limits.maxLineBytes { tooLarge = true }
             }
+            if holdingTurn { working.signal() }
             service.countQueries(answered)
             if failed { return }
             if tooLarge {

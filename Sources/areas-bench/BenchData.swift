@@ -16,11 +16,11 @@ enum BenchData {
 
     /// Writes `areas` as the snapshot in `directory` and a config serving it, with `extra`
     /// members added to the config; returns the config's path.
-    static func writeDaemonFiles(areas: [Area], directory: String, extra: String = "") throws -> String {
+    static func writeDaemonFiles(areas: [Area], directory: String, maxConnections: Int = 4096, extra: String = "") throws -> String {
         try FileManager.default.createDirectory(atPath: directory + "/empty", withIntermediateDirectories: true)
         try SnapshotFile.write(Catalog(areas: areas, fetchedAt: ["bench": Date().timeIntervalSince1970]), to: directory + "/areas.snapshot")
         let config = """
-            {"snapshot":"\(directory)/areas.snapshot","refreshIntervalSeconds":1e9,"maxConnections":4096,\(extra.isEmpty ? "" : extra + ",")
+            {"snapshot":"\(directory)/areas.snapshot","refreshIntervalSeconds":1e9,"maxConnections":\(maxConnections),\(extra.isEmpty ? "" : extra + ",")
              "sources":[{"name":"bench","kind":"nonsmoking","format":"data-go-kr-xml","pages":"\(directory)/empty"}]}
             """
         try config.write(toFile: directory + "/areasd.json", atomically: true, encoding: .utf8)

@@ -39,7 +39,7 @@ struct ConnectionsBenchmark {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let maxConnections = max((idle.max() ?? 0), slowReaders) + 200
         let config = try BenchData.writeDaemonFiles(areas: BenchData.areas(count: points), directory: directory,
-                                                    extra: #""maxConnections":\#(maxConnections),"idleTimeoutSeconds":600"#)
+                                                    maxConnections: maxConnections, extra: #""idleTimeoutSeconds":600"#)
         let socket = directory + "/areasd.sock"
         let daemon = try Child(areasd, ["--config", config, "--socket", socket, "--log-level", "error"])
         defer { daemon.stop() }
@@ -79,19 +79,28 @@ struct ConnectionsBenchmark {
                 held.append(fd)
             }
             var peak = 0
+            var timeline: [String] = []
             for _ in 0..<20 {
-                usleep(250_000)
+                usleep(500_000)
                 peak = max(peak, daemon.residentBytes)
+                timeline.append("\(daemon.residentBytes / 1_048_576)")
             }
+            print("resident MiB every 0.5 s: \(timeline.joined(separator: " "))")
             let open = held.filter { fd in
                 var entry = pollfd(fd: fd.rawValue, events: Int16(POLLIN), revents: 0)
                 return poll(&entry, 1, 0) == 0 || entry.revents & Int16(POLLHUP) == 0
             }.count
             held.forEach { $0.close() }
-            sleep(2)
-            let after = daemon.residentBytes
+            var after = 0
+            var afterTimeline: [String] = []
+            for _ in 0..<6 {
+                usleep(500_000)
+                after = daemon.residentBytes
+                afterTimeline.append("\(after / 1_048_576)")
+            }
+            print("after they left, every 0.5 s: \(afterTimeline.joined(separator: " "))")
             let answer = DaemonQuestions.ask(socket, #"{"op":"near","lat":37.5,"lon":127,"k":1}"#)?["ok"]?.bool == true
-            print("\(slowReaders) clients asking for every area and never reading: peak \(peak / 1_048_576) MiB resident, \(open) connections still open; \(after / 1_048_576) MiB 2 s after they left; others answered: \(answer)")
+            print("\(slowReaders) clients asking for every area and never reading: peak \(peak / 1_048_576) MiB resident, \(open) connections still open; \(after / 1_048_576) MiB 3 s after they left; others answered: \(answer)")
             summary["slow_readers_peak_rss_mib"] = Double(peak) / 1_048_576
             summary["slow_readers_after_rss_mib"] = Double(after) / 1_048_576
             summary["slow_readers_left_open"] = Double(open)
