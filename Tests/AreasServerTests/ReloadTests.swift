@@ -1,3 +1,5 @@
+import AreasControl
+import AreasProtocol
 import AreasTestSupport
 import Foundation
 import Glibc
@@ -32,15 +34,20 @@ struct ReloadTests {
         }
         #expect(refreshed, "refreshIntervalSeconds 1 took effect")
 
-        // maxConnections: two idle clients hold both slots, a third is told busy.
-        let held = try (0..<2).map { _ in try Sockets.connectUnix(path: socket, timeoutSeconds: 5) }
-        usleep(200_000)
+        // maxConnections: two clients hold both slots (each answered, so each has its own),
+        // a third is told busy. The questions above have let go of theirs by now.
+        usleep(500_000)
+        let held = try (0..<2).map { _ in try AreasClient(path: socket) }
+        for client in held {
+            #expect(try JSONParser.parse(client.send(Array(#"{"op":"health"}"#.utf8)))["ok"]?.bool == true)
+        }
         let third = try Sockets.connectUnix(path: socket, timeoutSeconds: 5)
         var buffer = [UInt8](repeating: 0, count: 512)
         try third.setTimeout(SO_RCVTIMEO, seconds: 5)
         let n = try buffer.withUnsafeMutableBytes { try third.read(into: $0) }
         #expect(String(decoding: buffer.prefix(n), as: UTF8.self).contains(#""code":"busy""#))
-        (held + [third]).forEach { $0.close() }
+        third.close()
+        _ = held
 
         kill(daemon.processIdentifier, SIGTERM)
         _ = daemon.waitUntilExit(seconds: 20)
