@@ -34,10 +34,11 @@ public final class UnixSocketServer: Sendable {
     private let active = LockedValue<Set<Int32>>([])
     /// The most connections open since memory was last given back.
     private let peakConnections = Atomic<Int>(0)
-    /// Requests are worked on by at most one connection per processor at a time: a thousand
+    /// Requests are worked on by at most two connections per processor at a time: a thousand
     /// clients asking at once then hold a thousand small buffers, not a thousand half-built
-    /// large answers, and each answer is done sooner.
-    private let working = DispatchSemaphore(value: Swift.max(2, ProcessInfo.processInfo.activeProcessorCount))
+    /// large answers, and each answer is done sooner. (One per processor made busy clients
+    /// wait for turns more often, for no saving that matters.)
+    private let working = DispatchSemaphore(value: 2 * Swift.max(2, ProcessInfo.processInfo.activeProcessorCount))
     private let stopping = Atomic<Bool>(false)
     private let finished = DispatchGroup()
 
