@@ -1,5 +1,6 @@
 import AreasCore
 import AreasIngest
+import AreasServer
 import AreasTestSupport
 import Foundation
 
@@ -25,5 +26,14 @@ enum BenchData {
             """
         try config.write(toFile: directory + "/areasd.json", atomically: true, encoding: .utf8)
         return directory + "/areasd.json"
+    }
+
+    /// A service answering from `state` without a socket, logging nothing: for timing the
+    /// request path alone.
+    static func service(serving state: ServingState) -> AreaService? {
+        let configText = #"{"sources":[{"name":"bench","kind":"nonsmoking","format":"data-go-kr-xml","pages":"/tmp"}]}"#
+        guard let config = try? AreasConfig.parse(Data(configText.utf8), path: "bench.json") else { return nil }
+        return AreaService(config: config, state: state, snapshotPath: "/nonexistent",
+                           logger: Logger(threshold: .error, environment: [:], sink: { _ in }))
     }
 }

@@ -85,10 +85,7 @@ struct ExpensiveRequestsBenchmark {
         }
         let state = ServingState(catalog: Catalog(areas: areas, fetchedAt: ["bench": Date().timeIntervalSince1970]), hasData: true,
                                  lastReport: nil, snapshotPath: "/nonexistent", builtAt: 0)
-        let configText = #"{"sources":[{"name":"bench","kind":"nonsmoking","format":"data-go-kr-xml","pages":"/tmp"}]}"#
-        guard let config = try? AreasConfig.parse(Data(configText.utf8), path: "bench.json") else { return }
-        let service = AreaService(config: config, state: state, snapshotPath: "/nonexistent",
-                                  logger: Logger(threshold: .error, environment: [:], sink: { _ in }))
+        guard let service = BenchData.service(serving: state) else { return }
         let view = service.view()
         var writer = JSONWriter(capacity: 1 << 16)
         var json: [String] = []

@@ -144,10 +144,7 @@ struct IndexBenchmark {
     /// Whole requests through the daemon's request path without the socket: parse the line,
     /// search, write the answer. Beside `nearest_k10`, it says what the protocol adds.
     private func measureAnswers(state: ServingState, centers: [GeoPoint], into results: inout [(name: String, tree: Double, scan: Double)]) {
-        let configText = #"{"sources":[{"name":"bench","kind":"nonsmoking","format":"data-go-kr-xml","pages":"/tmp"}]}"#
-        guard let config = try? AreasConfig.parse(Data(configText.utf8), path: "bench.json") else { return }
-        let service = AreaService(config: config, state: state, snapshotPath: "/nonexistent",
-                                  logger: Logger(threshold: .error, environment: [:], sink: { _ in }))
+        guard let service = BenchData.service(serving: state) else { return }
         let view = service.view()
         var writer = JSONWriter(capacity: 1 << 16)
         for output in Self.answerOutputs where selected("answer_near_k10_" + output) {
