@@ -7,6 +7,11 @@ cd "$(dirname "$0")/.."
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 status=0
+# promtool checks the metrics text; Debian ships it in the prometheus package.
+if ! command -v promtool >/dev/null && command -v apt-get >/dev/null && [ "$(id -u)" -eq 0 ]; then
+  DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends prometheus >/dev/null 2>&1 \
+    || echo "note: could not install promtool; the metrics test checks the format with its own parser only"
+fi
 # The end-to-end tests run the real areasd and areasctl binaries: build them first.
 swift build
 swift test 2>&1 | tee "$log" || status=$?

@@ -25,6 +25,7 @@ public struct ControlCommand: Sendable {
           along [--meters M] LAT,LON LAT,LON ...   areas along a route (default 50 m either side)
           get ID                    one area with every upstream field
           stats | health
+          metrics                   the daemon's counters in the Prometheus text format
           refresh [--force] [--quiet]   fetch every source now and wait for the result
         options: --kind smoking|nonsmoking|all  --province NAME  --district NAME  --limit N
                  --output full|ids|count  --json  --geojson
@@ -122,7 +123,7 @@ public struct ControlCommand: Sendable {
         case "get":
             guard operands.count == 1 else { throw .wrongArguments("get takes ID") }
             writer.key("id"); writer.string(operands[0])
-        case "stats", "health":
+        case "stats", "health", "metrics":
             guard operands.isEmpty else { throw .wrongArguments("\(verb) takes no arguments") }
         case "refresh":
             guard operands.isEmpty else { throw .wrongArguments("refresh takes no arguments") }

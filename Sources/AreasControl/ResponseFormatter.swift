@@ -43,6 +43,11 @@ public enum ResponseFormatter {
             return Output(stdout: detail(Object(first)), stderr: "", status: 0)
         case "refresh":
             return refresh(Object(object.members("report")), quiet: command.quiet)
+        case "metrics":
+            // The exposition text line by line, each line still safe for a terminal.
+            guard case .string(let text)? = object.value("metrics") else { return Output(stdout: "", stderr: "areasctl: the daemon sent no metrics\n", status: 1) }
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { String($0).escapingControlCharacters() }
+            return Output(stdout: lines.joined(separator: "\n"), stderr: "", status: 0)
         case "health":
             // Exit 0 only when the daemon says healthy: loaded, fresh, every source taken.
             let refreshing = object.bool("refreshing") == true ? ", refreshing now" : ""

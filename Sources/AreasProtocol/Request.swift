@@ -13,6 +13,8 @@ public enum Request: Sendable, Equatable {
     case stats
     case health
     case refresh(wait: Bool, force: Bool)
+    /// The daemon's counters and gauges in the Prometheus text format.
+    case metrics
 
     /// The operations that cost upstream quota or change state: only admins may ask them.
     public var isPrivileged: Bool {
@@ -33,7 +35,7 @@ public enum OutputMode: String, Sendable, CaseIterable {
 
 /// A request refused before it ran: the wire code and a message naming the field.
 public struct RequestError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Code: String, Sendable {
+    public enum Code: String, Sendable, CaseIterable {
         case badRequest = "bad_request"
         case unknownOp = "unknown_op"
         case tooLarge = "too_large"
@@ -88,7 +90,7 @@ extension Request {
             throw RequestError(.badRequest, "\(error)")
         }
         let unknown = { (op: String) in
-            RequestError(.unknownOp, "unknown op '\(op)' (expected near, radius, bbox, check, along, get, stats, health or refresh)")
+            RequestError(.unknownOp, "unknown op '\(op)' (expected near, radius, bbox, check, along, get, stats, health, refresh or metrics)")
         }
         guard let op = try fields.word(.op, Operation.self, otherwise: unknown) else { throw RequestError(.badRequest, "op is missing") }
         let request: Request
@@ -132,6 +134,8 @@ extension Request {
             request = .health
         case .refresh:
             request = .refresh(wait: try fields.bool(.wait) ?? false, force: try fields.bool(.force) ?? false)
+        case .metrics:
+            request = .metrics
         }
         return request
     }
@@ -145,7 +149,26 @@ extension Request {
 
     /// The `op` values.
     private enum Operation: String, CaseIterable {
-        case near, radius, bbox, check, along, get, stats, health, refresh
+        case near, radius, bbox, check, along, get, stats, health, refresh, metrics
+    }
+
+    /// Every operation's name, in the order `operationIndex` numbers them (for counting).
+    public static let operationNames = Operation.allCases.map(\.rawValue)
+
+    /// This request's operation, as a position in `operationNames`.
+    public var operationIndex: Int {
+        switch self {
+        case .near: return 0
+        case .radius: return 1
+        case .bbox: return 2
+        case .check: return 3
+        case .along: return 4
+        case .get: return 5
+        case .stats: return 6
+        case .health: return 7
+        case .refresh: return 8
+        case .metrics: return 9
+        }
     }
 
     /// Typed access to a request's members, each error naming the field.

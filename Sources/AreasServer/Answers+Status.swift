@@ -27,21 +27,27 @@ extension Answers {
         writer.key("refreshing"); writer.bool(refreshing)
         writer.key("lastRefreshSucceeded")
         if let report = state.lastReport { writer.bool(report.succeeded) } else { writer.null() }
-        // Healthy only with data, fresh data, and no source failing: what a probe or a load
-        // balancer should act on, in one word and one line.
-        var problem: String?
-        if !state.hasData {
-            problem = "no data loaded yet"
-        } else if stale, let age {
-            problem = "the data is \(MeasurementText.duration(age)) old, more than twice the refresh interval (\(MeasurementText.duration(refreshInterval)))"
-        } else if let report = state.lastReport, !report.succeeded {
-            let failing = report.sources.filter { $0.status != .updated }.map { "\($0.name) (\($0.status.rawValue))" }
-            problem = "the last refresh did not take every source: " + failing.joined(separator: ", ")
-        }
+        let problem = healthProblem(state, refreshInterval: refreshInterval, now: now)
         writer.key("healthy"); writer.bool(problem == nil)
         writer.key("problem")
         if let problem { writer.string(problem) } else { writer.null() }
         writer.endObject()
+    }
+
+    /// Why the service is not healthy, or nil: data loaded, fresh (younger than twice the
+    /// refresh interval), and every source taken by the last refresh. What a probe or a load
+    /// balancer should act on, in one line.
+    static func healthProblem(_ state: ServingState, refreshInterval: Double, now: Double) -> String? {
+        let age = state.dataAge(now: now)
+        if !state.hasData { return "no data loaded yet" }
+        if let age, age > 2 * refreshInterval {
+            return "the data is \(MeasurementText.duration(age)) old, more than twice the refresh interval (\(MeasurementText.duration(refreshInterval)))"
+        }
+        if let report = state.lastReport, !report.succeeded {
+            let failing = report.sources.filter { $0.status != .updated }.map { "\($0.name) (\($0.status.rawValue))" }
+            return "the last refresh did not take every source: " + failing.joined(separator: ", ")
+        }
+        return nil
     }
 
     static func stats(_ state: ServingState, status: ServiceStatus, into writer: inout JSONWriter) {

@@ -8,10 +8,19 @@ extension AreaService {
     /// Answers one request line into `writer`, followed by a newline. Never throws: every
     /// failure becomes an error line.
     public func respond(to line: UnsafeBufferPointer<UInt8>, peerUID: UInt32?, view: View, into writer: inout JSONWriter) {
+        var tally = RequestTally()
+        respond(to: line, peerUID: peerUID, view: view, into: &writer, tally: &tally)
+    }
+
+    /// The same, counting the request's operation or error in `tally`.
+    public func respond(to line: UnsafeBufferPointer<UInt8>, peerUID: UInt32?, view: View, into writer: inout JSONWriter, tally: inout RequestTally) {
+        tally.answered += 1
         do throws(RequestError) {
             let request = try Request.parse(line)
+            tally.count(request)
             try execute(request, peerUID: peerUID, view: view, into: &writer)
         } catch {
+            tally.count(error)
             Answers.error(error, into: &writer)
         }
         writer.newline()
@@ -28,6 +37,7 @@ extension AreaService {
 
     func execute(_ request: Request, peerUID: UInt32?, view: View, into writer: inout JSONWriter) throws(RequestError) {
         if request.isPrivileged && !isAdmin(peerUID, view) {
+            logger.warning("refused a refresh asked by uid \(peerUID.map(String.init) ?? "unknown"): only root, the daemon's user and adminUids may ask")
             throw RequestError(.permissionDenied, "refresh is allowed only to root, the daemon's user, or adminUids (your uid is \(peerUID.map(String.init) ?? "unknown"))")
         }
         let state = view.state
@@ -81,6 +91,12 @@ extension AreaService {
             Answers.stats(state, status: status, into: &writer)
         case .health:
             Answers.health(state, refreshInterval: view.refreshInterval, refreshing: isRefreshing, into: &writer)
+        case .metrics:
+            writer.beginObject()
+            writer.key("ok"); writer.bool(true)
+            writer.key("metrics")
+            writer.string(PrometheusText.render(state: state, status: status, counters: counters, refreshInterval: view.refreshInterval))
+            writer.endObject()
         case .refresh(let wait, let force):
             let handle = startRefresh(force: force)
             writer.beginObject()

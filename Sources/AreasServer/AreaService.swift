@@ -18,7 +18,8 @@ public final class AreaService: Sendable {
     let current: LockedValue<ServingState>
     private let configuration: LockedValue<AreasConfig>
     let refreshes = RefreshCoordinator()
-    private let queries = Atomic<Int>(0)
+    /// Requests, errors and connections since start, for `stats` and `metrics`.
+    public let counters = ServiceCounters()
     let startedAt = Date().timeIntervalSince1970
     let environment: [String: String]
     public let snapshotPath: String
@@ -72,11 +73,11 @@ public final class AreaService: Sendable {
         generation.add(1, ordering: .releasing)
     }
 
-    /// Counts answered requests; connections add whole batches at once.
-    public func countQueries(_ n: Int) {
-        queries.add(n, ordering: .relaxed)
+    /// Adds a connection's counts; connections add whole batches at once.
+    public func count(_ tally: RequestTally) {
+        counters.add(tally)
     }
-    public var queriesServed: Int { queries.load(ordering: .relaxed) }
+    public var queriesServed: Int { counters.answered.current }
     public var isRefreshing: Bool { refreshes.isRunning }
 
     /// Uses a new configuration from the next refresh on.

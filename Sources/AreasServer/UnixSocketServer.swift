@@ -29,8 +29,6 @@ public final class UnixSocketServer: Sendable {
     private let service: AreaService
     /// Replaced whole on SIGHUP; each connection reads it once per batch.
     private let limitsInForce: LockedValue<Limits>
-    /// Bytes of answers being written to clients now.
-    private let waitingOutput = Atomic<Int>(0)
     private let active = LockedValue<Set<Int32>>([])
     /// The most connections open since memory was last given back.
     private let peakConnections = Atomic<Int>(0)
@@ -51,7 +49,7 @@ public final class UnixSocketServer: Sendable {
     public var connectionCount: Int { active.withLock { $0.count } }
 
     /// Bytes of answers waiting for clients to read them.
-    public var waitingOutputBytes: Int { waitingOutput.load(ordering: .relaxed) }
+    public var waitingOutputBytes: Int { service.counters.waitingOutputBytes.current }
 
     public var limits: Limits { limitsInForce.withLock { $0 } }
 
@@ -100,9 +98,11 @@ public final class UnixSocketServer: Sendable {
     /// closes the connection).
     private func send(_ writer: borrowing JSONWriter, to connection: FileDescriptor, peer: UInt32?, limits: Limits) -> Bool {
         let bytes = writer.count
-        let waiting = waitingOutput.add(bytes, ordering: .relaxed).newValue
-        defer { waitingOutput.subtract(bytes, ordering: .relaxed) }
+        let waitingOutput = service.counters.waitingOutputBytes
+        let waiting = waitingOutput.add(bytes)
+        defer { waitingOutput.add(-bytes) }
         if waiting > limits.maxOutputBytes {
+            service.counters.closedForOutput.add(1)
             service.logger.warning("closed a connection (uid \(peer.map(String.init) ?? "unknown")): its answer of \(bytes) bytes would take answers waiting for slow readers to \(waiting) bytes, past maxOutputBytes (\(limits.maxOutputBytes))")
             Self.sayAndClose(RequestError(.busy, "too many answers are waiting for clients to read them; this connection is closed, try again"), on: connection)
             return false
@@ -144,13 +144,16 @@ public final class UnixSocketServer: Sendable {
                 guard fds.count < maxConnections else { return false }
                 fds.insert(connection.rawValue)
                 peakConnections.max(fds.count, ordering: .relaxed)
+                service.counters.open.set(fds.count)
                 return true
             }
             guard admitted else {
+                service.counters.refused.add(1)
                 Self.sayAndClose(RequestError(.busy, "too many connections (limit \(maxConnections)); try again"), on: connection)
                 connection.close()
                 continue
             }
+            service.counters.accepted.add(1)
             finished.enter()
             do {
                 try SystemThread.start(stackSize: Self.stackBytes) { [self] in
@@ -163,6 +166,7 @@ public final class UnixSocketServer: Sendable {
                 }
             } catch {
                 // Out of threads (a task limit, memory): refuse this client and free its slot.
+                service.counters.refused.add(1)
                 if threadFailures == 0 { service.logger.error("cannot start a thread for a connection (\(error)); refusing connections until one starts") }
                 threadFailures += 1
                 Self.sayAndClose(RequestError(.busy, "the server cannot take another connection now; try again"), on: connection)
@@ -174,6 +178,7 @@ public final class UnixSocketServer: Sendable {
     private func finish(_ connection: FileDescriptor) {
         let remaining = active.withLock { fds in
             fds.remove(connection.rawValue)
+            service.counters.open.set(fds.count)
             return fds.count
         }
         connection.close()
@@ -244,7 +249,7 @@ public final class UnixSocketServer: Sendable {
 
             writer.reset()
             service.update(&view)
-            var answered = 0
+            var tally = RequestTally()
             var consumed = 0
             var tooLarge = false
             var failed = false
@@ -268,8 +273,7 @@ public final class UnixSocketServer: Sendable {
                         break
                     }
                     if end > start {
-                        service.respond(to: UnsafeBufferPointer(rebasing: buffer[start..<end]), peerUID: peer, view: view, into: &writer)
-                        answered += 1
+                        service.respond(to: UnsafeBufferPointer(rebasing: buffer[start..<end]), peerUID: peer, view: view, into: &writer, tally: &tally)
                     }
                     start = newline + 1
                     // Large answers go out as they are made: a batch of them must not pile
@@ -301,7 +305,7 @@ public final class UnixSocketServer: Sendable {
                 if !tooLarge && buffer.count - start > limits.maxLineBytes { tooLarge = true }
             }
             if holdingTurn { working.signal() }
-            service.countQueries(answered)
+            service.count(tally)
             if failed { return }
             if tooLarge {
                 Answers.error(RequestError(.tooLarge, "request line longer than \(limits.maxLineBytes) bytes; closing the connection"), into: &writer)

@@ -1,0 +1,117 @@
+import AreasCore
+import AreasIngest
+import AreasProtocol
+import Foundation
+import Glibc
+
+/// The daemon's state in the Prometheus text exposition format (version 0.0.4), for
+/// `areasctl metrics` (and node_exporter's textfile collector).
+///
+/// Every family has its `# HELP` and `# TYPE` lines before its samples; counters end in
+/// `_total`; label values are escaped as the format asks (backslash, double quote, newline).
+enum PrometheusText {
+    static func render(state: ServingState, status: Answers.ServiceStatus, counters: ServiceCounters, refreshInterval: Double) -> String {
+        var text = Text()
+        let now = Date().timeIntervalSince1970
+        text.family("areas_build_info", .gauge, "The running build; the value is always 1.")
+        text.sample("areas_build_info", ["version": AreasVersion.current], 1)
+
+        text.family("areas_data_loaded", .gauge, "1 when a data set is loaded and served.")
+        text.sample("areas_data_loaded", [:], state.hasData ? 1 : 0)
+        text.family("areas_healthy", .gauge, "1 when areasctl health would exit 0: data loaded, fresh, every source's last refresh taken.")
+        text.sample("areas_healthy", [:], Answers.healthProblem(state, refreshInterval: refreshInterval, now: now) == nil ? 1 : 0)
+        text.family("areas_data_age_seconds", .gauge, "Age of the oldest source's data.")
+        if let age = state.dataAge(now: now) { text.sample("areas_data_age_seconds", [:], age) }
+
+        let records = state.index.areas.records
+        text.family("areas_areas", .gauge, "Areas served, by kind.")
+        for kind in AreaKind.allCases {
+            text.sample("areas_areas", ["kind": kind.rawValue], Double(records.reduce(0) { $0 + ($1.kind == kind ? 1 : 0) }))
+        }
+
+        let names = Set(state.sources.keys).union(state.history.keys).sorted()
+        text.family("areas_source_areas", .gauge, "Areas served from each source.")
+        for name in names { text.sample("areas_source_areas", ["source": name], Double(state.sources[name]?.range.count ?? 0)) }
+        text.family("areas_source_age_seconds", .gauge, "Age of each source's served data.")
+        for name in names {
+            if let fetched = state.sources[name]?.fetchedAt { text.sample("areas_source_age_seconds", ["source": name], Swift.max(0, now - fetched)) }
+        }
+        text.family("areas_source_last_refresh_success", .gauge, "1 when the source's last refresh was taken, 0 when it failed or was held back.")
+        for name in names {
+            if let status = state.history[name]?.lastStatus {
+                text.sample("areas_source_last_refresh_success", ["source": name], status == SourceReport.Status.updated.rawValue ? 1 : 0)
+            }
+        }
+        text.family("areas_source_last_success_timestamp_seconds", .gauge, "When each source's data was last taken, in seconds since 1970.")
+        for name in names {
+            if let at = state.history[name]?.lastSuccessAt ?? state.sources[name]?.fetchedAt {
+                text.sample("areas_source_last_success_timestamp_seconds", ["source": name], at.rounded())
+            }
+        }
+        text.family("areas_refresh_duration_seconds", .gauge, "How long the last refresh took.")
+        if let report = state.lastReport { text.sample("areas_refresh_duration_seconds", [:], report.durationMilliseconds / 1000) }
+        text.family("areas_refreshing", .gauge, "1 while a refresh runs.")
+        text.sample("areas_refreshing", [:], status.refreshing ? 1 : 0)
+
+        text.family("areas_requests_total", .counter, "Requests answered, by operation (requests that could not be read count under errors only).")
+        for (i, op) in Request.operationNames.enumerated() { text.sample("areas_requests_total", ["op": op], Double(counters.byOperation[i].current)) }
+        text.family("areas_request_errors_total", .counter, "Error answers, by code.")
+        for (i, code) in RequestTally.errorCodes.enumerated() { text.sample("areas_request_errors_total", ["code": code.rawValue], Double(counters.byError[i].current)) }
+
+        text.family("areas_connections_open", .gauge, "Client connections open now.")
+        text.sample("areas_connections_open", [:], Double(counters.open.current))
+        text.family("areas_connections_accepted_total", .counter, "Client connections served.")
+        text.sample("areas_connections_accepted_total", [:], Double(counters.accepted.current))
+        text.family("areas_connections_refused_total", .counter, "Client connections told busy and closed: over maxConnections, or no thread could start.")
+        text.sample("areas_connections_refused_total", [:], Double(counters.refused.current))
+        text.family("areas_connections_closed_for_output_total", .counter, "Connections closed because their answers would pass maxOutputBytes.")
+        text.sample("areas_connections_closed_for_output_total", [:], Double(counters.closedForOutput.current))
+        text.family("areas_output_waiting_bytes", .gauge, "Bytes of answers being written to clients now.")
+        text.sample("areas_output_waiting_bytes", [:], Double(counters.waitingOutputBytes.current))
+
+        text.family("process_resident_memory_bytes", .gauge, "Resident memory size in bytes.")
+        text.sample("process_resident_memory_bytes", [:], Double(residentBytes()))
+        text.family("process_start_time_seconds", .gauge, "Start time of the process since unix epoch in seconds.")
+        text.sample("process_start_time_seconds", [:], status.startedAt.rounded())
+        return text.lines
+    }
+
+    /// Resident pages from /proc/self/statm, in bytes.
+    static func residentBytes() -> Int {
+        guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
+              let pages = statm.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) else { return 0 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+
+    enum Kind: String { case gauge, counter }
+
+    struct Text {
+        var lines = ""
+
+        mutating func family(_ name: String, _ kind: Kind, _ help: String) {
+            lines += "# HELP \(name) \(help.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\n", with: "\\n"))\n"
+            lines += "# TYPE \(name) \(kind.rawValue)\n"
+        }
+
+        mutating func sample(_ name: String, _ labels: [String: String], _ value: Double) {
+            lines += name
+            if !labels.isEmpty {
+                let pairs = labels.sorted { $0.key < $1.key }.map { "\($0.key)=\"\(Self.escape($0.value))\"" }
+                lines += "{" + pairs.joined(separator: ",") + "}"
+            }
+            lines += " " + Self.number(value) + "\n"
+        }
+
+        static func escape(_ value: String) -> String {
+            value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "\n", with: "\\n")
+        }
+
+        /// Whole numbers without a fraction; others as Swift prints a double (Go's parser reads both).
+        static func number(_ value: Double) -> String {
+            if value.isNaN { return "NaN" }
+            if value.isInfinite { return value > 0 ? "+Inf" : "-Inf" }
+            if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+            return "\(value)"
+        }
+    }
+}
