@@ -8,6 +8,9 @@ public struct ControlCommand: Sendable {
 
     public var verb: String
     public var request: [UInt8]
+    /// `--output` as given; with `--geojson` the daemon is still asked for whole areas, so
+    /// every feature has its real position, and `ids` keeps only the id and distance.
+    public var output: OutputMode?
     public var format: Format
     /// For `refresh`: print only failures.
     public var quiet: Bool
@@ -54,6 +57,7 @@ public struct ControlCommand: Sendable {
         if let kind, KindFilter(rawValue: kind) == nil { throw .invalidValue("--kind", kind) }
         if let output, OutputMode(rawValue: output) == nil { throw .invalidValue("--output", output) }
         if json && geojson { throw .wrongArguments("--json and --geojson cannot be combined") }
+        if geojson && output == OutputMode.count.rawValue { throw .wrongArguments("--output count has no places to draw: use it without --geojson") }
 
         func numbers(_ names: [String]) throws(UsageError) -> [Double] {
             guard operands.count == names.count else {
@@ -74,7 +78,8 @@ public struct ControlCommand: Sendable {
             if let kind { writer.key("kind"); writer.string(kind) }
             if let province { writer.key("province"); writer.string(province) }
             if let district { writer.key("district"); writer.string(district) }
-            if let output { writer.key("output"); writer.string(output) }
+            // GeoJSON needs every area's position: whole areas, whatever --output says.
+            if let output, !geojson { writer.key("output"); writer.string(output) }
             if let value = limit ?? k { writer.key(limitKey); writer.number(value) }
         }
         switch verb {
@@ -134,7 +139,7 @@ public struct ControlCommand: Sendable {
         }
         writer.endObject()
         return ControlCommand(
-            verb: verb, request: writer.bytes, format: json ? .json : geojson ? .geojson : .table,
+            verb: verb, request: writer.bytes, output: output.flatMap(OutputMode.init(rawValue:)), format: json ? .json : geojson ? .geojson : .table,
             quiet: quiet, socketPath: socketPath, timeoutSeconds: timeout ?? (verb == "refresh" ? 600 : 5))
     }
 }

@@ -35,7 +35,11 @@ public enum ResponseFormatter {
             let areas = object.array("areas").compactMap { value -> Object? in
                 if case .object(let m) = value { return Object(m) } else { return nil }
             }
-            if command.format == .geojson { return Output(stdout: geoJSON(areas), stderr: "", status: 0) }
+            if command.format == .geojson {
+                let truncated = object.bool("truncated") == true
+                let note = truncated ? "note: more areas matched than the \(areas.count) drawn; narrow the query or raise --limit\n" : ""
+                return Output(stdout: geoJSON(areas, idsOnly: command.output == .ids, truncated: truncated), stderr: note, status: 0)
+            }
             return Output(stdout: table(areas, count: object.int("count") ?? areas.count, truncated: object.bool("truncated") ?? false), stderr: "", status: 0)
         case "get":
             guard case .object(let first)? = object.array("areas").first else { return Output(stdout: "", stderr: "", status: 1) }
@@ -129,10 +133,13 @@ public enum ResponseFormatter {
         return Output(stdout: out, stderr: err, status: failed ? 1 : 0)
     }
 
-    static func geoJSON(_ areas: [Object]) -> String {
+    /// A FeatureCollection of `areas`; a truncated answer says so in a foreign member,
+    /// `"truncated": true`, which GeoJSON readers ignore and scripts can test.
+    static func geoJSON(_ areas: [Object], idsOnly: Bool = false, truncated: Bool = false) -> String {
         var writer = JSONWriter()
         writer.beginObject()
         writer.key("type"); writer.string("FeatureCollection")
+        if truncated { writer.key("truncated"); writer.bool(true) }
         writer.key("features")
         writer.beginArray()
         for area in areas {
@@ -149,7 +156,8 @@ public enum ResponseFormatter {
             writer.endObject()
             writer.key("properties")
             writer.beginObject()
-            for key in ["id", "kind", "name", "address", "district", "source", "distanceMeters", "alongMeters", "sideMeters", "footprintMeters"] {
+            let keys = idsOnly ? ["id", "distanceMeters", "alongMeters"] : ["id", "kind", "name", "address", "district", "source", "distanceMeters", "alongMeters", "sideMeters", "footprintMeters"]
+            for key in keys {
                 guard let value = area.value(key) else { continue }
                 writer.key(escaping: key)
                 // JSON escapes what it must; the text goes through exactly as the daemon sent it.
