@@ -54,8 +54,12 @@ extension AreaService {
         install(next)
         if changed { FreeMemory.release() }  // the build's temporaries
         onRefresh(next)
-        logger.info("refresh finished in \(Int(report.durationMilliseconds)) ms: \(next.index.count) areas served" +
-                    (report.succeeded ? "" : "; some sources failed or were held back"))
+        if !report.sources.isEmpty && report.sources.allSatisfy({ $0.status == .failed }) {
+            logger.error("refresh failed: no source could be fetched (\(report.sources.map(\.name).joined(separator: ", "))); still serving the previous \(next.index.count) areas")
+        } else {
+            logger.info("refresh finished in \(Int(report.durationMilliseconds)) ms: \(next.index.count) areas served" +
+                        (report.succeeded ? "" : "; some sources failed or were held back"))
+        }
         return report
     }
 }

@@ -1,6 +1,7 @@
 import AreasCore
 import AreasIngest
 import AreasProtocol
+import AreasSystem
 import Foundation
 
 /// Request dispatch: who may ask what, and which answer each request gets.
@@ -15,15 +16,24 @@ extension AreaService {
     /// The same, counting the request's operation or error in `tally`.
     public func respond(to line: UnsafeBufferPointer<UInt8>, peerUID: UInt32?, view: View, into writer: inout JSONWriter, tally: inout RequestTally) {
         tally.answered += 1
+        // At debug level each request is logged: its op, time and outcome, never its text.
+        let startedAt = logger.threshold == .debug ? MonotonicClock.microseconds : nil
+        var op = "unreadable"
+        var outcome = "ok"
         do throws(RequestError) {
             let request = try Request.parse(line)
             tally.count(request)
+            op = Request.operationNames[request.operationIndex]
             try execute(request, peerUID: peerUID, view: view, into: &writer)
         } catch {
             tally.count(error)
+            outcome = error.code.rawValue
             Answers.error(error, into: &writer)
         }
         writer.newline()
+        if let startedAt {
+            logger.debug("request \(op) from uid \(peerUID.map(String.init) ?? "unknown"): \(outcome) in \(MonotonicClock.microseconds - startedAt) µs")
+        }
     }
 
     func isAdmin(_ uid: UInt32?, _ view: View) -> Bool {

@@ -1,5 +1,6 @@
 import AreasCore
 import AreasProtocol
+import AreasSystem
 import Foundation
 
 /// The daemon's configuration: where it listens, where it keeps its snapshot, which sources it reads.
@@ -53,13 +54,22 @@ public struct AreasConfig: Sendable, Equatable {
 
     /// Reads and validates a config file; relative paths inside it are relative to its folder.
     public static func load(path: String) throws(ConfigError) -> AreasConfig {
-        let data: Data
+        // Read with the system's own words for what went wrong ("No such file or directory",
+        // "Permission denied"), and never block on a FIFO or read a huge file whole.
+        let bytes: [UInt8]
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+            guard let read = try WholeFile.read(path, limit: 16 << 20) else {
+                throw ConfigError(path: path, problem: "cannot read the file: No such file or directory")
+            }
+            bytes = read
+        } catch let failure as WholeFile.ReadFailure {
+            throw ConfigError(path: path, problem: "cannot read the file: \(failure)")
+        } catch let error as ConfigError {
+            throw error
         } catch {
-            throw ConfigError(path: path, problem: "cannot read the file: \((error as NSError).localizedDescription)")
+            throw ConfigError(path: path, problem: "cannot read the file: \(error)")
         }
-        return try parse(data, path: path)
+        return try parse(Data(bytes), path: path)
     }
 
     /// Validates config JSON; `path` names it in errors and anchors relative paths.

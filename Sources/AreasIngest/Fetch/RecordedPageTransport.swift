@@ -11,11 +11,13 @@ public struct RecordedPageTransport: PageTransport {
 
     public init(directory: String) throws(UpstreamError) {
         self.directory = directory
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: directory)
-        } catch {
-            throw .transport("cannot list recorded pages in \(directory): \((error as NSError).localizedDescription)")
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isFolder) else {
+            throw .transport("cannot list recorded pages in \(directory): No such file or directory")
+        }
+        guard isFolder.boolValue else { throw .transport("cannot list recorded pages in \(directory): not a folder") }
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
+            throw .transport("cannot list recorded pages in \(directory): Permission denied")
         }
         files = names.filter { !$0.hasPrefix(".") }.sorted { a, b in
             let (na, nb) = (Self.number(in: a), Self.number(in: b))

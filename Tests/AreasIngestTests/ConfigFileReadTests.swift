@@ -1,0 +1,32 @@
+import AreasTestSupport
+import Foundation
+import Glibc
+import Testing
+@testable import AreasIngest
+
+/// A config file that cannot be read is reported in the system's plain words, and a FIFO or a
+/// folder at its path is refused without blocking.
+struct ConfigFileReadTests {
+    @Test func aMissingFileIsSaidInPlainWords() {
+        let message = Self.loadError("/nonexistent/areasd.json")
+        #expect(message == "/nonexistent/areasd.json: cannot read the file: No such file or directory")
+        #expect(!message.contains("The operation could not be completed"))
+    }
+
+    @Test func aFifoOrAFolderIsRefusedWithoutWaiting() throws {
+        let folder = Fixtures.temporaryDirectory()
+        let fifo = folder + "/areasd.json"
+        try #require(mkfifo(fifo, 0o600) == 0)
+        #expect(Self.loadError(fifo).hasSuffix("cannot read the file: not a regular file (fifo)"))
+        #expect(Self.loadError(folder).contains("cannot read the file: not a regular file"))
+    }
+
+    static func loadError(_ path: String) -> String {
+        do {
+            _ = try AreasConfig.load(path: path)
+            return "loaded"
+        } catch {
+            return error.description
+        }
+    }
+}
