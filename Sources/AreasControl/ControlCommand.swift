@@ -11,6 +11,8 @@ public struct ControlCommand: Sendable {
     /// `--output` as given; with `--geojson` the daemon is still asked for whole areas, so
     /// every feature has its real position, and `ids` keeps only the id and distance.
     public var output: OutputMode?
+    /// `--province`, to say which names the data has when none matched.
+    public var province: String?
     public var format: Format
     /// For `refresh`: print only failures.
     public var quiet: Bool
@@ -34,6 +36,36 @@ public struct ControlCommand: Sendable {
                  --output full|ids|count  --json  --geojson
         """
 
+    /// A note for an answer with no areas when `--province` names no province of the data
+    /// (nor a short name of one): the names it has, from `stats`' `byProvince`.
+    public static func provinceNote(_ province: String, known: [String]) -> String? {
+        let resolved = Region.standardAliases[province] ?? province
+        guard !known.contains(resolved) else { return nil }
+        return "note: the data has no province '\(province)'; it has: \(known.joined(separator: ", "))\n"
+    }
+
+    /// The options each command reads (besides `--socket` and `--timeout`).
+    static let options: [String: Set<String>] = {
+        let query: Set<String> = ["--json", "--geojson", "--kind", "--output", "--province", "--district", "--limit"]
+        return [
+            "near": query.union(["-k", "--max-meters"]), "radius": query, "bbox": query, "along": query.union(["--meters"]),
+            "check": ["--json", "--province", "--district"], "get": ["--json", "--geojson"],
+            "stats": ["--json"], "health": ["--json"], "metrics": ["--json"], "refresh": ["--json", "--force", "--quiet"],
+        ]
+    }()
+
+    /// A usage error when `latitude` cannot be one and the pair looks swapped: Korea's
+    /// longitudes (124 to 132) are not latitudes, and people type "x, y" as often as "lat, lon".
+    static func checkOrder(latitude: Double, longitude: Double, verb: String, rest: String = "") throws(UsageError) {
+        guard !(-90...90).contains(latitude) else { return }
+        if (-90...90).contains(longitude) && (-180...180).contains(latitude) {
+            throw .wrongArguments("\(latitude) is not a latitude: latitude and longitude look swapped (try: areasctl \(verb) \(Self.text(longitude)) \(Self.text(latitude))\(rest))")
+        }
+        throw .wrongArguments("latitude must be between -90 and 90, got \(Self.text(latitude))")
+    }
+
+    static func text(_ value: Double) -> String { value == value.rounded() ? String(Int(value)) : String(value) }
+
     public static func parse(_ arguments: [String]) throws(UsageError) -> ControlCommand {
         var list = ArgumentList(arguments)
         let socketPath = try list.value("--socket", "-s")
@@ -54,9 +86,26 @@ public struct ControlCommand: Sendable {
         let positionals = try list.positionals()
         guard let verb = positionals.first else { throw .wrongArguments("no command given") }
         let operands = Array(positionals.dropFirst())
+        // An option the command does not read is a mistake to point out, not to ignore.
+        let given: [(String, Bool)] = [
+            ("--json", json), ("--geojson", geojson), ("--quiet", quiet), ("--force", force), ("--kind", kind != nil),
+            ("--output", output != nil), ("--limit", limit != nil), ("-k", k != nil), ("--max-meters", maxMeters != nil),
+            ("--meters", corridor != nil), ("--province", province != nil), ("--district", district != nil),
+        ]
+        if let allowed = Self.options[verb], let stray = given.first(where: { $0.1 && !allowed.contains($0.0) }) {
+            throw .wrongArguments("\(stray.0) does not apply to \(verb)")
+        }
         if let kind, KindFilter(rawValue: kind) == nil { throw .invalidValue("--kind", kind) }
         if let output, OutputMode(rawValue: output) == nil { throw .invalidValue("--output", output) }
         if json && geojson { throw .wrongArguments("--json and --geojson cannot be combined") }
+        // Ranges checked here, so an error names the flag the user typed, with exit 2 like any
+        // other usage error.
+        if let k, !(0...Request.maximumK).contains(k) { throw .wrongArguments("-k must be from 0 to \(Request.maximumK), got \(k)") }
+        if let limit, limit < 0 { throw .wrongArguments("--limit must be 0 or more, got \(limit)") }
+        if let maxMeters, !(maxMeters >= 0 && maxMeters.isFinite) { throw .wrongArguments("--max-meters must be a distance of 0 or more meters, got \(maxMeters)") }
+        if let corridor, !(0...Request.maximumCorridor).contains(corridor) {
+            throw .wrongArguments("--meters must be from 0 to \(Int(Request.maximumCorridor)), got \(corridor)")
+        }
         if geojson && output == OutputMode.count.rawValue { throw .wrongArguments("--output count has no places to draw: use it without --geojson") }
 
         func numbers(_ names: [String]) throws(UsageError) -> [Double] {
@@ -85,12 +134,14 @@ public struct ControlCommand: Sendable {
         switch verb {
         case "near":
             let v = try numbers(["LAT", "LON"])
+            try checkOrder(latitude: v[0], longitude: v[1], verb: verb)
             writer.key("lat"); writer.number(v[0])
             writer.key("lon"); writer.number(v[1])
             if let maxMeters { writer.key("maxMeters"); writer.number(maxMeters) }
             common(limitKey: "k")
         case "radius":
             let v = try numbers(["LAT", "LON", "METERS"])
+            try checkOrder(latitude: v[0], longitude: v[1], verb: verb, rest: " " + Self.text(v[2]))
             writer.key("lat"); writer.number(v[0])
             writer.key("lon"); writer.number(v[1])
             writer.key("meters"); writer.number(v[2])
@@ -104,6 +155,7 @@ public struct ControlCommand: Sendable {
             common(limitKey: "limit")
         case "check":
             let v = try numbers(["LAT", "LON"])
+            try checkOrder(latitude: v[0], longitude: v[1], verb: verb)
             writer.key("lat"); writer.number(v[0])
             writer.key("lon"); writer.number(v[1])
             if let province { writer.key("province"); writer.string(province) }
@@ -139,7 +191,7 @@ public struct ControlCommand: Sendable {
         }
         writer.endObject()
         return ControlCommand(
-            verb: verb, request: writer.bytes, output: output.flatMap(OutputMode.init(rawValue:)), format: json ? .json : geojson ? .geojson : .table,
+            verb: verb, request: writer.bytes, output: output.flatMap(OutputMode.init(rawValue:)), province: province, format: json ? .json : geojson ? .geojson : .table,
             quiet: quiet, socketPath: socketPath, timeoutSeconds: timeout ?? (verb == "refresh" ? 600 : 5))
     }
 }

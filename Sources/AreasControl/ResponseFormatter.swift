@@ -65,6 +65,19 @@ public enum ResponseFormatter {
         }
     }
 
+    /// The `count` of an answer, if it has one.
+    public static func count(of line: [UInt8]) -> Int? {
+        guard case .object(let members)? = try? JSONParser.parse(line) else { return nil }
+        return Object(members).int("count")
+    }
+
+    /// The province names a `stats` answer lists.
+    public static func provinces(in line: [UInt8]) -> [String]? {
+        guard case .object(let members)? = try? JSONParser.parse(line),
+              case .object(let provinces)? = Object(members).value("byProvince") else { return nil }
+        return provinces.map(\.0).filter { $0 != "(unknown)" }
+    }
+
     // MARK: Pieces
 
     static func check(_ answer: Object) -> String {

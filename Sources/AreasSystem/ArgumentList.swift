@@ -14,8 +14,15 @@ public struct ArgumentList {
         remaining.isEmpty ? nil : remaining.removeFirst()
     }
 
-    /// Removes and returns the value of `--name value` or `--name=value` (also any alias).
+    /// Removes and returns the value of `--name value` or `--name=value` (also any alias); an
+    /// option given twice is an error, not a silent choice of one.
     public mutating func value(_ names: String...) throws(UsageError) -> String? {
+        guard let found = try takeValue(names) else { return nil }
+        if try takeValue(names) != nil { throw .givenTwice(names[0]) }
+        return found
+    }
+
+    private mutating func takeValue(_ names: [String]) throws(UsageError) -> String? {
         var index = 0
         while index < remaining.count {
             let argument = remaining[index]
@@ -37,11 +44,11 @@ public struct ArgumentList {
         return nil
     }
 
-    /// Removes `--name` and reports whether it was there.
+    /// Removes `--name` and reports whether it was there (given twice, it is there once).
     public mutating func flag(_ names: String...) -> Bool {
-        guard let index = remaining.firstIndex(where: { names.contains($0) }) else { return false }
-        remaining.remove(at: index)
-        return true
+        let before = remaining.count
+        remaining.removeAll { names.contains($0) }
+        return remaining.count < before
     }
 
     /// Parses an option's value with `parse`, naming the option when it does not parse.
@@ -76,6 +83,7 @@ public enum UsageError: Error, Equatable, CustomStringConvertible {
     case unknownOption(String)
     case unknownCommand(String)
     case wrongArguments(String)
+    case givenTwice(String)
 
     public var description: String {
         switch self {
@@ -84,6 +92,7 @@ public enum UsageError: Error, Equatable, CustomStringConvertible {
         case .unknownOption(let name): return "unknown option \(name)"
         case .unknownCommand(let name): return "unknown command '\(name)'"
         case .wrongArguments(let message): return message
+        case .givenTwice(let name): return "\(name) is given twice"
         }
     }
 }

@@ -1,0 +1,45 @@
+import AreasTestSupport
+import Foundation
+import Glibc
+import Testing
+
+/// areasctl's usage errors through the real binary: one line naming the flag as typed, exit 2,
+/// before any connection; and a note naming the provinces the data has when none matched.
+struct CommandLineErrorsTests {
+    @Test(arguments: [
+        (["stats", "--kind", "smoking"], "--kind does not apply to stats"),
+        (["check", "37.5", "126.9", "--output", "count"], "--output does not apply to check"),
+        (["near", "37.5", "126.9", "--force"], "--force does not apply to near"),
+        (["near", "37.5", "126.9", "-k", "3", "-k", "4"], "-k is given twice"),
+        (["near", "37.5", "126.9", "--province=서울", "--province", "부산"], "--province is given twice"),
+        (["near", "126.97", "37.53"], "126.97 is not a latitude: latitude and longitude look swapped (try: areasctl near 37.53 126.97)"),
+        (["radius", "126.97", "37.53", "500"], "look swapped (try: areasctl radius 37.53 126.97 500)"),
+        (["near", "37.5", "126.9", "--max-meters", "-5"], "--max-meters must be a distance of 0 or more meters, got -5.0"),
+        (["near", "37.5", "126.9", "-k", "20000"], "-k must be from 0 to 10000, got 20000"),
+        (["along", "--meters", "60000", "37.5,126.9"], "--meters must be from 0 to 50000"),
+        (["near", "37.5", "126.9", "--output", "count", "--geojson"], "--output count has no places to draw"),
+    ] as [([String], String)])
+    func usageErrorsNameTheFlagAndExit2(arguments: [String], expected: String) throws {
+        let run = try Binaries.run("areasctl", ["--socket", "/nonexistent/areasd.sock"] + arguments)
+        #expect(run.status == 2)
+        #expect(run.stderr.contains(expected), "\(run.stderr)")
+        #expect(run.stderr.hasSuffix("run 'areasctl --help' for usage\n"))
+        #expect(run.stdout.isEmpty)
+    }
+
+    @Test func anUnknownProvinceIsNamedWithTheOnesThereAre() throws {
+        let folder = Fixtures.temporaryDirectory()
+        let socket = folder + "/areasd.sock"
+        let (daemon, _) = try Binaries.startDaemon(["--config", try Fixtures.sampleConfig(in: folder), "--socket", socket])
+        defer { kill(daemon.processIdentifier, SIGTERM); _ = daemon.waitUntilExit(seconds: 20) }
+        try #require(DaemonQuestions.waitUntilLoaded(socket))
+        let unknown = try Binaries.run("areasctl", ["--socket", socket, "near", "37.53", "126.97", "--province", "서울툭별시"])
+        #expect(unknown.status == 0)
+        #expect(unknown.stderr.contains("note: the data has no province '서울툭별시'; it has: "), "\(unknown.stderr)")
+        #expect(unknown.stderr.contains("서울특별시"))
+        // A short name of a province the data has: answered, and no note.
+        let short = try Binaries.run("areasctl", ["--socket", socket, "near", "37.53", "126.97", "--province", "서울"])
+        #expect(short.status == 0 && short.stderr.isEmpty, "\(short.stderr)")
+        #expect(!short.stdout.isEmpty)
+    }
+}
