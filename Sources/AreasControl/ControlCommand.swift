@@ -187,7 +187,8 @@ public struct ControlCommand: Sendable {
             writer.key("wait"); writer.bool(true)
             writer.key("force"); writer.bool(force)
         default:
-            throw .unknownCommand(verb)
+            let meant = Suggestion.closest(to: verb, among: Self.options.keys.sorted(), maximumDistance: 2).map { " (did you mean \($0)?)" } ?? ""
+            throw .wrongArguments("unknown command '\(verb)'\(meant)")
         }
         writer.endObject()
         return ControlCommand(

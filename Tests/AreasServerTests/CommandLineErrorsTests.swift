@@ -18,6 +18,9 @@ struct CommandLineErrorsTests {
         (["near", "37.5", "126.9", "-k", "20000"], "-k must be from 0 to 10000, got 20000"),
         (["along", "--meters", "60000", "37.5,126.9"], "--meters must be from 0 to 50000"),
         (["near", "37.5", "126.9", "--output", "count", "--geojson"], "--output count has no places to draw"),
+        (["nera", "37.5", "126.9"], "unknown command 'nera' (did you mean near?)"),
+        (["helth"], "unknown command 'helth' (did you mean health?)"),
+        (["frobnicate"], "unknown command 'frobnicate'\n"),
     ] as [([String], String)])
     func usageErrorsNameTheFlagAndExit2(arguments: [String], expected: String) throws {
         let run = try Binaries.run("areasctl", ["--socket", "/nonexistent/areasd.sock"] + arguments)

@@ -184,7 +184,7 @@ public struct AreasConfig: Sendable, Equatable {
         guard case .object(let top)? = try? JSONParser.parse([UInt8](data)) else { return }
         func check(_ members: [(String, JSONValue)], _ known: Set<String>, _ prefix: String) throws(ConfigError) {
             for (key, _) in members where !known.contains(key) {
-                let suggestion = known.min { editDistance($0, key) < editDistance($1, key) }.map { " (did you mean \($0)?)" } ?? ""
+                let suggestion = Suggestion.closest(to: key, among: known.sorted()).map { " (did you mean \($0)?)" } ?? ""
                 throw ConfigError(path: path, key: prefix + key, problem: "unknown key" + suggestion)
             }
         }
@@ -203,22 +203,6 @@ public struct AreasConfig: Sendable, Equatable {
                 try check(geocode, knownGeocodeKeys, "sources[\(i)].geocode.")
             }
         }
-    }
-
-    /// Levenshtein distance, for suggesting the key that was meant.
-    static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        var row = Array(0...b.count)
-        for i in 1...max(a.count, 1) where !a.isEmpty {
-            var previous = row[0]
-            row[0] = i
-            for j in stride(from: 1, through: b.count, by: 1) {
-                let current = row[j]
-                row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
-                previous = current
-            }
-        }
-        return row[b.count]
     }
 
     private static func underlying(_ context: DecodingError.Context) -> String {
