@@ -31,11 +31,8 @@ struct CommandLineErrorsTests {
     }
 
     @Test func anUnknownProvinceIsNamedWithTheOnesThereAre() throws {
-        let folder = Fixtures.temporaryDirectory()
-        let socket = folder + "/areasd.sock"
-        let (daemon, _) = try Binaries.startDaemon(["--config", try Fixtures.sampleConfig(in: folder), "--socket", socket])
-        defer { kill(daemon.processIdentifier, SIGTERM); _ = daemon.waitUntilExit(seconds: 20) }
-        try #require(DaemonQuestions.waitUntilLoaded(socket))
+        let daemon = try SampleDaemon()
+        let socket = daemon.socket
         let unknown = try Binaries.run("areasctl", ["--socket", socket, "near", "37.53", "126.97", "--province", "서울툭별시"])
         #expect(unknown.status == 0)
         #expect(unknown.stderr.contains("note: the data has no province '서울툭별시'; it has: "), "\(unknown.stderr)")

@@ -6,16 +6,7 @@ import Testing
 
 /// `areasctl --geojson` through the real client and daemon: every feature at its area's real
 /// position whatever `--output` says, and a truncated collection that says so.
-@Suite(.serialized) struct GeoJSONOutputTests {
-    static let folder = Fixtures.temporaryDirectory()
-    static let socket = folder + "/areasd.sock"
-
-    static func daemon() throws -> Process {
-        let (process, _) = try Binaries.startDaemon(["--config", try Fixtures.sampleConfig(in: folder), "--socket", socket])
-        try #require(DaemonQuestions.waitUntilLoaded(socket))
-        return process
-    }
-
+struct GeoJSONOutputTests {
     static func features(_ text: String) throws -> [JSONValue] {
         let collection = try JSONParser.parse(Array(text.utf8))
         #expect(collection["type"]?.string == "FeatureCollection")
@@ -24,16 +15,15 @@ import Testing
 
     @Test(arguments: ["full", "ids"])
     func everyFeatureIsWhereItsAreaIs(output: String) throws {
-        let process = try Self.daemon()
-        defer { kill(process.processIdentifier, SIGTERM); _ = process.waitUntilExit(seconds: 20) }
-        let run = try Binaries.run("areasctl", ["--socket", Self.socket, "near", "37.53", "126.97", "-k", "3", "--output", output, "--geojson"])
+        let daemon = try SampleDaemon()
+        let run = try Binaries.run("areasctl", ["--socket", daemon.socket, "near", "37.53", "126.97", "-k", "3", "--output", output, "--geojson"])
         #expect(run.status == 0, "\(run.stderr)")
         let features = try Self.features(run.stdout)
         #expect(features.count == 3)
         for feature in features {
             let id = try #require(feature["properties"]?["id"]?.string)
             // The oracle: the area as `get` returns it.
-            let area = try #require(DaemonQuestions.ask(Self.socket, #"{"op":"get","id":"\#(id)"}"#)?["areas"]?.array.first)
+            let area = try #require(DaemonQuestions.ask(daemon.socket, #"{"op":"get","id":"\#(id)"}"#)?["areas"]?.array.first)
             let coordinates = feature["geometry"]?["coordinates"]?.array ?? []
             #expect(coordinates.count == 2)
             #expect(coordinates.first?.double == area["lon"]?.double && coordinates.last?.double == area["lat"]?.double, "\(id)")
@@ -43,14 +33,13 @@ import Testing
     }
 
     @Test func aTruncatedCollectionSaysSoAndCountIsRefused() throws {
-        let process = try Self.daemon()
-        defer { kill(process.processIdentifier, SIGTERM); _ = process.waitUntilExit(seconds: 20) }
-        let run = try Binaries.run("areasctl", ["--socket", Self.socket, "radius", "37.53", "126.97", "5000", "--limit", "3", "--geojson"])
+        let daemon = try SampleDaemon()
+        let run = try Binaries.run("areasctl", ["--socket", daemon.socket, "radius", "37.53", "126.97", "5000", "--limit", "3", "--geojson"])
         #expect(run.status == 0)
         #expect(try Self.features(run.stdout).count == 3)
         #expect(try JSONParser.parse(Array(run.stdout.utf8))["truncated"]?.bool == true)
         #expect(run.stderr.contains("more areas matched than the 3 drawn"))
-        let count = try Binaries.run("areasctl", ["--socket", Self.socket, "near", "37.53", "126.97", "--output", "count", "--geojson"])
+        let count = try Binaries.run("areasctl", ["--socket", daemon.socket, "near", "37.53", "126.97", "--output", "count", "--geojson"])
         #expect(count.status == 2)
         #expect(count.stderr.contains("--output count has no places to draw"))
     }

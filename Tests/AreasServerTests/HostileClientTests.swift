@@ -17,20 +17,6 @@ import Testing
         return ticks / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
-    static func startDaemon(_ folder: String, extra: String = "") throws -> (Process, Pipe, String) {
-        let socket = folder + "/areasd.sock"
-        let config = try Fixtures.sampleConfig(in: folder, extra: extra)
-        let (process, stderr) = try Binaries.startDaemon(["--config", config, "--socket", socket])
-        try #require(DaemonQuestions.waitUntilLoaded(socket))
-        return (process, stderr, socket)
-    }
-
-    static func stop(_ process: Process, _ stderr: Pipe) -> String {
-        kill(process.processIdentifier, SIGTERM)
-        _ = process.waitUntilExit(seconds: 20)
-        return String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    }
-
     /// A route of `count` points zig-zagging across Seoul, each leg about 20 km: with a 20 km
     /// corridor every leg passes every sample area, so each request costs close to the work limit.
     static func heavyRoute(_ count: Int) -> String {
@@ -39,9 +25,8 @@ import Testing
     }
 
     @Test func workForAClientThatHasGoneStops() throws {
-        let folder = Fixtures.temporaryDirectory()
-        let (daemon, stderr, socket) = try Self.startDaemon(folder)
-        let pid = daemon.processIdentifier
+        let daemon = try SampleDaemon()
+        let (socket, pid) = (daemon.socket, daemon.pid)
         // Forty heavy requests in one write, small answers (limit 0), then the client leaves
         // without reading: seconds of work that nobody will read.
         let line = Self.heavyRoute(120) + "\n"
@@ -58,13 +43,13 @@ import Testing
         let answer = DaemonQuestions.ask(socket, Self.heavyRoute(120).replacingOccurrences(of: #""limit":0"#, with: #""limit":1"#))
         #expect(answer?["ok"]?.bool == true, "\(String(describing: answer))")
         #expect(answer?["truncated"]?.bool == true)
-        let log = Self.stop(daemon, stderr)
+        let log = daemon.stop()
         #expect(log.contains("whose client has gone;") && log.contains("requests left unanswered"), "\(log)")
     }
 
     @Test func clientsThatNeverReadCannotHoldMoreThanMaxOutputBytes() throws {
-        let folder = Fixtures.temporaryDirectory()
-        let (daemon, stderr, socket) = try Self.startDaemon(folder, extra: #"  "maxOutputBytes": 1048576"#)
+        let daemon = try SampleDaemon(extra: #"  "maxOutputBytes": 1048576"#)
+        let socket = daemon.socket
         // Twenty clients each ask for every area in full (hundreds of kilobytes) and never read.
         let request = Array(#"{"op":"radius","lat":37.5,"lon":127,"meters":500000,"limit":1500}"#.utf8) + [10]
         var clients: [FileDescriptor] = []
@@ -92,7 +77,7 @@ import Testing
         #expect(DaemonQuestions.ask(socket, #"{"op":"near","lat":37.53,"lon":126.97,"k":3}"#)?["count"]?.double == 3)
         clients.forEach { $0.close() }
         clients = []
-        let log = Self.stop(daemon, stderr)
+        let log = daemon.stop()
         #expect(log.contains("past maxOutputBytes (1048576)"), "\(log)")
     }
 
@@ -104,9 +89,8 @@ import Testing
             return
         }
         defer { try? FileManager.default.removeItem(atPath: cgroup) }
-        let folder = Fixtures.temporaryDirectory()
-        let (daemon, stderr, socket) = try Self.startDaemon(folder)
-        let pid = daemon.processIdentifier
+        let daemon = try SampleDaemon()
+        let (socket, pid) = (daemon.socket, daemon.pid)
         let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
         let threads = status.split(separator: "\n").first { $0.hasPrefix("Threads:") }.flatMap { Int($0.split(separator: "\t").last ?? "") } ?? 0
         try #require(threads > 0)
@@ -130,7 +114,7 @@ import Testing
         #expect(DaemonQuestions.ask(socket, #"{"op":"health"}"#)?["ok"]?.bool == true)
         // And shutdown waits for no connection that never had a thread.
         let stopping = MonotonicClock.microseconds
-        let log = Self.stop(daemon, stderr)
+        let log = daemon.stop()
         #expect(MonotonicClock.microseconds - stopping < 5_000_000, "SIGTERM took \((MonotonicClock.microseconds - stopping) / 1000) ms")
         #expect(log.contains("cannot start a thread for a connection"), "\(log)")
         #expect(log.components(separatedBy: "cannot start a thread").count == 2, "logged once per burst")

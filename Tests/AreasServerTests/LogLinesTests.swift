@@ -11,15 +11,10 @@ import Testing
 /// refresh in which every source failed as one error line.
 struct LogLinesTests {
     @Test func debugLogsEachRequestWithoutItsText() throws {
-        let folder = Fixtures.temporaryDirectory()
-        let socket = folder + "/areasd.sock"
-        let (daemon, stderr) = try Binaries.startDaemon(["--config", try Fixtures.sampleConfig(in: folder), "--socket", socket, "--log-level", "debug"])
-        try #require(DaemonQuestions.waitUntilLoaded(socket))
-        _ = DaemonQuestions.ask(socket, #"{"op":"near","lat":37.5311,"lon":126.9711,"k":2}"#)
-        _ = DaemonQuestions.ask(socket, #"{"op":"near","lat":91,"lon":126.9711}"#)
-        kill(daemon.processIdentifier, SIGTERM)
-        _ = daemon.waitUntilExit(seconds: 20)
-        let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let daemon = try SampleDaemon(arguments: ["--log-level", "debug"])
+        _ = DaemonQuestions.ask(daemon.socket, #"{"op":"near","lat":37.5311,"lon":126.9711,"k":2}"#)
+        _ = DaemonQuestions.ask(daemon.socket, #"{"op":"near","lat":91,"lon":126.9711}"#)
+        let log = daemon.stop()
         #expect(log.contains("debug request near from uid \(getuid()): ok in "), "\(log.suffix(2000))")
         #expect(log.contains("debug request unreadable from uid \(getuid()): bad_request in "))
         #expect(!log.contains("37.5311") && !log.contains("126.9711"), "request text stays out of the log")

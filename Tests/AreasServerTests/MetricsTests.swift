@@ -59,11 +59,9 @@ struct MetricsTests {
     }
 
     @Test func metricsAreValidAndAgreeWithWhatHappened() throws {
-        let folder = Fixtures.temporaryDirectory()
-        let socket = folder + "/areasd.sock"
-        let (daemon, _) = try Binaries.startDaemon(["--config", try Fixtures.sampleConfig(in: folder), "--socket", socket])
-        defer { kill(daemon.processIdentifier, SIGTERM); _ = daemon.waitUntilExit(seconds: 20) }
-        try #require(DaemonQuestions.waitUntilLoaded(socket))
+        let daemon = try SampleDaemon()
+        let socket = daemon.socket
+        let folder = daemon.folder
         for _ in 0..<3 { _ = DaemonQuestions.ask(socket, #"{"op":"near","lat":37.53,"lon":126.97}"#) }
         _ = DaemonQuestions.ask(socket, #"{"op":"near","lat":91,"lon":126.97}"#)
         _ = DaemonQuestions.ask(socket, #"{"op":"fly"}"#)
