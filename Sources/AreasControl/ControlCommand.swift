@@ -4,7 +4,9 @@ import AreasSystem
 
 /// An areasctl command line turned into a request line and how to show the answer.
 public struct ControlCommand: Sendable {
-    public enum Format: Sendable { case table, json, geojson }
+    /// How answers are printed: a table for people; the daemon's JSON; GeoJSON; or, for
+    /// scripts, tab-separated lines without a header, or one JSON object per area a line.
+    public enum Format: String, Sendable, CaseIterable { case table, json, geojson, tsv, ndjson }
 
     public var verb: String
     public var request: [UInt8]
@@ -33,7 +35,7 @@ public struct ControlCommand: Sendable {
           metrics                   the daemon's counters in the Prometheus text format
           refresh [--force] [--quiet]   fetch every source now and wait for the result
         options: --kind smoking|nonsmoking|all  --province NAME  --district NAME  --limit N
-                 --output full|ids|count  --json  --geojson
+                 --output full|ids|count  --format table|json|geojson|tsv|ndjson (--json, --geojson)
         """
 
     /// A note for an answer with no areas when `--province` names no province of the data
@@ -46,10 +48,10 @@ public struct ControlCommand: Sendable {
 
     /// The options each command reads (besides `--socket` and `--timeout`).
     static let options: [String: Set<String>] = {
-        let query: Set<String> = ["--json", "--geojson", "--kind", "--output", "--province", "--district", "--limit"]
+        let query: Set<String> = ["--json", "--geojson", "--format", "--kind", "--output", "--province", "--district", "--limit"]
         return [
             "near": query.union(["-k", "--max-meters"]), "radius": query, "bbox": query, "along": query.union(["--meters"]),
-            "check": ["--json", "--province", "--district"], "get": ["--json", "--geojson"],
+            "check": ["--json", "--province", "--district"], "get": ["--json", "--geojson", "--format"],
             "stats": ["--json"], "health": ["--json"], "metrics": ["--json"], "refresh": ["--json", "--force", "--quiet"],
         ]
     }()
@@ -71,8 +73,13 @@ public struct ControlCommand: Sendable {
         let socketPath = try list.value("--socket", "-s")
         let timeout = try list.value("--timeout", as: { Double($0) })
         if let timeout, !(timeout > 0 && timeout <= 86_400) { throw .invalidValue("--timeout", String(timeout)) }
-        let json = list.flag("--json")
-        let geojson = list.flag("--geojson")
+        let formatName = try list.value("--format")
+        let format: Format? = try formatName.map { name throws(UsageError) in
+            guard let format = Format(rawValue: name) else { throw .invalidValue("--format", name) }
+            return format
+        }
+        let json = list.flag("--json") || format == .json
+        let geojson = list.flag("--geojson") || format == .geojson
         let quiet = list.flag("--quiet", "-q")
         let force = list.flag("--force")
         let kind = try list.value("--kind")
@@ -88,7 +95,7 @@ public struct ControlCommand: Sendable {
         let operands = Array(positionals.dropFirst())
         // An option the command does not read is a mistake to point out, not to ignore.
         let given: [(String, Bool)] = [
-            ("--json", json), ("--geojson", geojson), ("--quiet", quiet), ("--force", force), ("--kind", kind != nil),
+            ("--json", json), ("--geojson", geojson), ("--format", format != nil && format != .json), ("--quiet", quiet), ("--force", force), ("--kind", kind != nil),
             ("--output", output != nil), ("--limit", limit != nil), ("-k", k != nil), ("--max-meters", maxMeters != nil),
             ("--meters", corridor != nil), ("--province", province != nil), ("--district", district != nil),
         ]
@@ -98,6 +105,9 @@ public struct ControlCommand: Sendable {
         if let kind, KindFilter(rawValue: kind) == nil { throw .invalidValue("--kind", kind) }
         if let output, OutputMode(rawValue: output) == nil { throw .invalidValue("--output", output) }
         if json && geojson { throw .wrongArguments("--json and --geojson cannot be combined") }
+        if let format, format != .json && format != .geojson && (json || geojson) {
+            throw .wrongArguments("--format \(format.rawValue) cannot be combined with --json or --geojson")
+        }
         // Ranges checked here, so an error names the flag the user typed, with exit 2 like any
         // other usage error.
         if let k, !(0...Request.maximumK).contains(k) { throw .wrongArguments("-k must be from 0 to \(Request.maximumK), got \(k)") }
@@ -192,7 +202,7 @@ public struct ControlCommand: Sendable {
         }
         writer.endObject()
         return ControlCommand(
-            verb: verb, request: writer.bytes, output: output.flatMap(OutputMode.init(rawValue:)), province: province, format: json ? .json : geojson ? .geojson : .table,
+            verb: verb, request: writer.bytes, output: output.flatMap(OutputMode.init(rawValue:)), province: province, format: json ? .json : geojson ? .geojson : format ?? .table,
             quiet: quiet, socketPath: socketPath, timeoutSeconds: timeout ?? (verb == "refresh" ? 600 : 5))
     }
 }

@@ -35,12 +35,16 @@ public enum ResponseFormatter {
             let areas = object.array("areas").compactMap { value -> Object? in
                 if case .object(let m) = value { return Object(m) } else { return nil }
             }
-            if command.format == .geojson {
-                let truncated = object.bool("truncated") == true
-                let note = truncated ? "note: more areas matched than the \(areas.count) drawn; narrow the query or raise --limit\n" : ""
-                return Output(stdout: geoJSON(areas, idsOnly: command.output == .ids, truncated: truncated), stderr: note, status: 0)
+            // Notes go to stderr, so what is printed stays the answer alone.
+            let truncated = object.bool("truncated") == true
+            let count = object.int("count") ?? areas.count
+            let note = truncated ? "note: more areas matched than the \(count) shown; narrow the query or raise --limit\n" : ""
+            switch command.format {
+            case .geojson: return Output(stdout: geoJSON(areas, idsOnly: command.output == .ids, truncated: truncated), stderr: note, status: 0)
+            case .tsv: return Output(stdout: tsv(areas, idsOnly: command.output == .ids), stderr: note, status: 0)
+            case .ndjson: return Output(stdout: ndjson(object.array("areas")), stderr: note, status: 0)
+            default: return Output(stdout: table(areas, count: count, idsOnly: command.output == .ids), stderr: note, status: 0)
             }
-            return Output(stdout: table(areas, count: object.int("count") ?? areas.count, truncated: object.bool("truncated") ?? false), stderr: "", status: 0)
         case "get":
             guard case .object(let first)? = object.array("areas").first else { return Output(stdout: "", stderr: "", status: 1) }
             if command.format == .geojson { return Output(stdout: geoJSON([Object(first)]), stderr: "", status: 0) }
@@ -101,21 +105,71 @@ public enum ResponseFormatter {
         return text
     }
 
-    static func table(_ areas: [Object], count: Int, truncated: Bool) -> String {
+    /// A table for people; with `--output ids`, only the distance and id columns.
+    static func table(_ areas: [Object], count: Int, idsOnly: Bool = false) -> String {
         guard !areas.isEmpty else { return count > 0 ? "\(count) areas\n" : "no areas found\n" }
         let hasDistance = areas.contains { $0.double("distanceMeters") != nil }
         let onRoute = areas.contains { $0.double("alongMeters") != nil }
-        var rows: [[String]] = [(hasDistance ? ["DISTANCE"] : []) + (onRoute ? ["ALONG", "ASIDE"] : []) + ["KIND", "NAME", "ADDRESS", "ID"]]
+        let described = idsOnly ? [] : ["KIND", "NAME", "ADDRESS"]
+        var rows: [[String]] = [(hasDistance ? ["DISTANCE"] : []) + (onRoute ? ["ALONG", "ASIDE"] : []) + described + ["ID"]]
         for area in areas {
             var row: [String] = []
             if hasDistance { row.append(area.double("distanceMeters").map(MeasurementText.distance) ?? "") }
             if onRoute { row += [area.double("alongMeters").map(MeasurementText.distance) ?? "", area.double("sideMeters").map(MeasurementText.distance) ?? ""] }
-            row += [area.string("kind") ?? "", area.string("name") ?? "", area.string("address") ?? "", area.string("id") ?? ""]
+            if !idsOnly { row += [area.string("kind") ?? "", area.string("name") ?? "", area.string("address") ?? ""] }
+            row.append(area.string("id") ?? "")
             rows.append(row)
         }
-        var text = align(rows, rightAligned: Set(0..<((hasDistance ? 1 : 0) + (onRoute ? 2 : 0))))
-        if truncated { text += "(more than \(count) areas; narrow the query or raise --limit)\n" }
+        return align(rows, rightAligned: Set(0..<((hasDistance ? 1 : 0) + (onRoute ? 2 : 0))))
+    }
+
+    /// Tab-separated lines without a header, for `cut` and `awk`: id, then the distance in
+    /// meters (empty without a query point), then, unless `ids`, kind, latitude, longitude,
+    /// name and address. Tabs and line breaks inside a cell become spaces.
+    static func tsv(_ areas: [Object], idsOnly: Bool) -> String {
+        func cell(_ area: Object, _ key: String) -> String {
+            guard case .string(let raw)? = area.value(key) else { return "" }
+            let flat = raw.map { $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" ? " " : String($0) }.joined()
+            return flat.escapingControlCharacters()
+        }
+        var text = ""
+        for area in areas {
+            var cells = [cell(area, "id"), area.double("distanceMeters").map { String($0) } ?? ""]
+            if !idsOnly {
+                cells += [cell(area, "kind"), area.text("lat") ?? "", area.text("lon") ?? "", cell(area, "name"), cell(area, "address")]
+            }
+            text += cells.joined(separator: "\t") + "\n"
+        }
         return text
+    }
+
+    /// One area a line, each as the daemon sent it: JSON, so the text is exact.
+    static func ndjson(_ areas: [JSONValue]) -> String {
+        areas.map { value in
+            var writer = JSONWriter()
+            write(value, into: &writer)
+            return String(decoding: writer.bytes, as: UTF8.self) + "\n"
+        }.joined()
+    }
+
+    private static func write(_ value: JSONValue, into writer: inout JSONWriter) {
+        switch value {
+        case .null: writer.null()
+        case .bool(let b): writer.bool(b)
+        case .number(let n): writer.number(n)
+        case .string(let text): writer.string(text)
+        case .array(let items):
+            writer.beginArray()
+            for item in items { write(item, into: &writer) }
+            writer.endArray()
+        case .object(let members):
+            writer.beginObject()
+            for (key, member) in members {
+                writer.key(escaping: key)
+                write(member, into: &writer)
+            }
+            writer.endObject()
+        }
     }
 
     static func detail(_ area: Object) -> String {

@@ -51,7 +51,33 @@ import Testing
     @Test func truncationIsSaid() throws {
         let answer = #"{"ok":true,"count":1,"truncated":true,"areas":[{"id":"a:1","kind":"smoking","name":"n","lat":37,"lon":127,"address":"","district":"","source":"a"}]}"#
         let output = try render(answer, ["bbox", "36", "126", "38", "128", "--limit", "1"])
-        #expect(output.stdout.contains("(more than 1 areas; narrow the query or raise --limit)"))
+        // A note on stderr: what is printed stays the answer alone, for scripts.
+        #expect(output.stderr == "note: more areas matched than the 1 shown; narrow the query or raise --limit\n")
+        #expect(!output.stdout.contains("more areas"))
+    }
+
+    static let twoAreas = #"{"ok":true,"count":2,"truncated":false,"areas":[{"id":"a:1","kind":"smoking","name":"역\t광장","lat":37.5,"lon":127.25,"distanceMeters":12.5,"address":"서울 1","district":"","source":"a"},{"id":"a:2","kind":"nonsmoking","name":"공원","lat":37.6,"lon":127,"distanceMeters":300,"address":"","district":"","source":"a"}]}"#
+
+    @Test func tsvIsHeaderlessWithOneAreaALine() throws {
+        let full = try render(Self.twoAreas, ["near", "37.5", "127", "--format", "tsv"])
+        #expect(full.stdout == "a:1\t12.5\tsmoking\t37.5\t127.25\t역 광장\t서울 1\na:2\t300.0\tnonsmoking\t37.6\t127\t공원\t\n")
+        let ids = try render(#"{"ok":true,"count":1,"truncated":false,"areas":[{"id":"a:1","distanceMeters":12.5}]}"#, ["near", "37.5", "127", "--output", "ids", "--format", "tsv"])
+        #expect(ids.stdout == "a:1\t12.5\n")
+    }
+
+    @Test func ndjsonIsEachAreaAsTheDaemonSentIt() throws {
+        let output = try render(Self.twoAreas, ["near", "37.5", "127", "--format", "ndjson"])
+        let lines = output.stdout.split(separator: "\n")
+        #expect(lines.count == 2)
+        let answer = try JSONParser.parse(Array(Self.twoAreas.utf8))
+        for (line, area) in zip(lines, answer["areas"]?.array ?? []) {
+            #expect(try JSONParser.parse(Array(line.utf8)) == area)
+        }
+    }
+
+    @Test func idsTablesShowOnlyDistanceAndID() throws {
+        let output = try render(#"{"ok":true,"count":1,"truncated":false,"areas":[{"id":"a:1","distanceMeters":12.5}]}"#, ["near", "37.5", "127", "--output", "ids"])
+        #expect(output.stdout.split(separator: "\n").first?.split(separator: " ", omittingEmptySubsequences: true) == ["DISTANCE", "ID"])
     }
 
     /// The line and the exit status for each state; `--json` exits the same way.

@@ -38,9 +38,23 @@ struct GeoJSONOutputTests {
         #expect(run.status == 0)
         #expect(try Self.features(run.stdout).count == 3)
         #expect(try JSONParser.parse(Array(run.stdout.utf8))["truncated"]?.bool == true)
-        #expect(run.stderr.contains("more areas matched than the 3 drawn"))
+        #expect(run.stderr.contains("more areas matched than the 3 shown"))
         let count = try Binaries.run("areasctl", ["--socket", daemon.socket, "near", "37.53", "126.97", "--output", "count", "--geojson"])
         #expect(count.status == 2)
         #expect(count.stderr.contains("--output count has no places to draw"))
+    }
+
+    @Test func scriptsGetTheSameAreasAsTabsAndJSONLines() throws {
+        let daemon = try SampleDaemon()
+        let base = ["--socket", daemon.socket, "near", "37.53", "126.97", "-k", "5"]
+        let json = try Binaries.run("areasctl", base + ["--json"])
+        let ids = try JSONParser.parse(Array(json.stdout.utf8))["areas"]?.array.compactMap { $0["id"]?.string } ?? []
+        #expect(ids.count == 5)
+        let tsv = try Binaries.run("areasctl", base + ["--format", "tsv"])
+        #expect(tsv.status == 0)
+        #expect(tsv.stdout.split(separator: "\n").map { String($0.split(separator: "\t", omittingEmptySubsequences: false)[0]) } == ids)
+        #expect(tsv.stdout.split(separator: "\n").allSatisfy { $0.split(separator: "\t", omittingEmptySubsequences: false).count == 7 })
+        let ndjson = try Binaries.run("areasctl", base + ["--format", "ndjson"])
+        #expect(try ndjson.stdout.split(separator: "\n").map { try JSONParser.parse(Array($0.utf8))["id"]?.string } == ids)
     }
 }
