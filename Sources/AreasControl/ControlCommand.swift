@@ -56,11 +56,12 @@ public struct ControlCommand: Sendable {
         ]
     }()
 
-    /// A usage error when `latitude` cannot be one and the pair looks swapped: Korea's
-    /// longitudes (124 to 132) are not latitudes, and people type "x, y" as often as "lat, lon".
+    /// A usage error when `latitude` cannot be one, with a hint when the pair swapped lies in
+    /// Korea: its longitudes (124 to 132) are no latitudes, and people type "x, y" as often as
+    /// "lat, lon".
     static func checkOrder(latitude: Double, longitude: Double, verb: String, rest: String = "") throws(UsageError) {
         guard !(-90...90).contains(latitude) else { return }
-        if (-90...90).contains(longitude) && (-180...180).contains(latitude) {
+        if (try? GeoPoint(latitude: longitude, longitude: latitude)).map(GeoBox.korea.contains) == true {
             throw .wrongArguments("\(latitude) is not a latitude: latitude and longitude look swapped (try: areasctl \(verb) \(Self.text(longitude)) \(Self.text(latitude))\(rest))")
         }
         throw .wrongArguments("latitude must be between -90 and 90, got \(Self.text(latitude))")

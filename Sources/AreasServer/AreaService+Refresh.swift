@@ -34,12 +34,24 @@ extension AreaService {
         for problem in report.problems { logger.warning(problem) }
         let next: ServingState
         let clock = ContinuousClock()
-        // Only an updated source, or one dropped from the config, changes the data; then the
-        // catalog is a new table (merging hands back the same one otherwise).
-        let changed = report.sources.contains { $0.status == .updated } || Set(catalog.sources.keys) != Set(before.catalog.sources.keys)
+        // Only a source whose areas changed, or one dropped from the config, changes the data;
+        // then the index is rebuilt and the snapshot rewritten. Sources fetched again with the
+        // same areas only move their fetch times, kept beside the snapshot.
+        let changed = report.sources.contains { $0.status == .updated && (!$0.isUnchanged || !before.hasData) }
+            || Set(catalog.sources.keys) != Set(before.catalog.sources.keys)
         let history = SourceHistory.after(report, previous: before.history, configured: config.sources.map(\.name), now: Date().timeIntervalSince1970)
         if !changed {
-            next = before.with(report: report, history: history)
+            var confirmed: [String: Double] = [:]
+            for source in report.sources where source.isUnchanged { confirmed[source.name] = catalog.sources[source.name]?.fetchedAt }
+            let refreshed = before.catalog.with(fetchedAt: confirmed)
+            next = before.with(catalog: refreshed, report: report, history: history)
+            if !confirmed.isEmpty && before.hasData {
+                do {
+                    try FetchTimes.write(refreshed.sources.mapValues(\.fetchedAt), beside: snapshotPath)
+                } catch {
+                    logger.warning("cannot record the fetch times beside \(snapshotPath): \(error.reason); after a restart the data will look as old as the snapshot")
+                }
+            }
         } else {
             let start = clock.now
             next = ServingState(catalog: catalog, hasData: true, lastReport: report, snapshotPath: snapshotPath,
@@ -47,6 +59,7 @@ extension AreaService {
             logger.info("index built: \(next.index.count) areas in \(Int((clock.now - start).milliseconds)) ms")
             do {
                 try SnapshotFile.write(catalog, to: snapshotPath)
+                FetchTimes.remove(beside: snapshotPath)
             } catch {
                 logger.error("\(error); the previous snapshot is unchanged, and the new data is served from memory")
             }

@@ -179,7 +179,10 @@ public final class Daemon: @unchecked Sendable {
             }
             return ServingState(catalog: Catalog(), hasData: false, lastReport: nil, snapshotPath: path, builtAt: Date().timeIntervalSince1970)
         }
-        let state = ServingState(catalog: contents.catalog, hasData: true, lastReport: nil, snapshotPath: path,
+        // Refreshes that found nothing new since the snapshot was written left its sources'
+        // later fetch times beside it.
+        let confirmed = FetchTimes.read(beside: path).filter { $0.value > contents.catalog.sources[$0.key]?.fetchedAt ?? .infinity }
+        let state = ServingState(catalog: contents.catalog.with(fetchedAt: confirmed), hasData: true, lastReport: nil, snapshotPath: path,
                                  builtAt: Date().timeIntervalSince1970, footprint: footprint)
         logger.info("loaded snapshot \(path): \(state.index.count) areas from \(contents.fetchedAt.count) sources in \(Int((clock.now - start).milliseconds)) ms")
         return state

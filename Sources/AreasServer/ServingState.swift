@@ -37,13 +37,15 @@ public final class ServingState: Sendable {
         catalog.sources.values.map(\.fetchedAt).min().map { Swift.max(0, now - $0) }
     }
 
-    /// The same data with a newer report (a refresh that changed nothing).
-    func with(report: RefreshReport, history: [String: SourceHistory]) -> ServingState {
-        ServingState(reusing: self, report: report, history: history)
+    /// The same areas and index with a newer report, and the catalog's newer fetch times (a
+    /// refresh that changed nothing).
+    func with(catalog: Catalog, report: RefreshReport, history: [String: SourceHistory]) -> ServingState {
+        assert(catalog.table.records.count == self.catalog.table.records.count, "the same areas, newer fetch times only")
+        return ServingState(reusing: self, catalog: catalog, report: report, history: history)
     }
 
-    private init(reusing other: ServingState, report: RefreshReport, history: [String: SourceHistory]) {
-        catalog = other.catalog
+    private init(reusing other: ServingState, catalog: Catalog, report: RefreshReport, history: [String: SourceHistory]) {
+        self.catalog = catalog
         index = other.index
         hasData = other.hasData
         lastReport = report

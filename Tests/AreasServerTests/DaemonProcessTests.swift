@@ -64,8 +64,8 @@ final class DaemonProcessTests: XCTestCase {
             XCTAssertEqual(coordinates, inside[id].map { [$0.longitude, $0.latitude] }, id)
         }
         let bad = try Binaries.run("areasctl", ["--socket", socket, "near", "91", "0"])
-        XCTAssertEqual(bad.status, 1)
-        XCTAssertTrue(bad.stderr.contains("bad_request: lat must be a number between -90 and 90"), bad.stderr)
+        XCTAssertEqual(bad.status, 2, "a usage error, found before asking")
+        XCTAssertTrue(bad.stderr.contains("latitude must be between -90 and 90, got 91"), bad.stderr)
         let refresh = try Binaries.run("areasctl", ["--socket", socket, "refresh"])
         XCTAssertEqual(refresh.status, 0, refresh.stderr)
         XCTAssertEqual(refresh.stdout.split(separator: "\n").count, SampleCounts.sourceNames.count, "one line per source")

@@ -50,6 +50,19 @@ public struct Catalog: Sendable, Equatable {
         self.sources = sources
     }
 
+    /// The same areas with newer fetch times for the sources named (sources it lacks are
+    /// ignored): a refresh that fetched them again and found nothing changed.
+    public func with(fetchedAt newer: [String: Double]) -> Catalog {
+        var sources = self.sources
+        for (name, fetched) in newer where sources[name] != nil { sources[name]?.fetchedAt = fetched }
+        return Catalog(table: table, spans: sources)
+    }
+
+    private init(table: AreaTable, spans: [String: SourceSpan]) {
+        self.table = table
+        self.sources = spans
+    }
+
     /// A catalog of `areas` (made into a table, for tests and benchmarks that start from values).
     public init(areas: [Area], fetchedAt: [String: Double]) {
         self.init(table: AreaTable(areas: areas), fetchedAt: fetchedAt)

@@ -50,9 +50,14 @@ public struct SourceReport: Sendable, Equatable {
     public var warnings: [String] = []
 
     /// One line for logs and `areasctl refresh`.
+    /// Fetched whole and taken, and its areas are the ones served before.
+    public var isUnchanged: Bool { status == .updated && added == 0 && removed == 0 && changed == 0 }
+
     public var summary: String {
-        var text = "\(name): \(status.rawValue)"
+        var text = "\(name): \(isUnchanged ? "unchanged" : status.rawValue)"
         switch status {
+        case .updated where isUnchanged:
+            text += ", \(accepted) areas from \(pages) page\(pages == 1 ? "" : "s")"
         case .updated:
             text += ", \(accepted) areas from \(pages) page\(pages == 1 ? "" : "s") (+\(added) -\(removed) ~\(changed))"
         case .failed, .heldBack:
