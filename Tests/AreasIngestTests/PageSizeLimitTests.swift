@@ -16,11 +16,11 @@ struct PageSizeLimitTests {
     }
 
     @Test func aBodyWithoutALengthIsStoppedOnceItPassesTheLimit() async throws {
-        // A body that never ends: without the limit the fetch would read until its time-out.
+        // A body that never ends and never pauses: without the limit the fetch would never
+        // finish (the time-out is for silence) and would hold all of it.
         let server = try LoopbackHTTPServer { _ in .endless(contentType: "text/xml", pattern: Array("<item></item>".utf8)) }
         defer { server.stop() }
         let transport = HTTPPageTransport(baseURL: server.baseURL + "/zones", format: .dataGoKrXML, serviceKey: nil, timeoutSeconds: 30, maxPageBytes: 1 << 20)
-        let started = ContinuousClock.now
         let error = await #expect(throws: UpstreamError.self) { _ = try await transport.fetch(page: 1, size: 100) }
         guard case .tooLarge(let bytes, let limit) = error else {
             Issue.record("expected tooLarge, got \(String(describing: error))")
@@ -28,7 +28,6 @@ struct PageSizeLimitTests {
         }
         #expect(limit == 1 << 20)
         #expect(bytes > limit && bytes < limit + (4 << 20), "stopped soon after the limit (\(bytes) bytes)")
-        #expect(ContinuousClock.now - started < .seconds(20), "refused before the time-out")
     }
 
     @Test func aPageWithinTheLimitArrivesWhole() async throws {
