@@ -41,6 +41,10 @@ if [ ! -e /etc/areasd/areasd.env ]; then
   install -m 0600 /dev/null /etc/areasd/areasd.env
   echo "# DATA_GO_KR_KEY=your-service-key" > /etc/areasd/areasd.env
 fi
+# The group whose members may query the socket (areasd.socket's SocketGroup).
+if ! getent group areas >/dev/null; then
+  groupadd --system areas
+fi
 if [ -d /etc/systemd/system ]; then
   install -m 0644 config/areasd.service config/areasd.socket /etc/systemd/system/
   sed -i "s|/usr/local/bin/|$prefix/bin/|" /etc/systemd/system/areasd.service
@@ -51,3 +55,4 @@ if [ -d /etc/cron.d ]; then
 fi
 echo "installed to $prefix/bin; put the key in /etc/areasd/areasd.env, then:"
 echo "  systemctl daemon-reload && systemctl enable --now areasd.socket areasd.service"
+echo "users who may query: usermod -aG areas USER (then log in again)"

@@ -1,0 +1,51 @@
+import AreasTestSupport
+import Foundation
+import Testing
+
+/// The shipped systemd units: valid for systemd's own checker, confined to an exposure of 2.0
+/// or lower, letting the group areas query through a socket a service stop cannot remove.
+struct UnitFilesTests {
+    static let analyze = "/usr/bin/systemd-analyze"
+
+    /// The units copied with ExecStart pointing at the areasd just built (verify checks that
+    /// the program exists).
+    static func unitFolder() throws -> String {
+        let folder = Fixtures.temporaryDirectory()
+        for name in ["areasd.service", "areasd.socket"] {
+            var text = try String(contentsOfFile: Fixtures.path("config/" + name), encoding: .utf8)
+            text = text.replacingOccurrences(of: "/usr/local/bin/areasd", with: Binaries.path("areasd"))
+            try text.write(toFile: folder + "/" + name, atomically: true, encoding: .utf8)
+        }
+        return folder
+    }
+
+    @Test func theUnitsPassVerifyAndScoreTwoOrLower() throws {
+        guard FileManager.default.isExecutableFile(atPath: Self.analyze) else {
+            print("skipped: \(Self.analyze) is not installed")
+            return
+        }
+        let folder = try Self.unitFolder()
+        let verify = try Binaries.run(Self.analyze, ["verify", folder + "/areasd.socket", folder + "/areasd.service"])
+        #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
+        #expect(verify.stderr.isEmpty && verify.stdout.isEmpty, "\(verify.stdout)\(verify.stderr)")
+        let security = try Binaries.run(Self.analyze, ["security", "--offline=true", folder + "/areasd.service"])
+        let score = security.stdout.split(separator: "\n").last { $0.contains("Overall exposure level") }
+            .flatMap { $0.split(separator: ":").last?.split(separator: " ").first }.flatMap { Double($0) }
+        let exposure = try #require(score, "\(security.stdout)")
+        #expect(exposure <= 2.0, "exposure \(exposure)")
+    }
+
+    @Test func theSocketIsForTheGroupAreasAndOutlivesAServiceStop() throws {
+        let socket = try String(contentsOfFile: Fixtures.path("config/areasd.socket"), encoding: .utf8)
+        let service = try String(contentsOfFile: Fixtures.path("config/areasd.service"), encoding: .utf8)
+        func lines(_ text: String) -> [Substring] { text.split(separator: "\n").filter { !$0.hasPrefix("#") } }
+        #expect(lines(socket).contains("SocketGroup=areas"))
+        #expect(lines(socket).contains("SocketMode=0660"))
+        // The socket lies in the service's RuntimeDirectory, which must then survive a stop.
+        #expect(lines(socket).contains("ListenStream=/run/areasd/areasd.sock"))
+        #expect(lines(service).contains("RuntimeDirectory=areasd"))
+        #expect(lines(service).contains("RuntimeDirectoryPreserve=yes"))
+        let install = try String(contentsOfFile: Fixtures.path("config/install.sh"), encoding: .utf8)
+        #expect(install.contains("groupadd --system areas"))
+    }
+}
