@@ -7,14 +7,11 @@ import Testing
 /// Clients that leave work behind, never read, or arrive when no thread can start: each costs
 /// the daemon a bounded amount, and everyone else is still answered. Real daemons, real sockets.
 @Suite(.serialized) struct HostileClientTests {
-    /// The daemon's CPU time so far (user and system), from /proc.
-    static func cpuSeconds(_ pid: Int32) -> Double {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return 0 }
-        let fields = stat[stat.index(after: close)...].split(separator: " ")
-        // After the name: state is field 3, utime 14 and stime 15 (1-based over the whole line).
-        let ticks = (Double(fields[11]) ?? 0) + (Double(fields[12]) ?? 0)
-        return ticks / Double(sysconf(Int32(_SC_CLK_TCK)))
+    /// How many `along` requests the daemon has answered, from its metrics.
+    static func alongAnswered(_ socket: String) -> Double? {
+        guard let text = DaemonQuestions.ask(socket, #"{"op":"metrics"}"#)?["metrics"]?.string else { return nil }
+        let line = text.split(separator: "\n").first { $0.hasPrefix(#"areas_requests_total{op="along"}"#) }
+        return line.flatMap { $0.split(separator: " ").last }.flatMap { Double($0) }
     }
 
     /// A route of `count` points zig-zagging across Seoul, each leg about 20 km: with a 20 km
@@ -26,21 +23,27 @@ import Testing
 
     @Test func workForAClientThatHasGoneStops() throws {
         let daemon = try SampleDaemon()
-        let (socket, pid) = (daemon.socket, daemon.pid)
-        // Forty heavy requests in one write, small answers (limit 0), then the client leaves
+        let socket = daemon.socket
+        // Sixty heavy requests in one write, small answers (limit 0), then the client leaves
         // without reading: seconds of work that nobody will read.
-        let line = Self.heavyRoute(120) + "\n"
+        let line = Self.heavyRoute(60) + "\n"
         let client = try Sockets.connectUnix(path: socket, timeoutSeconds: 5)
-        try client.writeAll(Array(String(repeating: line, count: 40).utf8))
+        try client.writeAll(Array(String(repeating: line, count: 60).utf8))
         usleep(300_000)  // the daemon has begun
         client.close()
-        usleep(700_000)
-        let afterLeaving = Self.cpuSeconds(pid)
-        sleep(2)
-        let spent = Self.cpuSeconds(pid) - afterLeaving
-        #expect(spent < 0.5, "the daemon kept working \(spent) s of CPU for a client that left")
+        // A batch's requests are counted when the batch ends. The first read holds at least
+        // 17 of the sixty (16 KiB of lines under 1 KiB); a daemon that went on after the client
+        // left answers all of them, one that stops answers the few it began before it noticed.
+        var answered = 0.0
+        for _ in 0..<120 {
+            usleep(500_000)
+            let now = try #require(Self.alongAnswered(socket))
+            if now > 0 && now == answered { break }
+            answered = now
+        }
+        #expect(answered >= 1 && answered < 10, "answered \(answered) of 60 for a client that left")
         // One of the requests alone is answered, and is a real search.
-        let answer = DaemonQuestions.ask(socket, Self.heavyRoute(120).replacingOccurrences(of: #""limit":0"#, with: #""limit":1"#))
+        let answer = DaemonQuestions.ask(socket, Self.heavyRoute(60).replacingOccurrences(of: #""limit":0"#, with: #""limit":1"#))
         #expect(answer?["ok"]?.bool == true, "\(String(describing: answer))")
         #expect(answer?["truncated"]?.bool == true)
         let log = daemon.stop()
@@ -113,9 +116,8 @@ import Testing
         usleep(500_000)
         #expect(DaemonQuestions.ask(socket, #"{"op":"health"}"#)?["ok"]?.bool == true)
         // And shutdown waits for no connection that never had a thread.
-        let stopping = MonotonicClock.microseconds
         let log = daemon.stop()
-        #expect(MonotonicClock.microseconds - stopping < 5_000_000, "SIGTERM took \((MonotonicClock.microseconds - stopping) / 1000) ms")
+        #expect(log.contains("stopped\n") && !log.contains("did not finish"), "\(log.suffix(500))")
         #expect(log.contains("cannot start a thread for a connection"), "\(log)")
         #expect(log.components(separatedBy: "cannot start a thread").count == 2, "logged once per burst")
     }
