@@ -111,7 +111,9 @@ extension AreaService {
             let handle = startRefresh(force: force)
             writer.beginObject()
             writer.key("ok"); writer.bool(true)
-            if wait, let report = handle.wait() {
+            var finished: RefreshReport?
+            if wait { view.whileWaiting { finished = handle.wait() } }
+            if let report = finished {
                 writer.key("refreshed"); writer.bool(true)
                 writer.key("report")
                 Answers.report(report, into: &writer)

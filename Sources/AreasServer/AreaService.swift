@@ -53,6 +53,10 @@ public final class AreaService: Sendable {
         var refreshInterval: Double
         var aliases: [String: String]
         var generation: Int
+        /// How the connection waits for something slow within a request (a refresh asked for
+        /// with `wait`): its server gives up its turn to work meanwhile, so clients waiting for
+        /// a refresh never stop the queries of others.
+        public var whileWaiting: @Sendable (_ wait: () -> Void) -> Void = { $0() }
     }
 
     public func view() -> View {
@@ -64,7 +68,10 @@ public final class AreaService: Sendable {
 
     /// Brings `view` up to date if anything was replaced since it was taken.
     public func update(_ view: inout View) {
-        if generation.load(ordering: .acquiring) != view.generation { view = self.view() }
+        guard generation.load(ordering: .acquiring) != view.generation else { return }
+        let whileWaiting = view.whileWaiting
+        view = self.view()
+        view.whileWaiting = whileWaiting
     }
 
     /// Serves `state` from now on; views pick it up at their next batch.

@@ -214,6 +214,11 @@ public final class UnixSocketServer: Sendable {
         defer { chunk.deallocate() }
         var writer = JSONWriter(capacity: 64 * 1024)
         var view = service.view()
+        view.whileWaiting = { [working] wait in
+            working.signal()
+            wait()
+            working.wait()
+        }
         // When the first byte of a line still unfinished arrived (monotonic µs), and the
         // receive time-out in force: the idle one between requests, what is left of the
         // request time-out inside one.
