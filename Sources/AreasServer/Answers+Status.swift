@@ -61,7 +61,7 @@ extension Answers {
         let records = state.index.areas.records
         for kind in AreaKind.allCases {
             writer.key(escaping: kind.rawValue)
-            writer.number(records.reduce(0) { $0 + ($1.kind == kind ? 1 : 0) })
+            writer.number(state.count(of: kind))
         }
         writer.endObject()
         writer.key("byProvince")

@@ -23,11 +23,8 @@ enum PrometheusText {
         text.family("areas_data_age_seconds", .gauge, "Age of the oldest source's data.")
         if let age = state.dataAge(now: now) { text.sample("areas_data_age_seconds", [:], age) }
 
-        let records = state.index.areas.records
         text.family("areas_areas", .gauge, "Areas served, by kind.")
-        for kind in AreaKind.allCases {
-            text.sample("areas_areas", ["kind": kind.rawValue], Double(records.reduce(0) { $0 + ($1.kind == kind ? 1 : 0) }))
-        }
+        for kind in AreaKind.allCases { text.sample("areas_areas", ["kind": kind.rawValue], Double(state.count(of: kind))) }
 
         let names = Set(state.sources.keys).union(state.history.keys).sorted()
         text.family("areas_source_areas", .gauge, "Areas served from each source.")

@@ -32,6 +32,11 @@ public final class ServingState: Sendable {
     /// Each source's run of `index.areas` and when it was fetched.
     public var sources: [String: Catalog.SourceSpan] { catalog.sources }
 
+    /// How many areas of `kind` are served (for `stats` and the metrics).
+    public func count(of kind: AreaKind) -> Int {
+        index.areas.records.reduce(0) { $0 + ($1.kind == kind ? 1 : 0) }
+    }
+
     /// The age of the oldest source's data, in seconds, or nil with no data.
     public func dataAge(now: Double) -> Double? {
         catalog.sources.values.map(\.fetchedAt).min().map { Swift.max(0, now - $0) }
