@@ -21,10 +21,13 @@ struct UnchangedRefreshTests {
         config = config.replacingOccurrences(of: Fixtures.path("samples/district-files/dongjak-smoking.json"), with: copy)
         try config.write(toFile: daemon.config, atomically: true, encoding: .utf8)
         kill(daemon.pid, SIGHUP)  // the same data from the copy: a refresh that changes nothing
+        // The reload's own refresh first: seen started (the source read from the copy), then done.
+        for _ in 0..<300 where DaemonQuestions.ask(daemon.socket, #"{"op":"stats"}"#)?["bySource"]?["dongjak"]?["lastAttemptAt"]?.double == nil
+            || DaemonQuestions.ask(daemon.socket, #"{"op":"health"}"#)?["refreshing"]?.bool != false { usleep(100_000) }
         let snapshot = daemon.folder + "/areas.snapshot"
         var written = try #require(try FileSystem.status(of: snapshot))
         let firstFetch = try #require(Self.fetchedAt(daemon.socket, "dongjak"))
-        sleep(1)
+        sleep(2)  // fetch times are given to the second
 
         let refresh = try Binaries.run("areasctl", ["--socket", daemon.socket, "refresh"])
         #expect(refresh.status == 0, "\(refresh.stderr)")
