@@ -7,10 +7,15 @@ cd "$(dirname "$0")/.."
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 status=0
-# promtool checks the metrics text; Debian ships it in the prometheus package.
-if ! command -v promtool >/dev/null && command -v apt-get >/dev/null && [ "$(id -u)" -eq 0 ]; then
-  DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends prometheus >/dev/null 2>&1 \
-    || echo "note: could not install promtool; the metrics test checks the format with its own parser only"
+# promtool checks the metrics text (Debian ships it in the prometheus package); fish and zsh run
+# the completion scripts, mandoc lints the manual pages.
+missing=""
+command -v promtool >/dev/null || missing="$missing prometheus"
+for tool in fish zsh mandoc; do command -v $tool >/dev/null || missing="$missing $tool"; done
+if [ -n "$missing" ] && command -v apt-get >/dev/null && [ "$(id -u)" -eq 0 ]; then
+  { DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $missing >/dev/null 2>&1 \
+    || { apt-get update >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $missing >/dev/null 2>&1; }; } \
+    || echo "note: could not install$missing; the tests that need them are skipped"
 fi
 # The end-to-end tests run the real areasd and areasctl binaries: build them first.
 swift build

@@ -23,21 +23,6 @@ public struct ControlCommand: Sendable {
     /// waits for a whole refresh).
     public var timeoutSeconds: Double
 
-    public static let usage = """
-        usage: areasctl [--socket PATH] [--timeout SECONDS] COMMAND [options]
-          near LAT LON              the nearest areas (-k N, --max-meters M)
-          radius LAT LON METERS     every area within METERS, nearest first
-          bbox SOUTH WEST NORTH EAST
-          check LAT LON             may I smoke here? and the nearest smoking area
-          along [--meters M] LAT,LON LAT,LON ...   areas along a route (default 50 m either side)
-          get ID                    one area with every upstream field
-          stats | health
-          metrics                   the daemon's counters in the Prometheus text format
-          refresh [--force] [--quiet]   fetch every source now and wait for the result
-        options: --kind smoking|nonsmoking|all  --province NAME  --district NAME  --limit N
-                 --output full|ids|count  --format table|json|geojson|tsv|ndjson (--json, --geojson)
-        """
-
     /// A note for an answer with no areas when `--province` names no province of the data
     /// (nor a short name of one): the names it has, from `stats`' `byProvince`.
     public static func provinceNote(_ province: String, known: [String]) -> String? {
@@ -45,16 +30,6 @@ public struct ControlCommand: Sendable {
         guard !known.contains(resolved) else { return nil }
         return "note: the data has no province '\(province)'; it has: \(known.joined(separator: ", "))\n"
     }
-
-    /// The options each command reads (besides `--socket` and `--timeout`).
-    static let options: [String: Set<String>] = {
-        let query: Set<String> = ["--json", "--geojson", "--format", "--kind", "--output", "--province", "--district", "--limit"]
-        return [
-            "near": query.union(["-k", "--max-meters"]), "radius": query, "bbox": query, "along": query.union(["--meters"]),
-            "check": ["--json", "--province", "--district"], "get": ["--json", "--geojson", "--format"],
-            "stats": ["--json"], "health": ["--json"], "metrics": ["--json"], "refresh": ["--json", "--force", "--quiet"],
-        ]
-    }()
 
     /// A usage error when `latitude` cannot be one, with a hint when the pair swapped lies in
     /// Korea: its longitudes (124 to 132) are no latitudes, and people type "x, y" as often as
@@ -198,7 +173,7 @@ public struct ControlCommand: Sendable {
             writer.key("wait"); writer.bool(true)
             writer.key("force"); writer.bool(force)
         default:
-            let meant = Suggestion.closest(to: verb, among: Self.options.keys.sorted(), maximumDistance: 2).map { " (did you mean \($0)?)" } ?? ""
+            let meant = Suggestion.closest(to: verb, among: Self.table.commands.map(\.name), maximumDistance: 2).map { " (did you mean \($0)?)" } ?? ""
             throw .wrongArguments("unknown command '\(verb)'\(meant)")
         }
         writer.endObject()

@@ -17,19 +17,19 @@ public final class Daemon: @unchecked Sendable {
         public var checkConfigOnly = false
         public var help = false
         public var version = false
+        public var manual = false
         public init() {}
     }
 
     /// Descriptors kept back from connections for the daemon's own files and requests.
     static let reservedDescriptors = 64
 
-    public static let usage = "usage: areasd [--config PATH] [--socket PATH] [--snapshot PATH] [--log-level error|warning|info|debug] [--check-config] [--version]"
-
     public static func parseOptions(_ arguments: [String]) throws(UsageError) -> Options {
         var list = ArgumentList(arguments)
         var options = Options()
         options.help = list.flag("--help", "-h")
         options.version = list.flag("--version")
+        options.manual = list.flag("--manual")
         options.checkConfigOnly = list.flag("--check-config")
         if let path = try list.value("--config", "-c") { options.configPath = path }
         options.socketPath = try list.value("--socket", "-s")

@@ -242,7 +242,7 @@ public final class UnixSocketServer: Sendable {
             let count: Int
             do {
                 count = try connection.read(into: chunk)
-            } catch let error as SystemError where error.errno == EAGAIN && lineStartedAt != nil {
+            } catch where error.errno == EAGAIN && lineStartedAt != nil {
                 continue  // the request time-out, checked at the top
             } catch {
                 return  // idle time-out, reset, or shutdown

@@ -3,18 +3,15 @@ import AreasControl
 import AreasSystem
 import Foundation
 
-let arguments = Array(CommandLine.arguments.dropFirst())
-if arguments.first == "--help" || arguments.first == "-h" || arguments == ["help"] {
-    print(ControlCommand.usage)
-    exit(0)
-}
-if arguments.first == "--version" {
-    print("areasctl \(AreasVersion.current)")
-    exit(0)
-}
 let command: ControlCommand
 do {
-    command = try ControlCommand.parse(arguments)
+    switch try ControlInvocation.parse(Array(CommandLine.arguments.dropFirst())) {
+    case .text(let text):
+        print(text, terminator: "")
+        exit(0)
+    case .ask(let asked):
+        command = asked
+    }
 } catch {
     StandardError.write("areasctl: \(error)\nrun 'areasctl --help' for usage\n")
     exit(2)

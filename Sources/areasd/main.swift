@@ -7,7 +7,11 @@ import Glibc
 do {
     let options = try Daemon.parseOptions(Array(CommandLine.arguments.dropFirst()))
     if options.help {
-        print(Daemon.usage)
+        print(Daemon.table.help, terminator: "")
+        exit(0)
+    }
+    if options.manual {
+        print(Daemon.table.manualPage(version: AreasVersion.current, date: AreasVersion.date), terminator: "")
         exit(0)
     }
     if options.version {

@@ -1,0 +1,80 @@
+import AreasCore
+import AreasProtocol
+import AreasSystem
+
+extension ControlCommand {
+    /// areasctl's commands and options: the parser, `--help`, `COMMAND --help`, the completions
+    /// and the manual page all read this one table.
+    public static let table = CommandLineTable(
+        program: "areasctl",
+        section: 1,
+        purpose: "ask areasd where people may and may not smoke",
+        synopsis: "[--socket PATH] [--timeout SECONDS] COMMAND [options]",
+        description: [
+            "areasctl asks a running areasd (the smoking-area and non-smoking-zone daemon) one question over its Unix socket and prints the answer: a table for people, or JSON, GeoJSON, tab-separated or NDJSON lines for scripts. Notes such as a truncated answer go to standard error.",
+            "The socket is --socket PATH, else $AREAS_SOCKET, else $RUNTIME_DIRECTORY/areasd.sock, else /run/areasd/areasd.sock as root, else $XDG_RUNTIME_DIR/areasd.sock, else /tmp/areasd-$UID/areasd.sock: the same rule areasd follows, so the two agree without flags.",
+        ],
+        globalOptions: [
+            .init(["--socket", "-s"], value: "PATH", "the daemon's socket"),
+            .init(["--timeout"], value: "SECONDS", "give up when the daemon has not answered in this long (default 5; 600 for refresh)"),
+            .init(["--help", "-h"], "print usage (after a command: that command's) and exit"),
+            .init(["--version"], "print the version and exit"),
+            .init(["--manual"], "print this manual page in man(7) format and exit"),
+        ],
+        commands: [
+            .init("near", "LAT LON", "the nearest areas, nearest first (default 10)", options: query + ["-k", "--max-meters"]),
+            .init("radius", "LAT LON METERS", "every area within METERS, nearest first", options: query),
+            .init("bbox", "SOUTH WEST NORTH EAST", "every area inside the box, in id order", options: query),
+            .init("check", "LAT LON", "may I smoke here? the zones holding the point and the nearest smoking area",
+                  options: ["--json", "--province", "--district"]),
+            .init("along", "LAT,LON LAT,LON ...", "every area along a route, in route order", options: query + ["--meters"]),
+            .init("get", "ID", "one area with every field its source published", options: ["--json", "--geojson", "--format"]),
+            .init("stats", "totals by kind, source and province, each source's last refresh, memory", options: ["--json"]),
+            .init("health", "exit 0 only when data is loaded, fresh, and every source's last refresh succeeded", options: ["--json"]),
+            .init("metrics", "the daemon's counters in the Prometheus text format (0.0.4)", options: ["--json"]),
+            .init("refresh", "fetch every source now and wait for the result, one line per source",
+                  options: ["--json", "--force", "--quiet"]),
+            .init("completion", "SHELL", operandChoices: CommandLineTable.Shell.allCases.map(\.rawValue),
+                  "print the completion script for bash, zsh or fish"),
+        ],
+        commandOptions: [
+            .init(["-k"], value: "N", "how many of the nearest (0 to 10,000; default 10)"),
+            .init(["--max-meters"], value: "METERS", "only areas this close"),
+            .init(["--meters"], value: "METERS", "how far either side of the route (default 50)"),
+            .init(["--limit"], value: "N", "at most N areas"),
+            .init(["--kind"], value: "KIND", choices: KindFilter.allCases.map(\.rawValue), "smoking areas, non-smoking zones, or both (default)"),
+            .init(["--province"], value: "NAME", "only this province (시도); short names such as 서울 work"),
+            .init(["--district"], value: "NAME", "only this district (시군구)"),
+            .init(["--output"], value: "MODE", choices: OutputMode.allCases.map(\.rawValue), "whole areas, ids and distances, or only the count"),
+            .init(["--format"], value: "FORMAT", choices: Format.allCases.map(\.rawValue),
+                  "a table; the daemon's JSON; GeoJSON; headerless tab-separated lines; one JSON object an area a line"),
+            .init(["--json"], "the daemon's answer as it sent it (--format json)"),
+            .init(["--geojson"], "a GeoJSON FeatureCollection with every area's position (--format geojson)"),
+            .init(["--force"], "replace the data even when a source shrank past maxShrink"),
+            .init(["--quiet", "-q"], "print only failures"),
+        ],
+        exitStatus: [
+            (0, "success"),
+            (1, "an error answer, an unhealthy health, or a refresh with a failed or held-back source"),
+            (2, "bad usage: an unknown command or option, an option the command does not read, a value out of range"),
+            (3, "no answer: no daemon, the daemon busy, or no answer within --timeout"),
+            (77, "permission denied (refresh asked by a user who may not)"),
+        ],
+        environment: [
+            ("AREAS_SOCKET", "the socket, when --socket is not given"),
+            ("COLUMNS", "the width tables fit in, when standard output is not a terminal that says"),
+        ],
+        examples: [
+            ("areasctl near 37.53 126.97 -k 3", "the three nearest areas to a point in Yongsan"),
+            ("areasctl check 37.5289 126.968", "may I smoke here?"),
+            ("areasctl radius 37.55 126.97 500 --kind smoking --format geojson > nearby.geojson", "smoking areas within 500 m, for a map"),
+            ("areasctl health || echo degraded", "for a probe or a cron job"),
+            ("source <(areasctl completion bash)", "completion in this shell"),
+        ],
+        seeAlso: ["areasd(8)"])
+
+    private static let query = ["--json", "--geojson", "--format", "--kind", "--output", "--province", "--district", "--limit"]
+
+    /// The options each command reads (besides the global ones), from the table.
+    static let options: [String: Set<String>] = Dictionary(uniqueKeysWithValues: table.commands.map { ($0.name, Set($0.options)) })
+}

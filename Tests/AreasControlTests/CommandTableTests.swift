@@ -1,0 +1,73 @@
+import AreasControl
+import AreasSystem
+import Testing
+
+/// The table is what help, completions and the manual say; the parser must agree with it: each
+/// command accepts exactly the options the table lists for it.
+struct CommandTableTests {
+    /// Operands that make each command's line valid, and a value each option accepts.
+    static let operands: [String: [String]] = [
+        "near": ["37.5", "127"], "radius": ["37.5", "127", "100"], "bbox": ["37", "126", "38", "127"], "check": ["37.5", "127"],
+        "along": ["37.5,127", "37.6,127.1"], "get": ["x"], "stats": [], "health": [], "metrics": [], "refresh": [],
+    ]
+    static let values: [String: String] = [
+        "-k": "3", "--max-meters": "100", "--meters": "30", "--limit": "5", "--kind": "smoking", "--province": "서울",
+        "--district": "용산구", "--output": "ids", "--format": "tsv",
+    ]
+
+    static var pairs: [(String, String)] {
+        ControlCommand.table.commands.filter { $0.name != "completion" }.flatMap { command in
+            ControlCommand.table.commandOptions.map { (command.name, $0.name) }
+        }
+    }
+
+    @Test(arguments: pairs)
+    func aCommandAcceptsExactlyTheOptionsTheTableGivesIt(command: String, option: String) throws {
+        let table = ControlCommand.table
+        let entry = try #require(table.command(command))
+        let operands = try #require(Self.operands[command], "no operands for \(command) in this test")
+        let arguments = [command] + operands + [option] + (Self.values[option].map { [$0] } ?? [])
+        let reads = entry.options.contains(option)
+        do {
+            _ = try ControlCommand.parse(arguments)
+            #expect(reads, "\(arguments) parsed, but the table does not give \(option) to \(command)")
+        } catch {
+            #expect(!reads, "\(arguments): \(error)")
+            #expect(error == .wrongArguments("\(option) does not apply to \(command)"))
+        }
+    }
+
+    @Test func everyOptionACommandListsIsInTheTable() {
+        let table = ControlCommand.table
+        for command in table.commands {
+            for name in command.options {
+                #expect(table.option(name) != nil, "\(command.name) lists \(name), which the table does not describe")
+            }
+        }
+    }
+
+    @Test(arguments: [
+        (["--help"], "usage: areasctl [--socket PATH]"),
+        (["help"], "usage: areasctl [--socket PATH]"),
+        (["near", "--help"], "usage: areasctl near LAT LON [options]"),
+        (["-s", "/x", "radius", "-h"], "usage: areasctl radius LAT LON METERS [options]"),
+        (["completion", "--help"], "usage: areasctl completion SHELL"),
+    ] as [([String], String)])
+    func helpForTheWholeProgramOrOneCommand(arguments: [String], start: String) throws {
+        guard case .text(let text) = try ControlInvocation.parse(arguments) else {
+            Issue.record("\(arguments) is not answered with help")
+            return
+        }
+        #expect(text.hasPrefix(start), "\(text)")
+    }
+
+    @Test func completionNeedsAShellItKnows() throws {
+        #expect(throws: UsageError.self) { try ControlInvocation.parse(["completion"]) }
+        #expect(throws: UsageError.self) { try ControlInvocation.parse(["completion", "tcsh"]) }
+        guard case .text(let script) = try ControlInvocation.parse(["completion", "bash"]) else {
+            Issue.record("no script")
+            return
+        }
+        #expect(script.contains("complete -F _areasctl areasctl"))
+    }
+}
