@@ -1,5 +1,6 @@
 import AreasCore
 import AreasProtocol
+import Glibc
 
 /// Turns a response line into what areasctl prints, and its exit status.
 public enum ResponseFormatter {
@@ -9,7 +10,8 @@ public enum ResponseFormatter {
         public var status: Int32
     }
 
-    public static func render(_ line: [UInt8], for command: ControlCommand) -> Output {
+    /// `width`: the columns a table may take (the terminal's), nil for no limit.
+    public static func render(_ line: [UInt8], for command: ControlCommand, width: Int? = nil, now: Double? = nil) -> Output {
         guard case .object(let response)? = try? JSONParser.parse(line) else {
             return Output(stdout: "", stderr: "areasctl: the daemon sent an unreadable answer\n", status: 1)
         }
@@ -30,7 +32,7 @@ public enum ResponseFormatter {
         }
         switch command.verb {
         case "check":
-            return Output(stdout: check(object), stderr: "", status: 0)
+            return Output(stdout: check(object, width: width), stderr: "", status: 0)
         case "near", "radius", "bbox", "along":
             let areas = object.array("areas").compactMap { value -> Object? in
                 if case .object(let m) = value { return Object(m) } else { return nil }
@@ -43,7 +45,7 @@ public enum ResponseFormatter {
             case .geojson: return Output(stdout: geoJSON(areas, idsOnly: command.output == .ids, truncated: truncated), stderr: note, status: 0)
             case .tsv: return Output(stdout: tsv(areas, idsOnly: command.output == .ids), stderr: note, status: 0)
             case .ndjson: return Output(stdout: ndjson(object.array("areas")), stderr: note, status: 0)
-            default: return Output(stdout: table(areas, count: count, idsOnly: command.output == .ids), stderr: note, status: 0)
+            default: return Output(stdout: table(areas, count: count, idsOnly: command.output == .ids, width: width), stderr: note, status: 0)
             }
         case "get":
             guard case .object(let first)? = object.array("areas").first else { return Output(stdout: "", stderr: "", status: 1) }
@@ -56,6 +58,8 @@ public enum ResponseFormatter {
             guard case .string(let text)? = object.value("metrics") else { return Output(stdout: "", stderr: "areasctl: the daemon sent no metrics\n", status: 1) }
             let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { String($0).escapingControlCharacters() }
             return Output(stdout: lines.joined(separator: "\n"), stderr: "", status: 0)
+        case "stats":
+            return Output(stdout: stats(object, now: now ?? Double(time(nil)), width: width), stderr: "", status: 0)
         case "health":
             // Exit 0 only when the daemon says healthy: loaded, fresh, every source taken.
             let refreshing = object.bool("refreshing") == true ? ", refreshing now" : ""
@@ -84,7 +88,7 @@ public enum ResponseFormatter {
 
     // MARK: Pieces
 
-    static func check(_ answer: Object) -> String {
+    static func check(_ answer: Object, width: Int? = nil) -> String {
         var text = (answer.string("summary") ?? "") + "\n"
         let zones = answer.array("zones").compactMap { value -> Object? in
             if case .object(let m) = value { return Object(m) } else { return nil }
@@ -95,7 +99,7 @@ public enum ResponseFormatter {
                 rows.append([zone.double("distanceMeters").map(MeasurementText.distance) ?? "", zone.double("footprintMeters").map(MeasurementText.distance) ?? "",
                              zone.string("name") ?? "", zone.string("address") ?? "", zone.string("id") ?? ""])
             }
-            text += "\n" + align(rows, rightAligned: [0, 1])
+            text += "\n" + align(rows, rightAligned: [0, 1], elastic: [2, 3], width: width)
         }
         let nearest = Object(answer.members("nearestSmoking"))
         if let name = nearest.string("name") {
@@ -106,7 +110,7 @@ public enum ResponseFormatter {
     }
 
     /// A table for people; with `--output ids`, only the distance and id columns.
-    static func table(_ areas: [Object], count: Int, idsOnly: Bool = false) -> String {
+    static func table(_ areas: [Object], count: Int, idsOnly: Bool = false, width: Int? = nil) -> String {
         guard !areas.isEmpty else { return count > 0 ? "\(count) areas\n" : "no areas found\n" }
         let hasDistance = areas.contains { $0.double("distanceMeters") != nil }
         let onRoute = areas.contains { $0.double("alongMeters") != nil }
@@ -120,7 +124,10 @@ public enum ResponseFormatter {
             row.append(area.string("id") ?? "")
             rows.append(row)
         }
-        return align(rows, rightAligned: Set(0..<((hasDistance ? 1 : 0) + (onRoute ? 2 : 0))))
+        let measured = (hasDistance ? 1 : 0) + (onRoute ? 2 : 0)
+        // KIND is short; NAME and ADDRESS give way to fit the terminal.
+        let elastic: Set<Int> = idsOnly ? [] : [measured + 1, measured + 2]
+        return align(rows, rightAligned: Set(0..<measured), elastic: elastic, width: width)
     }
 
     /// Tab-separated lines without a header, for `cut` and `awk`: id, then the distance in
@@ -262,23 +269,47 @@ public enum ResponseFormatter {
         }
     }
 
-    /// Columns padded to the widest cell, counting wide (Hangul, CJK) characters as two.
-    static func align(_ rows: [[String]], rightAligned: Set<Int>) -> String {
+    /// Columns padded to the widest cell, counting wide (Hangul, CJK) characters as two. With
+    /// a `width`, the `elastic` columns (names, addresses) give up space, the widest first,
+    /// until each line fits, and their long cells end in "…"; distances and ids stay whole.
+    static func align(_ rows: [[String]], rightAligned: Set<Int>, elastic: Set<Int> = [], width: Int? = nil) -> String {
         guard let columns = rows.map(\.count).max() else { return "" }
         var widths = [Int](repeating: 0, count: columns)
         for row in rows { for (i, cell) in row.enumerated() { widths[i] = Swift.max(widths[i], displayWidth(cell)) } }
+        if let width {
+            let narrowest = 8
+            var excess = widths.reduce(2 * (columns - 1), +) - width
+            while excess > 0, let widest = elastic.filter({ widths[$0] > narrowest }).max(by: { widths[$0] < widths[$1] }) {
+                widths[widest] -= 1
+                excess -= 1
+            }
+        }
         var text = ""
         for row in rows {
             var line = ""
             for (i, cell) in row.enumerated() {
-                let pad = String(repeating: " ", count: widths[i] - displayWidth(cell))
+                let shown = displayWidth(cell) > widths[i] ? elide(cell, to: widths[i]) : cell
+                let pad = String(repeating: " ", count: widths[i] - displayWidth(shown))
                 let isLast = i == row.count - 1
-                line += rightAligned.contains(i) ? pad + cell : (isLast ? cell : cell + pad)
+                line += rightAligned.contains(i) ? pad + shown : (isLast ? shown : shown + pad)
                 if !isLast { line += "  " }
             }
             text += line + "\n"
         }
         return text
+    }
+
+    /// The longest start of `text` that fits `width` columns with "…" after it.
+    static func elide(_ text: String, to width: Int) -> String {
+        var kept = ""
+        var used = 0
+        for character in text {
+            let characterWidth = displayWidth(String(character))
+            if used + characterWidth > width - 1 { break }
+            kept.append(character)
+            used += characterWidth
+        }
+        return kept + "…"
     }
 
     package static func displayWidth(_ text: String) -> Int {

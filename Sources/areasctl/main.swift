@@ -20,7 +20,7 @@ let path = command.socketPath ?? DefaultPaths.socket(environment: ProcessInfo.pr
 do {
     let client = try AreasClient(path: path, timeoutSeconds: command.timeoutSeconds)
     let answer = try client.send(command.request)
-    let output = ResponseFormatter.render(answer, for: command)
+    let output = ResponseFormatter.render(answer, for: command, width: TerminalWidth.current(environment: ProcessInfo.processInfo.environment))
     print(output.stdout, terminator: "")
     StandardError.write(output.stderr)
     // Nothing found in a province: say whether the name is one the data has.

@@ -1,0 +1,88 @@
+import AreasCore
+import AreasProtocol
+import Glibc
+
+/// `areasctl stats` for people: what is served, each source's freshness as an age and a local
+/// date, provinces, the last refresh line by line. `--json` keeps the daemon's epochs.
+extension ResponseFormatter {
+    static func stats(_ stats: Object, now: Double, width: Int?) -> String {
+        var text = ""
+        let byKind = Object(stats.members("byKind"))
+        text += "areasd \(stats.string("version") ?? "?"), up \(age(stats.double("uptimeSeconds"))), \(stats.int("queriesServed") ?? 0) queries served\n"
+        text += "\(stats.int("areas") ?? 0) areas: \(byKind.int("smoking") ?? 0) smoking, \(byKind.int("nonsmoking") ?? 0) non-smoking\(stats.bool("refreshing") == true ? "; refreshing now" : "")\n"
+        let snapshot = Object(stats.members("snapshot"))
+        if let path = snapshot.string("path") {
+            let written = snapshot.double("ageSeconds").map { ", written \(age($0)) ago" } ?? " (not written yet)"
+            text += "snapshot \(path)\(snapshot.double("bytes").map { " (\(bytes($0)))" } ?? "")\(written)\n"
+        }
+
+        var rows = [["SOURCE", "AREAS", "DATA AGE", "FETCHED (\(LocalTime.zoneName(now)))", "LAST ATTEMPT", "STATUS"]]
+        for (name, value) in stats.members("bySource") {
+            guard case .object(let members) = value else { continue }
+            let source = Object(members)
+            let status = source.string("lastStatus") ?? "-"
+            let error = source.string("lastError").map { ": " + $0 } ?? ""
+            rows.append([name.escapingControlCharacters(), String(source.int("areas") ?? 0), age(source.double("ageSeconds")),
+                         source.double("fetchedAt").map(LocalTime.text) ?? "never",
+                         source.double("lastAttemptAt").map { age(now - $0) + " ago" } ?? "-", status + error])
+        }
+        if rows.count > 1 { text += "\n" + align(rows, rightAligned: [1, 2], elastic: [0, 5], width: width) }
+
+        let provinces = stats.members("byProvince").map { [$0.0.escapingControlCharacters(), Object.text($0.1)] }
+        if !provinces.isEmpty { text += "\n" + align([["PROVINCE", "AREAS"]] + provinces, rightAligned: [1]) }
+
+        let report = Object(stats.members("lastRefresh"))
+        if let started = report.double("startedAt") {
+            let outcome = report.bool("succeeded") == true ? "succeeded" : "failed"
+            let duration = milliseconds(report.double("durationMilliseconds"))
+            text += "\nlast refresh: \(LocalTime.text(started)) (\(age(now - started)) ago), \(duration), \(outcome)\n"
+            for case .object(let members) in report.array("sources") {
+                let line = "  " + (Object(members).string("summary") ?? "")
+                text += (width.map { displayWidth(line) > $0 ? elide(line, to: $0) : line } ?? line) + "\n"
+            }
+        }
+        let index = Object(stats.members("index"))
+        let memory = Object(stats.members("memory"))
+        text += "memory: records \(bytes(memory.double("recordBytes"))), text \(bytes(memory.double("textBytes"))), index \(bytes(memory.double("indexBytes")))"
+        text += "; index built in \(milliseconds(index.double("buildMilliseconds")))\n"
+        return text
+    }
+
+    static func age(_ seconds: Double?) -> String {
+        guard let seconds else { return "-" }
+        return MeasurementText.duration(Swift.max(0, seconds))
+    }
+
+    /// "0.3 ms", "111 ms", "2.5 s".
+    static func milliseconds(_ value: Double?) -> String {
+        guard let value else { return "-" }
+        if value < 10 { return "\((value * 10).rounded() / 10) ms" }
+        return value < 1000 ? "\(Int(value.rounded())) ms" : MeasurementText.duration(value / 1000)
+    }
+
+    static func bytes(_ count: Double?) -> String {
+        guard let count else { return "-" }
+        let units = ["B", "KiB", "MiB", "GiB", "TiB"]
+        var value = count
+        var unit = 0
+        while value >= 1024 && unit < units.count - 1 { value /= 1024; unit += 1 }
+        return unit == 0 ? "\(Int(value)) B" : "\((value * 10).rounded() / 10) \(units[unit])"
+    }
+}
+
+/// Dates in the machine's time zone (`TZ`), to the minute, as people read them.
+enum LocalTime {
+    static func text(_ epoch: Double) -> String { format(epoch, "%Y-%m-%d %H:%M") }
+
+    /// The zone's abbreviation at `epoch` ("KST", "UTC").
+    static func zoneName(_ epoch: Double) -> String { format(epoch, "%Z") }
+
+    private static func format(_ epoch: Double, _ pattern: String) -> String {
+        var seconds = time_t(epoch)
+        var parts = tm()
+        guard localtime_r(&seconds, &parts) != nil else { return String(Int(epoch)) }
+        var buffer = [CChar](repeating: 0, count: 64)
+        let count = strftime(&buffer, buffer.count, pattern, &parts)
+        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

@@ -1,0 +1,69 @@
+import AreasControl
+import AreasProtocol
+import AreasTestSupport
+import Foundation
+import Testing
+
+/// What areasctl prints for a terminal, through the real binaries and the sample daemon:
+/// tables that fit `COLUMNS`, and `stats` with ages and local dates where the daemon sends
+/// epochs. The oracles are the same answers in `--format tsv` and `--json`.
+@Suite(.serialized) struct TerminalOutputTests {
+    let daemon: SampleDaemon
+    init() throws { daemon = try SampleDaemon() }
+
+    func areasctl(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
+        try Binaries.run("areasctl", ["--socket", daemon.socket] + arguments, environment: environment)
+    }
+
+    @Test(arguments: [60, 80, 120])
+    func tablesFitTheColumnsAndKeepIdsWhole(columns: Int) throws {
+        defer { daemon.stop() }
+        let question = ["near", "37.53", "126.97", "-k", "12"]
+        let table = try areasctl(question, environment: ["COLUMNS": String(columns)])
+        let tsv = try areasctl(question + ["--format", "tsv"])
+        #expect(table.status == 0 && tsv.status == 0)
+        let lines = table.stdout.split(separator: "\n").map(String.init)
+        let ids = tsv.stdout.split(separator: "\n").map { String($0.split(separator: "\t")[0]) }
+        #expect(lines.count == ids.count + 1)
+        for (line, id) in zip(lines.dropFirst(), ids) {
+            #expect(line.hasSuffix("  " + id), "the id is cut: \(line)")
+            let fixed = 8 + 2 + 10 + 2 + 2 * 8 + 2 * 2 + id.count  // distance, kind, two narrowest columns, gaps, id
+            #expect(ResponseFormatter.displayWidth(line) <= max(columns, fixed), "\(line) is wider than \(columns)")
+        }
+        // Long names are elided, and only when they do not fit.
+        let wide = try areasctl(question, environment: ["COLUMNS": "1000"])
+        #expect(!wide.stdout.contains("…"))
+        if columns <= 80 { #expect(table.stdout.contains("…")) }
+        // Piped without COLUMNS: whole lines, for grep and cut.
+        let piped = try areasctl(question)
+        #expect(piped.stdout == wide.stdout)
+    }
+
+    @Test func statsShowsAgesAndLocalDatesNotEpochs() throws {
+        defer { daemon.stop() }
+        let json = try areasctl(["stats", "--json"])
+        let text = try areasctl(["stats"], environment: ["TZ": "Asia/Seoul", "COLUMNS": "200"])
+        #expect(text.status == 0 && json.status == 0)
+        guard case .object(let members)? = try? JSONParser.parse(Array(json.stdout.utf8)),
+              case .object(let sources)? = members.first(where: { $0.0 == "bySource" })?.1 else {
+            Issue.record("no bySource in \(json.stdout)")
+            return
+        }
+        #expect(text.stdout.contains("FETCHED (KST)"))
+        let formatter = DateFormatter()
+        formatter.timeZone = TimeZone(identifier: "Asia/Seoul")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm"
+        for (name, value) in sources {
+            guard case .object(let fields) = value, case .number(let fetchedAt)? = fields.first(where: { $0.0 == "fetchedAt" })?.1 else {
+                Issue.record("\(name) has no fetchedAt")
+                continue
+            }
+            let line = try #require(text.stdout.split(separator: "\n").first { $0.hasPrefix(name + " ") }, "\(name) is not listed")
+            #expect(line.contains(formatter.string(from: Date(timeIntervalSince1970: fetchedAt))), "\(line)")
+            #expect(line.contains(" ago") && line.hasSuffix("updated"), "\(line)")
+        }
+        // No epoch (ten digits, as the daemon sends them) is shown to people.
+        #expect(text.stdout.range(of: #"\b1[0-9]{9}\b"#, options: .regularExpression) == nil, "\(text.stdout)")
+        #expect(json.stdout.range(of: #"\b1[0-9]{9}\b"#, options: .regularExpression) != nil)
+    }
+}
