@@ -1,58 +1,166 @@
 #!/usr/bin/env bash
-# Builds release binaries and installs areas on this host:
-#   binaries      /usr/local/bin/areasd, /usr/local/bin/areasctl
-#   config        /etc/areasd/areasd.json (kept if present), /etc/areasd/areasd.env for the key
-#   systemd       /etc/systemd/system/areasd.service, areasd.socket
-#   cron          /etc/cron.d/areas-refresh
-# Usage: sudo bash config/install.sh [--prefix /usr/local]
+# Installs areas on this host, or upgrades, rolls back or removes it.
+#
+#   sudo bash config/install.sh [--prefix DIR] [--from DIR] [--destdir DIR]
+#   sudo bash config/install.sh --rollback [--prefix DIR]
+#   sudo bash config/install.sh --uninstall [--purge] [--prefix DIR]
+#
+# Installs (PREFIX is /usr/local unless --prefix says otherwise):
+#   PREFIX/bin/areasd, PREFIX/bin/areasctl   release binaries, Swift libraries linked in
+#   PREFIX/lib/areas/previous/               the binaries this run replaced (for --rollback)
+#   PREFIX/share/man/man1/areasctl.1, man8/areasd.8, bash/zsh/fish completions, the README
+#   /etc/areasd/areasd.json, areasd.env      the config and the key (kept when present)
+#   /etc/systemd/system/areasd.{service,socket}, /etc/cron.d/areas-refresh
+# A unit or cron file edited since the last install is kept; the new one is written beside it
+# as FILE.new. --from DIR installs the binaries in DIR instead of building; --destdir DIR
+# stages everything under DIR (for packaging) and touches nothing on the host itself.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-prefix=/usr/local
-if [ "${1:-}" = "--prefix" ]; then prefix=$2; fi
 
-# With the Swift libraries linked in statically, Foundation's networking still links against
-# libcurl and FoundationXML against libxml2: the linker needs their development files.
-for lib in curl xml2; do
-  if ! compgen -G "/usr/lib/*/lib$lib.so" >/dev/null && ! compgen -G "/usr/lib/lib$lib.so" >/dev/null; then
-    if command -v apt-get >/dev/null; then
-      apt-get install -y libcurl4-openssl-dev libxml2-dev
-      break
-    fi
-    echo "install.sh: lib$lib.so not found; install the libcurl and libxml2 development packages first" >&2
-    exit 1
-  fi
+usage() { sed -n '4,6p' "$0" | sed 's/^#   //' >&2; }
+fail() { echo "install.sh: $1" >&2; exit "${2:-1}"; }
+
+prefix=/usr/local from="" destdir="" action=install purge=no
+while [ $# -gt 0 ]; do
+  case $1 in
+    --prefix=*|--from=*|--destdir=*) name=${1%%=*} value=${1#*=} ;;
+    --prefix|--from|--destdir)
+      [ $# -ge 2 ] && [ -n "$2" ] && [ "${2#--}" = "$2" ] || fail "$1 needs a value, as in $1 /opt/areas" 2
+      name=$1 value=$2; shift ;;
+    --uninstall) action=uninstall; shift; continue ;;
+    --rollback) action=rollback; shift; continue ;;
+    --purge) purge=yes; shift; continue ;;
+    -h|--help) usage; exit 0 ;;
+    *) echo "install.sh: unknown argument '$1'" >&2; usage; exit 2 ;;
+  esac
+  [ -n "$value" ] || fail "$name needs a value, as in $name=/opt/areas" 2
+  case $name in
+    --prefix) prefix=$value ;;
+    --from) from=$value ;;
+    --destdir) destdir=$value ;;
+  esac
+  shift
 done
+case $prefix in /*) ;; *) fail "--prefix must be an absolute path, got '$prefix'" 2 ;; esac
+[ "$purge" = no ] || [ "$action" = uninstall ] || fail "--purge goes with --uninstall" 2
+prefix=${prefix%/}
+root=$destdir
+bin=$root$prefix/bin
+keep=$root$prefix/lib/areas/previous
+share=$root$prefix/share
+etc=$root/etc
+# On the host itself (no --destdir), the services are started and stopped as they change.
+live() { [ -z "$destdir" ] && command -v systemctl >/dev/null && [ -d /run/systemd/system ]; }
 
-# Built on the host that runs it: the index is compiled for this processor (AREAS_NATIVE=0 for
-# binaries that run on any x86-64 machine).
-export AREAS_NATIVE=${AREAS_NATIVE:-1}
-swift build -c release --static-swift-stdlib --product areasd
-swift build -c release --static-swift-stdlib --product areasctl
-bin=$(swift build -c release --show-bin-path)
-install -D -m 0755 "$bin/areasd" "$prefix/bin/areasd"
-install -D -m 0755 "$bin/areasctl" "$prefix/bin/areasctl"
-install -D -m 0644 README.md "$prefix/share/doc/areas/README.md"
+# The files this script installs from the repository, after the prefix is put in their paths.
+render() { sed "s|/usr/local/|$prefix/|g" "$1"; }
+# Writes a unit or cron file unless the one there was edited since the last install (its copy
+# of what was installed is in lib/areas/installed/): then the new one goes beside it, as .new.
+install_config_file() {
+  local source=$1 target=$2 record=$root$prefix/lib/areas/installed/$(basename "$2")
+  local new; new=$(mktemp); render "$source" > "$new"
+  if [ -e "$target" ] && ! { [ -e "$record" ] && cmp -s "$target" "$record"; } && ! cmp -s "$target" "$new"; then
+    install -m 0644 "$new" "$target.new"
+    echo "kept $target (edited here); the new version is $target.new: compare with diff, or put local changes in a drop-in (systemctl edit)"
+  else
+    install -D -m 0644 "$new" "$target"
+  fi
+  install -D -m 0644 "$new" "$record"
+  rm -f "$new"
+}
 
-install -d -m 0755 /etc/areasd
-if [ ! -e /etc/areasd/areasd.json ]; then
-  install -m 0644 config/areasd.live.json /etc/areasd/areasd.json
+if [ "$action" = uninstall ]; then
+  if live; then systemctl disable --now areasd.socket areasd.service 2>/dev/null || true; fi
+  rm -f "$bin/areasd" "$bin/areasctl" "$etc/cron.d/areas-refresh" \
+    "$etc/systemd/system/areasd.service" "$etc/systemd/system/areasd.socket" \
+    "$share/man/man1/areasctl.1" "$share/man/man8/areasd.8" \
+    "$share/bash-completion/completions/areasctl" "$share/zsh/site-functions/_areasctl" \
+    "$share/fish/vendor_completions.d/areasctl.fish"
+  rm -rf "$share/doc/areas" "$root$prefix/lib/areas"
+  if live; then systemctl daemon-reload; fi
+  if [ "$purge" = yes ]; then
+    rm -rf "$etc/areasd" "$root/var/lib/areasd" "$root/var/lib/private/areasd"
+    echo "removed areas, its config and its data"
+  else
+    echo "removed areas from $prefix; kept the config in /etc/areasd and the data in /var/lib/areasd (--purge removes them)"
+  fi
+  echo "the group areas is left in place (groupdel areas removes it)"
+  exit 0
 fi
-if [ ! -e /etc/areasd/areasd.env ]; then
-  install -m 0600 /dev/null /etc/areasd/areasd.env
-  echo "# DATA_GO_KR_KEY=your-service-key" > /etc/areasd/areasd.env
+
+if [ "$action" = rollback ]; then
+  [ -x "$keep/areasd" ] && [ -x "$keep/areasctl" ] || fail "no previous binaries in $keep to roll back to"
+  for name in areasd areasctl; do
+    install -m 0755 "$keep/$name" "$bin/$name.rollback" && mv -f "$bin/$name.rollback" "$bin/$name"
+  done
+  if live; then systemctl try-restart areasd.service; fi
+  echo "rolled back to $("$bin/areasctl" --version 2>/dev/null || echo 'the previous binaries')"
+  exit 0
+fi
+
+if [ -n "$from" ]; then
+  built=$from
+  [ -x "$built/areasd" ] && [ -x "$built/areasctl" ] || fail "$built has no areasd and areasctl to install"
+else
+  # The toolchain first: nothing is installed on a host that cannot build.
+  command -v swift >/dev/null || fail "swift is not on PATH; install the Swift toolchain (https://www.swift.org/install/linux/) or use --from DIR"
+  # With the Swift libraries linked in statically, Foundation's networking still links against
+  # libcurl and FoundationXML against libxml2: the linker needs their development files.
+  missing=no
+  for lib in curl xml2; do
+    compgen -G "/usr/lib/*/lib$lib.so" >/dev/null || compgen -G "/usr/lib/lib$lib.so" >/dev/null || missing=yes
+  done
+  if [ "$missing" = yes ]; then
+    command -v apt-get >/dev/null || fail "libcurl and libxml2 development files are missing; install them (libcurl-devel, libxml2-devel) first"
+    apt-get update
+    DEBIAN_FRONTEND=noninteractive apt-get install -y libcurl4-openssl-dev libxml2-dev
+  fi
+  # Built on the host that runs it: the index is compiled for this processor (AREAS_NATIVE=0 for
+  # binaries that run on any x86-64 machine).
+  export AREAS_NATIVE=${AREAS_NATIVE:-1}
+  swift build -c release --static-swift-stdlib --product areasd
+  swift build -c release --static-swift-stdlib --product areasctl
+  built=$(swift build -c release --show-bin-path)
+fi
+
+# Upgrade: the binaries being replaced are kept for --rollback; each new one is moved into
+# place whole, so a running areasctl or a restart never meets a half-written file.
+install -d -m 0755 "$bin" "$keep"
+if [ -x "$bin/areasd" ] && [ -x "$bin/areasctl" ] && ! { cmp -s "$bin/areasd" "$built/areasd" && cmp -s "$bin/areasctl" "$built/areasctl"; }; then
+  install -m 0755 "$bin/areasd" "$bin/areasctl" "$keep/"
+fi
+for name in areasd areasctl; do
+  install -m 0755 "$built/$name" "$bin/$name.new" && mv -f "$bin/$name.new" "$bin/$name"
+done
+"$bin/areasctl" --manual | install -D -m 0644 /dev/stdin "$share/man/man1/areasctl.1"
+"$bin/areasd" --manual | install -D -m 0644 /dev/stdin "$share/man/man8/areasd.8"
+"$bin/areasctl" completion bash | install -D -m 0644 /dev/stdin "$share/bash-completion/completions/areasctl"
+"$bin/areasctl" completion zsh | install -D -m 0644 /dev/stdin "$share/zsh/site-functions/_areasctl"
+"$bin/areasctl" completion fish | install -D -m 0644 /dev/stdin "$share/fish/vendor_completions.d/areasctl.fish"
+install -D -m 0644 README.md "$share/doc/areas/README.md"
+
+install -d -m 0755 "$etc/areasd"
+[ -e "$etc/areasd/areasd.json" ] || install -m 0644 config/areasd.live.json "$etc/areasd/areasd.json"
+if [ ! -e "$etc/areasd/areasd.env" ]; then
+  install -m 0600 /dev/null "$etc/areasd/areasd.env"
+  echo "# DATA_GO_KR_KEY=your-service-key" > "$etc/areasd/areasd.env"
 fi
 # The group whose members may query the socket (areasd.socket's SocketGroup).
-if ! getent group areas >/dev/null; then
-  groupadd --system areas
+if [ -z "$destdir" ] && ! getent group areas >/dev/null; then groupadd --system areas; fi
+if [ -n "$destdir" ] || [ -d /etc/systemd/system ]; then
+  install_config_file config/areasd.service "$etc/systemd/system/areasd.service"
+  install_config_file config/areasd.socket "$etc/systemd/system/areasd.socket"
 fi
-if [ -d /etc/systemd/system ]; then
-  install -m 0644 config/areasd.service config/areasd.socket /etc/systemd/system/
-  sed -i "s|/usr/local/bin/|$prefix/bin/|" /etc/systemd/system/areasd.service
+if [ -n "$destdir" ] || [ -d /etc/cron.d ]; then
+  install_config_file config/areas-refresh.cron "$etc/cron.d/areas-refresh"
 fi
-if [ -d /etc/cron.d ]; then
-  sed "s|/usr/local/bin/|$prefix/bin/|" config/areas-refresh.cron > /etc/cron.d/areas-refresh
-  chmod 0644 /etc/cron.d/areas-refresh
+"$bin/areasd" --check-config --config "$etc/areasd/areasd.json" >/dev/null 2>&1 \
+  || echo "note: areasd --check-config --config /etc/areasd/areasd.json reports a problem (a key not set yet?)"
+if live && systemctl is-active --quiet areasd.service; then
+  systemctl daemon-reload && systemctl restart areasd.service
+  echo "upgraded to $("$bin/areasctl" --version) and restarted areasd (install.sh --rollback returns to the previous binaries)"
+else
+  echo "installed $("$bin/areasctl" --version) to $prefix/bin; put the key in /etc/areasd/areasd.env, then:"
+  echo "  systemctl daemon-reload && systemctl enable --now areasd.socket areasd.service"
+  echo "users who may query: usermod -aG areas USER (then log in again)"
 fi
-echo "installed to $prefix/bin; put the key in /etc/areasd/areasd.env, then:"
-echo "  systemctl daemon-reload && systemctl enable --now areasd.socket areasd.service"
-echo "users who may query: usermod -aG areas USER (then log in again)"
