@@ -154,8 +154,10 @@ fi
 if [ -n "$destdir" ] || [ -d /etc/cron.d ]; then
   install_config_file config/areas-refresh.cron "$etc/cron.d/areas-refresh"
 fi
-"$bin/areasd" --check-config --config "$etc/areasd/areasd.json" >/dev/null 2>&1 \
-  || echo "note: areasd --check-config --config /etc/areasd/areasd.json reports a problem (a key not set yet?)"
+if ! problems=$("$bin/areasd" --check-config --config "$etc/areasd/areasd.json" 2>&1); then
+  echo "note: to fix before starting (areasd --check-config --config /etc/areasd/areasd.json):"
+  echo "$problems" | sed 's/^/  /'
+fi
 if live && systemctl is-active --quiet areasd.service; then
   systemctl daemon-reload && systemctl restart areasd.service
   echo "upgraded to $("$bin/areasctl" --version) and restarted areasd (install.sh --rollback returns to the previous binaries)"

@@ -21,7 +21,13 @@ public enum ResponseFormatter {
             let text = "areasctl: \(error.string("code") ?? "error"): \(error.string("message") ?? "")\n"
             // A refusal is not a failed source: cron and scripts can tell the two apart (77, as
             // sysexits' EX_NOPERM).
-            let status: Int32 = error.string("code") == "permission_denied" ? 77 : 1
+            // A busy daemon gave no answer, like one that timed out: 3, so a probe can tell
+            // "could not ask" from "asked, and the answer is bad".
+            let status: Int32 = switch error.string("code") {
+            case "permission_denied": 77
+            case "busy": 3
+            default: 1
+            }
             return Output(stdout: command.format == .json ? String(decoding: line, as: UTF8.self) + "\n" : "", stderr: text, status: status)
         }
         if command.format == .json {

@@ -35,7 +35,7 @@ struct ClientTimeoutTests {
         let holder = try server.client()
         _ = try server.ask(#"{"op":"health"}"#, on: holder)
         let result = try Binaries.run("areasctl", ["--socket", server.socketPath, "health"])
-        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.status == 3, "\(result.stderr)")
         #expect(result.stderr.contains("busy"), "\(result.stderr)")
         #expect(!result.stderr.contains("is areasd running"))
         _ = holder
