@@ -48,14 +48,14 @@ public enum ResponseFormatter {
             let count = object.int("count") ?? areas.count
             let note = truncated ? "note: more areas matched than the \(count) shown; narrow the query or raise --limit\n" : ""
             switch command.format {
-            case .geojson: return Output(stdout: geoJSON(areas, idsOnly: command.output == .ids, truncated: truncated), stderr: note, status: 0)
+            case .geojson: return Output(stdout: geoJSON(.object(response), idsOnly: command.output == .ids), stderr: note, status: 0)
             case .tsv: return Output(stdout: tsv(areas, idsOnly: command.output == .ids), stderr: note, status: 0)
             case .ndjson: return Output(stdout: ndjson(object.array("areas")), stderr: note, status: 0)
             default: return Output(stdout: table(areas, count: count, idsOnly: command.output == .ids, width: width), stderr: note, status: 0)
             }
         case "get":
             guard case .object(let first)? = object.array("areas").first else { return Output(stdout: "", stderr: "", status: 1) }
-            if command.format == .geojson { return Output(stdout: geoJSON([Object(first)]), stderr: "", status: 0) }
+            if command.format == .geojson { return Output(stdout: geoJSON(.object(response)), stderr: "", status: 0) }
             return Output(stdout: detail(Object(first)), stderr: "", status: 0)
         case "refresh":
             return refresh(Object(object.members("report")), quiet: command.quiet)
@@ -213,45 +213,10 @@ public enum ResponseFormatter {
         return Output(stdout: out, stderr: err, status: failed ? 1 : 0)
     }
 
-    /// A FeatureCollection of `areas`; a truncated answer says so in a foreign member,
-    /// `"truncated": true`, which GeoJSON readers ignore and scripts can test.
-    static func geoJSON(_ areas: [Object], idsOnly: Bool = false, truncated: Bool = false) -> String {
+    /// The answer as a GeoJSON FeatureCollection (the daemon's HTTP front door writes the same).
+    static func geoJSON(_ answer: JSONValue, idsOnly: Bool = false) -> String {
         var writer = JSONWriter()
-        writer.beginObject()
-        writer.key("type"); writer.string("FeatureCollection")
-        if truncated { writer.key("truncated"); writer.bool(true) }
-        writer.key("features")
-        writer.beginArray()
-        for area in areas {
-            writer.beginObject()
-            writer.key("type"); writer.string("Feature")
-            writer.key("geometry")
-            writer.beginObject()
-            writer.key("type"); writer.string("Point")
-            writer.key("coordinates")
-            writer.beginArray()
-            writer.number(area.double("lon") ?? 0)
-            writer.number(area.double("lat") ?? 0)
-            writer.endArray()
-            writer.endObject()
-            writer.key("properties")
-            writer.beginObject()
-            let keys = idsOnly ? ["id", "distanceMeters", "alongMeters"] : ["id", "kind", "name", "address", "district", "source", "distanceMeters", "alongMeters", "sideMeters", "footprintMeters"]
-            for key in keys {
-                guard let value = area.value(key) else { continue }
-                writer.key(escaping: key)
-                // JSON escapes what it must; the text goes through exactly as the daemon sent it.
-                switch value {
-                case .number(let n): writer.number(n)
-                case .string(let text): writer.string(text)
-                default: writer.string(Object.text(value))
-                }
-            }
-            writer.endObject()
-            writer.endObject()
-        }
-        writer.endArray()
-        writer.endObject()
+        GeoJSONCollection.write(answer, idsOnly: idsOnly, into: &writer)
         writer.newline()
         return String(decoding: writer.bytes, as: UTF8.self)
     }

@@ -13,13 +13,16 @@ extension AreaService {
         respond(to: line, peerUID: peerUID, view: view, into: &writer, tally: &tally)
     }
 
-    /// The same, counting the request's operation or error in `tally`.
-    public func respond(to line: UnsafeBufferPointer<UInt8>, peerUID: UInt32?, view: View, into writer: inout JSONWriter, tally: inout RequestTally) {
+    /// The same, counting the request's operation or error in `tally`; returns the error's
+    /// code when the answer is an error (the HTTP front door's status).
+    @discardableResult
+    public func respond(to line: UnsafeBufferPointer<UInt8>, peerUID: UInt32?, view: View, into writer: inout JSONWriter, tally: inout RequestTally) -> RequestError.Code? {
         tally.answered += 1
         // At debug level each request is logged: its op, time and outcome, never its text.
         let startedAt = logger.threshold == .debug ? MonotonicClock.microseconds : nil
         var op = "unreadable"
         var outcome = "ok"
+        var failure: RequestError.Code?
         do throws(RequestError) {
             let request = try Request.parse(line)
             tally.count(request)
@@ -27,6 +30,7 @@ extension AreaService {
             try execute(request, peerUID: peerUID, view: view, into: &writer)
         } catch {
             tally.count(error)
+            failure = error.code
             outcome = error.code.rawValue
             Answers.error(error, into: &writer)
         }
@@ -34,6 +38,7 @@ extension AreaService {
         if let startedAt {
             logger.debug("request \(op) from uid \(peerUID.map(String.init) ?? "unknown"): \(outcome) in \(MonotonicClock.microseconds - startedAt) µs")
         }
+        return failure
     }
 
     func isAdmin(_ uid: UInt32?, _ view: View) -> Bool {

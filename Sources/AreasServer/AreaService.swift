@@ -42,6 +42,9 @@ public final class AreaService: Sendable {
 
     /// Bumped whenever the state or the config is replaced.
     let generation = Atomic<Int>(0)
+    /// Bumped when the config is replaced: answers to the same question may differ after it
+    /// (limits, aliases), so it is part of the HTTP answers' ETag.
+    let configEpoch = Atomic<Int>(0)
 
     /// A connection's own copy of the current state and settings. Refreshed only when the
     /// generation moves, so in steady state a query takes no lock at all: one atomic load per
@@ -53,6 +56,7 @@ public final class AreaService: Sendable {
         var refreshInterval: Double
         var aliases: [String: String]
         var generation: Int
+        var configEpoch: Int
         /// How the connection waits for something slow within a request (a refresh asked for
         /// with `wait`): its server gives up its turn to work meanwhile, so clients waiting for
         /// a refresh never stop the queries of others.
@@ -63,7 +67,8 @@ public final class AreaService: Sendable {
         let generation = generation.load(ordering: .acquiring)
         let config = self.config
         return View(state: state, maxResults: config.maxResults, adminUids: config.adminUids,
-                    refreshInterval: config.refreshIntervalSeconds, aliases: config.provinceAliases, generation: generation)
+                    refreshInterval: config.refreshIntervalSeconds, aliases: config.provinceAliases, generation: generation,
+                    configEpoch: configEpoch.load(ordering: .acquiring))
     }
 
     /// Brings `view` up to date if anything was replaced since it was taken.
@@ -90,6 +95,7 @@ public final class AreaService: Sendable {
     /// Uses a new configuration from the next refresh on.
     public func replace(config: AreasConfig) {
         configuration.withLock { $0 = config }
+        configEpoch.add(1, ordering: .releasing)
         generation.add(1, ordering: .releasing)
     }
 }

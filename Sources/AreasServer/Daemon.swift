@@ -45,15 +45,15 @@ public final class Daemon: @unchecked Sendable {
 
     private let options: Options
     private let environment: [String: String]
-    private var logger: Logger
+    var logger: Logger
     private var service: AreaService?
-    private var server: UnixSocketServer?
+    private var server: ConnectionServer?
     private var socketPath = ""
     /// Descriptors this process may open, once raised to the hard limit at start.
     private var descriptorsAvailable: Int?
     private var refreshTimer: (any DispatchSourceTimer)?
-    /// The socket file this process bound, by identity: only that file is removed at exit.
-    private var boundSocket: (device: UInt64, inode: UInt64)?
+    /// The socket files this process bound, by identity: only those files are removed at exit.
+    var boundSockets: [(path: String, identity: (device: UInt64, inode: UInt64))] = []
     private var sources: [any DispatchSourceProtocol] = []
     private let queue = DispatchQueue(label: "areasd.control")
     private let notifier: SystemdNotifier
@@ -135,7 +135,13 @@ public final class Daemon: @unchecked Sendable {
         }
         descriptorsAvailable = DescriptorLimit.raiseToHardLimit()
         let limits = serverLimits(for: config)
-        let server = UnixSocketServer(listener: listener, service: service, limits: limits)
+        let http: [ConnectionServer.Listener]
+        do {
+            http = try httpListeners(config.http, limits: limits)
+        } catch {
+            return ("areasd: cannot serve HTTP: \(error)", 1)
+        }
+        let server = ConnectionServer(listeners: [ConnectionServer.Listener(listener, .lines)] + http, service: service, limits: limits)
         self.server = server
         do {
             try server.start()
@@ -191,8 +197,8 @@ public final class Daemon: @unchecked Sendable {
     /// The socket server's limits for `config`. Each connection holds a descriptor, and the
     /// daemon needs some of its own (listener, snapshot, HTTP to upstream, the notify socket):
     /// past the limit, accept fails and a new client hangs instead of being told it is busy.
-    private func serverLimits(for config: AreasConfig) -> UnixSocketServer.Limits {
-        var limits = UnixSocketServer.Limits()
+    private func serverLimits(for config: AreasConfig) -> ConnectionServer.Limits {
+        var limits = ConnectionServer.Limits()
         limits.maxConnections = config.maxConnections
         if let available = descriptorsAvailable, config.maxConnections > available - Self.reservedDescriptors {
             limits.maxConnections = Swift.max(1, available - Self.reservedDescriptors)
@@ -212,24 +218,7 @@ public final class Daemon: @unchecked Sendable {
             socketPath = "fd 3 (socket activation)"
             return fd
         }
-        try SocketPath.prepare(socketPath)
-        let fd = try Sockets.listenUnix(path: socketPath)
-        boundSocket = SocketPath.identity(of: socketPath)
-        do {
-            try FileSystem.setPermissions(socketPath, mode_t(config.socketMode))
-        } catch {
-            logger.warning("chmod \(String(config.socketMode, radix: 8)) \(socketPath): \(error.reason)")
-        }
-        if let group = config.socketGroup {
-            do {
-                try FileSystem.setGroup(socketPath, named: group)
-            } catch where error.call == "getgrnam" {
-                logger.warning("socketGroup '\(group)' does not exist; the socket keeps its default group")
-            } catch {
-                logger.warning("chgrp \(group) \(socketPath): \(error.reason)")
-            }
-        }
-        return fd
+        return try bindUnixSocket(socketPath, mode: config.socketMode, group: config.socketGroup, groupKey: "socketGroup")
     }
 
     private func installSignalHandlers() {
@@ -312,6 +301,7 @@ public final class Daemon: @unchecked Sendable {
         if old.socketMode != new.socketMode { keys.append("socketMode") }
         if old.socketGroup != new.socketGroup { keys.append("socketGroup") }
         if old.snapshot != new.snapshot { keys.append("snapshot") }
+        if old.http != new.http { keys.append("http") }
         return keys
     }
 
@@ -319,7 +309,7 @@ public final class Daemon: @unchecked Sendable {
         logger.info("\(number == SIGTERM ? "SIGTERM" : "SIGINT"): stopping; answering requests already read")
         notifier.stopping()
         let clean = server?.stop(timeout: 10) ?? true
-        if let boundSocket { SocketPath.remove(socketPath, ifStill: boundSocket) }
+        for bound in boundSockets { SocketPath.remove(bound.path, ifStill: bound.identity) }
         logger.info(clean ? "stopped" : "stopped; some connections did not finish in 10 s")
         exit(0)
     }

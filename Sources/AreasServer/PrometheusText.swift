@@ -63,6 +63,8 @@ enum PrometheusText {
         text.sample("areas_connections_refused_total", [:], Double(counters.refused.current))
         text.family("areas_connections_closed_for_output_total", .counter, "Connections closed because their answers would pass maxOutputBytes.")
         text.sample("areas_connections_closed_for_output_total", [:], Double(counters.closedForOutput.current))
+        text.family("areas_http_requests_refused_total", .counter, "HTTP requests refused before they were understood (malformed, too large, too slow), each closing its connection.")
+        text.sample("areas_http_requests_refused_total", [:], Double(counters.httpRefused.current))
         text.family("areas_output_waiting_bytes", .gauge, "Bytes of answers being written to clients now.")
         text.sample("areas_output_waiting_bytes", [:], Double(counters.waitingOutputBytes.current))
 

@@ -39,6 +39,9 @@ public final class ServiceCounters: Sendable {
     let refused = Counter()
     /// Connections closed because their answers would pass `maxOutputBytes`.
     let closedForOutput = Counter()
+    /// HTTP requests refused before they were understood (malformed, too large, too slow),
+    /// each closing its connection.
+    let httpRefused = Counter()
     /// Open now, and bytes of answers being written to clients now.
     let open = Counter()
     let waitingOutputBytes = Counter()

@@ -17,6 +17,9 @@ public final class ServingState: Sendable {
     public let builtAt: Double
     /// Each configured source's refreshes since start.
     public let history: [String: SourceHistory]
+    /// Names this data set for HTTP caches (the ETag's first part): new with every data set
+    /// built, kept by a refresh that changed nothing.
+    public let dataTag: String
 
     public init(catalog: Catalog, hasData: Bool, lastReport: RefreshReport?, snapshotPath: String, builtAt: Double,
                 history: [String: SourceHistory] = [:], nodeSize: Int = PackedRTree.defaultNodeSize, footprint: FootprintPolicy = .standard) {
@@ -27,6 +30,7 @@ public final class ServingState: Sendable {
         self.snapshotPath = snapshotPath
         self.builtAt = builtAt
         self.history = history
+        self.dataTag = String(UInt64(Swift.max(0, builtAt) * 1_000_000), radix: 36) + "-" + String(catalog.table.records.count, radix: 36)
     }
 
     /// Each source's run of `index.areas` and when it was fetched.
@@ -56,6 +60,7 @@ public final class ServingState: Sendable {
         lastReport = report
         snapshotPath = other.snapshotPath
         builtAt = other.builtAt
+        dataTag = other.dataTag
         self.history = history
     }
 }

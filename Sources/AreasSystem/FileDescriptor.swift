@@ -45,6 +45,42 @@ public struct FileDescriptor: Sendable, Hashable {
         }
     }
 
+    /// Writes every byte of a raw buffer.
+    public func writeAll(_ bytes: UnsafeRawBufferPointer) throws(SystemError) {
+        var offset = 0
+        while offset < bytes.count {
+            offset += try write(UnsafeRawBufferPointer(rebasing: bytes[offset...]))
+        }
+    }
+
+    /// Writes `head` and then `body` on a socket with one `sendmsg` while the socket takes them
+    /// whole, so an HTTP answer's head and body leave together rather than as two packets.
+    public func writeAll(_ head: UnsafeRawBufferPointer, _ body: UnsafeRawBufferPointer) throws(SystemError) {
+        var written = 0
+        let total = head.count + body.count
+        while written < total {
+            var parts: [iovec] = []
+            if written < head.count {
+                parts.append(iovec(iov_base: UnsafeMutableRawPointer(mutating: head.baseAddress! + written), iov_len: head.count - written))
+            }
+            let bodyOffset = Swift.max(0, written - head.count)
+            if bodyOffset < body.count, let base = body.baseAddress {
+                parts.append(iovec(iov_base: UnsafeMutableRawPointer(mutating: base + bodyOffset), iov_len: body.count - bodyOffset))
+            }
+            let sent = parts.withUnsafeMutableBufferPointer { vectors -> Int in
+                var message = msghdr()
+                message.msg_iov = vectors.baseAddress
+                message.msg_iovlen = vectors.count
+                return sendmsg(rawValue, &message, Int32(MSG_NOSIGNAL))
+            }
+            if sent < 0 {
+                if errno == EINTR { continue }
+                throw SystemError("sendmsg")
+            }
+            written += sent
+        }
+    }
+
     public func close() {
         _ = Glibc.close(rawValue)
     }

@@ -93,6 +93,62 @@ public enum Sockets {
         }
     }
 
+    /// A listening TCP socket on `host:port` ("127.0.0.1:8080", "[::1]:8080", "0.0.0.0:80";
+    /// `localhost` is 127.0.0.1). Port 0 lets the kernel pick; the bound port is returned.
+    public static func listenTCP(_ address: String, backlog: Int32 = 1024) throws -> (FileDescriptor, UInt16) {
+        let (host, port) = try TCPAddress.parse(address)
+        var hints = addrinfo()
+        hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV | AI_PASSIVE
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var found: UnsafeMutablePointer<addrinfo>?
+        let status = getaddrinfo(host == "localhost" ? "127.0.0.1" : host, String(port), &hints, &found)
+        guard status == 0, let info = found else {
+            throw TCPAddress.Invalid(address: address, reason: String(cString: gai_strerror(status)))
+        }
+        defer { freeaddrinfo(found) }
+        let fd = try makeSocket(info.pointee.ai_family)
+        var one: Int32 = 1
+        _ = setsockopt(fd.rawValue, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        do {
+            try systemCall("bind", subject: address) { bind(fd.rawValue, info.pointee.ai_addr, info.pointee.ai_addrlen) }
+            try systemCall("listen", subject: address) { listen(fd.rawValue, backlog) }
+            var bound = sockaddr_storage()
+            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+            try systemCall("getsockname") {
+                withUnsafeMutablePointer(to: &bound) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd.rawValue, $0, &length) } }
+            }
+            let boundPort = withUnsafeBytes(of: &bound) { raw -> UInt16 in
+                // sin_port and sin6_port sit at the same offset, after the family.
+                UInt16(bigEndian: raw.load(fromByteOffset: 2, as: UInt16.self))
+            }
+            return (fd, boundPort)
+        } catch {
+            fd.close()
+            throw error
+        }
+    }
+
+    /// Turns off Nagle's algorithm on a TCP connection (a no-op on a Unix socket): an answer
+    /// goes out at once, not after the client's delayed acknowledgement.
+    public static func setNoDelay(_ fd: FileDescriptor) {
+        var one: Int32 = 1
+        _ = setsockopt(fd.rawValue, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+    }
+
+    /// Sends `count` bytes of `file`, from its start, to `socket` (sendfile: no copy through
+    /// the process).
+    public static func sendFile(_ file: FileDescriptor, count: Int, to socket: FileDescriptor) throws(SystemError) {
+        var offset = off_t(0)
+        while Int(offset) < count {
+            let sent = sendfile(socket.rawValue, file.rawValue, &offset, count - Int(offset))
+            if sent < 0 {
+                if errno == EINTR { continue }
+                throw SystemError("sendfile")
+            }
+            if sent == 0 { throw SystemError("sendfile", errno: EPIPE) }
+        }
+    }
+
     /// Accepts one connection, close-on-exec.
     public static func accept(_ listener: FileDescriptor) throws(SystemError) -> FileDescriptor {
         let fd = try systemCall("accept") { Glibc.accept(listener.rawValue, nil, nil) }

@@ -29,7 +29,7 @@ struct ClientTimeoutTests {
     }
 
     @Test func aFullDaemonSaysBusy() async throws {
-        var limits = UnixSocketServer.Limits()
+        var limits = ConnectionServer.Limits()
         limits.maxConnections = 1
         let server = try await TestServer.samples(limits: limits)
         let holder = try server.client()

@@ -103,7 +103,7 @@ import Testing
     }
 
     @Test func anIdleConnectionIsClosedAndAnActiveOneIsNot() async throws {
-        var limits = UnixSocketServer.Limits()
+        var limits = ConnectionServer.Limits()
         limits.idleTimeoutSeconds = 0.5
         let server = try await TestServer(config: try Self.sampleConfig(), limits: limits)
         let idle = try Sockets.connectUnix(path: server.socketPath)

@@ -185,7 +185,7 @@ final class ServerTests: XCTestCase {
     }
 
     func testStalledClientsDoNotStallOthers() async throws {
-        var limits = UnixSocketServer.Limits()
+        var limits = ConnectionServer.Limits()
         limits.maxConnections = 40
         let server = try await TestServer.samples(limits: limits)
         // Half a line, and a client that floods requests and never reads.

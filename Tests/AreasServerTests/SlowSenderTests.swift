@@ -9,7 +9,7 @@ import Testing
 /// bytes trickle in; the idle time-out between requests is unchanged.
 struct SlowSenderTests {
     static func server(requestTimeout: Double) async throws -> TestServer {
-        var limits = UnixSocketServer.Limits()
+        var limits = ConnectionServer.Limits()
         limits.requestTimeoutSeconds = requestTimeout
         limits.idleTimeoutSeconds = 30
         return try await TestServer.samples(limits: limits)

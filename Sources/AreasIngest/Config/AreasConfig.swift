@@ -33,6 +33,8 @@ public struct AreasConfig: Sendable, Equatable {
     public var geocoder: GeocoderConfig?
     /// An operator's file of positions that win over the geocoder's.
     public var positions: String?
+    /// The HTTP front door, when configured.
+    public var http: HTTPConfig?
     public var sources: [SourceConfig]
 
     /// Every value given; the loader (`load(path:)`) is where the documented defaults are applied.
@@ -162,6 +164,7 @@ public struct AreasConfig: Sendable, Equatable {
         config.maxOutputBytes = try check.count(raw.maxOutputBytes, "maxOutputBytes", default: 256 << 20, minimum: 1 << 20, maximum: 1 << 40)
         config.geocoder = try raw.geocoder.map { g throws(ConfigError) in try parseGeocoder(g, path: path, resolve: resolve) }
         config.positions = raw.positions.map(resolve)
+        config.http = try raw.http.map { h throws(ConfigError) in try parseHTTP(h, path: path, resolve: resolve) }
         if config.geocoder == nil, let i = sources.firstIndex(where: { $0.geocode != nil }) {
             throw ConfigError(path: path, key: "sources[\(i)].geocode", problem: "needs a top-level \"geocoder\" to ask")
         }
@@ -174,6 +177,7 @@ public struct AreasConfig: Sendable, Equatable {
     static let knownFieldKeys = propertyNames(of: RawFields())
     static let knownGeocodeKeys = propertyNames(of: RawGeocode())
     static let knownGeocoderKeys = propertyNames(of: RawGeocoder())
+    static let knownHTTPKeys = propertyNames(of: RawHTTP())
 
     private static func propertyNames(of value: Any) -> Set<String> {
         Set(Mirror(reflecting: value).children.compactMap(\.label))
@@ -191,6 +195,9 @@ public struct AreasConfig: Sendable, Equatable {
         try check(top, knownKeys, "")
         if case .object(let geocoder)? = top.last(where: { $0.0 == "geocoder" })?.1 {
             try check(geocoder, knownGeocoderKeys, "geocoder.")
+        }
+        if case .object(let http)? = top.last(where: { $0.0 == "http" })?.1 {
+            try check(http, knownHTTPKeys, "http.")
         }
         guard case .array(let sources)? = top.last(where: { $0.0 == "sources" })?.1 else { return }
         for (i, source) in sources.enumerated() {

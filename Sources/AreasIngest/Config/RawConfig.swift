@@ -18,6 +18,7 @@ struct RawConfig: Decodable {
     var provinceAliases: [String: String]?
     var geocoder: RawGeocoder?
     var positions: String?
+    var http: RawHTTP?
     var sources: [RawSource]?
 }
 

@@ -13,9 +13,9 @@ final class TestServer: Sendable {
     let directory: String
     let socketPath: String
     let service: AreaService
-    let server: UnixSocketServer
+    let server: ConnectionServer
 
-    init(config: AreasConfig, limits: UnixSocketServer.Limits = .init(), refresh: Bool = true) async throws {
+    init(config: AreasConfig, limits: ConnectionServer.Limits = .init(), refresh: Bool = true) async throws {
         directory = Fixtures.temporaryDirectory()
         socketPath = directory + "/areasd.sock"
         let logger = Logger(threshold: .error, environment: [:], sink: { _ in })
@@ -30,11 +30,11 @@ final class TestServer: Sendable {
             }
         }
         try SocketPath.prepare(socketPath)
-        server = UnixSocketServer(listener: try Sockets.listenUnix(path: socketPath), service: service, limits: limits)
+        server = ConnectionServer(listener: try Sockets.listenUnix(path: socketPath), service: service, limits: limits)
         try server.start()
     }
 
-    static func samples(limits: UnixSocketServer.Limits = .init()) async throws -> TestServer {
+    static func samples(limits: ConnectionServer.Limits = .init()) async throws -> TestServer {
         try await TestServer(config: AreasConfig.load(path: Fixtures.path("config/areasd.json")), limits: limits)
     }
 

@@ -1,0 +1,71 @@
+import AreasSystem
+
+/// The `http` key: the HTTP front door, off unless given. A Unix socket for a proxy on the same
+/// host (nginx's `proxy_pass http://unix:PATH:`), a TCP address, or both.
+public struct HTTPConfig: Sendable, Equatable {
+    public var socket: String?
+    /// "HOST:PORT".
+    public var listen: String?
+    /// The HTTP socket file's mode and group (nginx's user must be able to connect).
+    public var socketMode: UInt32 = 0o660
+    public var socketGroup: String?
+    /// `Access-Control-Allow-Origin`: "*" (the default), one origin, or "" for none.
+    public var allowOrigin: String = "*"
+    /// `Cache-Control: public, max-age=` of data answers.
+    public var maxAgeSeconds: Int = 60
+
+    public init(socket: String? = nil, listen: String? = nil) {
+        self.socket = socket
+        self.listen = listen
+    }
+}
+
+struct RawHTTP: Decodable {
+    var socket: String?
+    var listen: String?
+    var socketMode: String?
+    var socketGroup: String?
+    var allowOrigin: String?
+    var maxAgeSeconds: Int?
+}
+
+extension AreasConfig {
+    static func parseHTTP(_ raw: RawHTTP, path: String, resolve: (String) -> String) throws(ConfigError) -> HTTPConfig {
+        guard raw.socket != nil || raw.listen != nil else {
+            throw ConfigError(path: path, key: "http", problem: "give \"socket\" (a path), \"listen\" (\"127.0.0.1:8080\"), or both")
+        }
+        var http = HTTPConfig(socket: raw.socket.map(resolve), listen: raw.listen)
+        if let listen = raw.listen {
+            do throws(TCPAddress.Invalid) {
+                _ = try TCPAddress.parse(listen)
+            } catch {
+                throw ConfigError(path: path, key: "http.listen", problem: error.description)
+            }
+        }
+        if let text = raw.socketMode {
+            guard let mode = UInt32(text, radix: 8), mode <= 0o777 else {
+                throw ConfigError(path: path, key: "http.socketMode", problem: "'\(text)' is not an octal mode such as \"0660\"")
+            }
+            http.socketMode = mode
+        }
+        http.socketGroup = raw.socketGroup
+        if let origin = raw.allowOrigin {
+            // Written into every answer's head: nothing that could end the line or the field.
+            guard origin.isEmpty || origin == "*" || Self.isOrigin(origin) else {
+                throw ConfigError(path: path, key: "http.allowOrigin", problem: "'\(origin)' is not \"*\", \"\" or an origin such as \"https://map.example.kr\"")
+            }
+            http.allowOrigin = origin
+        }
+        http.maxAgeSeconds = try ValueCheck(path: path).count(raw.maxAgeSeconds, "http.maxAgeSeconds", default: 60, minimum: 0, maximum: 31_536_000)
+        return http
+    }
+
+    /// scheme "://" host [":" port], in the characters a host name may use.
+    static func isOrigin(_ text: String) -> Bool {
+        guard let range = text.range(of: "://") else { return false }
+        let scheme = text[..<range.lowerBound]
+        let authority = text[range.upperBound...]
+        return (scheme == "http" || scheme == "https") && !authority.isEmpty
+            && authority.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || ".-:[]".unicodeScalars.contains($0)) }
+    }
+}

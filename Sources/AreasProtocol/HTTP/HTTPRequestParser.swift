@@ -1,0 +1,220 @@
+/// A strict HTTP/1.1 request-head parser (RFC 9112), for a read-only server.
+///
+/// Strict where leniency is what request smuggling and cache poisoning feed on: lines end in
+/// CRLF only (a bare CR or LF is an error), no whitespace between a field name and its colon,
+/// no folded lines, exactly one `Host`, no `Transfer-Encoding`, one `Content-Length` at most and
+/// it must be 0 (this server takes no request bodies). Every error names a status and closes the
+/// connection.
+public struct HTTPRequestParser: Sendable {
+    public struct Limits: Sendable {
+        /// The whole head, request line and fields (431 past it).
+        public var maxHeadBytes = 64 * 1024
+        /// The request target (414 past it).
+        public var maxTargetBytes = 8 * 1024
+        /// Header fields (431 past it).
+        public var maxFields = 100
+        public init() {}
+    }
+
+    public enum Outcome: Sendable, Equatable {
+        /// More bytes are needed.
+        case incomplete
+        /// A whole head, and the bytes it took (leading blank lines included).
+        case head(HTTPRequestHead, consumed: Int)
+    }
+
+    public var limits: Limits
+    public init(limits: Limits = Limits()) { self.limits = limits }
+
+    public func parse(_ bytes: [UInt8]) throws(HTTPError) -> Outcome {
+        try bytes.withUnsafeBufferPointer { buffer throws(HTTPError) in try parse(buffer) }
+    }
+
+    public func parse(_ buffer: UnsafeBufferPointer<UInt8>) throws(HTTPError) -> Outcome {
+        // RFC 9112 §2.2: blank lines before the request line are ignored.
+        var start = 0
+        while start + 1 < buffer.count && buffer[start] == .cr && buffer[start + 1] == .lf { start += 2 }
+        if start < buffer.count && buffer[start] == .lf { throw HTTPError(.badRequest, "a line ends in LF without CR") }
+
+        guard let headEnd = Self.endOfHead(buffer, from: start) else {
+            // Not complete yet: refuse now what can be refused, rather than wait for more.
+            if let lineEnd = Self.lineEnd(buffer, from: start, limit: buffer.count) {
+                _ = try requestLine(UnsafeBufferPointer(rebasing: buffer[start..<lineEnd]))
+                try Self.checkLineEndings(buffer, from: start, to: buffer.count)
+            } else if buffer.count - start > limits.maxTargetBytes + 32 {
+                throw HTTPError(.uriTooLong, "the request line is longer than \(limits.maxTargetBytes + 32) bytes")
+            }
+            if buffer.count - start > limits.maxHeadBytes {
+                throw HTTPError(.headerFieldsTooLarge, "the request head is longer than \(limits.maxHeadBytes) bytes")
+            }
+            return .incomplete
+        }
+        if headEnd - start > limits.maxHeadBytes {
+            throw HTTPError(.headerFieldsTooLarge, "the request head is longer than \(limits.maxHeadBytes) bytes")
+        }
+        try Self.checkLineEndings(buffer, from: start, to: headEnd)
+
+        // Lines of the head, without their CRLF; the last one before the blank line.
+        var lines: [Range<Int>] = []
+        var lineStart = start
+        while lineStart < headEnd {
+            guard let end = Self.lineEnd(buffer, from: lineStart, limit: headEnd + 2) else { break }
+            lines.append(lineStart..<end)
+            lineStart = end + 2
+        }
+        guard let first = lines.first else { throw HTTPError(.badRequest, "no request line") }
+        var head = try requestLine(UnsafeBufferPointer(rebasing: buffer[first]))
+        guard lines.count - 1 <= limits.maxFields else {
+            throw HTTPError(.headerFieldsTooLarge, "more than \(limits.maxFields) header fields")
+        }
+        for line in lines.dropFirst() {
+            head.headers.append(try Self.field(UnsafeBufferPointer(rebasing: buffer[line])))
+        }
+        try Self.checkFraming(head)
+        return .head(head, consumed: headEnd + 4)
+    }
+
+    /// The index of the CRLFCRLF that ends the head, if the buffer holds it.
+    static func endOfHead(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        guard buffer.count >= start + 4 else { return nil }
+        var i = start
+        while i + 3 < buffer.count {
+            if buffer[i + 3] != .lf { i += buffer[i + 3] == .cr ? 1 : 4; continue }
+            if buffer[i] == .cr && buffer[i + 1] == .lf && buffer[i + 2] == .cr { return i }
+            i += 1
+        }
+        return nil
+    }
+
+    /// The index of the CR of the first CRLF at or after `start`, before `limit`.
+    static func lineEnd(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int, limit: Int) -> Int? {
+        var i = start
+        while i + 1 < limit {
+            if buffer[i] == .cr && buffer[i + 1] == .lf { return i }
+            i += 1
+        }
+        return nil
+    }
+
+    /// Every CR is followed by LF and every LF preceded by CR.
+    static func checkLineEndings(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) throws(HTTPError) {
+        for i in start..<end {
+            if buffer[i] == .lf && (i == 0 || buffer[i - 1] != .cr) { throw HTTPError(.badRequest, "a line ends in LF without CR") }
+            if buffer[i] == .cr && (i + 1 >= buffer.count || buffer[i + 1] != .lf) {
+                if i + 1 < buffer.count { throw HTTPError(.badRequest, "a CR not followed by LF") }
+            }
+        }
+    }
+
+    /// method SP request-target SP HTTP-version.
+    func requestLine(_ line: UnsafeBufferPointer<UInt8>) throws(HTTPError) -> HTTPRequestHead {
+        let parts = line.split(separator: .space, omittingEmptySubsequences: false)
+        guard parts.count == 3, !parts[0].isEmpty, !parts[1].isEmpty else {
+            throw HTTPError(.badRequest, "the request line is not METHOD TARGET HTTP/1.1")
+        }
+        let minorVersion = try Self.version(parts[2])
+        guard parts[0].allSatisfy(\.isTokenCharacter) else { throw HTTPError(.badRequest, "the method is not a token") }
+        let methodName = String(decoding: parts[0], as: UTF8.self)
+        guard let method = HTTPRequestHead.Method(rawValue: methodName) else {
+            throw HTTPError(.methodNotAllowed, "\(methodName) is not served: this server is read-only (GET, HEAD, OPTIONS)")
+        }
+        let target = parts[1]
+        guard target.count <= limits.maxTargetBytes else {
+            throw HTTPError(.uriTooLong, "the request target is longer than \(limits.maxTargetBytes) bytes")
+        }
+        guard target.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+            throw HTTPError(.badRequest, "the request target holds a byte that must be percent-encoded")
+        }
+        var origin = Array(target)
+        if origin == [UInt8(ascii: "*")] {
+            guard method == .options else { throw HTTPError(.badRequest, "* is a target only for OPTIONS") }
+            return HTTPRequestHead(method: method, path: "*", query: [], minorVersion: minorVersion, headers: [])
+        }
+        // absolute-form (RFC 9112 §3.2.2): the server must accept it; the authority is ignored
+        // here and Host is still required.
+        if origin.first != UInt8(ascii: "/") {
+            let text = String(decoding: origin, as: UTF8.self).lowercased()
+            guard text.hasPrefix("http://") || text.hasPrefix("https://") else {
+                throw HTTPError(.badRequest, "the request target is neither a path nor an http URL")
+            }
+            let afterScheme = origin.dropFirst(text.hasPrefix("http://") ? 7 : 8)
+            origin = afterScheme.firstIndex(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") }).map { Array(afterScheme[$0...]) } ?? [UInt8(ascii: "/")]
+            if origin.first == UInt8(ascii: "?") { origin.insert(UInt8(ascii: "/"), at: 0) }
+        }
+        if let fragment = origin.firstIndex(of: UInt8(ascii: "#")) { origin.removeSubrange(fragment...) }
+        let question = origin.firstIndex(of: UInt8(ascii: "?"))
+        let path = try PercentDecoding.decode(origin[..<(question ?? origin.endIndex)], plusIsSpace: false, what: "the path")
+        let query = try question.map { index throws(HTTPError) in try PercentDecoding.query(origin[(index + 1)...]) } ?? []
+        return HTTPRequestHead(method: method, path: path, query: query, minorVersion: minorVersion, headers: [])
+    }
+
+    static func version(_ text: Slice<UnsafeBufferPointer<UInt8>>) throws(HTTPError) -> Int {
+        let bytes = Array(text)
+        guard bytes.count == 8, bytes.starts(with: Array("HTTP/".utf8)), bytes[6] == UInt8(ascii: "."),
+              let major = bytes[5].digitValue, let minor = bytes[7].digitValue else {
+            throw HTTPError(.badRequest, "the request line does not end in an HTTP version")
+        }
+        guard major == 1 else { throw HTTPError(.versionNotSupported, "HTTP/\(major).\(minor) is not served; use HTTP/1.1") }
+        return minor
+    }
+
+    /// field-name ":" OWS field-value OWS.
+    static func field(_ line: UnsafeBufferPointer<UInt8>) throws(HTTPError) -> (name: String, value: String) {
+        if let first = line.first, first == .space || first == .tab {
+            throw HTTPError(.badRequest, "a folded header line (obsolete line folding is not accepted)")
+        }
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { throw HTTPError(.badRequest, "a header line without a colon") }
+        let name = line[..<colon]
+        guard !name.isEmpty, name.allSatisfy(\.isTokenCharacter) else {
+            throw HTTPError(.badRequest, "a header name that is not a token (no space is allowed before the colon)")
+        }
+        var value = line[(colon + 1)...]
+        while let byte = value.first, byte == .space || byte == .tab { value = value.dropFirst() }
+        while let byte = value.last, byte == .space || byte == .tab { value = value.dropLast() }
+        guard value.allSatisfy({ $0 == .tab || $0 >= 0x20 && $0 != 0x7F }) else {
+            throw HTTPError(.badRequest, "a header value holds a control character")
+        }
+        return (String(decoding: name, as: UTF8.self).lowercased(), String(decoding: value, as: UTF8.self))
+    }
+
+    /// Host, Content-Length and Transfer-Encoding: where a request's end is, which must not be
+    /// open to two readings.
+    static func checkFraming(_ head: HTTPRequestHead) throws(HTTPError) {
+        let hosts = head.headers.filter { $0.name == "host" }
+        if head.minorVersion >= 1 && hosts.count != 1 || hosts.count > 1 {
+            throw HTTPError(.badRequest, hosts.isEmpty ? "no Host header (HTTP/1.1 requires one)" : "more than one Host header")
+        }
+        let lengths = head.headers.filter { $0.name == "content-length" }
+        let encodings = head.headers.filter { $0.name == "transfer-encoding" }
+        if !encodings.isEmpty {
+            if !lengths.isEmpty { throw HTTPError(.badRequest, "both Transfer-Encoding and Content-Length") }
+            throw HTTPError(.notImplemented, "Transfer-Encoding is not accepted: requests to this server have no body")
+        }
+        if lengths.count > 1 { throw HTTPError(.badRequest, "more than one Content-Length header") }
+        if let length = lengths.first?.value {
+            guard !length.isEmpty, length.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+                throw HTTPError(.badRequest, "Content-Length is not a number: '\(length)'")
+            }
+            guard length.utf8.allSatisfy({ $0 == 0x30 }) else {
+                throw HTTPError(.contentTooLarge, "requests to this server have no body (Content-Length \(length))")
+            }
+        }
+    }
+}
+
+extension UInt8 {
+    static let cr = UInt8(ascii: "\r")
+    static let lf = UInt8(ascii: "\n")
+    static let space = UInt8(ascii: " ")
+    static let tab = UInt8(ascii: "\t")
+
+    /// tchar (RFC 9110 §5.6.2).
+    var isTokenCharacter: Bool {
+        switch self {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): return true
+        default: return Array("!#$%&'*+-.^_`|~".utf8).contains(self)
+        }
+    }
+
+    var digitValue: Int? { self >= 0x30 && self <= 0x39 ? Int(self - 0x30) : nil }
+}

@@ -1,0 +1,136 @@
+import AreasProtocol
+import AreasSystem
+import Glibc
+
+/// What the HTTP front door answers to one request: a status, the fields particular to it, and
+/// where the body is (the connection's answer buffer, bytes, or the snapshot file).
+struct HTTPAnswer {
+    enum Payload {
+        case none
+        /// The connection's `JSONWriter`, which `AreaService.respond` wrote the answer into.
+        case writer
+        case bytes([UInt8])
+        case file(FileDescriptor, size: Int)
+    }
+
+    var status: HTTPStatus
+    var contentType: String?
+    var fields: [(String, String)]
+    var payload: Payload
+    /// Close the connection after this answer.
+    var close = false
+
+    static let json = "application/json"
+    static let noStore = ("Cache-Control", "no-store")
+
+    static func answer(_ head: HTTPRequestHead, service: AreaService, view: AreaService.View, peer: UInt32?, http: HTTPFrontDoor,
+                       body: inout JSONWriter, tally: inout RequestTally) -> HTTPAnswer {
+        body.reset()
+        let route: HTTPRoute
+        do {
+            route = try HTTPRoute.route(head)
+        } catch {
+            tally.answered += 1
+            tally.count(error)
+            return failure(error.code, body: &body, error: error)
+        }
+        switch route {
+        case .preflight:
+            return HTTPAnswer(status: .noContent, contentType: nil, fields: [
+                ("Allow", "GET, HEAD, OPTIONS"), ("Access-Control-Allow-Methods", "GET, HEAD, OPTIONS"),
+                ("Access-Control-Allow-Headers", "Accept, If-None-Match"), ("Access-Control-Max-Age", "86400"),
+            ], payload: .none)
+        case .request(let line, let geojson, let idsOnly, let cacheable):
+            let tag = "\"\(view.state.dataTag).\(view.configEpoch)\(geojson ? ".geojson" : "")\""
+            let caching: [(String, String)] = cacheable
+                ? [("ETag", tag), ("Cache-Control", "public, max-age=\(http.maxAgeSeconds)"), ("Vary", "Accept")]
+                : [noStore, ("Vary", "Accept")]
+            if cacheable && view.state.hasData, let condition = head.header("if-none-match"), matches(condition, tag) {
+                tally.answered += 1
+                return HTTPAnswer(status: .notModified, contentType: nil, fields: caching, payload: .none)
+            }
+            if let code = line.withUnsafeBufferPointer({ service.respond(to: $0, peerUID: peer, view: view, into: &body, tally: &tally) }) {
+                return HTTPAnswer(status: HTTPFrontDoor.status(for: code), contentType: json, fields: [noStore] + retry(code), payload: .writer)
+            }
+            guard geojson else { return HTTPAnswer(status: .ok, contentType: json, fields: caching, payload: .writer) }
+            guard let answer = parsedAnswer(body) else {
+                return HTTPAnswer(status: .internalServerError, contentType: json, fields: [noStore], payload: .writer)
+            }
+            var collection = JSONWriter(capacity: body.count + body.count / 2)
+            GeoJSONCollection.write(answer, idsOnly: idsOnly, into: &collection)
+            collection.newline()
+            return HTTPAnswer(status: .ok, contentType: "application/geo+json", fields: caching, payload: .bytes(collection.bytes))
+        case .health(let strict):
+            let code = Array(#"{"op":"health"}"#.utf8).withUnsafeBufferPointer { service.respond(to: $0, peerUID: peer, view: view, into: &body, tally: &tally) }
+            let answer = parsedAnswer(body)
+            let serving = code == nil && answer?["loaded"]?.bool == true && (!strict || answer?["healthy"]?.bool == true)
+            return HTTPAnswer(status: serving ? .ok : .serviceUnavailable, contentType: json, fields: [noStore] + (serving ? [] : [("Retry-After", "5")]), payload: .writer)
+        case .metrics:
+            let code = Array(#"{"op":"metrics"}"#.utf8).withUnsafeBufferPointer { service.respond(to: $0, peerUID: peer, view: view, into: &body, tally: &tally) }
+            guard code == nil, let text = parsedAnswer(body)?["metrics"]?.string else {
+                return HTTPAnswer(status: .internalServerError, contentType: json, fields: [noStore], payload: .writer)
+            }
+            return HTTPAnswer(status: .ok, contentType: "text/plain; version=0.0.4; charset=utf-8", fields: [noStore], payload: .bytes(Array(text.utf8)))
+        case .snapshot:
+            tally.answered += 1
+            return snapshot(head, path: service.snapshotPath, body: &body)
+        }
+    }
+
+    /// The current snapshot file, by identity: a refresh renames a new file into place, and the
+    /// one opened here is sent whole.
+    static func snapshot(_ head: HTTPRequestHead, path: String, body: inout JSONWriter) -> HTTPAnswer {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else {
+            let error = RequestError(.notFound, errno == ENOENT ? "no snapshot has been written yet" : "the snapshot cannot be read: \(String(cString: strerror(errno)))")
+            return failure(error.code, body: &body, error: error)
+        }
+        let file = FileDescriptor(rawValue: fd)
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            file.close()
+            return failure(.notFound, body: &body, error: RequestError(.notFound, "the snapshot is not a regular file"))
+        }
+        let tag = "\"snapshot-\(String(info.st_ino, radix: 36))-\(String(info.st_size, radix: 36))-\(String(info.st_mtim.tv_sec * 1_000_000_000 + info.st_mtim.tv_nsec, radix: 36))\""
+        let fields = [("ETag", tag), ("Cache-Control", "no-cache")]
+        if let condition = head.header("if-none-match"), matches(condition, tag) {
+            file.close()
+            return HTTPAnswer(status: .notModified, contentType: nil, fields: fields, payload: .none)
+        }
+        return HTTPAnswer(status: .ok, contentType: "application/octet-stream", fields: fields, payload: .file(file, size: Int(info.st_size)))
+    }
+
+    static func failure(_ code: RequestError.Code, body: inout JSONWriter, error: RequestError) -> HTTPAnswer {
+        body.reset()
+        Answers.error(error, into: &body)
+        body.newline()
+        return HTTPAnswer(status: HTTPFrontDoor.status(for: code), contentType: json, fields: [noStore] + retry(code), payload: .writer)
+    }
+
+    static func retry(_ code: RequestError.Code) -> [(String, String)] {
+        code == .busy || code == .unavailable ? [("Retry-After", "1")] : []
+    }
+
+    /// `If-None-Match`: `*`, or a list of entity tags, weak ones compared weakly (RFC 9110 §13.1.2).
+    static func matches(_ condition: String, _ tag: String) -> Bool {
+        if condition.trimmingSpacesAndTabs == "*" { return true }
+        return condition.split(separator: ",").contains { candidate in
+            var text = Substring(String(candidate).trimmingSpacesAndTabs)
+            if text.hasPrefix("W/") { text = text.dropFirst(2) }
+            return text == tag
+        }
+    }
+
+    static func parsedAnswer(_ body: borrowing JSONWriter) -> JSONValue? {
+        body.withBytes { bytes in try? JSONParser.parse(Array(bytes.prefix(while: { $0 != UInt8(ascii: "\n") }))) }
+    }
+}
+
+extension String {
+    var trimmingSpacesAndTabs: String {
+        var text = Substring(self)
+        while text.first == " " || text.first == "\t" { text = text.dropFirst() }
+        while text.last == " " || text.last == "\t" { text = text.dropLast() }
+        return String(text)
+    }
+}

@@ -1,0 +1,96 @@
+import AreasProtocol
+import Glibc
+
+/// The HTTP front door's settings and the heads of its answers. The answers themselves come
+/// from the same `AreaService.respond` as the line protocol's; this only frames them.
+public struct HTTPFrontDoor: Sendable {
+    /// `Access-Control-Allow-Origin` on every answer; nil sends none.
+    public var allowOrigin: String?
+    /// How long a shared cache may keep a data answer (`Cache-Control: public, max-age=`).
+    public var maxAgeSeconds: Int
+    public var parserLimits: HTTPRequestParser.Limits
+
+    public init(allowOrigin: String? = "*", maxAgeSeconds: Int = 60, parserLimits: HTTPRequestParser.Limits = .init()) {
+        self.allowOrigin = allowOrigin
+        self.maxAgeSeconds = maxAgeSeconds
+        self.parserLimits = parserLimits
+    }
+
+    /// The status an error answer goes out with.
+    static func status(for code: RequestError.Code) -> HTTPStatus {
+        switch code {
+        case .badRequest, .tooExpensive: return .badRequest
+        case .unknownOp, .notFound: return .notFound
+        case .tooLarge: return .contentTooLarge
+        case .permissionDenied: return .forbidden
+        case .unavailable, .busy: return .serviceUnavailable
+        case .internal: return .internalServerError
+        }
+    }
+
+    /// The socket's error code for a request the parser refused.
+    static func code(for status: HTTPStatus) -> RequestError.Code {
+        switch status {
+        case .contentTooLarge, .uriTooLong, .headerFieldsTooLarge: return .tooLarge
+        case .serviceUnavailable: return .busy
+        case .internalServerError: return .internal
+        default: return .badRequest
+        }
+    }
+
+    /// One answer's head: the status line and the fields, ending in the blank line.
+    func head(_ status: HTTPStatus, contentType: String?, contentLength: Int, date: String, close: Bool,
+              extra: [(String, String)] = []) -> [UInt8] {
+        var text = "HTTP/1.1 \(status.code) \(status.reason)\r\nServer: areasd\r\nDate: \(date)\r\n"
+        if let contentType { text += "Content-Type: \(contentType)\r\n" }
+        if status != .notModified && status != .noContent { text += "Content-Length: \(contentLength)\r\n" }
+        if let allowOrigin { text += "Access-Control-Allow-Origin: \(allowOrigin)\r\n" }
+        for (name, value) in extra { text += "\(name): \(value)\r\n" }
+        if close { text += "Connection: close\r\n" }
+        text += "\r\n"
+        return Array(text.utf8)
+    }
+
+    /// A whole error answer closing the connection (`busy` at the door, a refused head): the
+    /// socket's error line as the body.
+    func errorAnswer(_ error: RequestError, body: [UInt8], status: HTTPStatus? = nil, extra: [(String, String)] = []) -> [UInt8] {
+        let status = status ?? Self.status(for: error.code)
+        let retry: [(String, String)] = status == .serviceUnavailable ? [("Retry-After", "1")] : []
+        return head(status, contentType: "application/json", contentLength: body.count, date: HTTPDate.now(), close: true,
+                    extra: [("Cache-Control", "no-store")] + retry + extra) + body
+    }
+}
+
+/// The `Date` field's text (IMF-fixdate), made once a second per connection.
+struct HTTPDate {
+    private var second = 0
+    private var text = ""
+
+    mutating func current() -> String {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        if now.tv_sec != second {
+            second = now.tv_sec
+            text = Self.format(now.tv_sec)
+        }
+        return text
+    }
+
+    static func now() -> String {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return format(now.tv_sec)
+    }
+
+    /// "Tue, 01 Dec 2026 02:05:00 GMT", in English whatever the locale.
+    static func format(_ seconds: Int) -> String {
+        var time = time_t(seconds)
+        var parts = tm()
+        gmtime_r(&time, &parts)
+        let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) "
+            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
+    }
+}
