@@ -128,6 +128,32 @@ public enum Sockets {
         }
     }
 
+    /// A TCP connection to `host:port` (numeric addresses); with `timeoutSeconds`, each send
+    /// and receive gives up after that long.
+    public static func connectTCP(_ address: String, timeoutSeconds: Double? = nil) throws -> FileDescriptor {
+        let (host, port) = try TCPAddress.parse(address)
+        var hints = addrinfo()
+        hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var found: UnsafeMutablePointer<addrinfo>?
+        let status = getaddrinfo(host == "localhost" ? "127.0.0.1" : host, String(port), &hints, &found)
+        guard status == 0, let info = found else { throw TCPAddress.Invalid(address: address, reason: String(cString: gai_strerror(status))) }
+        defer { freeaddrinfo(found) }
+        let fd = try makeSocket(info.pointee.ai_family)
+        do {
+            if let timeoutSeconds {
+                try fd.setTimeout(SO_SNDTIMEO, seconds: timeoutSeconds)
+                try fd.setTimeout(SO_RCVTIMEO, seconds: timeoutSeconds)
+            }
+            try systemCall("connect", subject: address) { connect(fd.rawValue, info.pointee.ai_addr, info.pointee.ai_addrlen) }
+        } catch {
+            fd.close()
+            throw error
+        }
+        setNoDelay(fd)
+        return fd
+    }
+
     /// Turns off Nagle's algorithm on a TCP connection (a no-op on a Unix socket): an answer
     /// goes out at once, not after the client's delayed acknowledgement.
     public static func setNoDelay(_ fd: FileDescriptor) {

@@ -23,6 +23,19 @@ public func fuzz(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
         _ = try? CSVDecoder(encoding: .auto).decode(bytes)
         _ = try? CSVDecoder(encoding: .cp949, hasHeader: false, delimiter: UInt8(ascii: ";")).decode(bytes)
         _ = try? JSONRowsDecoder().decode(bytes)
+    case "http":
+        // Any bytes: heads in order, or a typed error with a status; each head routed and
+        // answered like the front door does, without trapping.
+        let parser = HTTPRequestParser()
+        var rest = bytes
+        while !rest.isEmpty, case .head(let head, let consumed)? = try? parser.parse(rest) {
+            precondition(consumed > 0 && consumed <= rest.count, "a head must consume what it read")
+            rest.removeFirst(consumed)
+            var body = JSONWriter()
+            var tally = RequestTally()
+            let service = FuzzService.shared
+            _ = HTTPAnswer.answer(head, service: service, view: service.view(), peer: nil, http: HTTPFrontDoor(), body: &body, tally: &tally)
+        }
     case "snapshot":
         // Half the inputs get a valid header and checksum, so the payload parser is reached.
         _ = try? SnapshotFile.decode(bytes)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzzes the request parser, both page decoders, the district-file readers and the snapshot loader with libFuzzer and
+# Fuzzes the request parser, both page decoders, the district-file readers, the snapshot loader and the HTTP parser with libFuzzer and
 # AddressSanitizer, each for SECONDS (default 60), seeded from samples/ and Tests/Fuzz/seeds.
 # Fails on any crash; crashing inputs are kept in .build/fuzz/<target>/ for regression tests.
 #   bash Tests/Fuzz/run.sh [SECONDS] [TARGET...]
@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 seconds=${1:-60}
 shift || true
-targets=${*:-request xml json csv snapshot}
+targets=${*:-request xml json csv snapshot http}
 out=.build/fuzz
 mkdir -p "$out"
 
@@ -28,7 +28,7 @@ fi
 [ -x "$out/areas-fuzz" ] || { echo "the fuzzer did not build" >&2; exit 1; }
 
 # Seed corpora from the recorded pages and real requests.
-mkdir -p "$out/seeds/request" "$out/seeds/xml" "$out/seeds/json" "$out/seeds/csv" "$out/seeds/snapshot"
+mkdir -p "$out/seeds/request" "$out/seeds/xml" "$out/seeds/json" "$out/seeds/csv" "$out/seeds/snapshot" "$out/seeds/http"
 cp samples/nonsmoking-zones/*.xml "$out/seeds/xml/" 2>/dev/null || true
 head -c 20000 samples/nonsmoking-zones/page-1.xml > "$out/seeds/xml/short.xml"
 for f in samples/*-smoking/*.json; do cp "$f" "$out/seeds/json/$(basename "$(dirname "$f")")-$(basename "$f")"; done
@@ -38,6 +38,7 @@ while IFS= read -r line; do
 done < Tests/Fuzz/seeds/requests.jsonl
 for f in samples/district-files/*; do head -c 60000 "$f" > "$out/seeds/csv/$(basename "$f")"; done
 cp Tests/Fuzz/seeds/*.snapshot "$out/seeds/snapshot/" 2>/dev/null || true
+cp Tests/Fuzz/seeds/http/* "$out/seeds/http/"
 
 status=0
 for target in $targets; do

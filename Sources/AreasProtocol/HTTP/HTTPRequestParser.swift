@@ -38,9 +38,9 @@ public struct HTTPRequestParser: Sendable {
 
         guard let headEnd = Self.endOfHead(buffer, from: start) else {
             // Not complete yet: refuse now what can be refused, rather than wait for more.
+            try Self.checkLineEndings(buffer, from: start, to: buffer.count)
             if let lineEnd = Self.lineEnd(buffer, from: start, limit: buffer.count) {
                 _ = try requestLine(UnsafeBufferPointer(rebasing: buffer[start..<lineEnd]))
-                try Self.checkLineEndings(buffer, from: start, to: buffer.count)
             } else if buffer.count - start > limits.maxTargetBytes + 32 {
                 throw HTTPError(.uriTooLong, "the request line is longer than \(limits.maxTargetBytes + 32) bytes")
             }

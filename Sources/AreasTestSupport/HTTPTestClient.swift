@@ -1,0 +1,85 @@
+import AreasSystem
+import Glibc
+
+/// A raw HTTP/1.1 client for tests and benchmarks: sends exactly the bytes it is given (so
+/// hostile requests can be written by hand) and reads answers framed by `Content-Length`.
+public final class HTTPTestClient {
+    public struct Response: Sendable {
+        public var status: Int
+        /// Field names lowercased, in order.
+        public var fields: [(name: String, value: String)]
+        public var body: [UInt8]
+
+        public func field(_ name: String) -> String? { fields.first { $0.name == name }?.value }
+        public var text: String { String(decoding: body, as: UTF8.self) }
+    }
+
+    public struct Closed: Error {}
+
+    public let descriptor: FileDescriptor
+    private var buffer: [UInt8] = []
+
+    /// Connects to "HOST:PORT", or to a Unix socket when `address` starts with "/".
+    public init(_ address: String, timeoutSeconds: Double = 10) throws {
+        descriptor = address.hasPrefix("/")
+            ? try Sockets.connectUnix(path: address, timeoutSeconds: timeoutSeconds)
+            : try Sockets.connectTCP(address, timeoutSeconds: timeoutSeconds)
+    }
+
+    deinit { descriptor.close() }
+
+    public func send(_ bytes: [UInt8]) throws { try descriptor.writeAll(bytes) }
+    public func send(_ text: String) throws { try send(Array(text.utf8)) }
+
+    /// `GET target` with a Host field and any `fields` given.
+    public func get(_ target: String, method: String = "GET", fields: [String] = []) throws -> Response {
+        try send((["\(method) \(target) HTTP/1.1", "Host: areas.test"] + fields).joined(separator: "\r\n") + "\r\n\r\n")
+        return try response(bodyExpected: method != "HEAD")
+    }
+
+    /// Reads one answer; a HEAD answer, 204 and 304 carry no body whatever their fields say.
+    public func response(bodyExpected: Bool = true) throws -> Response {
+        var headEnd: Int?
+        while headEnd == nil {
+            headEnd = Self.find([13, 10, 13, 10], in: buffer)
+            if headEnd == nil { try fill() }
+        }
+        let head = String(decoding: buffer[..<headEnd!], as: UTF8.self).split(separator: "\r\n", omittingEmptySubsequences: false).map(String.init)
+        buffer.removeSubrange(..<(headEnd! + 4))
+        let statusParts = head[0].split(separator: " ")
+        let status = statusParts.count > 1 ? Int(statusParts[1]) ?? 0 : 0
+        let fields = head.dropFirst().map { line -> (String, String) in
+            let colon = line.firstIndex(of: ":") ?? line.endIndex
+            return (line[..<colon].lowercased(), String(line[line.index(after: colon)...].drop { $0 == " " }))
+        }
+        var response = Response(status: status, fields: fields, body: [])
+        guard bodyExpected && status != 204 && status != 304 else { return response }
+        let length = Int(response.field("content-length") ?? "") ?? 0
+        while buffer.count < length { try fill() }
+        response.body = Array(buffer[..<length])
+        buffer.removeSubrange(..<length)
+        return response
+    }
+
+    /// True when the server has closed the connection (reads end of stream) within the time-out.
+    public func isClosedByServer() -> Bool {
+        while true {
+            do { try fill() } catch is Closed { return true } catch { return false }
+        }
+    }
+
+    private func fill() throws {
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        let count = try chunk.withUnsafeMutableBytes { try descriptor.read(into: $0) }
+        guard count > 0 else { throw Closed() }
+        buffer.append(contentsOf: chunk[..<count])
+    }
+
+    static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
+        guard haystack.count >= needle.count else { return nil }
+        for i in 0...(haystack.count - needle.count) where haystack[i] == needle[0] && Array(haystack[i..<(i + needle.count)]) == needle {
+            return i
+        }
+        return nil
+    }
+}

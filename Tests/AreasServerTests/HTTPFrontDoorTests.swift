@@ -1,0 +1,124 @@
+import AreasControl
+import AreasProtocol
+import AreasSystem
+import AreasTestSupport
+import Foundation
+import Testing
+
+/// The HTTP front door of a real areasd (the bundled samples), over TCP and over its own Unix
+/// socket; the oracle is the line protocol's answer to the same question, from the same process.
+@Suite(.serialized) struct HTTPFrontDoorTests {
+    let daemon: SampleDaemon
+    let tcp: String
+    let unix: String
+
+    init() throws {
+        let (probe, port) = try Sockets.listenLoopbackTCP()
+        probe.close()
+        tcp = "127.0.0.1:\(port)"
+        unix = Fixtures.temporaryDirectory() + "/http.sock"
+        daemon = try SampleDaemon(extra: #""http": {"listen": "\#(tcp)", "socket": "\#(unix)"}"#)
+    }
+
+    func line(_ request: String) throws -> String {
+        let client = try AreasClient(path: daemon.socket, timeoutSeconds: 10)
+        return String(decoding: try client.send(Array(request.utf8)), as: UTF8.self) + "\n"
+    }
+
+    static let questions: [(target: String, line: String)] = [
+        ("/v1/near?lat=37.53&lon=126.97&k=5", #"{"op":"near","lat":37.53,"lon":126.97,"k":5}"#),
+        ("/v1/near?lat=37.53&lon=126.97&k=3&kind=smoking&output=ids", #"{"op":"near","lat":37.53,"lon":126.97,"k":3,"kind":"smoking","output":"ids"}"#),
+        ("/v1/radius?lat=37.55&lon=126.97&meters=800&province=%EC%84%9C%EC%9A%B8", #"{"op":"radius","lat":37.55,"lon":126.97,"meters":800,"province":"서울"}"#),
+        ("/v1/bbox?south=37.5&west=126.9&north=37.6&east=127.0&limit=7", #"{"op":"bbox","south":37.5,"west":126.9,"north":37.6,"east":127.0,"limit":7}"#),
+        ("/v1/check?lat=37.528916&lon=126.967984", #"{"op":"check","lat":37.528916,"lon":126.967984}"#),
+        ("/v1/along?path=37.55,126.97;37.53,126.97&meters=100", #"{"op":"along","path":[[37.55,126.97],[37.53,126.97]],"meters":100}"#),
+        ("/v1/areas/yongsan%3A027a36e0cd0ad58b", #"{"op":"get","id":"yongsan:027a36e0cd0ad58b"}"#),
+        ("/v1/areas/nope", #"{"op":"get","id":"nope"}"#),
+        ("/v1/near?lat=91&lon=126.97", #"{"op":"near","lat":91,"lon":126.97}"#),
+    ]
+
+    @Test func everyQueryAnswersWithTheSocketsBytesOverTCPAndUnix() throws {
+        defer { daemon.stop() }
+        for address in [tcp, unix] {
+            let client = try HTTPTestClient(address)
+            for (target, request) in Self.questions {
+                let expected = try line(request)
+                let response = try client.get(target)
+                #expect(response.text == expected, "\(address) \(target)")
+                let ok = expected.hasPrefix(#"{"ok":true"#)
+                #expect(response.status == (ok ? 200 : expected.contains("not_found") ? 404 : 400), "\(target): \(response.status)")
+                #expect(response.field("content-type") == "application/json")
+                #expect(response.field("access-control-allow-origin") == "*")
+                #expect(response.field("cache-control") == (ok ? "public, max-age=60" : "no-store"))
+            }
+            // stats carries the uptime: the same keys and counts, not the same bytes.
+            let stats = try #require(try JSONParser.parse(client.get("/v1/stats").body))
+            let socketStats = try #require(try JSONParser.parse(Array(try line(#"{"op":"stats"}"#).utf8)))
+            #expect(stats["areas"] == socketStats["areas"] && stats["byKind"] == socketStats["byKind"])
+        }
+    }
+
+    @Test func geoJSONIsTheCollectionAreasctlPrints() throws {
+        defer { daemon.stop() }
+        let client = try HTTPTestClient(tcp)
+        let cli = try Binaries.run("areasctl", ["--socket", daemon.socket, "near", "37.53", "126.97", "-k", "4", "--output", "ids", "--geojson"])
+        let byParameter = try client.get("/v1/near?lat=37.53&lon=126.97&k=4&output=ids&format=geojson")
+        let byAccept = try client.get("/v1/near?lat=37.53&lon=126.97&k=4&output=ids", fields: ["Accept: application/geo+json"])
+        #expect(byParameter.status == 200 && byParameter.field("content-type") == "application/geo+json")
+        #expect(byParameter.text == cli.stdout && byAccept.text == cli.stdout, "\(byParameter.text)")
+        #expect(byParameter.field("vary") == "Accept")
+        // The two representations of one URL have different tags, so caches keep them apart.
+        let json = try client.get("/v1/near?lat=37.53&lon=126.97&k=4&output=ids")
+        #expect(json.field("etag") != byAccept.field("etag"))
+    }
+
+    @Test func headAndConditionalRequestsOnOneConnection() throws {
+        defer { daemon.stop() }
+        let client = try HTTPTestClient(tcp)
+        let target = "/v1/radius?lat=37.55&lon=126.97&meters=500"
+        let get = try client.get(target)
+        let head = try client.get(target, method: "HEAD")
+        #expect(head.status == 200 && head.body.isEmpty)
+        #expect(head.field("content-length") == String(get.body.count) && head.field("etag") == get.field("etag"))
+        let etag = try #require(get.field("etag"))
+        let unchanged = try client.get(target, fields: ["If-None-Match: \"other\", \(etag)"])
+        #expect(unchanged.status == 304 && unchanged.body.isEmpty && unchanged.field("etag") == etag)
+        #expect(try client.get(target, fields: ["If-None-Match: W/\(etag)"]).status == 304)
+        #expect(try client.get(target, fields: ["If-None-Match: \"stale\""]).status == 200)
+        // Still in step after HEAD and 304, which have no body: the next answer is whole.
+        #expect(try client.get(target).text == get.text)
+        let preflight = try client.get(target, method: "OPTIONS")
+        #expect(preflight.status == 204 && preflight.field("access-control-allow-methods") == "GET, HEAD, OPTIONS")
+    }
+
+    @Test func pipelinedRequestsAreAnsweredInOrder() throws {
+        defer { daemon.stop() }
+        let client = try HTTPTestClient(unix)
+        let targets = Self.questions.prefix(4).map(\.target)
+        try client.send(targets.map { "GET \($0) HTTP/1.1\r\nHost: x\r\n\r\n" }.joined())
+        for (target, request) in Self.questions.prefix(4) {
+            #expect(try client.response().text == line(request), "\(target)")
+        }
+        // HTTP/1.0 without keep-alive, and Connection: close, end the connection after the answer.
+        try client.send("GET /healthz HTTP/1.0\r\n\r\n")
+        #expect(try client.response().status == 200)
+        #expect(client.isClosedByServer())
+    }
+
+    @Test func healthzMetricsAndSnapshot() throws {
+        defer { daemon.stop() }
+        let client = try HTTPTestClient(tcp)
+        let health = try client.get("/healthz")
+        #expect(health.status == 200 && health.field("cache-control") == "no-store")
+        #expect(try JSONParser.parse(health.body)["loaded"]?.bool == true)
+        #expect(try client.get("/healthz?strict=1").status == 200)
+        let metrics = try client.get("/metrics")
+        #expect(metrics.status == 200 && metrics.field("content-type") == "text/plain; version=0.0.4; charset=utf-8")
+        #expect(metrics.text.contains("# TYPE areas_requests_total counter") && metrics.text.contains("areas_http_requests_refused_total"))
+        let snapshot = try client.get("/v1/snapshot")
+        let file = try #require(FileManager.default.contents(atPath: daemon.folder + "/areas.snapshot"))
+        #expect(snapshot.status == 200 && snapshot.body == [UInt8](file))
+        let tag = try #require(snapshot.field("etag"))
+        #expect(try client.get("/v1/snapshot", fields: ["If-None-Match: \(tag)"]).status == 304)
+    }
+}
