@@ -122,3 +122,51 @@ import Testing
         #expect(try client.get("/v1/snapshot", fields: ["If-None-Match: \(tag)"]).status == 304)
     }
 }
+
+/// `/healthz` for load balancers: 503 with the reason before there is data; with `strict=1`,
+/// also 503 when a source's last refresh failed, while plain `/healthz` still says serving.
+@Suite(.serialized) struct HealthzTests {
+    static func freePort() throws -> String {
+        let (probe, port) = try Sockets.listenLoopbackTCP()
+        probe.close()
+        return "127.0.0.1:\(port)"
+    }
+
+    static let downSource = #"{"name": "down", "kind": "nonsmoking", "format": "data-go-kr-xml", "url": "http://127.0.0.1:1/x", "timeoutSeconds": 1, "retries": 0}"#
+
+    @Test func noDataIs503WithTheReason() throws {
+        let folder = Fixtures.temporaryDirectory()
+        let tcp = try Self.freePort()
+        let config = """
+            {"snapshot": "\(folder)/areas.snapshot", "http": {"listen": "\(tcp)"},
+             "sources": [\(Self.downSource)]}
+            """
+        try config.write(toFile: folder + "/areasd.json", atomically: true, encoding: .utf8)
+        let (process, _) = try Binaries.startDaemon(["--config", folder + "/areasd.json", "--socket", folder + "/areasd.sock"])
+        defer { kill(process.processIdentifier, SIGTERM); _ = process.waitUntilExit(seconds: 20) }
+        var last: HTTPTestClient.Response?
+        #expect(DaemonQuestions.waitUntil(seconds: 20) {
+            last = try? HTTPTestClient(tcp).get("/healthz")
+            return last?.status == 503 && (try? JSONParser.parse(last!.body))?["problem"]?.string?.contains("no data") == true
+        }, "\(last?.text ?? "no answer")")
+        #expect(last?.field("retry-after") != nil)
+        #expect(try HTTPTestClient(tcp).get("/v1/near?lat=37.5&lon=127").status == 503)
+    }
+
+    @Test func strictAlsoDrainsAHostWhoseSourceFailed() throws {
+        let folder = Fixtures.temporaryDirectory()
+        let tcp = try Self.freePort()
+        var config = try String(contentsOfFile: try Fixtures.sampleConfig(in: folder, extra: #""http": {"listen": "\#(tcp)"}"#), encoding: .utf8)
+        config = config.replacingOccurrences(of: #""sources": ["#, with: #""sources": [\#(Self.downSource),"#)
+        try config.write(toFile: folder + "/areasd.json", atomically: true, encoding: .utf8)
+        let (process, _) = try Binaries.startDaemon(["--config", folder + "/areasd.json", "--socket", folder + "/areasd.sock"])
+        defer { kill(process.processIdentifier, SIGTERM); _ = process.waitUntilExit(seconds: 20) }
+        #expect(DaemonQuestions.waitUntilLoaded(folder + "/areasd.sock"))
+        #expect(DaemonQuestions.waitUntil(seconds: 20) { DaemonQuestions.ask(folder + "/areasd.sock", #"{"op":"health"}"#)?["refreshing"]?.bool == false })
+        let client = try HTTPTestClient(tcp)
+        #expect(try client.get("/healthz").status == 200)
+        let strict = try client.get("/healthz?strict=1")
+        #expect(strict.status == 503, "\(strict.text)")
+        #expect(try JSONParser.parse(strict.body)["healthy"]?.bool == false)
+    }
+}
