@@ -43,7 +43,7 @@ struct HTTPAnswer {
         case .request(let line, let geojson, let idsOnly, let cacheable):
             let tag = "\"\(view.state.dataTag).\(view.configEpoch)\(geojson ? ".geojson" : "")\""
             let caching: [(String, String)] = cacheable
-                ? [("ETag", tag), ("Cache-Control", "public, max-age=\(http.maxAgeSeconds)"), ("Vary", "Accept")]
+                ? [("ETag", tag), ("Cache-Control", http.cacheControl), ("Vary", "Accept")]
                 : [noStore, ("Vary", "Accept")]
             if cacheable && view.state.hasData, let condition = head.header("if-none-match"), matches(condition, tag) {
                 tally.answered += 1

@@ -9,11 +9,14 @@ public struct HTTPFrontDoor: Sendable {
     /// How long a shared cache may keep a data answer (`Cache-Control: public, max-age=`).
     public var maxAgeSeconds: Int
     public var parserLimits: HTTPRequestParser.Limits
+    /// The `Cache-Control` of data answers, made once.
+    let cacheControl: String
 
     public init(allowOrigin: String? = "*", maxAgeSeconds: Int = 60, parserLimits: HTTPRequestParser.Limits = .init()) {
         self.allowOrigin = allowOrigin
         self.maxAgeSeconds = maxAgeSeconds
         self.parserLimits = parserLimits
+        cacheControl = "public, max-age=\(maxAgeSeconds)"
     }
 
     /// The status an error answer goes out with.
@@ -41,14 +44,18 @@ public struct HTTPFrontDoor: Sendable {
     /// One answer's head: the status line and the fields, ending in the blank line.
     func head(_ status: HTTPStatus, contentType: String?, contentLength: Int, date: String, close: Bool,
               extra: [(String, String)] = []) -> [UInt8] {
-        var text = "HTTP/1.1 \(status.code) \(status.reason)\r\nServer: areasd\r\nDate: \(date)\r\n"
-        if let contentType { text += "Content-Type: \(contentType)\r\n" }
-        if status != .notModified && status != .noContent { text += "Content-Length: \(contentLength)\r\n" }
-        if let allowOrigin { text += "Access-Control-Allow-Origin: \(allowOrigin)\r\n" }
-        for (name, value) in extra { text += "\(name): \(value)\r\n" }
-        if close { text += "Connection: close\r\n" }
-        text += "\r\n"
-        return Array(text.utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(320)
+        func add(_ text: String) { bytes.append(contentsOf: text.utf8) }
+        add("HTTP/1.1 \(status.code) \(status.reason)\r\nServer: areasd\r\nDate: ")
+        add(date)
+        if let contentType { add("\r\nContent-Type: "); add(contentType) }
+        if status != .notModified && status != .noContent { add("\r\nContent-Length: "); add(String(contentLength)) }
+        if let allowOrigin { add("\r\nAccess-Control-Allow-Origin: "); add(allowOrigin) }
+        for (name, value) in extra { add("\r\n"); add(name); add(": "); add(value) }
+        if close { add("\r\nConnection: close") }
+        add("\r\n\r\n")
+        return bytes
     }
 
     /// A whole error answer closing the connection (`busy` at the door, a refused head): the

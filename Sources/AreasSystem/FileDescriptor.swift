@@ -59,18 +59,20 @@ public struct FileDescriptor: Sendable, Hashable {
         var written = 0
         let total = head.count + body.count
         while written < total {
-            var parts: [iovec] = []
-            if written < head.count {
-                parts.append(iovec(iov_base: UnsafeMutableRawPointer(mutating: head.baseAddress! + written), iov_len: head.count - written))
-            }
-            let bodyOffset = Swift.max(0, written - head.count)
-            if bodyOffset < body.count, let base = body.baseAddress {
-                parts.append(iovec(iov_base: UnsafeMutableRawPointer(mutating: base + bodyOffset), iov_len: body.count - bodyOffset))
-            }
-            let sent = parts.withUnsafeMutableBufferPointer { vectors -> Int in
+            let sent = withUnsafeTemporaryAllocation(of: iovec.self, capacity: 2) { vectors -> Int in
+                var count = 0
+                if written < head.count {
+                    vectors[count] = iovec(iov_base: UnsafeMutableRawPointer(mutating: head.baseAddress! + written), iov_len: head.count - written)
+                    count += 1
+                }
+                let bodyOffset = Swift.max(0, written - head.count)
+                if bodyOffset < body.count, let base = body.baseAddress {
+                    vectors[count] = iovec(iov_base: UnsafeMutableRawPointer(mutating: base + bodyOffset), iov_len: body.count - bodyOffset)
+                    count += 1
+                }
                 var message = msghdr()
                 message.msg_iov = vectors.baseAddress
-                message.msg_iovlen = vectors.count
+                message.msg_iovlen = count
                 return sendmsg(rawValue, &message, Int32(MSG_NOSIGNAL))
             }
             if sent < 0 {

@@ -134,7 +134,52 @@ struct RedisWire: BenchWire {
     }
 }
 
-/// Drives a server over a Unix socket: C connections, each keeping P requests in flight.
+/// HTTP/1.1 keep-alive: each query a GET of the front door's endpoint (or of one `path` for
+/// every request, for a static file), each answer framed by its Content-Length.
+struct HTTPWire: BenchWire {
+    var path: String?
+
+    func encode(_ query: BenchQuery, into bytes: inout [UInt8]) {
+        var target = path ?? ""
+        if path == nil {
+            switch query {
+            case .near(let p, let k, _): target = "/v1/near?lat=\(p.latitude)&lon=\(p.longitude)&k=\(k)"
+            case .radius(let p, let meters): target = "/v1/radius?lat=\(p.latitude)&lon=\(p.longitude)&meters=\(meters)"
+            case .bbox(let c, let w, let h):
+                let box = BenchQuery.box(center: c, widthMeters: w, heightMeters: h) ?? SyntheticPoints.korea
+                target = "/v1/bbox?south=\(box.south)&west=\(box.west)&north=\(box.north)&east=\(box.east)"
+            case .get(let id): target = "/v1/areas/\(id)"
+            }
+        }
+        bytes.append(contentsOf: "GET \(target) HTTP/1.1\r\nHost: bench\r\n\r\n".utf8)
+    }
+
+    func frame(_ buffer: UnsafeRawBufferPointer) -> (length: Int, failed: Bool)? {
+        // The head's end, and Content-Length read in place: the client must cost little
+        // beside the servers it measures.
+        var end = 3
+        while end < buffer.count && !(buffer[end] == 10 && buffer[end - 1] == 13 && buffer[end - 2] == 10 && buffer[end - 3] == 13) { end += 1 }
+        guard end < buffer.count else { return nil }
+        let name = Array("content-length:".utf8)
+        var length = 0
+        var i = 0
+        while i + name.count < end {
+            if buffer[i] == 10 && (0..<name.count).allSatisfy({ buffer[i + 1 + $0] | 0x20 == name[$0] | 0x20 }) {
+                var j = i + 1 + name.count
+                while buffer[j] == 32 { j += 1 }
+                while buffer[j] >= 48 && buffer[j] <= 57 { length = length * 10 + Int(buffer[j] - 48); j += 1 }
+                break
+            }
+            i += 1
+        }
+        guard buffer.count >= end + 1 + length else { return nil }
+        let ok = buffer.count > 12 && buffer[9] == UInt8(ascii: "2") && buffer[10] == UInt8(ascii: "0") && buffer[11] == UInt8(ascii: "0")
+        return (end + 1 + length, !ok)
+    }
+}
+
+/// Drives a server over a Unix socket (or TCP, for "HOST:PORT"): C connections, each keeping
+/// P requests in flight.
 struct LoadGenerator {
     struct Result {
         var answered = 0
@@ -184,7 +229,7 @@ struct LoadGenerator {
 
     private static func drive(socket: String, wire: any BenchWire, pipeline: Int, seconds: Double, queries: [BenchQuery], offset: Int) -> Result {
         var result = Result()
-        guard let fd = try? Sockets.connectUnix(path: socket) else { result.failed = 1; return result }
+        guard let fd = try? (socket.hasPrefix("/") ? Sockets.connectUnix(path: socket) : Sockets.connectTCP(socket)) else { result.failed = 1; return result }
         defer { fd.close() }
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
         _ = setsockopt(fd.rawValue, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))

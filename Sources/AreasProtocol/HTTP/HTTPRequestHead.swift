@@ -11,7 +11,10 @@ public struct HTTPRequestHead: Sendable, Equatable {
     /// 1 for HTTP/1.1, 0 for HTTP/1.0.
     public var minorVersion: Int
     /// Header fields in order, names lowercased, values trimmed.
-    public var headers: [(name: String, value: String)]
+    public private(set) var headers: [(name: String, value: String)]
+    /// Whether the connection stays open after the answer: HTTP/1.1 unless `Connection: close`,
+    /// HTTP/1.0 only with `Connection: keep-alive`.
+    public private(set) var keepAlive: Bool
 
     public init(method: Method, path: String, query: [(name: String, value: String)], minorVersion: Int, headers: [(name: String, value: String)]) {
         self.method = method
@@ -19,17 +22,30 @@ public struct HTTPRequestHead: Sendable, Equatable {
         self.query = query
         self.minorVersion = minorVersion
         self.headers = headers
+        self.keepAlive = Self.keepAlive(minorVersion: minorVersion, headers: headers)
+    }
+
+    mutating func setHeaders(_ fields: [(name: String, value: String)]) {
+        headers = fields
+        keepAlive = Self.keepAlive(minorVersion: minorVersion, headers: fields)
     }
 
     /// The value of the one header `name` (lowercase), or nil.
     public func header(_ name: String) -> String? { headers.first { $0.name == name }?.value }
 
-    /// Whether the connection stays open after the answer: HTTP/1.1 unless `Connection: close`,
-    /// HTTP/1.0 only with `Connection: keep-alive`.
-    public var keepAlive: Bool {
-        let tokens = headers.filter { $0.name == "connection" }.flatMap { $0.value.lowercased().split(separator: ",").map { $0.trimmingSpaces } }
-        if tokens.contains("close") { return false }
-        return minorVersion >= 1 || tokens.contains("keep-alive")
+    static func keepAlive(minorVersion: Int, headers: [(name: String, value: String)]) -> Bool {
+        var close = false
+        var keep = false
+        for field in headers where field.name == "connection" {
+            for token in field.value.lowercased().split(separator: ",") {
+                switch token.trimmingSpaces {
+                case "close": close = true
+                case "keep-alive": keep = true
+                default: break
+                }
+            }
+        }
+        return !close && (minorVersion >= 1 || keep)
     }
 
     public static func == (a: HTTPRequestHead, b: HTTPRequestHead) -> Bool {

@@ -54,22 +54,18 @@ public struct HTTPRequestParser: Sendable {
         }
         try Self.checkLineEndings(buffer, from: start, to: headEnd)
 
-        // Lines of the head, without their CRLF; the last one before the blank line.
-        var lines: [Range<Int>] = []
-        var lineStart = start
-        while lineStart < headEnd {
+        // The request line, then one field a line up to the blank line.
+        guard let firstEnd = Self.lineEnd(buffer, from: start, limit: headEnd + 2) else { throw HTTPError(.badRequest, "no request line") }
+        var head = try requestLine(UnsafeBufferPointer(rebasing: buffer[start..<firstEnd]))
+        var lineStart = firstEnd + 2
+        var fields: [(name: String, value: String)] = []
+        while lineStart < headEnd + 2 {
             guard let end = Self.lineEnd(buffer, from: lineStart, limit: headEnd + 2) else { break }
-            lines.append(lineStart..<end)
+            guard fields.count < limits.maxFields else { throw HTTPError(.headerFieldsTooLarge, "more than \(limits.maxFields) header fields") }
+            fields.append(try Self.field(UnsafeBufferPointer(rebasing: buffer[lineStart..<end])))
             lineStart = end + 2
         }
-        guard let first = lines.first else { throw HTTPError(.badRequest, "no request line") }
-        var head = try requestLine(UnsafeBufferPointer(rebasing: buffer[first]))
-        guard lines.count - 1 <= limits.maxFields else {
-            throw HTTPError(.headerFieldsTooLarge, "more than \(limits.maxFields) header fields")
-        }
-        for line in lines.dropFirst() {
-            head.headers.append(try Self.field(UnsafeBufferPointer(rebasing: buffer[line])))
-        }
+        head.setHeaders(fields)
         try Self.checkFraming(head)
         return .head(head, consumed: headEnd + 4)
     }
@@ -108,22 +104,30 @@ public struct HTTPRequestParser: Sendable {
 
     /// method SP request-target SP HTTP-version.
     func requestLine(_ line: UnsafeBufferPointer<UInt8>) throws(HTTPError) -> HTTPRequestHead {
-        let parts = line.split(separator: .space, omittingEmptySubsequences: false)
-        guard parts.count == 3, !parts[0].isEmpty, !parts[1].isEmpty else {
+        guard let firstSpace = line.firstIndex(of: .space),
+              let secondSpace = line[(firstSpace + 1)...].firstIndex(of: .space),
+              firstSpace > 0, secondSpace > firstSpace + 1, !line[(secondSpace + 1)...].contains(.space) else {
             throw HTTPError(.badRequest, "the request line is not METHOD TARGET HTTP/1.1")
         }
-        let minorVersion = try Self.version(parts[2])
-        guard parts[0].allSatisfy(\.isTokenCharacter) else { throw HTTPError(.badRequest, "the method is not a token") }
-        let methodName = String(decoding: parts[0], as: UTF8.self)
-        guard let method = HTTPRequestHead.Method(rawValue: methodName) else {
-            throw HTTPError(.methodNotAllowed, "\(methodName) is not served: this server is read-only (GET, HEAD, OPTIONS)")
+        let minorVersion = try Self.version(line[(secondSpace + 1)...])
+        let methodBytes = line[..<firstSpace]
+        guard methodBytes.allSatisfy(\.isTokenCharacter) else { throw HTTPError(.badRequest, "the method is not a token") }
+        let method: HTTPRequestHead.Method
+        if methodBytes.elementsEqual("GET".utf8) { method = .get }
+        else if methodBytes.elementsEqual("HEAD".utf8) { method = .head }
+        else if methodBytes.elementsEqual("OPTIONS".utf8) { method = .options }
+        else {
+            throw HTTPError(.methodNotAllowed, "\(String(decoding: methodBytes, as: UTF8.self)) is not served: this server is read-only (GET, HEAD, OPTIONS)")
         }
-        let target = parts[1]
+        let target = line[(firstSpace + 1)..<secondSpace]
         guard target.count <= limits.maxTargetBytes else {
             throw HTTPError(.uriTooLong, "the request target is longer than \(limits.maxTargetBytes) bytes")
         }
         guard target.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
             throw HTTPError(.badRequest, "the request target holds a byte that must be percent-encoded")
+        }
+        if target.first == UInt8(ascii: "/") && !target.contains(UInt8(ascii: "#")) {
+            return try Self.originForm(target, method: method, minorVersion: minorVersion)
         }
         var origin = Array(target)
         if origin == [UInt8(ascii: "*")] {
@@ -142,16 +146,23 @@ public struct HTTPRequestParser: Sendable {
             if origin.first == UInt8(ascii: "?") { origin.insert(UInt8(ascii: "/"), at: 0) }
         }
         if let fragment = origin.firstIndex(of: UInt8(ascii: "#")) { origin.removeSubrange(fragment...) }
-        let question = origin.firstIndex(of: UInt8(ascii: "?"))
-        let path = try PercentDecoding.decode(origin[..<(question ?? origin.endIndex)], plusIsSpace: false, what: "the path")
-        let query = try question.map { index throws(HTTPError) in try PercentDecoding.query(origin[(index + 1)...]) } ?? []
+        return try origin.withUnsafeBufferPointer { buffer throws(HTTPError) in
+            try Self.originForm(buffer[...], method: method, minorVersion: minorVersion)
+        }
+    }
+
+    /// "/path?query", split and decoded.
+    static func originForm(_ target: Slice<UnsafeBufferPointer<UInt8>>, method: HTTPRequestHead.Method, minorVersion: Int) throws(HTTPError) -> HTTPRequestHead {
+        let question = target.firstIndex(of: UInt8(ascii: "?"))
+        let path = try PercentDecoding.decode(target[..<(question ?? target.endIndex)], plusIsSpace: false, what: "the path")
+        let query = try question.map { index throws(HTTPError) in try PercentDecoding.query(target[(index + 1)...]) } ?? []
         return HTTPRequestHead(method: method, path: path, query: query, minorVersion: minorVersion, headers: [])
     }
 
-    static func version(_ text: Slice<UnsafeBufferPointer<UInt8>>) throws(HTTPError) -> Int {
-        let bytes = Array(text)
-        guard bytes.count == 8, bytes.starts(with: Array("HTTP/".utf8)), bytes[6] == UInt8(ascii: "."),
-              let major = bytes[5].digitValue, let minor = bytes[7].digitValue else {
+    static func version(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) throws(HTTPError) -> Int {
+        let base = bytes.startIndex
+        guard bytes.count == 8, bytes.starts(with: "HTTP/".utf8), bytes[base + 6] == UInt8(ascii: "."),
+              let major = bytes[base + 5].digitValue, let minor = bytes[base + 7].digitValue else {
             throw HTTPError(.badRequest, "the request line does not end in an HTTP version")
         }
         guard major == 1 else { throw HTTPError(.versionNotSupported, "HTTP/\(major).\(minor) is not served; use HTTP/1.1") }
@@ -174,24 +185,36 @@ public struct HTTPRequestParser: Sendable {
         guard value.allSatisfy({ $0 == .tab || $0 >= 0x20 && $0 != 0x7F }) else {
             throw HTTPError(.badRequest, "a header value holds a control character")
         }
-        return (String(decoding: name, as: UTF8.self).lowercased(), String(decoding: value, as: UTF8.self))
+        let lowercased = String(unsafeUninitializedCapacity: name.count) { out in
+            for (i, byte) in name.enumerated() { out[i] = byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte }
+            return name.count
+        }
+        return (lowercased, String(decoding: value, as: UTF8.self))
     }
 
     /// Host, Content-Length and Transfer-Encoding: where a request's end is, which must not be
     /// open to two readings.
     static func checkFraming(_ head: HTTPRequestHead) throws(HTTPError) {
-        let hosts = head.headers.filter { $0.name == "host" }
-        if head.minorVersion >= 1 && hosts.count != 1 || hosts.count > 1 {
-            throw HTTPError(.badRequest, hosts.isEmpty ? "no Host header (HTTP/1.1 requires one)" : "more than one Host header")
+        var hosts = 0
+        var lengths: [String] = []
+        var encodings = 0
+        for field in head.headers {
+            switch field.name {
+            case "host": hosts += 1
+            case "content-length": lengths.append(field.value)
+            case "transfer-encoding": encodings += 1
+            default: break
+            }
         }
-        let lengths = head.headers.filter { $0.name == "content-length" }
-        let encodings = head.headers.filter { $0.name == "transfer-encoding" }
-        if !encodings.isEmpty {
+        if head.minorVersion >= 1 && hosts != 1 || hosts > 1 {
+            throw HTTPError(.badRequest, hosts == 0 ? "no Host header (HTTP/1.1 requires one)" : "more than one Host header")
+        }
+        if encodings > 0 {
             if !lengths.isEmpty { throw HTTPError(.badRequest, "both Transfer-Encoding and Content-Length") }
             throw HTTPError(.notImplemented, "Transfer-Encoding is not accepted: requests to this server have no body")
         }
         if lengths.count > 1 { throw HTTPError(.badRequest, "more than one Content-Length header") }
-        if let length = lengths.first?.value {
+        if let length = lengths.first {
             guard !length.isEmpty, length.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
                 throw HTTPError(.badRequest, "Content-Length is not a number: '\(length)'")
             }

@@ -14,7 +14,7 @@ public enum HTTPRoute: Sendable, Equatable {
     case preflight
 
     /// The query endpoints and the parameters each takes, beside `format`.
-    static let endpoints: [String: (op: StaticString, parameters: [String])] = {
+    static let endpoints: [String: (op: String, parameters: [String])] = {
         let filters = ["kind", "province", "district", "output"]
         return [
             "/v1/near": ("near", ["lat", "lon", "k", "maxMeters"] + filters),
@@ -52,7 +52,7 @@ public enum HTTPRoute: Sendable, Equatable {
             break
         }
         let geojson = try wantsGeoJSON(head)
-        var writer = JSONWriter(capacity: 512)
+        var writer = JSONWriter(capacity: 256)
         writer.beginObject()
         if path.hasPrefix("/v1/areas/") {
             try allow(head, [])
@@ -74,7 +74,7 @@ public enum HTTPRoute: Sendable, Equatable {
         }
         let output = head.query.first { $0.name == "output" }?.value
         if geojson && output == "count" { throw RequestError(.badRequest, "output=count has no places to draw: use it without GeoJSON") }
-        writer.key("op"); writer.string(String(describing: endpoint.op))
+        writer.key("op"); writer.string(endpoint.op)
         for (name, value) in head.query where name != "format" {
             // GeoJSON needs every area's position: whole areas, whatever output says.
             if name == "output" && geojson { continue }
@@ -95,16 +95,18 @@ public enum HTTPRoute: Sendable, Equatable {
     /// Every parameter is one the endpoint reads, given once: a misspelt `lng` is an error, not
     /// a question answered for a default.
     static func allow(_ head: HTTPRequestHead, _ names: [String]) throws(RequestError) {
-        var seen: Set<String> = []
-        let accepted = names + (head.path.hasPrefix("/v1/") && head.path != "/v1/snapshot" ? ["format"] : [])
-        for (name, _) in head.query {
-            guard accepted.contains(name) else {
+        let takesFormat = head.path.hasPrefix("/v1/") && head.path != "/v1/snapshot"
+        for (index, (name, _)) in head.query.enumerated() {
+            guard names.contains(name) || takesFormat && name == "format" else {
+                let accepted = names + (takesFormat ? ["format"] : [])
                 let usual = Self.usualNames[name.lowercased()].flatMap { accepted.contains($0) ? $0 : nil }
                 let meant = (usual ?? Suggestion.closest(to: name, among: accepted, maximumDistance: 2)).map { " (did you mean \($0)?)" } ?? ""
                 let list = accepted.isEmpty ? "none" : accepted.joined(separator: ", ")
                 throw RequestError(.badRequest, "\(head.path) takes no parameter '\(name)'\(meant); it takes \(list)")
             }
-            guard seen.insert(name).inserted else { throw RequestError(.badRequest, "the parameter \(name) is given twice") }
+            guard !head.query[..<index].contains(where: { $0.name == name }) else {
+                throw RequestError(.badRequest, "the parameter \(name) is given twice")
+            }
         }
     }
 
@@ -120,7 +122,9 @@ public enum HTTPRoute: Sendable, Equatable {
             return format == "geojson"
         }
         guard let accept = head.header("accept") else { return false }
-        return accept.lowercased().split(separator: ",").contains { $0.split(separator: ";")[0].trimmingSpaces == "application/geo+json" }
+        return accept.lowercased().split(separator: ",").contains { range in
+            range.split(separator: ";", omittingEmptySubsequences: false).first.map { $0.trimmingSpaces == "application/geo+json" } ?? false
+        }
     }
 
     /// `LAT,LON;LAT,LON;...` as the `path` array of points.
@@ -142,8 +146,8 @@ public enum HTTPRoute: Sendable, Equatable {
     /// A decimal number as JSON writes one (optional sign, digits, fraction, exponent); not
     /// `nan`, `inf` or hex, which `Double(_:)` would take.
     static func decimalNumber(_ text: String) -> Double? {
-        let bytes = Array(text.utf8)
-        guard !bytes.isEmpty, bytes.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || "+-.eE".utf8.contains($0) }),
+        let bytes = text.utf8
+        guard !bytes.isEmpty, bytes.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E || $0 == 0x45 || $0 == 0x65 }),
               bytes.contains(where: { $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
         return Double(text)
     }

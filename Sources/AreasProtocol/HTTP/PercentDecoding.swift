@@ -3,6 +3,10 @@
 /// name such as `%EC%84%9C%EC%9A%B8` arrives as 서울 and nothing else slips through.
 public enum PercentDecoding {
     public static func decode<C: Collection>(_ bytes: C, plusIsSpace: Bool, what: String) throws(HTTPError) -> String where C.Element == UInt8 {
+        // Most targets are plain ASCII: nothing to decode or check.
+        if bytes.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "%") && ($0 != UInt8(ascii: "+") || !plusIsSpace) }) {
+            return String(decoding: bytes, as: UTF8.self)
+        }
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
         var index = bytes.startIndex
