@@ -8,10 +8,10 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 status=0
 # promtool checks the metrics text (Debian ships it in the prometheus package); fish and zsh run
-# the completion scripts, mandoc lints the manual pages.
+# the completion scripts, mandoc lints the manual pages, nginx runs the README's server block.
 missing=""
 command -v promtool >/dev/null || missing="$missing prometheus"
-for tool in fish zsh mandoc; do command -v $tool >/dev/null || missing="$missing $tool"; done
+for tool in fish zsh mandoc nginx curl openssl; do command -v $tool >/dev/null || [ -x /usr/sbin/$tool ] || missing="$missing $tool"; done
 if [ -n "$missing" ] && command -v apt-get >/dev/null && [ "$(id -u)" -eq 0 ]; then
   { DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $missing >/dev/null 2>&1 \
     || { apt-get update >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $missing >/dev/null 2>&1; }; } \
