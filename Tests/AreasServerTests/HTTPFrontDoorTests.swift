@@ -13,11 +13,8 @@ import Testing
     let unix: String
 
     init() throws {
-        let (probe, port) = try Sockets.listenLoopbackTCP()
-        probe.close()
-        tcp = "127.0.0.1:\(port)"
         unix = Fixtures.temporaryDirectory() + "/http.sock"
-        daemon = try SampleDaemon(extra: #""http": {"listen": "\#(tcp)", "socket": "\#(unix)"}"#)
+        (daemon, tcp) = try SampleDaemon.withHTTP(#""socket": "\#(unix)""#)
     }
 
     func line(_ request: String) throws -> String {
@@ -126,17 +123,11 @@ import Testing
 /// `/healthz` for load balancers: 503 with the reason before there is data; with `strict=1`,
 /// also 503 when a source's last refresh failed, while plain `/healthz` still says serving.
 @Suite(.serialized) struct HealthzTests {
-    static func freePort() throws -> String {
-        let (probe, port) = try Sockets.listenLoopbackTCP()
-        probe.close()
-        return "127.0.0.1:\(port)"
-    }
-
     static let downSource = #"{"name": "down", "kind": "nonsmoking", "format": "data-go-kr-xml", "url": "http://127.0.0.1:1/x", "timeoutSeconds": 1, "retries": 0}"#
 
     @Test func noDataIs503WithTheReason() throws {
         let folder = Fixtures.temporaryDirectory()
-        let tcp = try Self.freePort()
+        let tcp = try freeLoopbackAddress()
         let config = """
             {"snapshot": "\(folder)/areas.snapshot", "http": {"listen": "\(tcp)"},
              "sources": [\(Self.downSource)]}
@@ -155,7 +146,7 @@ import Testing
 
     @Test func strictAlsoDrainsAHostWhoseSourceFailed() throws {
         let folder = Fixtures.temporaryDirectory()
-        let tcp = try Self.freePort()
+        let tcp = try freeLoopbackAddress()
         var config = try String(contentsOfFile: try Fixtures.sampleConfig(in: folder, extra: #""http": {"listen": "\#(tcp)"}"#), encoding: .utf8)
         config = config.replacingOccurrences(of: #""sources": ["#, with: #""sources": [\#(Self.downSource),"#)
         try config.write(toFile: folder + "/areasd.json", atomically: true, encoding: .utf8)

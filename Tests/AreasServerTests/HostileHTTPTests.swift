@@ -14,10 +14,7 @@ import Testing
     let tcp: String
 
     init() throws {
-        let (probe, port) = try Sockets.listenLoopbackTCP()
-        probe.close()
-        tcp = "127.0.0.1:\(port)"
-        daemon = try SampleDaemon(extra: #""http": {"listen": "\#(tcp)"}, "requestTimeoutSeconds": 1, "maxConnections": 4"#)
+        (daemon, tcp) = try SampleDaemon.withHTTP(extra: #""requestTimeoutSeconds": 1, "maxConnections": 4"#)
     }
 
     /// The daemon still answers a plain request.

@@ -33,8 +33,7 @@ struct NginxExampleTests {
         let certificate = try Binaries.run(tools.openssl, ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=areas.example.kr",
                                                            "-keyout", folder + "/privkey.pem", "-out", folder + "/fullchain.pem"])
         #expect(certificate.status == 0, "\(certificate.stderr)")
-        let (probe, port) = try Sockets.listenLoopbackTCP()
-        probe.close()
+        let port = try freeLoopbackAddress().split(separator: ":")[1]
         var block = try Self.readmeBlock()
         for (from, to) in [("/var/cache/nginx/areas", folder + "/cache"), ("unix:/run/areasd/http.sock", "unix:" + httpSocket),
                            ("listen 443 ssl", "listen 127.0.0.1:\(port) ssl"), ("/etc/ssl/areas/", folder + "/")] {

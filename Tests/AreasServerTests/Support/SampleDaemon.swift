@@ -1,3 +1,4 @@
+import AreasSystem
 import AreasTestSupport
 import Foundation
 import Glibc
@@ -40,4 +41,21 @@ final class SampleDaemon {
     }
 
     deinit { stop() }
+}
+
+extension SampleDaemon {
+    /// A sample daemon with the HTTP front door on a free loopback port (and any `extra`
+    /// members); returns it and the "127.0.0.1:PORT" it listens on.
+    static func withHTTP(_ http: String = "", extra: String = "") throws -> (SampleDaemon, String) {
+        let address = try freeLoopbackAddress()
+        let members = #""http": {"listen": "\#(address)"\#(http.isEmpty ? "" : ", " + http)}"# + (extra.isEmpty ? "" : ", " + extra)
+        return (try SampleDaemon(extra: members), address)
+    }
+}
+
+/// "127.0.0.1:PORT" for a port nothing listens on now.
+func freeLoopbackAddress() throws -> String {
+    let (probe, port) = try Sockets.listenLoopbackTCP()
+    probe.close()
+    return "127.0.0.1:\(port)"
 }
