@@ -9,7 +9,7 @@ extension Daemon {
         purpose: "serve South Korea's smoking areas and non-smoking zones over a Unix socket",
         synopsis: "[--config PATH] [--socket PATH] [--snapshot PATH] [--log-level LEVEL] [--check-config]",
         description: [
-            "areasd fetches the public smoking-area and non-smoking-zone data its config names (paged XML and JSON APIs, CSV and JSON files, with a geocoder for rows that have only an address), validates and merges it, keeps every area in an R-tree and answers near, radius, bbox, check, along and get questions over a Unix socket, one JSON line per request (areasctl(1) is the client).",
+            "areasd fetches the public smoking-area and non-smoking-zone data its config names (paged XML and JSON APIs, CSV and JSON files, with a geocoder for rows that have only an address), validates and merges it, keeps every area in an R-tree and answers near, radius, bbox, check, along and get questions over a Unix socket, one JSON line per request (areasctl(1) is the client), and, when the config has an http key, the same answers over HTTP/1.1 for a proxy such as nginx.",
             "It keeps the last good data in a snapshot file and serves it at once after a restart; a refresh replaces the data as a whole or not at all. Run by systemd (areasd.service and areasd.socket), it reports READY=1 once it has data, reloads its config on SIGHUP and stops cleanly on SIGTERM.",
         ],
         globalOptions: [
