@@ -21,6 +21,7 @@ extension AreaService {
     /// and serves it; an unchanged refresh only updates the report.
     private func performRefresh(force: Bool) async -> RefreshReport {
         let config = self.config
+        if let follow = config.follow { return await performFollow(follow, force: force) }
         let before = state
         logger.info("refresh started: \(config.sources.count) sources" + (force ? " (forced)" : ""))
         let (catalog, report) = await Refresher(config: config, environment: environment, snapshotPath: snapshotPath).refresh(before.catalog, force: force)

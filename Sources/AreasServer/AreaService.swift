@@ -18,6 +18,8 @@ public final class AreaService: Sendable {
     let current: LockedValue<ServingState>
     private let configuration: LockedValue<AreasConfig>
     let refreshes = RefreshCoordinator()
+    /// A follower's last view of its leader's snapshot.
+    let follower = SnapshotFollower()
     /// Requests, errors and connections since start, for `stats` and `metrics`.
     public let counters = ServiceCounters()
     let startedAt = Date().timeIntervalSince1970

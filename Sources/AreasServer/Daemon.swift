@@ -236,12 +236,21 @@ public final class Daemon: @unchecked Sendable {
     private func scheduleRefreshes(interval: Double) {
         guard let service else { return }
         let timer = DispatchSource.makeTimerSource(queue: queue)
-        timer.schedule(deadline: .now(), repeating: Self.refreshCheckSeconds(interval))
+        timer.schedule(deadline: .now(), repeating: Self.timerSeconds(service.config))
         var lastAttempt = 0.0
+        var lastFollow = 0.0
         timer.setEventHandler {
             // Read each time: SIGHUP may have changed it.
             let interval = service.config.refreshIntervalSeconds
             let now = Date().timeIntervalSince1970
+            // A follower asks its leader every intervalSeconds, whatever its data's age.
+            if let follow = service.config.follow {
+                if now - lastFollow >= follow.intervalSeconds && !service.isRefreshing {
+                    lastFollow = now
+                    service.startRefresh(force: false)
+                }
+                return
+            }
             let state = service.state
             let age = state.dataAge(now: now) ?? .infinity
             // A failed attempt is retried after a tenth of the interval; with nothing to serve
@@ -261,6 +270,11 @@ public final class Daemon: @unchecked Sendable {
     /// only when it is.
     private static func refreshCheckSeconds(_ interval: Double) -> Double { Swift.min(60, Swift.max(1, interval / 10)) }
 
+    /// How often the timer looks: a follower's interval may be shorter than its data's.
+    static func timerSeconds(_ config: AreasConfig) -> Double {
+        Swift.min(refreshCheckSeconds(config.refreshIntervalSeconds), config.follow.map { Swift.max(0.5, $0.intervalSeconds / 4) } ?? .infinity)
+    }
+
     /// SIGHUP: read the config again and apply every key to what follows (sources, limits, log
     /// level, refresh interval, results, aliases); where the socket and the snapshot live can
     /// only change with a restart, and the log line says so when they differ.
@@ -279,8 +293,8 @@ public final class Daemon: @unchecked Sendable {
             service.replace(config: config)
             server?.update(serverLimits(for: config))
             if options.logLevel == nil { logger.threshold = config.logLevel.flatMap(Logger.Level.init(name:)) ?? .info }
-            if config.refreshIntervalSeconds != before.refreshIntervalSeconds {
-                let check = Self.refreshCheckSeconds(config.refreshIntervalSeconds)
+            if Self.timerSeconds(config) != Self.timerSeconds(before) {
+                let check = Self.timerSeconds(config)
                 refreshTimer?.schedule(deadline: .now() + check, repeating: check)
             }
             let restartKeys = Self.keysNeedingRestart(from: before, to: config)

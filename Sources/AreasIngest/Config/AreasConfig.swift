@@ -35,6 +35,8 @@ public struct AreasConfig: Sendable, Equatable {
     public var positions: String?
     /// The HTTP front door, when configured.
     public var http: HTTPConfig?
+    /// Serve a leader's snapshot instead of fetching sources.
+    public var follow: FollowConfig?
     public var sources: [SourceConfig]
 
     /// Every value given; the loader (`load(path:)`) is where the documented defaults are applied.
@@ -120,7 +122,11 @@ public struct AreasConfig: Sendable, Equatable {
             throw ConfigError(path: path, key: "maxShrink", problem: "must be between 0 and 1, got \(maxShrink)")
         }
 
-        guard let rawSources = raw.sources else { throw ConfigError(path: path, key: "sources", problem: "missing: list at least one source") }
+        let follow = try raw.follow.map { f throws(ConfigError) in try parseFollow(f, path: path, resolve: resolve) }
+        if follow != nil, let listed = raw.sources, !listed.isEmpty {
+            throw ConfigError(path: path, key: "sources", problem: "a follower fetches no source: remove \"sources\", or remove \"follow\" to fetch them here")
+        }
+        guard let rawSources = raw.sources ?? (follow != nil ? [] : nil) else { throw ConfigError(path: path, key: "sources", problem: "missing: list at least one source") }
         var sources: [SourceConfig] = []
         for (i, rawSource) in rawSources.enumerated() {
             let source = try parseSource(rawSource, key: "sources[\(i)]", path: path, defaultShrink: maxShrink, resolve: resolve)
@@ -129,7 +135,7 @@ public struct AreasConfig: Sendable, Equatable {
             }
             sources.append(source)
         }
-        guard !sources.isEmpty else { throw ConfigError(path: path, key: "sources", problem: "empty: list at least one source") }
+        guard !sources.isEmpty || follow != nil else { throw ConfigError(path: path, key: "sources", problem: "empty: list at least one source") }
 
         var footprint = FootprintPolicy.standard
         if let f = raw.footprint {
@@ -164,6 +170,7 @@ public struct AreasConfig: Sendable, Equatable {
         config.maxOutputBytes = try check.count(raw.maxOutputBytes, "maxOutputBytes", default: 256 << 20, minimum: 1 << 20, maximum: 1 << 40)
         config.geocoder = try raw.geocoder.map { g throws(ConfigError) in try parseGeocoder(g, path: path, resolve: resolve) }
         config.positions = raw.positions.map(resolve)
+        config.follow = follow
         config.http = try raw.http.map { h throws(ConfigError) in try parseHTTP(h, path: path, resolve: resolve) }
         if config.geocoder == nil, let i = sources.firstIndex(where: { $0.geocode != nil }) {
             throw ConfigError(path: path, key: "sources[\(i)].geocode", problem: "needs a top-level \"geocoder\" to ask")
@@ -178,6 +185,7 @@ public struct AreasConfig: Sendable, Equatable {
     static let knownGeocodeKeys = propertyNames(of: RawGeocode())
     static let knownGeocoderKeys = propertyNames(of: RawGeocoder())
     static let knownHTTPKeys = propertyNames(of: RawHTTP())
+    static let knownFollowKeys = propertyNames(of: RawFollow())
 
     private static func propertyNames(of value: Any) -> Set<String> {
         Set(Mirror(reflecting: value).children.compactMap(\.label))
@@ -198,6 +206,9 @@ public struct AreasConfig: Sendable, Equatable {
         }
         if case .object(let http)? = top.last(where: { $0.0 == "http" })?.1 {
             try check(http, knownHTTPKeys, "http.")
+        }
+        if case .object(let follow)? = top.last(where: { $0.0 == "follow" })?.1 {
+            try check(follow, knownFollowKeys, "follow.")
         }
         guard case .array(let sources)? = top.last(where: { $0.0 == "sources" })?.1 else { return }
         for (i, source) in sources.enumerated() {

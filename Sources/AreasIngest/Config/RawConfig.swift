@@ -19,6 +19,7 @@ struct RawConfig: Decodable {
     var geocoder: RawGeocoder?
     var positions: String?
     var http: RawHTTP?
+    var follow: RawFollow?
     var sources: [RawSource]?
 }
 

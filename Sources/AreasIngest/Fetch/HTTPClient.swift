@@ -38,6 +38,7 @@ public enum HTTPClient {
         let timeoutSeconds: Double
         var body: [UInt8] = []
         var status = 0
+        var etag: String?
         let finish: (Result<PageResponse, UpstreamError>) -> Void
 
         init(maxBytes: Int, timeoutSeconds: Double, finish: @escaping (Result<PageResponse, UpstreamError>) -> Void) {
@@ -60,6 +61,7 @@ public enum HTTPClient {
                         completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
             guard let transfer = transfer(dataTask.taskIdentifier) else { return completionHandler(.cancel) }
             transfer.status = (response as? HTTPURLResponse)?.statusCode ?? 0
+            transfer.etag = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "ETag")
             let declared = response.expectedContentLength
             if declared > Int64(transfer.maxBytes) {
                 refuse(transfer, .tooLarge(bytes: Int(declared), limit: transfer.maxBytes), task: dataTask.taskIdentifier)
@@ -94,7 +96,7 @@ public enum HTTPClient {
                 let why = nsError.code == NSURLErrorTimedOut ? "timed out after \(transfer.timeoutSeconds) s" : "\(nsError.localizedDescription) (code \(nsError.code))"
                 transfer.finish(.failure(.transport(why)))
             } else {
-                transfer.finish(.success(PageResponse(status: transfer.status, body: transfer.body)))
+                transfer.finish(.success(PageResponse(status: transfer.status, body: transfer.body, etag: transfer.etag)))
             }
         }
     }

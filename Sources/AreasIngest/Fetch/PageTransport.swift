@@ -2,10 +2,13 @@
 public struct PageResponse: Sendable {
     public var status: Int
     public var body: [UInt8]
+    /// The answer's `ETag`, for asking again with `If-None-Match`.
+    public var etag: String?
 
-    public init(status: Int, body: [UInt8]) {
+    public init(status: Int, body: [UInt8], etag: String? = nil) {
         self.status = status
         self.body = body
+        self.etag = etag
     }
 }
 

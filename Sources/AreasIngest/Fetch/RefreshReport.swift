@@ -9,6 +9,13 @@ public struct RefreshReport: Sendable, Equatable {
 
     /// True when every source was fetched and taken.
     public var succeeded: Bool { sources.allSatisfy { $0.status == .updated } }
+
+    public init(startedAt: Double, durationMilliseconds: Double, forced: Bool, sources: [SourceReport]) {
+        self.startedAt = startedAt
+        self.durationMilliseconds = durationMilliseconds
+        self.forced = forced
+        self.sources = sources
+    }
 }
 
 /// One source's part of a refresh.
@@ -52,6 +59,11 @@ public struct SourceReport: Sendable, Equatable {
     /// One line for logs and `areasctl refresh`.
     /// Fetched whole and taken, and its areas are the ones served before.
     public var isUnchanged: Bool { status == .updated && added == 0 && removed == 0 && changed == 0 }
+
+    public init(name: String, status: Status) {
+        self.name = name
+        self.status = status
+    }
 
     public var summary: String {
         var text = "\(name): \(isUnchanged ? "unchanged" : status.rawValue)"

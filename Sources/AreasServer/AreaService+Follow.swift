@@ -1,0 +1,58 @@
+import AreasCore
+import AreasIngest
+import AreasSystem
+import Foundation
+
+extension AreaService {
+    /// The name a follower's one "source" has in reports, `stats` and the metrics.
+    static let followSourceName = "leader"
+
+    /// A follower's refresh: ask for the leader's snapshot, and serve it when it changed and
+    /// passed every check; on any failure keep serving what is served, and say why.
+    func performFollow(_ follow: FollowConfig, force: Bool) async -> RefreshReport {
+        let startedAt = Date().timeIntervalSince1970
+        let clock = ContinuousClock()
+        let start = clock.now
+        let before = state
+        var source = SourceReport(name: Self.followSourceName, status: .updated)
+        source.pages = 1
+        var taken: Catalog?
+        switch await follower.poll(follow, force: force) {
+        case .unchanged:
+            source.accepted = before.index.count
+            source.serving = before.index.count
+        case .changed(let catalog, let bytes):
+            let difference = catalog.difference(from: before.catalog)
+            (source.added, source.removed, source.changed) = before.hasData ? difference : (catalog.table.count, 0, 0)
+            source.accepted = catalog.table.count
+            source.serving = catalog.table.count
+            taken = catalog
+            // Kept locally too, so a restart serves it at once even with the leader away.
+            do {
+                if let bytes { try SnapshotFile.write(bytes, to: snapshotPath) } else { try SnapshotFile.write(catalog, to: snapshotPath) }
+                FetchTimes.remove(beside: snapshotPath)
+            } catch {
+                logger.error("\(error); serving the leader's data from memory")
+            }
+        case .failed(let reason):
+            source.status = .failed
+            source.error = reason
+            source.serving = before.index.count
+        }
+        source.durationMilliseconds = (clock.now - start).milliseconds
+        let report = RefreshReport(startedAt: startedAt, durationMilliseconds: source.durationMilliseconds, forced: force, sources: [source])
+        let history = SourceHistory.after(report, previous: before.history, configured: [Self.followSourceName], now: Date().timeIntervalSince1970)
+        let next = taken.map {
+            ServingState(catalog: $0, hasData: true, lastReport: report, snapshotPath: snapshotPath, builtAt: Date().timeIntervalSince1970,
+                         history: history, footprint: config.footprint)
+        } ?? before.with(catalog: before.catalog, report: report, history: history)
+        install(next)
+        onRefresh(next)
+        if source.status == .failed {
+            logger.error("following \(follow.name): \(source.error ?? "failed"); still serving \(next.index.count) areas")
+        } else if !source.isUnchanged {
+            logger.info("following \(follow.name): took the leader's snapshot, \(next.index.count) areas (+\(source.added) -\(source.removed) ~\(source.changed))")
+        }
+        return report
+    }
+}

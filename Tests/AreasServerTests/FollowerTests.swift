@@ -1,0 +1,94 @@
+import AreasControl
+import AreasProtocol
+import AreasTestSupport
+import Foundation
+import Glibc
+import Testing
+
+/// One leader and two followers as real processes: one follows the leader's `GET /v1/snapshot`,
+/// the other a snapshot file on a "share" the test manages. The oracle is the leader's own
+/// answer to the same question.
+@Suite(.serialized) struct FollowerTests {
+    /// Every area's id, in id order: the whole data set as one answer.
+    static let everything = #"{"op":"bbox","south":33,"west":124,"north":39,"east":132,"output":"ids","limit":10000}"#
+
+    static func answer(_ socket: String, _ request: String = everything) -> String? {
+        guard let client = try? AreasClient(path: socket, timeoutSeconds: 10), let line = try? client.send(Array(request.utf8)) else { return nil }
+        return String(decoding: line, as: UTF8.self)
+    }
+
+    final class Follower {
+        let folder = Fixtures.temporaryDirectory()
+        let socket: String
+        let process: Process
+        let stderr: Pipe
+
+        init(follow: String) throws {
+            socket = folder + "/areasd.sock"
+            let config = #"{"snapshot": "\#(folder)/areas.snapshot", "follow": {\#(follow), "intervalSeconds": 1}}"#
+            try config.write(toFile: folder + "/areasd.json", atomically: true, encoding: .utf8)
+            (process, stderr) = try Binaries.startDaemon(["--config", folder + "/areasd.json", "--socket", socket])
+        }
+
+        deinit {
+            kill(process.processIdentifier, SIGTERM)
+            _ = process.waitUntilExit(seconds: 20)
+        }
+    }
+
+    @Test func followersServeTheLeadersSetAndKeepItThroughFailures() throws {
+        let (leader, address) = try SampleDaemon.withHTTP()
+        defer { leader.stop() }
+        let share = Fixtures.temporaryDirectory() + "/areas.snapshot"
+        try FileManager.default.copyItem(atPath: leader.folder + "/areas.snapshot", toPath: share)
+        let overHTTP = try Follower(follow: #""url": "http://\#(address)/v1/snapshot""#)
+        let overShare = try Follower(follow: #""file": "\#(share)""#)
+
+        let leaderSet = try #require(Self.answer(leader.socket))
+        for follower in [overHTTP, overShare] {
+            #expect(DaemonQuestions.waitUntil(seconds: 10) { Self.answer(follower.socket) == leaderSet }, "a follower does not serve the leader's set")
+            // The leader's freshness: its sources and fetch times, not the follower's.
+            let health = try #require(DaemonQuestions.ask(follower.socket, #"{"op":"health"}"#))
+            #expect(health["healthy"]?.bool == true, "\(health)")
+        }
+
+        // The leader's data changes (a source dropped on SIGHUP): both follow within the
+        // interval and a second.
+        let config = try String(contentsOfFile: leader.config, encoding: .utf8)
+        let withoutDongjak = config.replacingOccurrences(of: #"(?s),\s*\{\s*"name": "dongjak".*?\n    \}"#, with: "", options: .regularExpression)
+        #expect(withoutDongjak != config, "the sample config no longer has the dongjak source")
+        try withoutDongjak.write(toFile: leader.config, atomically: true, encoding: .utf8)
+        kill(leader.pid, SIGHUP)
+        #expect(DaemonQuestions.waitUntil(seconds: 20) { Self.answer(leader.socket) != leaderSet })
+        let changedSet = try #require(Self.answer(leader.socket))
+        #expect(DaemonQuestions.waitUntil(seconds: 3) { Self.answer(overHTTP.socket) == changedSet }, "the HTTP follower lags")
+        try FileManager.default.removeItem(atPath: share)
+        try FileManager.default.copyItem(atPath: leader.folder + "/areas.snapshot", toPath: share)
+        #expect(DaemonQuestions.waitUntil(seconds: 3) { Self.answer(overShare.socket) == changedSet }, "the share follower lags")
+
+        // A tampered snapshot on the share (the header intact, the body torn): refused, and the
+        // follower keeps serving, saying why.
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: share)))
+        bytes.removeLast(bytes.count / 3)
+        try Data(bytes).write(to: URL(fileURLWithPath: share + ".tmp"))
+        rename(share + ".tmp", share)
+        #expect(DaemonQuestions.waitUntil(seconds: 5) { DaemonQuestions.ask(overShare.socket, #"{"op":"health"}"#)?["healthy"]?.bool == false })
+        #expect(Self.answer(overShare.socket) == changedSet)
+        let stats = try #require(DaemonQuestions.ask(overShare.socket, #"{"op":"stats"}"#))
+        #expect(stats["bySource"]?["leader"]?["lastError"]?.string?.contains("refused the leader's snapshot") == true, "\(stats["bySource"] ?? .null)")
+
+        // The leader goes away: the HTTP follower keeps serving its set.
+        _ = leader.stop()
+        #expect(DaemonQuestions.waitUntil(seconds: 5) { DaemonQuestions.ask(overHTTP.socket, #"{"op":"health"}"#)?["healthy"]?.bool == false })
+        #expect(Self.answer(overHTTP.socket) == changedSet)
+    }
+
+    @Test func aFollowerRefusesSourcesOfItsOwn() throws {
+        let folder = Fixtures.temporaryDirectory()
+        let config = #"{"follow": {"file": "/nonexistent"}, "sources": [{"name": "z", "kind": "nonsmoking", "format": "data-go-kr-xml", "pages": "/tmp"}]}"#
+        try config.write(toFile: folder + "/areasd.json", atomically: true, encoding: .utf8)
+        let check = try Binaries.run("areasd", ["--check-config", "--config", folder + "/areasd.json"])
+        #expect(check.status == 78)
+        #expect(check.stderr.contains("sources: a follower fetches no source"), "\(check.stderr)")
+    }
+}
