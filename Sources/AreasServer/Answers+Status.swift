@@ -78,6 +78,8 @@ extension Answers {
         // Every source there is data or history for: one whose refreshes fail is listed too.
         writer.key("bySource")
         writer.beginObject()
+        // Today's upstream requests, as counted for dailyRequestLimit (kept beside the snapshot).
+        let requestsToday = RequestQuota(path: RequestQuota.path(besideSnapshot: status.snapshotPath)).today
         for name in Set(state.sources.keys).union(state.history.keys).sorted() {
             let data = state.sources[name]
             let history = state.history[name]
@@ -96,9 +98,11 @@ extension Answers {
             if let status = history?.lastStatus { writer.string(status) } else { writer.null() }
             writer.key("lastError")
             if let error = history?.lastError { writer.string(error) } else { writer.null() }
+            writer.key("requestsToday"); writer.number(requestsToday[name] ?? 0)
             writer.endObject()
         }
         writer.endObject()
+        writer.key("geocoderRequestsToday"); writer.number(requestsToday[RequestQuota.geocoderName] ?? 0)
         writer.key("index")
         writer.beginObject()
         writer.key("buildMilliseconds"); writer.meters(state.index.buildMilliseconds)

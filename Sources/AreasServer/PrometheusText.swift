@@ -33,6 +33,10 @@ enum PrometheusText {
         for name in names {
             if let fetched = state.sources[name]?.fetchedAt { text.sample("areas_source_age_seconds", ["source": name], Swift.max(0, now - fetched)) }
         }
+        // Counted for dailyRequestLimit; the day is Korea's, as the portals count it.
+        let requestsToday = RequestQuota(path: RequestQuota.path(besideSnapshot: status.snapshotPath)).today
+        text.family("areas_upstream_requests_today", .gauge, "Upstream requests made today (Korean time) by each source and the geocoder.")
+        for name in requestsToday.keys.sorted() { text.sample("areas_upstream_requests_today", ["source": name], Double(requestsToday[name] ?? 0)) }
         text.family("areas_source_last_refresh_success", .gauge, "1 when the source's last refresh was taken, 0 when it failed or was held back.")
         for name in names {
             if let status = state.history[name]?.lastStatus {

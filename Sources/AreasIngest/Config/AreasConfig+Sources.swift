@@ -119,6 +119,9 @@ extension AreasConfig {
         source.delimiter = delimiter
         source.geocode = geocode
         source.maxPageBytes = try check.count(s.maxPageBytes, "\(key).maxPageBytes", default: 32 << 20, minimum: 1024, maximum: 1 << 30)
+        source.dailyRequestLimit = try s.dailyRequestLimit.map { limit throws(ConfigError) in
+            try check.count(limit, "\(key).dailyRequestLimit", default: limit, minimum: 1, maximum: 100_000_000)
+        }
         return source
     }
 
@@ -133,12 +136,16 @@ extension AreasConfig {
         let rate = try check.number(g.requestsPerSecond, "geocoder.requestsPerSecond", default: 10, minimum: 0.01, maximum: 1_000)
         let timeout = try check.number(g.timeoutSeconds, "geocoder.timeoutSeconds", default: 10, minimum: 0.1, maximum: 300)
         let retries = try check.count(g.retries, "geocoder.retries", default: 2, minimum: 0, maximum: 10)
-        return GeocoderConfig(
+        var geocoder = GeocoderConfig(
             provider: provider, url: g.url, recordedAnswers: g.recorded.map(resolve),
             keyEnv: try check.environmentName(g.keyEnv, "geocoder.keyEnv"),
             requestsPerSecond: rate,
             maxRequestsPerRefresh: try check.count(g.maxRequestsPerRefresh, "geocoder.maxRequestsPerRefresh", default: 5_000, minimum: 0, maximum: 10_000_000),
             timeoutSeconds: timeout, retries: retries)
+        geocoder.dailyRequestLimit = try g.dailyRequestLimit.map { limit throws(ConfigError) in
+            try check.count(limit, "geocoder.dailyRequestLimit", default: limit, minimum: 1, maximum: 100_000_000)
+        }
+        return geocoder
     }
 }
 

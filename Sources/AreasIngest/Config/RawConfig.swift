@@ -48,6 +48,7 @@ struct RawSource: Decodable {
     var delimiter: String?
     var geocode: RawGeocode?
     var maxPageBytes: Int?
+    var dailyRequestLimit: Int?
     var serviceKeyEnv: String?
     var pageSize: Int?
     var fields: RawFields?
@@ -83,6 +84,7 @@ struct RawGeocoder: Decodable {
     var keyEnv: String?
     var requestsPerSecond: Double?
     var maxRequestsPerRefresh: Int?
+    var dailyRequestLimit: Int?
     var timeoutSeconds: Double?
     var retries: Int?
 }

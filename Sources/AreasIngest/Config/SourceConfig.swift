@@ -78,6 +78,8 @@ public struct SourceConfig: Sendable, Equatable {
     public var geocode: GeocodeQueries? = nil
     /// A page or file larger than this is refused.
     public var maxPageBytes = 32 << 20
+    /// Requests a day (in Korea) this source's key may make, counted across restarts.
+    public var dailyRequestLimit: Int?
 
     /// Reads this source's pages or file.
     public var decoder: any PageDecoder {

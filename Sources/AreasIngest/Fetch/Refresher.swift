@@ -15,6 +15,8 @@ public struct Refresher: Sendable {
     let geocodeMemoryPath: String?
     /// What the geocoder has said, as of the last refresh (nil until the first loads it).
     let geocodeMemory = LockedValue<GeocodeMemory?>(nil)
+    /// Today's upstream requests, per source and for the geocoder.
+    public let quota: RequestQuota
 
     /// `snapshotPath` is the snapshot the daemon writes (the config's unless overridden): the
     /// geocoder's answers are kept beside it.
@@ -25,6 +27,7 @@ public struct Refresher: Sendable {
         self.config = config
         self.environment = environment
         self.geocodeMemoryPath = (snapshotPath ?? config.snapshot).map(GeocodeMemory.path(besideSnapshot:))
+        self.quota = RequestQuota(path: (snapshotPath ?? config.snapshot).map(RequestQuota.path(besideSnapshot:)))
     }
 
     public func refresh(_ previous: Catalog, force: Bool = false) async -> (catalog: Catalog, report: RefreshReport) {
@@ -72,7 +75,8 @@ public struct Refresher: Sendable {
                 }
                 key = value
             }
-            return HTTPPageTransport(baseURL: url, format: source.format, serviceKey: key, timeoutSeconds: source.timeoutSeconds, maxPageBytes: source.maxPageBytes)
+            let network = HTTPPageTransport(baseURL: url, format: source.format, serviceKey: key, timeoutSeconds: source.timeoutSeconds, maxPageBytes: source.maxPageBytes)
+            return QuotaTransport(inner: network, name: source.name, limit: source.dailyRequestLimit, quota: quota)
         case .file(let path):
             return FileTransport(path: path, maxBytes: source.maxPageBytes)
         }

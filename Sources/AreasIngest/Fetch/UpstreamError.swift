@@ -19,6 +19,8 @@ public enum UpstreamError: Error, Sendable, Equatable, CustomStringConvertible {
     case unreadableFile(path: String, reason: String)
     /// The bytes are not text in the source's encoding.
     case undecodableText(String)
+    /// The source's `dailyRequestLimit` is spent: no request was made.
+    case quotaReserved(limit: Int)
 
     public var isTransient: Bool {
         switch self {
@@ -26,7 +28,7 @@ public enum UpstreamError: Error, Sendable, Equatable, CustomStringConvertible {
         case .odcloudCode(let code, _): return code == -1 || code == -10
         case .httpStatus(let status): return status == 429 || (500...599).contains(status) || status == 408
         case .malformedPage, .transport, .tooLarge: return true
-        case .unreadableFile, .undecodableText: return false
+        case .unreadableFile, .undecodableText, .quotaReserved: return false
         }
     }
 
@@ -48,6 +50,8 @@ public enum UpstreamError: Error, Sendable, Equatable, CustomStringConvertible {
             return "cannot read \(path): \(reason)"
         case .undecodableText(let why):
             return "not text in the expected encoding: \(why)"
+        case .quotaReserved(let limit):
+            return "quota reserved: the day's \(limit) requests (dailyRequestLimit) are spent; the next are made after midnight in Korea"
         }
     }
 }

@@ -25,7 +25,11 @@ public actor GeocoderClient {
     /// Set once the service refuses the key, or the budget is spent: nothing more is asked.
     public private(set) var stopped: String?
 
-    public init(config: GeocoderConfig, bounds: GeoBox, environment: [String: String]) {
+    /// Counts requests to the service against its `dailyRequestLimit`.
+    private let quota: RequestQuota?
+
+    public init(config: GeocoderConfig, bounds: GeoBox, environment: [String: String], quota: RequestQuota? = nil) {
+        self.quota = quota
         self.config = config
         self.bounds = bounds
         switch config.provider {
@@ -80,6 +84,10 @@ public actor GeocoderClient {
             }
             requestsMade += 1
             let reply: GeocodeReply
+            if recorded == nil, let quota, !quota.take(RequestQuota.geocoderName, limit: config.dailyRequestLimit) {
+                stopped = "quota reserved: the day's \(config.dailyRequestLimit ?? 0) geocoder requests (dailyRequestLimit) are spent"
+                return .refused(stopped ?? "")
+            }
             if let recorded {
                 // A recording costs the service nothing: no pacing.
                 reply = recorded.reply(to: question, request: request, provider: provider)

@@ -26,6 +26,8 @@ public struct GeocoderConfig: Sendable, Equatable {
     public var requestsPerSecond: Double
     /// Requests one refresh may make in all; rows past it wait for the next refresh.
     public var maxRequestsPerRefresh: Int
+    /// Requests a day (in Korea) the key may make, counted across refreshes and restarts.
+    public var dailyRequestLimit: Int?
     public var timeoutSeconds: Double
     /// Tries after the first, for a time-out, 429 or 5xx.
     public var retries: Int
