@@ -30,7 +30,8 @@ extension AreaService {
             // Kept locally too, so a restart serves it at once even with the leader away.
             do {
                 if let bytes { try SnapshotFile.write(bytes, to: snapshotPath) } else { try SnapshotFile.write(catalog, to: snapshotPath) }
-                FetchTimes.remove(beside: snapshotPath)
+                // The leader's later confirmations go beside it, as the leader keeps them.
+                try? FetchTimes.write(catalog.sources.mapValues(\.fetchedAt), beside: snapshotPath)
             } catch {
                 logger.error("\(error); serving the leader's data from memory")
             }

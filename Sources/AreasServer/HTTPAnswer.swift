@@ -1,3 +1,4 @@
+import AreasIngest
 import AreasProtocol
 import AreasSystem
 import Glibc
@@ -91,8 +92,13 @@ struct HTTPAnswer {
             file.close()
             return failure(.notFound, body: &body, error: RequestError(.notFound, "the snapshot is not a regular file"))
         }
-        let tag = "\"snapshot-\(String(info.st_ino, radix: 36))-\(String(info.st_size, radix: 36))-\(String(info.st_mtim.tv_sec * 1_000_000_000 + info.st_mtim.tv_nsec, radix: 36))\""
-        let fields = [("ETag", tag), ("Cache-Control", "no-cache")]
+        // Refreshes that found nothing new since the file was written confirmed its sources at
+        // later times (kept beside it): followers need them to know how fresh the data is.
+        let confirmed = FetchTimes.read(beside: path)
+        let confirmedAt = Int(confirmed.values.max() ?? 0)
+        let tag = "\"snapshot-\(String(info.st_ino, radix: 36))-\(String(info.st_size, radix: 36))-\(String(info.st_mtim.tv_sec * 1_000_000_000 + info.st_mtim.tv_nsec, radix: 36))-\(String(confirmedAt, radix: 36))\""
+        var fields = [("ETag", tag), ("Cache-Control", "no-cache")]
+        if !confirmed.isEmpty { fields.append(("Areas-Fetched-At", FetchTimes.headerValue(confirmed))) }
         if let condition = head.header("if-none-match"), matches(condition, tag) {
             file.close()
             return HTTPAnswer(status: .notModified, contentType: nil, fields: fields, payload: .none)

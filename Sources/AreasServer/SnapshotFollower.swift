@@ -25,6 +25,8 @@ final class SnapshotFollower: Sendable {
         var inode: UInt64
         var size: Int64
         var modified: Int
+        /// The confirmed fetch times beside it, by their modification time.
+        var confirmedModified: Int
     }
 
     private let seen = LockedValue(Seen())
@@ -41,13 +43,15 @@ final class SnapshotFollower: Sendable {
         guard stat(path, &info) == 0 else {
             return .failed("cannot read the leader's snapshot \(path): \(String(cString: strerror(errno)))")
         }
+        var sidecar = stat()
+        let confirmedModified = stat(path + ".fetched", &sidecar) == 0 ? sidecar.st_mtim.tv_sec * 1_000_000_000 + sidecar.st_mtim.tv_nsec : 0
         let identity = FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
-                                    modified: info.st_mtim.tv_sec * 1_000_000_000 + info.st_mtim.tv_nsec)
+                                    modified: info.st_mtim.tv_sec * 1_000_000_000 + info.st_mtim.tv_nsec, confirmedModified: confirmedModified)
         if !force && seen.withLock({ $0.file }) == identity { return .unchanged }
         do throws(SnapshotFile.Failure) {
             guard let contents = try SnapshotFile.load(path: path) else { return .failed("the leader's snapshot \(path) is not there") }
             seen.withLock { $0.file = identity }
-            return .changed(contents.catalog, bytes: nil)
+            return .changed(Self.confirming(contents.catalog, FetchTimes.read(beside: path)), bytes: nil)
         } catch {
             return .failed("refused the leader's snapshot: \(error)")
         }
@@ -67,10 +71,18 @@ final class SnapshotFollower: Sendable {
         do throws(SnapshotFile.Failure) {
             let contents = try SnapshotFile.decode(response.body, path: url)
             seen.withLock { $0.etag = response.etag }
-            return .changed(contents.catalog, bytes: response.body)
+            let confirmed = response.headers["areas-fetched-at"].map { FetchTimes.parse(headerValue: $0) } ?? [:]
+            return .changed(Self.confirming(contents.catalog, confirmed), bytes: response.body)
         } catch {
             return .failed("refused the leader's snapshot: \(error)")
         }
+    }
+}
+
+extension SnapshotFollower {
+    /// `catalog` with the later fetch times the leader's refreshes confirmed.
+    static func confirming(_ catalog: Catalog, _ confirmed: [String: Double]) -> Catalog {
+        catalog.with(fetchedAt: confirmed.filter { $0.value > catalog.sources[$0.key]?.fetchedAt ?? .infinity })
     }
 }
 

@@ -52,6 +52,14 @@ import Testing
             #expect(health["healthy"]?.bool == true, "\(health)")
         }
 
+        // A leader refresh that finds nothing new keeps its file but confirms its sources later:
+        // the HTTP follower takes the later times (its data is as fresh as the leader's).
+        usleep(1_100_000)
+        _ = DaemonQuestions.ask(leader.socket, #"{"op":"refresh","wait":true}"#)
+        func fetchTimes(_ socket: String) -> JSONValue? { DaemonQuestions.ask(socket, #"{"op":"stats"}"#)?["bySource"]?["yongsan"]?["fetchedAt"] }
+        let confirmed = try #require(fetchTimes(leader.socket))
+        #expect(DaemonQuestions.waitUntil(seconds: 3) { fetchTimes(overHTTP.socket) == confirmed }, "the follower's fetch time \(fetchTimes(overHTTP.socket) ?? .null), the leader's \(confirmed)")
+
         // The leader's data changes (a source dropped on SIGHUP): both follow within the
         // interval and a second.
         let config = try String(contentsOfFile: leader.config, encoding: .utf8)

@@ -38,7 +38,7 @@ public enum HTTPClient {
         let timeoutSeconds: Double
         var body: [UInt8] = []
         var status = 0
-        var etag: String?
+        var headers: [String: String] = [:]
         let finish: (Result<PageResponse, UpstreamError>) -> Void
 
         init(maxBytes: Int, timeoutSeconds: Double, finish: @escaping (Result<PageResponse, UpstreamError>) -> Void) {
@@ -61,7 +61,9 @@ public enum HTTPClient {
                         completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
             guard let transfer = transfer(dataTask.taskIdentifier) else { return completionHandler(.cancel) }
             transfer.status = (response as? HTTPURLResponse)?.statusCode ?? 0
-            transfer.etag = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "ETag")
+            for (name, value) in (response as? HTTPURLResponse)?.allHeaderFields ?? [:] {
+                if let name = name as? String, let value = value as? String { transfer.headers[name.lowercased()] = value }
+            }
             let declared = response.expectedContentLength
             if declared > Int64(transfer.maxBytes) {
                 refuse(transfer, .tooLarge(bytes: Int(declared), limit: transfer.maxBytes), task: dataTask.taskIdentifier)
@@ -96,7 +98,7 @@ public enum HTTPClient {
                 let why = nsError.code == NSURLErrorTimedOut ? "timed out after \(transfer.timeoutSeconds) s" : "\(nsError.localizedDescription) (code \(nsError.code))"
                 transfer.finish(.failure(.transport(why)))
             } else {
-                transfer.finish(.success(PageResponse(status: transfer.status, body: transfer.body, etag: transfer.etag)))
+                transfer.finish(.success(PageResponse(status: transfer.status, body: transfer.body, headers: transfer.headers)))
             }
         }
     }

@@ -41,6 +41,25 @@ public enum FetchTimes {
         return record.fetchedAt.filter { $0.value.isFinite && $0.value > 0 && $0.value <= now + 60 }
     }
 
+    /// The times as one header value, `name=seconds, name=seconds` (names percent-encoded):
+    /// how a leader's `GET /v1/snapshot` tells followers what its refreshes confirmed since the
+    /// file was written.
+    public static func headerValue(_ fetchedAt: [String: Double]) -> String {
+        fetchedAt.sorted { $0.key < $1.key }.map { "\(HTTPClient.encode($0.key))=\(Int($0.value))" }.joined(separator: ", ")
+    }
+
+    /// The times in a header value made by `headerValue`, those that make sense now.
+    public static func parse(headerValue text: String, now: Double = Date().timeIntervalSince1970) -> [String: Double] {
+        var times: [String: Double] = [:]
+        for pair in text.split(separator: ",") {
+            let parts = pair.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1)
+            guard parts.count == 2, let name = String(parts[0]).removingPercentEncoding, let seconds = Double(parts[1]),
+                  seconds.isFinite, seconds > 0, seconds <= now + 60 else { continue }
+            times[name] = seconds
+        }
+        return times
+    }
+
     /// Forgets the times: the snapshot written now carries its own.
     public static func remove(beside snapshot: String) {
         _ = unlink(path(beside: snapshot))
