@@ -11,6 +11,7 @@ let usage = """
            areas-bench soak [--seconds 600] [--connections 16]
            areas-bench socket --socket PATH [--connections C] [--pipeline P] [--seconds S] [--mix near:40,radius:30,bbox:25,get:5] [--output ids|full|count]
            areas-bench http [--points 100000] [--connections 8] [--seconds 5] [--rounds 2]
+           areas-bench startup [--points 1000000] [--runs 3]
            areas-bench cli [--runs 300] [--areasctl PATH] [--areasd PATH]
            areas-bench compare-redis [--points 100000,1000000] [--connections C] [--pipeline P] [--seconds S] [--mix ...]
     """
@@ -36,6 +37,8 @@ do {
         try BadInputTable(arguments: &arguments).run()
     case "http":
         try HTTPBenchmark(arguments: &arguments).run()
+    case "startup":
+        try StartupBenchmark(arguments: &arguments).run()
     case "cli":
         try CLIStartupBenchmark(arguments: &arguments).run()
     case "faults":
