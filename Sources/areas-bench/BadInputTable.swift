@@ -23,7 +23,7 @@ struct BadInputTable {
         let directory = NSTemporaryDirectory() + "areas-bad-input-\(getpid())"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let areasd = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path + "/areasd"
+        let areasd = try BuiltBeside.program("areasd")
         let socket = directory + "/areasd.sock"
         let daemon = try Child(
             areasd, ["--config", "config/areasd.json", "--socket", socket, "--snapshot", directory + "/areas.snapshot", "--log-level", "error"])

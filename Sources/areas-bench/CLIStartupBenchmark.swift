@@ -13,13 +13,9 @@ struct CLIStartupBenchmark {
 
     init(arguments: inout ArgumentList) throws {
         runs = try arguments.value("--runs", as: { Int($0) }) ?? 300
-        let binDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path
-        areasctl = try arguments.value("--areasctl") ?? binDirectory + "/areasctl"
-        areasd = try arguments.value("--areasd") ?? binDirectory + "/areasd"
+        areasctl = try BuiltBeside.program("areasctl", given: try arguments.value("--areasctl"))
+        areasd = try BuiltBeside.program("areasd", given: try arguments.value("--areasd"))
         guard runs > 0 else { throw UsageError.invalidValue("--runs", String(runs)) }
-        for path in [areasctl, areasd] where !FileManager.default.isExecutableFile(atPath: path) {
-            throw UsageError.wrongArguments("\(path) is not built; run swift build -c release --static-swift-stdlib first")
-        }
     }
 
     /// One program to time: its arguments (the first is the path) and what each run cost.

@@ -1,3 +1,4 @@
+import AreasSystem
 import Foundation
 import Glibc
 
@@ -42,4 +43,17 @@ final class Child {
     }
 
     deinit { stop() }
+}
+
+/// The programs built beside this one.
+enum BuiltBeside {
+    /// The path of `name` (areasd, areasctl) in areas-bench's own build folder, or `given`;
+    /// an error naming the build to run when it is not there.
+    static func program(_ name: String, given: String? = nil) throws -> String {
+        let path = given ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path + "/" + name
+        guard FileManager.default.isExecutableFile(atPath: path) else {
+            throw UsageError.wrongArguments("\(name) is not built next to areas-bench (\(path)); run swift build -c release --static-swift-stdlib first")
+        }
+        return path
+    }
 }

@@ -22,11 +22,7 @@ struct ConnectionsBenchmark {
         points = try arguments.value("--points", as: { Int($0) }) ?? points
         seconds = try arguments.value("--seconds", as: { Double($0) }) ?? seconds
         slowReaders = try arguments.value("--slow-readers", as: { Int($0) }) ?? slowReaders
-        areasd = try arguments.value("--areasd")
-            ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path + "/areasd"
-        guard FileManager.default.isExecutableFile(atPath: areasd) else {
-            throw UsageError.wrongArguments("areasd is not built next to areas-bench (\(areasd)); run swift build -c release first")
-        }
+        areasd = try BuiltBeside.program("areasd", given: try arguments.value("--areasd"))
         _ = try arguments.positionals()
     }
 

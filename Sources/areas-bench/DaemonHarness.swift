@@ -19,10 +19,7 @@ struct DaemonHarness {
         guard FileManager.default.fileExists(atPath: samples + "/nonsmoking-zones/page-1.xml") else {
             throw UsageError.wrongArguments("run from the package folder (samples/ not found)")
         }
-        areasd = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path + "/areasd"
-        guard FileManager.default.isExecutableFile(atPath: areasd) else {
-            throw UsageError.wrongArguments("areasd is not built next to areas-bench (\(areasd))")
-        }
+        areasd = try BuiltBeside.program("areasd")
         self.directory = directory
         try? FileManager.default.removeItem(atPath: directory)
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

@@ -20,10 +20,7 @@ struct HTTPBenchmark {
         connections = try arguments.value("--connections", as: { Int($0) }) ?? connections
         seconds = try arguments.value("--seconds", as: { Double($0) }) ?? seconds
         rounds = try arguments.value("--rounds", as: { Int($0) }) ?? rounds
-        areasd = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path + "/areasd"
-        guard FileManager.default.isExecutableFile(atPath: areasd) else {
-            throw UsageError.wrongArguments("areasd is not built next to areas-bench (\(areasd)); run swift build -c release first")
-        }
+        areasd = try BuiltBeside.program("areasd")
         guard points > 0, connections > 0, seconds > 0, rounds > 0 else { throw UsageError.wrongArguments("--points, --connections, --seconds and --rounds must be positive") }
     }
 

@@ -62,11 +62,7 @@ extension SocketBenchmark {
             StandardError.write("areas-bench: redis-server is not installed; install it with: apt-get install redis-server\n")
             exit(2)
         }
-        let binDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path
-        let areasd = binDirectory + "/areasd"
-        guard FileManager.default.isExecutableFile(atPath: areasd) else {
-            throw UsageError.wrongArguments("areasd is not built next to areas-bench (\(areasd)); run swift build -c release first")
-        }
+        let areasd = try BuiltBeside.program("areasd")
         var summary: [String: Double] = [:]
         for n in points {
             print("== \(n) points, \(connections) connections x \(pipeline) in flight, \(Int(seconds)) s per run ==")

@@ -14,10 +14,7 @@ struct StartupBenchmark {
     init(arguments: inout ArgumentList) throws {
         points = try arguments.value("--points", as: { Int($0) }) ?? points
         runs = try arguments.value("--runs", as: { Int($0) }) ?? runs
-        areasd = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path + "/areasd"
-        guard FileManager.default.isExecutableFile(atPath: areasd) else {
-            throw UsageError.wrongArguments("areasd is not built next to areas-bench (\(areasd)); run swift build -c release first")
-        }
+        areasd = try BuiltBeside.program("areasd")
         guard points > 0, runs > 0 else { throw UsageError.wrongArguments("--points and --runs must be positive") }
     }
 
