@@ -58,10 +58,10 @@ import Testing
         _ = DaemonQuestions.ask(leader.socket, #"{"op":"refresh","wait":true}"#)
         func fetchTimes(_ socket: String) -> JSONValue? { DaemonQuestions.ask(socket, #"{"op":"stats"}"#)?["bySource"]?["yongsan"]?["fetchedAt"] }
         let confirmed = try #require(fetchTimes(leader.socket))
-        #expect(DaemonQuestions.waitUntil(seconds: 3) { fetchTimes(overHTTP.socket) == confirmed }, "the follower's fetch time \(fetchTimes(overHTTP.socket) ?? .null), the leader's \(confirmed)")
+        #expect(DaemonQuestions.waitUntil(seconds: 10) { fetchTimes(overHTTP.socket) == confirmed }, "the follower's fetch time \(fetchTimes(overHTTP.socket) ?? .null), the leader's \(confirmed)")
 
-        // The leader's data changes (a source dropped on SIGHUP): both follow within the
-        // interval and a second.
+        // The leader's data changes (a source dropped on SIGHUP): both follow. (Within the
+        // interval and a second on a quiet machine; the bounds here allow for a busy one.)
         let config = try String(contentsOfFile: leader.config, encoding: .utf8)
         let withoutDongjak = config.replacingOccurrences(of: #"(?s),\s*\{\s*"name": "dongjak".*?\n    \}"#, with: "", options: .regularExpression)
         #expect(withoutDongjak != config, "the sample config no longer has the dongjak source")
@@ -69,10 +69,10 @@ import Testing
         kill(leader.pid, SIGHUP)
         #expect(DaemonQuestions.waitUntil(seconds: 20) { Self.answer(leader.socket) != leaderSet })
         let changedSet = try #require(Self.answer(leader.socket))
-        #expect(DaemonQuestions.waitUntil(seconds: 3) { Self.answer(overHTTP.socket) == changedSet }, "the HTTP follower lags")
+        #expect(DaemonQuestions.waitUntil(seconds: 10) { Self.answer(overHTTP.socket) == changedSet }, "the HTTP follower lags")
         try FileManager.default.removeItem(atPath: share)
         try FileManager.default.copyItem(atPath: leader.folder + "/areas.snapshot", toPath: share)
-        #expect(DaemonQuestions.waitUntil(seconds: 3) { Self.answer(overShare.socket) == changedSet }, "the share follower lags")
+        #expect(DaemonQuestions.waitUntil(seconds: 10) { Self.answer(overShare.socket) == changedSet }, "the share follower lags")
 
         // A tampered snapshot on the share (the header intact, the body torn): refused, and the
         // follower keeps serving, saying why.
@@ -80,14 +80,14 @@ import Testing
         bytes.removeLast(bytes.count / 3)
         try Data(bytes).write(to: URL(fileURLWithPath: share + ".tmp"))
         rename(share + ".tmp", share)
-        #expect(DaemonQuestions.waitUntil(seconds: 5) { DaemonQuestions.ask(overShare.socket, #"{"op":"health"}"#)?["healthy"]?.bool == false })
+        #expect(DaemonQuestions.waitUntil(seconds: 10) { DaemonQuestions.ask(overShare.socket, #"{"op":"health"}"#)?["healthy"]?.bool == false })
         #expect(Self.answer(overShare.socket) == changedSet)
         let stats = try #require(DaemonQuestions.ask(overShare.socket, #"{"op":"stats"}"#))
         #expect(stats["bySource"]?["leader"]?["lastError"]?.string?.contains("refused the leader's snapshot") == true, "\(stats["bySource"] ?? .null)")
 
         // The leader goes away: the HTTP follower keeps serving its set.
         _ = leader.stop()
-        #expect(DaemonQuestions.waitUntil(seconds: 5) { DaemonQuestions.ask(overHTTP.socket, #"{"op":"health"}"#)?["healthy"]?.bool == false })
+        #expect(DaemonQuestions.waitUntil(seconds: 10) { DaemonQuestions.ask(overHTTP.socket, #"{"op":"health"}"#)?["healthy"]?.bool == false })
         #expect(Self.answer(overHTTP.socket) == changedSet)
     }
 
