@@ -16,17 +16,24 @@ extension ResponseFormatter {
             text += "snapshot \(path)\(snapshot.double("bytes").map { " (\(bytes($0)))" } ?? "")\(written)\n"
         }
 
-        var rows = [["SOURCE", "AREAS", "DATA AGE", "FETCHED (\(LocalTime.zoneName(now)))", "LAST ATTEMPT", "STATUS"]]
-        for (name, value) in stats.members("bySource") {
-            guard case .object(let members) = value else { continue }
-            let source = Object(members)
+        // Today's upstream requests, only when some were made (a follower and the samples make none).
+        let sources = stats.members("bySource").compactMap { name, value -> (String, Object)? in
+            if case .object(let members) = value { return (name, Object(members)) } else { return nil }
+        }
+        let counted = sources.contains { ($0.1.int("requestsToday") ?? 0) > 0 }
+        var rows = [["SOURCE", "AREAS", "DATA AGE", "FETCHED (\(LocalTime.zoneName(now)))", "LAST ATTEMPT"] + (counted ? ["REQUESTS TODAY"] : []) + ["STATUS"]]
+        for (name, source) in sources {
             let status = source.string("lastStatus") ?? "-"
             let error = source.string("lastError").map { ": " + $0 } ?? ""
             rows.append([name.escapingControlCharacters(), String(source.int("areas") ?? 0), age(source.double("ageSeconds")),
                          source.double("fetchedAt").map(LocalTime.text) ?? "never",
-                         source.double("lastAttemptAt").map { age(now - $0) + " ago" } ?? "-", status + error])
+                         source.double("lastAttemptAt").map { age(now - $0) + " ago" } ?? "-"]
+                        + (counted ? [String(source.int("requestsToday") ?? 0)] : []) + [status + error])
         }
-        if rows.count > 1 { text += "\n" + align(rows, rightAligned: [1, 2], elastic: [0, 5], width: width) }
+        if rows.count > 1 {
+            text += "\n" + align(rows, rightAligned: counted ? [1, 2, 5] : [1, 2], elastic: [0, counted ? 6 : 5], width: width)
+        }
+        if let geocoder = stats.int("geocoderRequestsToday"), geocoder > 0 { text += "geocoder: \(geocoder) requests today\n" }
 
         let provinces = stats.members("byProvince").map { [$0.0.escapingControlCharacters(), Object.text($0.1)] }
         if !provinces.isEmpty { text += "\n" + align([["PROVINCE", "AREAS"]] + provinces, rightAligned: [1]) }

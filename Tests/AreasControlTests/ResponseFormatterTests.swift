@@ -112,3 +112,21 @@ import Testing
         #expect(output.stderr.contains("unreadable answer"))
     }
 }
+
+/// `stats` for people: the day's upstream requests appear when some were made.
+struct StatsRequestsTodayTests {
+    static func stats(_ requests: Int, geocoder: Int) -> String {
+        #"{"ok":true,"version":"0.5.0","areas":3,"byKind":{"smoking":1,"nonsmoking":2},"bySource":{"zones":{"areas":3,"fetchedAt":1796090000,"ageSeconds":60,"lastAttemptAt":1796090000,"lastSuccessAt":1796090000,"lastStatus":"updated","lastError":null,"requestsToday":\#(requests)}},"geocoderRequestsToday":\#(geocoder),"snapshot":{"path":"/x","bytes":10,"ageSeconds":60},"uptimeSeconds":5,"queriesServed":0,"refreshing":false,"lastRefresh":null}"#
+    }
+
+    @Test(arguments: [(0, 0), (84, 0), (84, 12)])
+    func requestsTodayShowWhenMade(requests: Int, geocoder: Int) throws {
+        let output = ResponseFormatter.render(Array(Self.stats(requests, geocoder: geocoder).utf8), for: try ControlCommand.parse(["stats"]), width: nil, now: 1796090060)
+        let table = output.stdout.split(separator: "\n")
+        let header = try #require(table.first { $0.hasPrefix("SOURCE") })
+        let row = try #require(table.first { $0.hasPrefix("zones") })
+        #expect(header.contains("REQUESTS TODAY") == (requests > 0))
+        if requests > 0 { #expect(row.contains(" \(requests) ")) }
+        #expect(output.stdout.contains("geocoder: \(geocoder) requests today") == (geocoder > 0))
+    }
+}
