@@ -107,7 +107,8 @@ extension SocketBenchmark {
             let usedMemory = Int(info.split(separator: "\r\n").first { $0.hasPrefix("used_memory:") }?.split(separator: ":").last ?? "") ?? 0
             let resident = daemon.residentBytes
             let memory = Self.memoryParts(socket: areasSocket)
-            print("memory: areasd \(resident / 1_048_576) MiB resident (of it \(memory["textBytes", default: 0] / 1_048_576) MiB text: ids, names, addresses, fields; \(memory["recordBytes", default: 0] / 1_048_576) MiB records; \(memory["indexBytes", default: 0] / 1_048_576) MiB trees); redis used_memory \(usedMemory / 1_048_576) MiB (ids and positions only); ratio \(Measure.format(Double(resident) / Double(max(usedMemory, 1))))")
+            print("memory: areasd \(resident / 1_048_576) MiB resident (of it \(memory["textBytes", default: 0] / 1_048_576) MiB text: ids, names, addresses, fields; \(memory["recordBytes", default: 0] / 1_048_576) MiB records; \(memory["indexBytes", default: 0] / 1_048_576) MiB trees); redis used_memory \(usedMemory / 1_048_576) MiB (ids and positions only), \(server.residentBytes / 1_048_576) MiB resident; resident ratio \(Measure.format(Double(resident) / Double(max(server.residentBytes, 1))))")
+            summary["n\(n)_resident_ratio"] = Double(resident) / Double(max(server.residentBytes, 1))
 
             let tree = PackedRTree(entries: areas.map { GeoBox($0.coordinate) })
             let queries = Self.queries(count: 20_000, mix: mix, points: coordinates, ids: areas.map(\.id), tree: tree, seed: 11)
