@@ -16,10 +16,8 @@ enum PrometheusText {
         text.family("areas_build_info", .gauge, "The running build; the value is always 1.")
         text.sample("areas_build_info", ["version": AreasVersion.current], 1)
 
-        text.family("areas_data_loaded", .gauge, "1 when a data set is loaded and served.")
-        text.sample("areas_data_loaded", [:], state.hasData ? 1 : 0)
-        text.family("areas_healthy", .gauge, "1 when areasctl health would exit 0: data loaded, fresh, every source's last refresh taken.")
-        text.sample("areas_healthy", [:], Answers.healthProblem(state, refreshInterval: refreshInterval, now: now) == nil ? 1 : 0)
+        text.metric("areas_data_loaded", .gauge, "1 when a data set is loaded and served.", state.hasData ? 1 : 0)
+        text.metric("areas_healthy", .gauge, "1 when areasctl health would exit 0: data loaded, fresh, every source's last refresh taken.", Answers.healthProblem(state, refreshInterval: refreshInterval, now: now) == nil ? 1 : 0)
         text.family("areas_data_age_seconds", .gauge, "Age of the oldest source's data.")
         if let age = state.dataAge(now: now) { text.sample("areas_data_age_seconds", [:], age) }
 
@@ -51,31 +49,22 @@ enum PrometheusText {
         }
         text.family("areas_refresh_duration_seconds", .gauge, "How long the last refresh took.")
         if let report = state.lastReport { text.sample("areas_refresh_duration_seconds", [:], report.durationMilliseconds / 1000) }
-        text.family("areas_refreshing", .gauge, "1 while a refresh runs.")
-        text.sample("areas_refreshing", [:], status.refreshing ? 1 : 0)
+        text.metric("areas_refreshing", .gauge, "1 while a refresh runs.", status.refreshing ? 1 : 0)
 
         text.family("areas_requests_total", .counter, "Requests answered, by operation (requests that could not be read count under errors only).")
         for (i, op) in Request.operationNames.enumerated() { text.sample("areas_requests_total", ["op": op], Double(counters.byOperation[i].current)) }
         text.family("areas_request_errors_total", .counter, "Error answers, by code.")
         for (i, code) in RequestTally.errorCodes.enumerated() { text.sample("areas_request_errors_total", ["code": code.rawValue], Double(counters.byError[i].current)) }
 
-        text.family("areas_connections_open", .gauge, "Client connections open now.")
-        text.sample("areas_connections_open", [:], Double(counters.open.current))
-        text.family("areas_connections_accepted_total", .counter, "Client connections served.")
-        text.sample("areas_connections_accepted_total", [:], Double(counters.accepted.current))
-        text.family("areas_connections_refused_total", .counter, "Client connections told busy and closed: over maxConnections, or no thread could start.")
-        text.sample("areas_connections_refused_total", [:], Double(counters.refused.current))
-        text.family("areas_connections_closed_for_output_total", .counter, "Connections closed because their answers would pass maxOutputBytes.")
-        text.sample("areas_connections_closed_for_output_total", [:], Double(counters.closedForOutput.current))
-        text.family("areas_http_requests_refused_total", .counter, "HTTP requests refused before they were understood (malformed, too large, too slow), each closing its connection.")
-        text.sample("areas_http_requests_refused_total", [:], Double(counters.httpRefused.current))
-        text.family("areas_output_waiting_bytes", .gauge, "Bytes of answers being written to clients now.")
-        text.sample("areas_output_waiting_bytes", [:], Double(counters.waitingOutputBytes.current))
+        text.metric("areas_connections_open", .gauge, "Client connections open now.", Double(counters.open.current))
+        text.metric("areas_connections_accepted_total", .counter, "Client connections served.", Double(counters.accepted.current))
+        text.metric("areas_connections_refused_total", .counter, "Client connections told busy and closed: over maxConnections, or no thread could start.", Double(counters.refused.current))
+        text.metric("areas_connections_closed_for_output_total", .counter, "Connections closed because their answers would pass maxOutputBytes.", Double(counters.closedForOutput.current))
+        text.metric("areas_http_requests_refused_total", .counter, "HTTP requests refused before they were understood (malformed, too large, too slow), each closing its connection.", Double(counters.httpRefused.current))
+        text.metric("areas_output_waiting_bytes", .gauge, "Bytes of answers being written to clients now.", Double(counters.waitingOutputBytes.current))
 
-        text.family("process_resident_memory_bytes", .gauge, "Resident memory size in bytes.")
-        text.sample("process_resident_memory_bytes", [:], Double(residentBytes()))
-        text.family("process_start_time_seconds", .gauge, "Start time of the process since unix epoch in seconds.")
-        text.sample("process_start_time_seconds", [:], status.startedAt.rounded())
+        text.metric("process_resident_memory_bytes", .gauge, "Resident memory size in bytes.", Double(residentBytes()))
+        text.metric("process_start_time_seconds", .gauge, "Start time of the process since unix epoch in seconds.", status.startedAt.rounded())
         return text.lines
     }
 
@@ -90,6 +79,12 @@ enum PrometheusText {
 
     struct Text {
         var lines = ""
+
+        /// A family of one sample without labels.
+        mutating func metric(_ name: String, _ kind: Kind, _ help: String, _ value: Double) {
+            family(name, kind, help)
+            sample(name, [:], value)
+        }
 
         mutating func family(_ name: String, _ kind: Kind, _ help: String) {
             lines += "# HELP \(name) \(help.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\n", with: "\\n"))\n"
