@@ -87,7 +87,8 @@ struct CompletionAndManualTests {
         try page.stdout.write(toFile: path, atomically: true, encoding: .utf8)
         defer { unlink(path) }
         // groff with every warning on: nothing it cannot read.
-        let groff = try Binaries.run("/usr/bin/groff", ["-man", "-Tutf8", "-P-cbou", "-ww", path])
+        let groffPath = try #require(Self.tool("groff"), "groff is not installed (Tests/run.sh installs groff-base)")
+        let groff = try Binaries.run(groffPath, ["-man", "-Tutf8", "-P-cbou", "-ww", path])
         #expect(groff.status == 0 && groff.stderr.isEmpty, "\(groff.stderr)")
         let table = binary == "areasd" ? Daemon.table : ControlCommand.table
         let rendered = groff.stdout.replacingOccurrences(of: "\u{2010}", with: "-")
