@@ -45,11 +45,11 @@ extension ConnectionServer {
                 guard takeTurn(connection) else { return }
                 service.update(&view)
                 var tally = RequestTally()
-                var answer = HTTPAnswer.answer(head, service: service, view: view, peer: peer, http: http, body: &body, tally: &tally)
+                let answer = HTTPAnswer.answer(head, service: service, view: view, peer: peer, http: http, body: &body, tally: &tally)
                 working.signal()
                 service.count(tally)
-                guard write(&answer, for: head, body: body, date: date.current(), http: http, to: connection, peer: peer, limits: limits) else { return }
-                if !head.keepAlive || answer.close { return }
+                guard write(answer, for: head, body: body, date: date.current(), http: http, to: connection, peer: peer, limits: limits) else { return }
+                if !head.keepAlive { return }
                 reader.requestStartedAt = pending.isEmpty ? nil : MonotonicClock.microseconds
             }
             if body.capacity > Self.retainedBytes { body = JSONWriter(capacity: 16 * 1024) }
@@ -58,9 +58,9 @@ extension ConnectionServer {
 
     /// Writes an answer's head and (unless the request was HEAD) its body; false when the
     /// connection must close.
-    private func write(_ answer: inout HTTPAnswer, for request: HTTPRequestHead, body: borrowing JSONWriter, date: String,
+    private func write(_ answer: HTTPAnswer, for request: HTTPRequestHead, body: borrowing JSONWriter, date: String,
                        http: HTTPFrontDoor, to connection: FileDescriptor, peer: UInt32?, limits: Limits) -> Bool {
-        let close = !request.keepAlive || answer.close
+        let close = !request.keepAlive
         let frontDoor = FrontDoor.http(http)
         let bodyBytes: Int
         switch answer.payload {

@@ -18,8 +18,6 @@ struct HTTPAnswer {
     var contentType: String?
     var fields: [(String, String)]
     var payload: Payload
-    /// Close the connection after this answer.
-    var close = false
 
     static let json = "application/json"
     static let noStore = ("Cache-Control", "no-store")
