@@ -41,11 +41,13 @@ public enum FetchTimes {
         return record.fetchedAt.filter { $0.value.isFinite && $0.value > 0 && $0.value <= now + 60 }
     }
 
-    /// The times as one header value, `name=seconds, name=seconds` (names percent-encoded):
+    /// The times as one header value, `name=seconds, name=seconds` (names percent-encoded,
+    /// seconds with their fraction):
     /// how a leader's `GET /v1/snapshot` tells followers what its refreshes confirmed since the
     /// file was written.
     public static func headerValue(_ fetchedAt: [String: Double]) -> String {
-        fetchedAt.sorted { $0.key < $1.key }.map { "\(HTTPClient.encode($0.key))=\(Int($0.value))" }.joined(separator: ", ")
+        // Full precision: a time cut to the second would be older than the one it stands for.
+        fetchedAt.sorted { $0.key < $1.key }.map { "\(HTTPClient.encode($0.key))=\($0.value)" }.joined(separator: ", ")
     }
 
     /// The times in a header value made by `headerValue`, those that make sense now.
