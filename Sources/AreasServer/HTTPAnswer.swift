@@ -93,7 +93,7 @@ struct HTTPAnswer {
         // Refreshes that found nothing new since the file was written confirmed its sources at
         // later times (kept beside it): followers need them to know how fresh the data is.
         let confirmed = FetchTimes.read(beside: path)
-        let confirmedAt = Int(confirmed.values.max() ?? 0)
+        let confirmedAt = (confirmed.values.max() ?? 0).bitPattern
         let tag = "\"snapshot-\(String(info.st_ino, radix: 36))-\(String(info.st_size, radix: 36))-\(String(info.st_mtim.tv_sec * 1_000_000_000 + info.st_mtim.tv_nsec, radix: 36))-\(String(confirmedAt, radix: 36))\""
         var fields = [("ETag", tag), ("Cache-Control", "no-cache")]
         if !confirmed.isEmpty { fields.append(("Areas-Fetched-At", FetchTimes.headerValue(confirmed))) }
