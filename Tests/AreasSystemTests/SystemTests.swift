@@ -3,8 +3,13 @@ import Foundation
 import Glibc
 import Dispatch
 import Testing
+import XCTest
 
-@Suite struct FreeMemoryTests {
+/// An XCTest case, not a Swift Testing one: it reads the allocator's state, which is the whole
+/// process's, and Swift Testing runs other suites' tests (and their allocations) beside it, which
+/// can leave a free chunk in the probe thread's arena that serves the block without a mapping.
+/// XCTest runs one test at a time.
+final class FreeMemoryTests: XCTestCase {
     // glibc marks a block that has a mapping of its own with bit 1 of the size word before it.
 
     /// What the daemon relies on once its data is loaded: blocks of 256 KiB and more get
@@ -14,10 +19,10 @@ import Testing
     /// The block is taken on a new thread, whose fresh arena has no free space that could
     /// serve it: it must come from a new mapping or from growing the heap, and the threshold
     /// decides which.
-    @Test func largeBlocksKeepMappingsOfTheirOwn() throws {
-        let huge = try #require(malloc(16 << 20))
+    func testLargeBlocksKeepMappingsOfTheirOwn() throws {
+        let huge = try XCTUnwrap(malloc(16 << 20))
         free(huge)  // raises glibc's threshold to 16 MiB (it moves for blocks up to 32 MiB)
-        #expect(FreeMemory.mapLargeBlocksSeparately())
+        XCTAssertTrue(FreeMemory.mapLargeBlocksSeparately())
         final class Probe: @unchecked Sendable {
             var mapped: Bool?
             let done = DispatchSemaphore(value: 0)
@@ -31,8 +36,8 @@ import Testing
             probe.done.signal()
         }
         thread.start()
-        try #require(probe.done.wait(timeout: .now() + 10) == .success)
-        #expect(probe.mapped == true)
+        XCTAssertEqual(probe.done.wait(timeout: .now() + 10), .success)
+        XCTAssertEqual(probe.mapped, true)
     }
 }
 
