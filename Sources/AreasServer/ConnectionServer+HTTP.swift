@@ -69,7 +69,9 @@ extension ConnectionServer {
         case .bytes(let bytes): bodyBytes = bytes.count
         case .file(_, let size): bodyBytes = size
         }
-        let head = http.head(answer.status, contentType: answer.contentType, contentLength: bodyBytes, date: date, close: close, extra: answer.fields)
+        // An HTTP/1.0 client that asked to keep the connection is told it is kept.
+        let fields = request.minorVersion == 0 && !close ? answer.fields + [("Connection", "keep-alive")] : answer.fields
+        let head = http.head(answer.status, contentType: answer.contentType, contentLength: bodyBytes, date: date, close: close, extra: fields)
         defer { if case .file(let file, _) = answer.payload { file.close() } }
         let sendsBody = request.method != .head
         return head.withUnsafeBytes { head in

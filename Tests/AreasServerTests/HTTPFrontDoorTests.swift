@@ -96,6 +96,10 @@ import Testing
         for (target, request) in Self.questions.prefix(4) {
             #expect(try client.response().text == line(request), "\(target)")
         }
+        // HTTP/1.0 asking for keep-alive is told it is kept, and the connection stays.
+        try client.send("GET /healthz HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
+        let kept = try client.response()
+        #expect(kept.status == 200 && kept.field("connection") == "keep-alive")
         // HTTP/1.0 without keep-alive, and Connection: close, end the connection after the answer.
         try client.send("GET /healthz HTTP/1.0\r\n\r\n")
         #expect(try client.response().status == 200)
