@@ -1,3 +1,4 @@
+import AreasCore
 import AreasIngest
 import AreasProtocol
 import AreasSystem
@@ -117,9 +118,9 @@ struct HTTPAnswer {
 
     /// `If-None-Match`: `*`, or a list of entity tags, weak ones compared weakly (RFC 9110 §13.1.2).
     static func matches(_ condition: String, _ tag: String) -> Bool {
-        if condition.trimmingSpacesAndTabs == "*" { return true }
+        if condition.trimmed == "*" { return true }
         return condition.split(separator: ",").contains { candidate in
-            var text = Substring(String(candidate).trimmingSpacesAndTabs)
+            var text = Substring(String(candidate).trimmed)
             if text.hasPrefix("W/") { text = text.dropFirst(2) }
             return text == tag
         }
@@ -127,14 +128,5 @@ struct HTTPAnswer {
 
     static func parsedAnswer(_ body: borrowing JSONWriter) -> JSONValue? {
         body.withBytes { bytes in try? JSONParser.parse(Array(bytes.prefix(while: { $0 != UInt8(ascii: "\n") }))) }
-    }
-}
-
-extension String {
-    var trimmingSpacesAndTabs: String {
-        var text = Substring(self)
-        while text.first == " " || text.first == "\t" { text = text.dropFirst() }
-        while text.last == " " || text.last == "\t" { text = text.dropLast() }
-        return String(text)
     }
 }

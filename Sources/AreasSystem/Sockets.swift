@@ -96,16 +96,9 @@ public enum Sockets {
     /// A listening TCP socket on `host:port` ("127.0.0.1:8080", "[::1]:8080", "0.0.0.0:80";
     /// `localhost` is 127.0.0.1). Port 0 lets the kernel pick; the bound port is returned.
     public static func listenTCP(_ address: String, backlog: Int32 = 1024) throws -> (FileDescriptor, UInt16) {
-        let (host, port) = try TCPAddress.parse(address)
-        var hints = addrinfo()
-        hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV | AI_PASSIVE
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        var found: UnsafeMutablePointer<addrinfo>?
-        let status = getaddrinfo(host == "localhost" ? "127.0.0.1" : host, String(port), &hints, &found)
-        guard status == 0, let info = found else {
-            throw TCPAddress.Invalid(address: address, reason: String(cString: gai_strerror(status)))
-        }
+        let found = try resolve(address, passive: true)
         defer { freeaddrinfo(found) }
+        let info = found
         let fd = try makeSocket(info.pointee.ai_family)
         var one: Int32 = 1
         _ = setsockopt(fd.rawValue, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
@@ -131,14 +124,9 @@ public enum Sockets {
     /// A TCP connection to `host:port` (numeric addresses); with `timeoutSeconds`, each send
     /// and receive gives up after that long.
     public static func connectTCP(_ address: String, timeoutSeconds: Double? = nil) throws -> FileDescriptor {
-        let (host, port) = try TCPAddress.parse(address)
-        var hints = addrinfo()
-        hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        var found: UnsafeMutablePointer<addrinfo>?
-        let status = getaddrinfo(host == "localhost" ? "127.0.0.1" : host, String(port), &hints, &found)
-        guard status == 0, let info = found else { throw TCPAddress.Invalid(address: address, reason: String(cString: gai_strerror(status))) }
+        let found = try resolve(address, passive: false)
         defer { freeaddrinfo(found) }
+        let info = found
         let fd = try makeSocket(info.pointee.ai_family)
         do {
             if let timeoutSeconds {
@@ -152,6 +140,19 @@ public enum Sockets {
         }
         setNoDelay(fd)
         return fd
+    }
+
+    /// "HOST:PORT" as a socket address (numeric hosts only, `localhost` as 127.0.0.1); the
+    /// caller frees it with `freeaddrinfo`.
+    private static func resolve(_ address: String, passive: Bool) throws -> UnsafeMutablePointer<addrinfo> {
+        let (host, port) = try TCPAddress.parse(address)
+        var hints = addrinfo()
+        hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV | (passive ? AI_PASSIVE : 0)
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var found: UnsafeMutablePointer<addrinfo>?
+        let status = getaddrinfo(host == "localhost" ? "127.0.0.1" : host, String(port), &hints, &found)
+        guard status == 0, let info = found else { throw TCPAddress.Invalid(address: address, reason: String(cString: gai_strerror(status))) }
+        return info
     }
 
     /// Turns off Nagle's algorithm on a TCP connection (a no-op on a Unix socket): an answer

@@ -106,14 +106,8 @@ public struct AreasConfig: Sendable, Equatable {
                 throw ConfigError(path: path, key: "bounds", problem: error.description)
             }
         }
-        var mode: UInt32 = 0o660
-        if let text = raw.socketMode {
-            guard let parsed = UInt32(text, radix: 8), parsed <= 0o777 else {
-                throw ConfigError(path: path, key: "socketMode", problem: "'\(text)' is not an octal mode such as \"0660\"")
-            }
-            mode = parsed
-        }
         let check = ValueCheck(path: path)
+        let mode = try check.fileMode(raw.socketMode, "socketMode") ?? 0o660
         if let level = raw.logLevel, !["error", "warning", "info", "debug"].contains(level) {
             throw ConfigError(path: path, key: "logLevel", problem: "'\(level)' is not one of error, warning, info, debug")
         }

@@ -42,12 +42,7 @@ extension AreasConfig {
                 throw ConfigError(path: path, key: "http.listen", problem: error.description)
             }
         }
-        if let text = raw.socketMode {
-            guard let mode = UInt32(text, radix: 8), mode <= 0o777 else {
-                throw ConfigError(path: path, key: "http.socketMode", problem: "'\(text)' is not an octal mode such as \"0660\"")
-            }
-            http.socketMode = mode
-        }
+        http.socketMode = try ValueCheck(path: path).fileMode(raw.socketMode, "http.socketMode") ?? http.socketMode
         http.socketGroup = raw.socketGroup
         if let origin = raw.allowOrigin {
             // Written into every answer's head: nothing that could end the line or the field.

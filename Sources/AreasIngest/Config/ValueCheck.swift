@@ -15,6 +15,15 @@ struct ValueCheck {
         return value
     }
 
+    /// A socket file's permission bits, written as octal text ("0660"), or nil when absent.
+    func fileMode(_ text: String?, _ key: String) throws(ConfigError) -> UInt32? {
+        guard let text else { return nil }
+        guard let mode = UInt32(text, radix: 8), mode <= 0o777 else {
+            throw ConfigError(path: path, key: key, problem: "'\(text)' is not an octal mode such as \"0660\"")
+        }
+        return mode
+    }
+
     /// A whole number from `minimum` to `maximum`, or `fallback` when the key is absent.
     func count(_ value: Int?, _ key: String, default fallback: Int, minimum: Int = 1, maximum: Int) throws(ConfigError) -> Int {
         guard let value else { return fallback }

@@ -1,3 +1,5 @@
+import AreasCore
+
 /// A parsed HTTP/1.x request head: what the server needs of it, already checked.
 public struct HTTPRequestHead: Sendable, Equatable {
     public enum Method: String, Sendable { case get = "GET", head = "HEAD", options = "OPTIONS" }
@@ -38,7 +40,7 @@ public struct HTTPRequestHead: Sendable, Equatable {
         var keep = false
         for field in headers where field.name == "connection" {
             for token in field.value.lowercased().split(separator: ",") {
-                switch token.trimmingSpaces {
+                switch String(token).trimmed {
                 case "close": close = true
                 case "keep-alive": keep = true
                 default: break
@@ -51,14 +53,5 @@ public struct HTTPRequestHead: Sendable, Equatable {
     public static func == (a: HTTPRequestHead, b: HTTPRequestHead) -> Bool {
         a.method == b.method && a.path == b.path && a.minorVersion == b.minorVersion
             && a.query.elementsEqual(b.query, by: { $0 == $1 }) && a.headers.elementsEqual(b.headers, by: { $0 == $1 })
-    }
-}
-
-extension Substring {
-    var trimmingSpaces: String {
-        var text = self
-        while text.first == " " || text.first == "\t" { text = text.dropFirst() }
-        while text.last == " " || text.last == "\t" { text = text.dropLast() }
-        return String(text)
     }
 }

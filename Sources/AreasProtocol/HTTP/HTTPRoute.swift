@@ -123,7 +123,7 @@ public enum HTTPRoute: Sendable, Equatable {
         }
         guard let accept = head.header("accept") else { return false }
         return accept.lowercased().split(separator: ",").contains { range in
-            range.split(separator: ";", omittingEmptySubsequences: false).first.map { $0.trimmingSpaces == "application/geo+json" } ?? false
+            range.split(separator: ";", omittingEmptySubsequences: false).first.map { String($0).trimmed == "application/geo+json" } ?? false
         }
     }
 
