@@ -38,7 +38,7 @@ public final class ServingState: Sendable {
 
     /// How many areas of `kind` are served (for `stats` and the metrics).
     public func count(of kind: AreaKind) -> Int {
-        index.areas.records.reduce(0) { $0 + ($1.kind == kind ? 1 : 0) }
+        index.count(of: kind)
     }
 
     /// The age of the oldest source's data, in seconds, or nil with no data.

@@ -1,5 +1,5 @@
 /// A latitude/longitude rectangle in degrees, edges inclusive. It never crosses the antimeridian.
-public struct GeoBox: Sendable, Hashable {
+public struct GeoBox: Sendable, Hashable, BitwiseCopyable {
     public var south: Double
     public var west: Double
     public var north: Double

@@ -1,5 +1,5 @@
 /// A WGS84 position in degrees. Always valid once constructed through `init(latitude:longitude:)`.
-public struct GeoPoint: Sendable, Hashable {
+public struct GeoPoint: Sendable, Hashable, BitwiseCopyable {
     public let latitude: Double
     public let longitude: Double
 

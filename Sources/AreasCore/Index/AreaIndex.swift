@@ -44,7 +44,7 @@ public struct AreaIndex: Sendable {
             var treeMilliseconds = 0.0
             var footprints = ZoneFootprints([], nodeSize: 16)
             var smokingTree = PackedRTree(entries: [])
-            var smokingPositions: [UInt32] = []
+            var smokingPositions = Column<UInt32>()
             var regionNames: RegionNames?
         }
         let built = Built()
@@ -55,7 +55,7 @@ public struct AreaIndex: Sendable {
             } else if part == 2 {
                 let positions = records.indices.filter { records[$0].kind == .smoking }
                 built.smokingTree = PackedRTree(entries: positions.map { GeoBox(records[$0].coordinate) }, nodeSize: nodeSize)
-                built.smokingPositions = positions.map { UInt32($0) }
+                built.smokingPositions = Column(positions.map { UInt32($0) })
             } else if part == 0 {
                 built.tree = PackedRTree(
                     entries: records.map { GeoBox($0.coordinate) },
@@ -79,14 +79,32 @@ public struct AreaIndex: Sendable {
         self.regionNames = built.regionNames ?? RegionNames(sorted)
     }
 
+    /// An index from parts read back from a snapshot and checked there.
+    init(areas: AreaTable, tree: PackedRTree, smokingTree: PackedRTree, smokingPositions: Column<UInt32>,
+         footprints: ZoneFootprints, footprintPolicy: FootprintPolicy) {
+        self.areas = areas
+        self.tree = tree
+        self.smokingTree = smokingTree
+        self.smokingPositions = smokingPositions
+        self.footprints = footprints
+        self.footprintPolicy = footprintPolicy
+        self.buildMilliseconds = 0
+        self.regionNames = RegionNames(areas)
+    }
+
     /// The data set's province and district names, for resolving a query's region once.
     let regionNames: RegionNames
 
     /// The smoking areas alone, a small minority: "the nearest place to smoke" searches this
     /// instead of wading through the zones. Payloads index `smokingPositions`, which is in id
     /// order, so ties still break by id.
-    private let smokingTree: PackedRTree
-    private let smokingPositions: [UInt32]
+    let smokingTree: PackedRTree
+    let smokingPositions: Column<UInt32>
+
+    /// How many areas of `kind` the index holds.
+    public func count(of kind: AreaKind) -> Int {
+        kind == .smoking ? smokingPositions.count : areas.count - smokingPositions.count
+    }
 
     /// Bytes held by the spatial structures: the area tree, the smoking-area tree and the zone
     /// footprints (not the area records).

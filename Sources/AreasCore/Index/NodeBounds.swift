@@ -8,14 +8,14 @@
 /// so the result stays below the true haversine term: a looser bound costs a little pruning,
 /// never an answer.
 struct NodeBounds: Sendable {
-    private let south: [Float]
-    private let north: [Float]
-    private let west: [Float]
-    private let east: [Float]
-    private let referenceLatitude: Double
-    private let referenceLongitude: Double
+    let south: Column<Float>
+    let north: Column<Float>
+    let west: Column<Float>
+    let east: Column<Float>
+    let referenceLatitude: Double
+    let referenceLongitude: Double
     /// The largest magnitude of any stored coordinate, which sets their rounding error.
-    private let magnitude: Float
+    let magnitude: Float
 
     /// Node `i` has rectangle `boxes[i]`; coordinates are kept relative to `reference`.
     init(_ boxes: ArraySlice<GeoBox>, reference: GeoPoint) {
@@ -42,14 +42,25 @@ struct NodeBounds: Sendable {
             west.append(0)
             east.append(0)
         }
-        self.south = south
-        self.north = north
-        self.west = west
-        self.east = east
+        self.south = Column(south)
+        self.north = Column(north)
+        self.west = Column(west)
+        self.east = Column(east)
         self.magnitude = magnitude
     }
 
     static let lanes = 4
+
+    /// Bounds from their columns, checked by the caller (`init(reading:count:)`).
+    init(south: Column<Float>, north: Column<Float>, west: Column<Float>, east: Column<Float>, reference: GeoPoint, magnitude: Float) {
+        self.south = south
+        self.north = north
+        self.west = west
+        self.east = east
+        referenceLatitude = reference.latitude
+        referenceLongitude = reference.longitude
+        self.magnitude = magnitude
+    }
 
     var byteCount: Int { 4 * (south.count + north.count + west.count + east.count) }
 

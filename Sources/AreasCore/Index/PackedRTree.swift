@@ -21,16 +21,16 @@ public struct PackedRTree: Sendable {
     public let count: Int
     /// The entries by column when every entry is a point, else empty; padded so a leaf can be
     /// measured in whole vector steps (`DistanceOrigin.haversines`).
-    let entryLatitudes: [Double]
-    let entryLongitudes: [Double]
+    let entryLatitudes: Column<Double>
+    let entryLongitudes: Column<Double>
     /// The entries when some entry is a true rectangle, else empty.
-    let entryBoxes: [GeoBox]
-    let nodeBoxes: [GeoBox]
-    let classes: [UInt8]
+    let entryBoxes: Column<GeoBox>
+    let nodeBoxes: Column<GeoBox>
+    let classes: Column<UInt8>
     /// Whether some entry has class mask 0, which no query returns. Without such entries, a
     /// leaf whose classes are all asked for admits every entry, and its classes go unread.
     let hasClasslessEntries: Bool
-    let payloads: [UInt32]
+    let payloads: Column<UInt32>
     /// `levelEnds[l]` is one past the last position of level l; the root is the last position.
     let levelEnds: [Int]
     /// `spans[l]` is how many entries a full node of level l covers (nodeSize^l).
@@ -71,13 +71,13 @@ public struct PackedRTree: Sendable {
         self.count = entries.count
         let n = entries.count
         guard n > 0 else {
-            entryLatitudes = []
-            entryLongitudes = []
-            entryBoxes = []
-            nodeBoxes = []
-            classes = []
+            entryLatitudes = Column()
+            entryLongitudes = Column()
+            entryBoxes = Column()
+            nodeBoxes = Column()
+            classes = Column()
             hasClasslessEntries = false
-            payloads = []
+            payloads = Column()
             levelEnds = []
             spans = []
             nodeBounds = NodeBounds([], reference: GeoPoint(uncheckedLatitude: 0, longitude: 0))
@@ -86,14 +86,8 @@ public struct PackedRTree: Sendable {
 
         let order = TileOrder.order(of: entries, nodeSize: nodeSize)
 
-        var ends = [n]
-        var total = n
-        var levelCount = n
-        repeat {
-            levelCount = (levelCount + nodeSize - 1) / nodeSize
-            total += levelCount
-            ends.append(total)
-        } while levelCount > 1
+        let (ends, spans) = Self.levels(count: n, nodeSize: nodeSize)
+        let total = ends[ends.count - 1]
         // Searches keep a position in 32 bits beside its key or level.
         precondition(total <= Int(UInt32.max), "a tree holds fewer than 2^32 entries and nodes")
 
@@ -128,28 +122,58 @@ public struct PackedRTree: Sendable {
         if sorted.allSatisfy(\.isPoint) {
             // Padding repeats the last point: measured like any other, never reported.
             let padded = n + DistanceOrigin.haversineLanes - 1
-            entryLatitudes = [Double](unsafeUninitializedCapacity: padded) { column, initialized in
+            entryLatitudes = Column(unsafeUninitializedCount: padded) { column in
                 for i in 0..<padded { column[i] = sorted[Swift.min(i, n - 1)].south }
-                initialized = padded
             }
-            entryLongitudes = [Double](unsafeUninitializedCapacity: padded) { column, initialized in
+            entryLongitudes = Column(unsafeUninitializedCount: padded) { column in
                 for i in 0..<padded { column[i] = sorted[Swift.min(i, n - 1)].west }
-                initialized = padded
             }
-            entryBoxes = []
+            entryBoxes = Column()
         } else {
-            entryLatitudes = []
-            entryLongitudes = []
-            entryBoxes = sorted
+            entryLatitudes = Column()
+            entryLongitudes = Column()
+            entryBoxes = Column(sorted)
         }
+        self.nodeBoxes = Column(nodeBoxes)
+        self.classes = Column(classes)
+        self.hasClasslessEntries = classes[..<n].contains(0)
+        self.payloads = Column(order)
+        self.levelEnds = ends
+        self.spans = spans
+    }
+
+    /// A tree from its columns, checked by the caller (`init(reading:count:payloadLimit:)`).
+    init(nodeSize: Int, count: Int, entryLatitudes: Column<Double>, entryLongitudes: Column<Double>, entryBoxes: Column<GeoBox>,
+         nodeBoxes: Column<GeoBox>, classes: Column<UInt8>, payloads: Column<UInt32>, levelEnds: [Int], spans: [Int], nodeBounds: NodeBounds) {
+        self.nodeSize = nodeSize
+        self.count = count
+        self.entryLatitudes = entryLatitudes
+        self.entryLongitudes = entryLongitudes
+        self.entryBoxes = entryBoxes
         self.nodeBoxes = nodeBoxes
         self.classes = classes
-        self.hasClasslessEntries = classes[..<n].contains(0)
-        self.payloads = order
-        self.levelEnds = ends
+        self.hasClasslessEntries = classes[..<count].contains(0)
+        self.payloads = payloads
+        self.levelEnds = levelEnds
+        self.spans = spans
+        self.nodeBounds = nodeBounds
+    }
+
+    /// Where each level of a tree of `count` entries ends (entries first, the root last), and
+    /// how many entries a full node of each level covers.
+    static func levels(count: Int, nodeSize: Int) -> (ends: [Int], spans: [Int]) {
+        guard count > 0 else { return ([], []) }
+        var ends = [count]
+        var total = count
+        var levelCount = count
+        repeat {
+            levelCount = (levelCount + nodeSize - 1) / nodeSize
+            total += levelCount
+            ends.append(total)
+        } while levelCount > 1
         var spans = [1]
         for _ in 1..<ends.count { spans.append(spans[spans.count - 1].multipliedReportingOverflow(by: nodeSize).partialValue) }
-        self.spans = spans
+        return (ends, spans)
     }
 
     /// Bytes held by the tree's arrays (not the caller's records).

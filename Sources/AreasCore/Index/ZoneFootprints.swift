@@ -7,10 +7,13 @@
 /// wider than is typical go in a second, smaller band searched with its own widest radius.
 /// The centres are points in the trees (16 bytes each), with each zone's radius beside it.
 struct ZoneFootprints: Sendable {
-    /// One band of zones: a tree over their centres, whose payloads index `zones`.
+    /// One band of zones: a tree over their centres, whose payloads index `radii` and `positions`.
     struct Band: Sendable {
         var tree: PackedRTree
-        var zones: [Zone]
+        /// Each zone's footprint radius in meters.
+        var radii: Column<Double>
+        /// Each zone's position in the area table.
+        var positions: Column<UInt32>
         var widestMeters: Double
     }
 
@@ -20,7 +23,11 @@ struct ZoneFootprints: Sendable {
         var position: UInt32
     }
 
-    private let bands: [Band]
+    let bands: [Band]
+
+    init(bands: [Band]) {
+        self.bands = bands
+    }
 
     /// `zones` pairs each zone's centre with its radius and position.
     init(_ zones: [(center: GeoPoint, zone: Zone)], nodeSize: Int) {
@@ -36,7 +43,8 @@ struct ZoneFootprints: Sendable {
         let wide = zones.filter { $0.zone.radiusMeters > split }
         bands = [narrow, wide].filter { !$0.isEmpty }.map { members in
             Band(tree: PackedRTree(entries: members.map { GeoBox($0.center) }, nodeSize: nodeSize),
-                 zones: members.map(\.zone),
+                 radii: Column(members.map(\.zone.radiusMeters)),
+                 positions: Column(members.map(\.zone.position)),
                  widestMeters: members.reduce(0) { Swift.max($0, $1.zone.radiusMeters) })
         }
     }
@@ -46,11 +54,12 @@ struct ZoneFootprints: Sendable {
     @inline(__always)
     func forEach(holding origin: DistanceOrigin, _ visit: (_ position: Int, _ distanceMeters: Double) -> Void) {
         for band in bands {
-            band.zones.withUnsafeBufferPointer { zones in
-                band.tree.forEach(within: band.widestMeters, of: origin, filter: AdmitAll()) { entry, distance in
-                    let zone = zones[Int(entry)]
-                    if distance <= zone.radiusMeters { visit(Int(zone.position), distance) }
-                    return true
+            band.radii.withUnsafeBufferPointer { radii in
+                band.positions.withUnsafeBufferPointer { positions in
+                    band.tree.forEach(within: band.widestMeters, of: origin, filter: AdmitAll()) { entry, distance in
+                        if distance <= radii[Int(entry)] { visit(Int(positions[Int(entry)]), distance) }
+                        return true
+                    }
                 }
             }
         }
@@ -58,6 +67,6 @@ struct ZoneFootprints: Sendable {
 
     /// Bytes held by the trees and the zone lists.
     var byteCount: Int {
-        bands.reduce(0) { $0 + $1.tree.byteCount + $1.zones.count * MemoryLayout<Zone>.stride }
+        bands.reduce(0) { $0 + $1.tree.byteCount + $1.radii.byteCount + $1.positions.byteCount }
     }
 }

@@ -1,5 +1,5 @@
 /// Whether smoking is allowed at an area: a designated smoking area, or a non-smoking zone.
-public enum AreaKind: String, Sendable, Hashable, CaseIterable {
+public enum AreaKind: String, Sendable, Hashable, CaseIterable, BitwiseCopyable {
     case smoking
     case nonsmoking
 }

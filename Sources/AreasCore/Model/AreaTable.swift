@@ -8,7 +8,7 @@
 /// wants one; the query paths read the columns.
 public struct AreaTable: Sendable, RandomAccessCollection {
     /// One area's fixed-size part.
-    public struct Record: Sendable {
+    public struct Record: Sendable, BitwiseCopyable {
         public var coordinate: GeoPoint
         public var id: StringArena.Ref
         public var name: StringArena.Ref
@@ -20,6 +20,9 @@ public struct AreaTable: Sendable, RandomAccessCollection {
         public var kind: AreaKind
         /// The position came from a geocoder, not from the published data.
         public var geocoded: Bool
+        /// Fills the record's last two bytes, so every byte of a record is defined and a
+        /// snapshot that stores records as they lie in memory holds no stray bytes. Always 0.
+        private var reserved: UInt16 = 0
 
         package init(
             coordinate: GeoPoint, id: StringArena.Ref, name: StringArena.Ref, roadAddress: StringArena.Ref,
@@ -42,12 +45,23 @@ public struct AreaTable: Sendable, RandomAccessCollection {
         public var address: StringArena.Ref { roadAddress == StringArena.empty ? lotAddress : roadAddress }
     }
 
-    public let records: [Record]
+    public let records: Column<Record>
     /// Area `i`'s upstream columns are pairs `fieldStarts[i]..<fieldStarts[i + 1]` of `fieldRefs`.
-    @usableFromInline let fieldStarts: [UInt32]
+    @usableFromInline let fieldStarts: Column<UInt32>
     /// Key and value references, alternating.
-    @usableFromInline let fieldRefs: [StringArena.Ref]
+    @usableFromInline let fieldRefs: Column<StringArena.Ref>
     public let strings: StringArena
+
+    init(records: [Record], fieldStarts: [UInt32], fieldRefs: [StringArena.Ref], strings: StringArena) {
+        self.init(records: Column(records), fieldStarts: Column(fieldStarts), fieldRefs: Column(fieldRefs), strings: strings)
+    }
+
+    init(records: Column<Record>, fieldStarts: Column<UInt32>, fieldRefs: Column<StringArena.Ref>, strings: StringArena) {
+        self.records = records
+        self.fieldStarts = fieldStarts
+        self.fieldRefs = fieldRefs
+        self.strings = strings
+    }
 
     public var startIndex: Int { 0 }
     public var endIndex: Int { records.count }

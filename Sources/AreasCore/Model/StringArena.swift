@@ -11,12 +11,18 @@ public struct StringArena: Sendable {
     public typealias Ref = UInt32
 
     /// Each string: its byte length as LEB128, then its UTF-8 bytes.
-    public let bytes: [UInt8]
+    public let bytes: Column<UInt8>
 
     /// The empty string, present in every arena at offset 0.
     public static let empty: Ref = 0
 
     init(bytes: [UInt8]) {
+        self.bytes = Column(bytes)
+    }
+
+    /// An arena over bytes whose every reference the caller checks before use (a mapped
+    /// snapshot's, after `SnapshotFile` checked each string).
+    package init(checkedBytes bytes: Column<UInt8>) {
         self.bytes = bytes
     }
 
@@ -42,11 +48,7 @@ public struct StringArena: Sendable {
     }
 
     public func string(_ ref: Ref) -> String {
-        Self.string(ref, in: bytes)
-    }
-
-    static func string(_ ref: Ref, in bytes: [UInt8]) -> String {
-        bytes.withUnsafeBufferPointer { String(decoding: utf8(ref, in: $0), as: UTF8.self) }
+        bytes.withUnsafeBufferPointer { String(decoding: Self.utf8(ref, in: $0), as: UTF8.self) }
     }
 
     /// Whether the string at `ref` is `string`, without making a `String`.
@@ -190,7 +192,7 @@ extension StringArena {
 
         /// The string at `ref`, appended earlier.
         public func string(_ ref: Ref) -> String {
-            StringArena.string(ref, in: bytes)
+            bytes.withUnsafeBufferPointer { String(decoding: StringArena.utf8(ref, in: $0), as: UTF8.self) }
         }
 
         /// Arena bytes so far.

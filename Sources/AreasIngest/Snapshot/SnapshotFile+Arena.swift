@@ -16,10 +16,12 @@ extension SnapshotFile {
             }
             let arena = [UInt8](UnsafeRawBufferPointer(rebasing: payload[reader.offset..<reader.offset + arenaLength]))
             reader.offset += arenaLength
-            let starts = try stringStarts(arena, path: path)
+            guard let starts = arena.withUnsafeBufferPointer(StringStarts.init(validating:)) else {
+                throw corrupt("the string arena is not a run of length-prefixed UTF-8 strings")
+            }
             func ref(_ reader: inout ByteReader) throws -> StringArena.Ref {
                 let ref = try reader.read(UInt32.self)
-                guard Int(ref) < arena.count, starts[Int(ref)] else { throw corrupt("a reference (\(ref)) that starts no string") }
+                guard starts.contains(ref) else { throw corrupt("a reference (\(ref)) that starts no string") }
                 return ref
             }
             var records: [AreaTable.Record] = []
@@ -55,37 +57,6 @@ extension SnapshotFile {
         }
     }
 
-    /// Which offsets of `arena` start a string: each is its length (LEB128) and that many bytes
-    /// of UTF-8, back to back to the end, the empty string first.
-    private static func stringStarts(_ arena: [UInt8], path: String) throws(Failure) -> StringStarts {
-        var starts = StringStarts(count: arena.count)
-        let valid: Bool = arena.withUnsafeBufferPointer { bytes in
-            guard bytes.first == 0 else { return false }
-            var offset = 0
-            while offset < bytes.count {
-                starts.insert(offset)
-                var length = 0
-                var shift = 0
-                var cursor = offset
-                while true {
-                    guard cursor < bytes.count, shift < 35 else { return false }
-                    let byte = bytes[cursor]
-                    cursor += 1
-                    length |= Int(byte & 0x7F) << shift
-                    if byte < 0x80 { break }
-                    shift += 7
-                }
-                guard length <= bytes.count - cursor,
-                      StringArena.isValidUTF8(UnsafeBufferPointer(rebasing: bytes[cursor..<cursor + length]))
-                else { return false }
-                offset = cursor + length
-            }
-            return true
-        }
-        guard valid else { throw .corrupt(path: path, reason: "the string arena is not a run of length-prefixed UTF-8 strings") }
-        return starts
-    }
-
     /// One area as both versions store it: its id, kind, name, position, addresses, province,
     /// district and upstream columns, each string read through `reference`; the columns'
     /// references are appended to `fields`.
@@ -119,21 +90,4 @@ extension SnapshotFile {
             geocoded: flaggedKind & geocodedBit != 0)
     }
 
-}
-
-/// The offsets at which an arena's strings start, one bit each.
-struct StringStarts {
-    private var words: [UInt64]
-
-    init(count: Int) {
-        words = [UInt64](repeating: 0, count: (count + 63) / 64)
-    }
-
-    mutating func insert(_ offset: Int) {
-        words[offset >> 6] |= 1 << UInt64(offset & 63)
-    }
-
-    subscript(offset: Int) -> Bool {
-        words[offset >> 6] & (1 << UInt64(offset & 63)) != 0
-    }
 }
