@@ -16,24 +16,24 @@ extension AreaService {
         let before = state
         var source = SourceReport(name: Self.followSourceName, status: .updated)
         source.pages = 1
-        var taken: Catalog?
-        switch await follower.poll(follow, force: force) {
+        var taken: SnapshotFile.Contents?
+        switch await follower.poll(follow, into: snapshotPath, force: force) {
         case .unchanged:
             source.accepted = before.index.count
             source.serving = before.index.count
-        case .changed(let catalog, let bytes):
+        case .changed(var contents, let confirmed, let notKept):
+            contents.catalog = SnapshotFollower.confirming(contents.catalog, confirmed)
+            let catalog = contents.catalog
             let difference = catalog.difference(from: before.catalog)
             (source.added, source.removed, source.changed) = before.hasData ? difference : (catalog.table.count, 0, 0)
             source.accepted = catalog.table.count
             source.serving = catalog.table.count
-            taken = catalog
-            // Kept locally too, so a restart serves it at once even with the leader away.
-            do {
-                if let bytes { try SnapshotFile.write(bytes, to: snapshotPath) } else { try SnapshotFile.write(catalog, to: snapshotPath) }
+            taken = contents
+            if let notKept {
+                logger.error("\(notKept); serving the leader's data without a local copy")
+            } else {
                 // The leader's later confirmations go beside it, as the leader keeps them.
                 try? FetchTimes.write(catalog.sources.mapValues(\.fetchedAt), beside: snapshotPath)
-            } catch {
-                logger.error("\(error); serving the leader's data from memory")
             }
         case .failed(let reason):
             source.status = .failed
@@ -44,8 +44,8 @@ extension AreaService {
         let report = RefreshReport(startedAt: startedAt, durationMilliseconds: source.durationMilliseconds, forced: force, sources: [source])
         let history = SourceHistory.after(report, previous: before.history, configured: [Self.followSourceName], now: Date().timeIntervalSince1970)
         let next = taken.map {
-            ServingState(catalog: $0, hasData: true, lastReport: report, snapshotPath: snapshotPath, builtAt: Date().timeIntervalSince1970,
-                         history: history, footprint: config.footprint)
+            ServingState(catalog: $0.catalog, index: $0.index, hasData: true, lastReport: report, snapshotPath: snapshotPath,
+                         builtAt: Date().timeIntervalSince1970, history: history, footprint: config.footprint)
         } ?? before.with(catalog: before.catalog, report: report, history: history)
         install(next)
         onRefresh(next)

@@ -55,13 +55,16 @@ extension AreaService {
             }
         } else {
             let start = clock.now
-            next = ServingState(catalog: catalog, hasData: true, lastReport: report, snapshotPath: snapshotPath,
-                                builtAt: Date().timeIntervalSince1970, history: history, footprint: config.footprint)
-            logger.info("index built: \(next.index.count) areas in \(Int((clock.now - start).milliseconds)) ms")
+            let built = ServingState(catalog: catalog, hasData: true, lastReport: report, snapshotPath: snapshotPath,
+                                     builtAt: Date().timeIntervalSince1970, history: history, footprint: config.footprint)
+            logger.info("index built: \(built.index.count) areas in \(Int((clock.now - start).milliseconds)) ms")
+            // Served from the new file once it is written and checked, so the memory the build
+            // took goes back and the pages are shared with the kernel's cache and any follower.
             do {
-                try SnapshotFile.write(catalog, to: snapshotPath)
+                next = built.serving(try SnapshotFile.writeMapped(catalog, index: built.index, to: snapshotPath), footprint: config.footprint)
                 FetchTimes.remove(beside: snapshotPath)
             } catch {
+                next = built
                 logger.error("\(error); the previous snapshot is unchanged, and the new data is served from memory")
             }
         }

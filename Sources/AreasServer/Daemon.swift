@@ -188,9 +188,20 @@ public final class Daemon: @unchecked Sendable {
         // Refreshes that found nothing new since the snapshot was written left its sources'
         // later fetch times beside it.
         let confirmed = FetchTimes.read(beside: path).filter { $0.value > contents.catalog.sources[$0.key]?.fetchedAt ?? .infinity }
-        let state = ServingState(catalog: contents.catalog.with(fetchedAt: confirmed), hasData: true, lastReport: nil, snapshotPath: path,
-                                 builtAt: Date().timeIntervalSince1970, footprint: footprint)
-        logger.info("loaded snapshot \(path): \(state.index.count) areas from \(contents.fetchedAt.count) sources in \(Int((clock.now - start).milliseconds)) ms")
+        var state = ServingState(catalog: contents.catalog.with(fetchedAt: confirmed), index: contents.index, hasData: true, lastReport: nil,
+                                 snapshotPath: path, builtAt: Date().timeIntervalSince1970, footprint: footprint)
+        let how = contents.index?.footprintPolicy == footprint ? "served in place" : "indexed"
+        logger.info("loaded snapshot \(path) (format \(contents.version), \(how)): \(state.index.count) areas from \(contents.fetchedAt.count) sources in \(Int((clock.now - start).milliseconds)) ms")
+        if contents.version < SnapshotFile.version {
+            // Written again in the current format, so the next start serves it in place.
+            do {
+                let rewritten = try SnapshotFile.writeMapped(contents.catalog, index: state.index, to: path)
+                state = state.serving(rewritten, footprint: footprint)
+                logger.info("rewrote snapshot \(path) in format \(SnapshotFile.version)")
+            } catch {
+                logger.warning("cannot rewrite snapshot \(path) in format \(SnapshotFile.version): \(error); serving it from memory")
+            }
+        }
         return state
     }
 

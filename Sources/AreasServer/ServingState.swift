@@ -21,10 +21,16 @@ public final class ServingState: Sendable {
     /// built, kept by a refresh that changed nothing.
     public let dataTag: String
 
-    public init(catalog: Catalog, hasData: Bool, lastReport: RefreshReport?, snapshotPath: String, builtAt: Double,
+    /// `index`, when given, is served if it was built as asked (a snapshot's, read in place);
+    /// otherwise the index is built over the catalog's table.
+    public init(catalog: Catalog, index: AreaIndex? = nil, hasData: Bool, lastReport: RefreshReport?, snapshotPath: String, builtAt: Double,
                 history: [String: SourceHistory] = [:], nodeSize: Int = PackedRTree.defaultNodeSize, footprint: FootprintPolicy = .standard) {
         self.catalog = catalog
-        self.index = catalog.index(nodeSize: nodeSize, footprint: footprint)
+        if let index, index.nodeSize == nodeSize || index.count == 0, index.footprintPolicy == footprint {
+            self.index = index
+        } else {
+            self.index = catalog.index(nodeSize: nodeSize, footprint: footprint)
+        }
         self.hasData = hasData
         self.lastReport = lastReport
         self.snapshotPath = snapshotPath
@@ -44,6 +50,13 @@ public final class ServingState: Sendable {
     /// The age of the oldest source's data, in seconds, or nil with no data.
     public func dataAge(now: Double) -> Double? {
         catalog.sources.values.map(\.fetchedAt).min().map { Swift.max(0, now - $0) }
+    }
+
+    /// The same data served from `contents` (the snapshot just written, mapped), with this
+    /// state's report, history and tag.
+    func serving(_ contents: SnapshotFile.Contents, footprint: FootprintPolicy) -> ServingState {
+        ServingState(catalog: contents.catalog, index: contents.index, hasData: hasData, lastReport: lastReport, snapshotPath: snapshotPath,
+                     builtAt: builtAt, history: history, nodeSize: index.nodeSize, footprint: footprint)
     }
 
     /// The same areas and index with a newer report, and the catalog's newer fetch times (a

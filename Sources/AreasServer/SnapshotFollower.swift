@@ -4,13 +4,16 @@ import AreasSystem
 import Glibc
 
 /// A follower's view of its leader's snapshot: asks whether it changed (the file's identity,
-/// or HTTP `If-None-Match` with the last `ETag`) and, when it did, reads it with every check a
-/// start-up load makes. Nothing is taken from a snapshot that fails one.
+/// or HTTP `If-None-Match` with the last `ETag`) and, when it did, puts it in place as the
+/// follower's own snapshot once it passed every check a start-up load makes, and serves it
+/// from there, mapped. Nothing is taken from a snapshot that fails a check, and the follower's
+/// own file is then left as it was.
 final class SnapshotFollower: Sendable {
     enum Outcome {
         case unchanged
-        /// A verified new data set; `bytes` when it came over HTTP (written locally as is).
-        case changed(Catalog, bytes: [UInt8]?)
+        /// A verified new data set with the later fetch times the leader confirmed since;
+        /// `notKept` says why it could not be kept as the local snapshot (it is served anyway).
+        case changed(SnapshotFile.Contents, confirmed: [String: Double], notKept: String?)
         case failed(String)
     }
 
@@ -31,14 +34,15 @@ final class SnapshotFollower: Sendable {
 
     private let seen = LockedValue(Seen())
 
-    func poll(_ follow: FollowConfig, force: Bool) async -> Outcome {
+    /// Asks the leader; a changed snapshot is put in place at `localPath`.
+    func poll(_ follow: FollowConfig, into localPath: String, force: Bool) async -> Outcome {
         switch follow.leader {
-        case .file(let path): return pollFile(path, force: force)
-        case .url(let url): return await pollURL(url, timeoutSeconds: follow.timeoutSeconds)
+        case .file(let path): return pollFile(path, into: localPath, force: force)
+        case .url(let url): return await pollURL(url, into: localPath, timeoutSeconds: follow.timeoutSeconds)
         }
     }
 
-    private func pollFile(_ path: String, force: Bool) -> Outcome {
+    private func pollFile(_ path: String, into localPath: String, force: Bool) -> Outcome {
         var info = stat()
         guard stat(path, &info) == 0 else {
             return .failed("cannot read the leader's snapshot \(path): \(String(cString: strerror(errno)))")
@@ -48,16 +52,34 @@ final class SnapshotFollower: Sendable {
         let identity = FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
                                     modified: info.st_mtim.tv_sec * 1_000_000_000 + info.st_mtim.tv_nsec, confirmedModified: confirmedModified)
         if !force && seen.withLock({ $0.file }) == identity { return .unchanged }
+        let outcome = Self.taking({ () throws(SnapshotFile.Failure) in try SnapshotFile.adopt(file: path, as: localPath) },
+                                  orServing: { () throws(SnapshotFile.Failure) in try SnapshotFile.load(path: path) },
+                                  confirmed: FetchTimes.read(beside: path))
+        if case .changed = outcome { seen.withLock { $0.file = identity } }
+        return outcome
+    }
+
+    /// Takes a leader's snapshot with `adopt` (in place at the local path, checked); when the
+    /// local path cannot be written, serves it with `read` instead and says why.
+    private static func taking(
+        _ adopt: () throws(SnapshotFile.Failure) -> SnapshotFile.Contents,
+        orServing read: () throws(SnapshotFile.Failure) -> SnapshotFile.Contents?,
+        confirmed: [String: Double]
+    ) -> Outcome {
         do throws(SnapshotFile.Failure) {
-            guard let contents = try SnapshotFile.load(path: path) else { return .failed("the leader's snapshot \(path) is not there") }
-            seen.withLock { $0.file = identity }
-            return .changed(Self.confirming(contents.catalog, FetchTimes.read(beside: path)), bytes: nil)
+            return .changed(try adopt(), confirmed: confirmed, notKept: nil)
         } catch {
-            return .failed("refused the leader's snapshot: \(error)")
+            guard case .unwritable = error else { return .failed("refused the leader's snapshot: \(error)") }
+            do throws(SnapshotFile.Failure) {
+                guard let contents = try read() else { return .failed("the leader's snapshot is not there") }
+                return .changed(contents, confirmed: confirmed, notKept: error.description)
+            } catch {
+                return .failed("refused the leader's snapshot: \(error)")
+            }
         }
     }
 
-    private func pollURL(_ url: String, timeoutSeconds: Double) async -> Outcome {
+    private func pollURL(_ url: String, into localPath: String, timeoutSeconds: Double) async -> Outcome {
         let etag = seen.withLock { $0.etag }
         let response: PageResponse
         do throws(UpstreamError) {
@@ -68,14 +90,12 @@ final class SnapshotFollower: Sendable {
         }
         if response.status == 304 { return .unchanged }
         guard response.status == 200 else { return .failed("the leader answered HTTP \(response.status) for its snapshot") }
-        do throws(SnapshotFile.Failure) {
-            let contents = try SnapshotFile.decode(response.body, path: url)
-            seen.withLock { $0.etag = response.etag }
-            let confirmed = response.headers["areas-fetched-at"].map { FetchTimes.parse(headerValue: $0) } ?? [:]
-            return .changed(Self.confirming(contents.catalog, confirmed), bytes: response.body)
-        } catch {
-            return .failed("refused the leader's snapshot: \(error)")
-        }
+        let body = response.body
+        let outcome = Self.taking({ () throws(SnapshotFile.Failure) in try SnapshotFile.adopt(body, as: localPath) },
+                                  orServing: { () throws(SnapshotFile.Failure) in try SnapshotFile.decode(body, path: url) },
+                                  confirmed: response.headers["areas-fetched-at"].map { FetchTimes.parse(headerValue: $0) } ?? [:])
+        if case .changed = outcome { seen.withLock { $0.etag = response.etag } }
+        return outcome
     }
 }
 

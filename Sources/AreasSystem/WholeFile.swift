@@ -49,14 +49,19 @@ public enum WholeFile {
     /// Replaces the file at `path` in one step: a temporary file in the same folder, fsync,
     /// rename, fsync of the folder. A crash leaves the old file or the new one, never a mix;
     /// on failure the old file is untouched and the temporary removed.
+    public static func replace(_ path: String, with bytes: [UInt8], permissions: mode_t = 0o640) throws(SystemError) {
+        let temporary = try writeTemporary(for: path, bytes, permissions: permissions)
+        try commit(temporary, to: path)
+    }
+
+    /// The first half of `replace`: writes and syncs `bytes` to a new temporary file beside
+    /// `path` and returns its name, so the caller can check it before `commit` puts it in place
+    /// (or `discard` removes it).
     ///
     /// The temporary is created new (`O_EXCL | O_NOFOLLOW`): a symbolic link planted at its
     /// name is removed, never written through.
-    public static func replace(_ path: String, with bytes: [UInt8], permissions: mode_t = 0o640) throws(SystemError) {
-        let slash = path.lastIndex(of: "/")
-        let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
-        try createDirectories(directory)
-        let temporary = "\(path).tmp-\(getpid())"
+    public static func writeTemporary(for path: String, _ bytes: [UInt8], permissions: mode_t = 0o640) throws(SystemError) -> String {
+        let temporary = try temporaryName(for: path)
         do throws(SystemError) {
             let file: FileDescriptor
             do {
@@ -74,12 +79,51 @@ public enum WholeFile {
                 throw error
             }
             file.close()
-            try FileSystem.rename(temporary, to: path)
-            FileSystem.syncDirectory(directory)
+            return temporary
         } catch {
-            if error.call != "open" || error.errno != EEXIST { try? FileSystem.removeFile(temporary) }
+            if error.call != "open" || error.errno != EEXIST { discard(temporary) }
             throw error
         }
+    }
+
+    /// A second name for the file at `source` as a temporary beside `path` (a hard link: the
+    /// same file, so processes mapping either share its pages), or nil when the two are on
+    /// different file systems or the link is refused; then the caller copies.
+    public static func linkTemporary(for path: String, to source: String) throws(SystemError) -> String? {
+        let temporary = try temporaryName(for: path)
+        if link(source, temporary) == 0 { return temporary }
+        if errno == EEXIST {
+            try FileSystem.removeFile(temporary)
+            if link(source, temporary) == 0 { return temporary }
+        }
+        return nil
+    }
+
+    /// The second half of `replace`: renames `temporary` over `path` and syncs the folder; on
+    /// failure the temporary is removed and the old file is untouched.
+    public static func commit(_ temporary: String, to path: String) throws(SystemError) {
+        do throws(SystemError) {
+            try FileSystem.rename(temporary, to: path)
+            FileSystem.syncDirectory(folder(of: path))
+        } catch {
+            discard(temporary)
+            throw error
+        }
+    }
+
+    /// Removes a temporary that will not be committed.
+    public static func discard(_ temporary: String) {
+        try? FileSystem.removeFile(temporary)
+    }
+
+    private static func temporaryName(for path: String) throws(SystemError) -> String {
+        try createDirectories(folder(of: path))
+        return "\(path).tmp-\(getpid())"
+    }
+
+    private static func folder(of path: String) -> String {
+        let slash = path.lastIndex(of: "/")
+        return slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
     }
 
     /// `mkdir -p`: every missing folder on the way to `path`.

@@ -89,17 +89,10 @@ import Testing
     @Test func aReferenceThatStartsNoStringIsRefused() throws {
         let catalog = catalog(fetchedAt: Date().timeIntervalSince1970)
         var bytes = SnapshotFile.encode(catalog)
-        // After the header: created at (8), the arena's length (4) and bytes, the source count
-        // (4), the name's length (4) and bytes, its reference (4), fetch time (8), count (4):
-        // then the first area's id reference.
-        let arena = catalog.table.strings.byteCount
-        let at = SnapshotFile.headerSize + 8 + 4 + arena + 4 + 4 + 1 + 4 + 8 + 4
-        bytes[at] = 2
-        bytes[at + 1] = 0
-        bytes[at + 2] = 0
-        bytes[at + 3] = 0
-        let sum = bytes[SnapshotFile.headerSize...].withUnsafeBytes { checksum($0) }
-        withUnsafeBytes(of: sum.littleEndian) { for i in 0..<8 { bytes[20 + i] = $0[i] } }
+        // The record is the first place the area's latitude and longitude lie side by side.
+        let at = try #require(HostileSnapshot.offset(of: catalog.table.records[0].coordinate, in: bytes))
+            + MemoryLayout<AreaTable.Record>.offset(of: \.id)!
+        HostileSnapshot.write(UInt32(2), at: at, in: &bytes)
         let error = #expect(throws: SnapshotFile.Failure.self) { try SnapshotFile.decode(bytes) }
         #expect("\(String(describing: error))".contains("starts no string"))
     }

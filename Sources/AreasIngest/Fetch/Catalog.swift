@@ -55,10 +55,11 @@ public struct Catalog: Sendable, Equatable {
     public func with(fetchedAt newer: [String: Double]) -> Catalog {
         var sources = self.sources
         for (name, fetched) in newer where sources[name] != nil { sources[name]?.fetchedAt = fetched }
-        return Catalog(table: table, spans: sources)
+        return Catalog(sortedTable: table, spans: sources)
     }
 
-    private init(table: AreaTable, spans: [String: SourceSpan]) {
+    /// A catalog whose table is in id order and whose runs were checked (a snapshot's).
+    init(sortedTable table: AreaTable, spans: [String: SourceSpan]) {
         self.table = table
         self.sources = spans
     }

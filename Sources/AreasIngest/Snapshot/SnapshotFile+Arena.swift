@@ -4,7 +4,7 @@ extension SnapshotFile {
     /// The payload of versions 3 and 4: the creation time, the arena as it was served, then the sources.
     /// Every reference is checked to start a string of the arena, and every string to be UTF-8,
     /// so a file with a valid checksum but hostile contents is refused, never served.
-    static func decodeArena(_ payload: UnsafeRawBufferPointer, path: String) throws(Failure) -> Contents {
+    static func decodeArena(_ payload: UnsafeRawBufferPointer, path: String, version: UInt32) throws(Failure) -> Contents {
         func corrupt(_ reason: String) -> Failure { .corrupt(path: path, reason: reason) }
         var reader = ByteReader(bytes: payload)
         do {
@@ -49,7 +49,7 @@ extension SnapshotFile {
             }
             guard reader.offset == payload.count else { throw corrupt("\(payload.count - reader.offset) unexpected bytes after the last area") }
             let table = AreaTable(checkedRecords: records, fieldStarts: fieldStarts, fieldRefs: fieldRefs, arena: arena)
-            return Contents(areas: table, fetchedAt: fetchedAt, createdAt: createdAt)
+            return Contents(catalog: Catalog(table: table, fetchedAt: fetchedAt), createdAt: createdAt, version: version)
         } catch let failure as Failure {
             throw failure
         } catch {

@@ -4,22 +4,23 @@ import AreasSystem
 import Foundation
 import Glibc
 
-/// The last good catalog on disk, so a restart serves at once.
+/// The last good data set on disk, laid out to be served where it lies, so a restart serves at once.
 ///
 /// Format (little-endian): the magic `AREASNAP`, a format version (UInt32), the payload length
-/// (UInt64) and its XXH64 checksum (UInt64), then the payload. Version 4, written now: the
-/// creation time, the table's string arena byte for byte (so writing it looks up no string and
-/// reading it copies one block), and per source its name, fetch time and areas, whose strings
-/// are offsets into the arena, each checked on reading to start a string; an area's kind byte
-/// has its high bit set when its position was geocoded. Version 3 (the same without geocoded
-/// areas) and version 2 (a table of numbered strings) are still read. Written to a temporary file in the same folder, fsync'ed,
-/// renamed over the old file, and the folder fsync'ed: a crash leaves either the old snapshot or
-/// the new one, never a mix.
+/// (UInt64) and its XXH64 checksum (UInt64), then the payload. Version 5, written now, holds the
+/// whole index as it lies in memory (see `encode(_:index:createdAt:)`): a load maps the file
+/// read-only, checks the checksum and every number once, and serves from the mapping, with no
+/// area decoded and no tree built; processes mapping the same file share its pages. Versions
+/// 2 to 4 (areas one by one, the index built on loading) are still read. Written to a temporary
+/// file in the same folder, fsync'ed, renamed over the old file, and the folder fsync'ed: a
+/// crash leaves either the old snapshot or the new one, never a mix, and a mapped file is
+/// never changed in place.
 public enum SnapshotFile {
     static let magic = Array("AREASNAP".utf8)
-    static let version: UInt32 = 4
+    /// The format version this build writes.
+    public static let version: UInt32 = 5
     /// The versions this build reads.
-    static let readableVersions: Set<UInt32> = [2, 3, 4]
+    static let readableVersions: Set<UInt32> = [2, 3, 4, 5]
     static let headerSize = 8 + 4 + 8 + 8
     /// Set in an area's kind byte (version 4) when its position came from a geocoder.
     static let geocodedBit: UInt8 = 0x80
@@ -40,64 +41,27 @@ public enum SnapshotFile {
 
     // MARK: Encoding
 
-    public static func encode(_ catalog: Catalog, createdAt: Double = Date().timeIntervalSince1970) -> [UInt8] {
-        let table = catalog.table
-        var payload = ByteWriter()
-        payload.bytes.reserveCapacity(table.strings.byteCount + table.count * 64 + 64)
-        payload.append(createdAt)
-        payload.append(UInt32(table.strings.byteCount))
-        payload.bytes.append(contentsOf: table.strings.bytes)
-        // In the table's order (by id), so the file reads back as it was served.
-        let names = catalog.sources.sorted { ($0.value.range.lowerBound, $0.key) < ($1.value.range.lowerBound, $1.key) }.map(\.key)
-        payload.append(UInt32(names.count))
-        table.withBuffers { areas in
-            for name in names {
-                guard let span = catalog.sources[name] else { continue }
-                payload.append(UInt32(name.utf8.count))
-                payload.bytes.append(contentsOf: name.utf8)
-                // The name again as the arena holds it, which every area of the source names.
-                payload.append(span.range.isEmpty ? StringArena.empty : areas.records[span.range.lowerBound].source)
-                payload.append(span.fetchedAt)
-                payload.append(UInt32(span.range.count))
-                for position in span.range {
-                    let area = areas.records[position]
-                    payload.append(area.id)
-                    payload.append((area.kind == .smoking ? UInt8(1) : UInt8(2)) | (area.geocoded ? geocodedBit : 0))
-                    payload.append(area.name)
-                    payload.append(area.coordinate.latitude)
-                    payload.append(area.coordinate.longitude)
-                    payload.append(area.roadAddress)
-                    payload.append(area.lotAddress)
-                    payload.append(area.province)
-                    payload.append(area.district)
-                    payload.append(UInt32(areas.fieldCount(of: position)))
-                    areas.forEachFieldRef(of: position) { key, value in
-                        payload.append(key)
-                        payload.append(value)
-                    }
-                }
-            }
-        }
-        var file = ByteWriter()
-        file.bytes.reserveCapacity(headerSize + payload.bytes.count)
-        file.bytes.append(contentsOf: magic)
-        file.append(version)
-        file.append(UInt64(payload.bytes.count))
-        file.append(payload.bytes.withUnsafeBytes(checksum))
-        file.bytes.append(contentsOf: payload.bytes)
-        return file.bytes
+    /// The file for `catalog`, with `index` (built over the catalog's table) laid out in it;
+    /// without one, the index is built here with the default node size and footprints.
+    public static func encode(_ catalog: Catalog, index: AreaIndex? = nil, createdAt: Double = Date().timeIntervalSince1970) -> [UInt8] {
+        encode(catalog, index: index ?? catalog.index(), createdAt: createdAt)
     }
 
-    /// What a snapshot holds: every area in one table, and when each source was fetched.
+    /// What a snapshot holds: every area in one table, when each source was fetched, and
+    /// (from version 5) the index, ready to serve.
     public struct Contents: Sendable {
-        /// Every area, source by source in name order, each source's in id order.
-        public var areas: AreaTable
-        /// Every source the snapshot names (including any with no areas) and its fetch time.
-        public var fetchedAt: [String: Double]
+        /// The areas, each source its run of the table.
+        public var catalog: Catalog
+        /// The index laid out in the file (version 5), over `catalog`'s table, served in place.
+        public var index: AreaIndex?
         public var createdAt: Double
+        /// The format version the file was written in.
+        public var version: UInt32 = SnapshotFile.version
 
-        /// The areas as a catalog, each source its run of the table.
-        public var catalog: Catalog { Catalog(table: areas, fetchedAt: fetchedAt) }
+        /// Every area, source by source in name order, each source's in id order.
+        public var areas: AreaTable { catalog.table }
+        /// Every source the snapshot names (including any with no areas) and its fetch time.
+        public var fetchedAt: [String: Double] { catalog.sources.mapValues(\.fetchedAt) }
     }
 
     /// A time a snapshot can hold: from 2000 to a day past now (a clock a little ahead). Anything
@@ -106,6 +70,8 @@ public enum SnapshotFile {
         seconds.isFinite && seconds >= 946_684_800 && seconds <= Date().timeIntervalSince1970 + 86_400
     }
 
+    /// Reads a snapshot held in memory (one fetched over HTTP); a version 5 file is copied once
+    /// onto an aligned block and served from there.
     public static func decode(_ bytes: [UInt8], path: String = "snapshot") throws(Failure) -> Contents {
         let result: Result<Contents, Failure> = bytes.withUnsafeBytes { raw in
             do throws(Failure) {
@@ -123,12 +89,28 @@ public enum SnapshotFile {
     private static func decode(_ raw: UnsafeRawBufferPointer, path: String) throws(Failure) -> Contents {
         func corrupt(_ reason: String) -> Failure { .corrupt(path: path, reason: reason) }
         let (fileVersion, _) = try checkHeader(Array(raw.prefix(headerSize)), fileSize: raw.count, path: path)
-        var header = ByteReader(bytes: raw, offset: 20)
+        try checkChecksum(raw, path: path)
+        if fileVersion >= 5 {
+            let image = SnapshotImage(copying: raw)
+            return try decodeLayout(image.bytes, owner: image, path: path)
+        }
+        return try decodeAreas(raw, version: fileVersion, path: path)
+    }
+
+    /// Compares the payload's XXH64 with the header's.
+    static func checkChecksum(_ file: UnsafeRawBufferPointer, path: String) throws(Failure) {
+        let expected = UInt64(littleEndian: file.loadUnaligned(fromByteOffset: 20, as: UInt64.self))
+        guard checksum(UnsafeRawBufferPointer(rebasing: file[headerSize...])) == expected else {
+            throw .corrupt(path: path, reason: "checksum mismatch")
+        }
+    }
+
+    /// Versions 2 to 4: the areas one by one, decoded into a table (the index is built from it).
+    private static func decodeAreas(_ raw: UnsafeRawBufferPointer, version fileVersion: UInt32, path: String) throws(Failure) -> Contents {
+        func corrupt(_ reason: String) -> Failure { .corrupt(path: path, reason: reason) }
         do {
-            let expected = try header.read(UInt64.self)
             let payload = UnsafeRawBufferPointer(rebasing: raw[headerSize...])
-            guard checksum(payload) == expected else { throw corrupt("checksum mismatch") }
-            if fileVersion >= 3 { return try decodeArena(payload, path: path) }
+            if fileVersion >= 3 { return try decodeArena(payload, path: path, version: fileVersion) }
 
             var reader = ByteReader(bytes: payload)
             let createdAt = try reader.readDouble()
@@ -163,7 +145,7 @@ public enum SnapshotFile {
                 }
             }
             guard reader.offset == payload.count else { throw corrupt("\(payload.count - reader.offset) unexpected bytes after the last area") }
-            return Contents(areas: builder.build(), fetchedAt: fetchedAt, createdAt: createdAt)
+            return Contents(catalog: Catalog(table: builder.build(), fetchedAt: fetchedAt), createdAt: createdAt, version: fileVersion)
         } catch let failure as Failure {
             throw failure
         } catch {
@@ -199,7 +181,8 @@ extension SnapshotFile {
                 throw Failure.corrupt(path: path, reason: "\(status.size) bytes is larger than the \(maximumBytes) a snapshot may have")
             }
             let header = try file.read(upTo: headerSize)
-            let (_, payloadLength) = try checkHeader(header, fileSize: status.size, path: path)
+            let (fileVersion, payloadLength) = try checkHeader(header, fileSize: status.size, path: path)
+            if fileVersion >= 5 { return try map(file, path: path) }
             // Header and payload in one array, read straight into it: no second copy of a
             // file that can be a hundred megabytes.
             var failure: SystemError?
@@ -221,6 +204,16 @@ extension SnapshotFile {
         } catch {
             throw .unreadable(path: path, reason: "\(error)")
         }
+    }
+
+    /// Maps a version 5 file and reads it in place. Checking it reads every page once; those
+    /// pages then leave the process's resident set (they stay in the kernel's cache), so the
+    /// process holds only what queries touch.
+    private static func map(_ file: FileDescriptor, path: String) throws -> Contents {
+        let mapping = try MappedFile(file, path: path)
+        defer { mapping.releaseResidentPages() }
+        try checkChecksum(mapping.bytes, path: path)
+        return try decodeLayout(mapping.bytes, owner: mapping, path: path)
     }
 
     /// Checks the magic, the version and the payload's length against the file's size; the
@@ -266,5 +259,61 @@ extension SnapshotFile {
         } catch {
             throw .unwritable(path: path, reason: error.description)
         }
+    }
+
+    /// Writes `catalog` with `index` (its table's index) atomically and hands back the new file
+    /// mapped and checked: what is served from then on is exactly what a restart would load.
+    public static func writeMapped(_ catalog: Catalog, index: AreaIndex, to path: String) throws(Failure) -> Contents {
+        let bytes = encode(catalog, index: index, createdAt: Date().timeIntervalSince1970)
+        return try adopt(path: path) { () throws(SystemError) in try WholeFile.writeTemporary(for: path, bytes) }
+    }
+
+    /// Puts another snapshot (a leader's, fetched over HTTP) in place at `path`, once it has
+    /// passed every check a load makes; a refused one leaves the file at `path` as it was.
+    public static func adopt(_ bytes: [UInt8], as path: String) throws(Failure) -> Contents {
+        try adopt(path: path) { () throws(SystemError) in try WholeFile.writeTemporary(for: path, bytes) }
+    }
+
+    /// Puts the snapshot at `source` (a leader's, on a shared folder) in place at `path` once
+    /// it passed every check: as a second name of the same file when both are on one file
+    /// system (so the daemons mapping it share its pages), else as a copy.
+    public static func adopt(file source: String, as path: String) throws(Failure) -> Contents {
+        try adopt(path: path) { () throws(SystemError) in
+            if let linked = try WholeFile.linkTemporary(for: path, to: source) { return linked }
+            let read: [UInt8]?
+            do throws(WholeFile.ReadFailure) {
+                read = try WholeFile.read(source, limit: maximumBytes)
+            } catch {
+                if case .system(let failure) = error { throw failure }
+                throw SystemError("read", errno: EINVAL, subject: "\(source) (\(error))")
+            }
+            guard let bytes = read else { throw SystemError("open", errno: ENOENT, subject: source) }
+            return try WholeFile.writeTemporary(for: path, bytes)
+        }
+    }
+
+    /// Makes a temporary beside `path` with `place`, loads it with every check, and only then
+    /// renames it over `path`.
+    private static func adopt(path: String, _ place: () throws(SystemError) -> String) throws(Failure) -> Contents {
+        let temporary: String
+        do throws(SystemError) {
+            temporary = try place()
+        } catch {
+            throw .unwritable(path: path, reason: error.description)
+        }
+        let contents: Contents
+        do throws(Failure) {
+            guard let loaded = try load(path: temporary) else { throw .unreadable(path: path, reason: "the new file vanished") }
+            contents = loaded
+        } catch {
+            WholeFile.discard(temporary)
+            throw error
+        }
+        do throws(SystemError) {
+            try WholeFile.commit(temporary, to: path)
+        } catch {
+            throw .unwritable(path: path, reason: error.description)
+        }
+        return contents
     }
 }

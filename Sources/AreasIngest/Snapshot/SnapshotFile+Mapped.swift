@@ -1,0 +1,89 @@
+import AreasCore
+import AreasSystem
+
+extension SnapshotFile {
+    /// Where version 5's body starts: the header, padded to a cache line.
+    static let bodyOffset = 64
+
+    /// Version 5: the creation time; each source's name, fetch time and run of the table; then
+    /// the whole index laid out flat (`AreaIndex.write(to:)`): the table's arena, records and
+    /// field lists, and the trees, each column as it lies in memory. `index` must be the index
+    /// of `catalog`'s table.
+    static func encode(_ catalog: Catalog, index: AreaIndex, createdAt: Double) -> [UInt8] {
+        var writer = SnapshotLayoutWriter(reservingCapacity: catalog.table.recordByteCount + catalog.table.strings.byteCount + 2 * index.indexByteCount + 4096)
+        writer.number(createdAt)
+        // In the table's order (by id); sources without areas first.
+        let sources = catalog.sources.sorted { ($0.value.range.lowerBound, $0.value.range.count, $0.key) < ($1.value.range.lowerBound, $1.value.range.count, $1.key) }
+        writer.number(sources.count)
+        for (name, span) in sources {
+            writer.column(Column(Array(name.utf8)))
+            writer.number(span.fetchedAt)
+            writer.number(span.range.lowerBound)
+            writer.number(span.range.count)
+        }
+        index.write(to: &writer)
+        return writer.seal()
+    }
+
+    /// Puts the checksum of the payload of `file` in its header.
+    package static func seal(_ file: inout [UInt8]) {
+        let sum = file[headerSize...].withUnsafeBytes(checksum)
+        withUnsafeBytes(of: sum.littleEndian) { for i in 0..<8 { file[20 + i] = $0[i] } }
+    }
+
+    /// Reads a version 5 file in place (its header and checksum already checked): every part of
+    /// the index is checked as `AreaIndex.init(reading:)` says, and every source's run must
+    /// cover the table in order, its areas naming it.
+    static func decodeLayout(_ file: UnsafeRawBufferPointer, owner: AnyObject, path: String) throws(Failure) -> Contents {
+        func corrupt(_ reason: String) -> Failure { .corrupt(path: path, reason: reason) }
+        var reader = SnapshotLayoutReader(file: file, owner: owner)
+        do {
+            let createdAt = Double(bitPattern: try reader.number())
+            guard plausibleTime(createdAt) else { throw corrupt("created at \(createdAt), not a time this file can have") }
+            let sourceCount = try reader.integer("the source count", atMost: 100_000)
+            var runs: [(name: String, fetchedAt: Double, start: Int, count: Int)] = []
+            for _ in 0..<sourceCount {
+                let nameBytes = try reader.column(of: UInt8.self)
+                guard nameBytes.count <= 4096, let name = String(validating: nameBytes, as: UTF8.self) else { throw corrupt("a source name that is not UTF-8") }
+                let fetchedAt = Double(bitPattern: try reader.number())
+                guard plausibleTime(fetchedAt) else { throw corrupt("source \(name) fetched at \(fetchedAt), not a time this file can have") }
+                let start = try reader.integer("source \(name)'s first area", atMost: Int(UInt32.max))
+                let count = try reader.integer("source \(name)'s area count", atMost: Int(UInt32.max))
+                runs.append((name, fetchedAt, start, count))
+            }
+            let index = try AreaIndex(reading: &reader)
+            guard reader.offset == file.count else { throw corrupt("\(file.count - reader.offset) unexpected bytes after the index") }
+            let table = index.areas
+            var spans: [String: Catalog.SourceSpan] = [:]
+            var next = 0
+            for run in runs {
+                guard spans[run.name] == nil else { throw corrupt("source \(run.name) is named twice") }
+                guard run.count == 0 || run.start == next else { throw corrupt("source \(run.name)'s areas start at \(run.start), not \(next)") }
+                let range = run.count == 0 ? 0..<0 : run.start..<run.start + run.count
+                guard range.upperBound <= table.count else { throw corrupt("source \(run.name)'s areas run past the \(table.count) the table holds") }
+                let nameBytes = Array(run.name.utf8)
+                let named: Bool = table.withBuffers { areas in
+                    nameBytes.withUnsafeBufferPointer { nameBytes in
+                        var checked = StringArena.Ref?.none
+                        for position in range where areas.records[position].source != checked {
+                            guard areas.utf8(areas.records[position].source).sameBytes(as: nameBytes) else { return false }
+                            checked = areas.records[position].source
+                        }
+                        return true
+                    }
+                }
+                guard named else { throw corrupt("source \(run.name)'s areas name another source") }
+                spans[run.name] = Catalog.SourceSpan(range: range, fetchedAt: run.fetchedAt)
+                next = range.upperBound == 0 ? next : range.upperBound
+            }
+            guard next == table.count else { throw corrupt("the sources' runs cover \(next) of the \(table.count) areas") }
+            return Contents(catalog: Catalog(sortedTable: table, spans: spans), index: index, createdAt: createdAt)
+        } catch let failure as Failure {
+            throw failure
+        } catch let error as FlatLayoutError {
+            throw corrupt(error.reason)
+        } catch {
+            throw corrupt("\(error)")
+        }
+    }
+}
