@@ -1,4 +1,5 @@
 import AreasControl
+import AreasTestSupport
 import AreasSystem
 import Foundation
 import Glibc
@@ -47,7 +48,7 @@ struct StartupBenchmark {
         }
 
         print("== \(points) areas: areasd snapshot \(snapshotBytes / 1_048_576) MiB; \(runs) runs each, interleaved ==")
-        var areasTimes: [Double] = [], areasMemory: [Double] = []
+        var areasTimes: [Double] = [], areasMemory: [Double] = [], areasAnonymous: [Double] = []
         var redisTimes: [Double] = [], redisMemory: [Double] = []
         for run in 0..<runs {
             let socket = directory + "/areasd-\(run).sock"
@@ -60,6 +61,8 @@ struct StartupBenchmark {
             }
             areasTimes.append((Measure.clock.now - started).milliseconds)
             areasMemory.append(Double(daemon.residentBytes) / 1_048_576)
+            let resident = MappedMemory.resident(pid: daemon.pid)
+            areasAnonymous.append(Double(resident.anonymousKiB) / 1024)
             daemon.stop()
 
             if let redis {
@@ -77,8 +80,11 @@ struct StartupBenchmark {
             }
         }
         let areasTime = Measure.percentile(areasTimes, 0.5), areasRSS = Measure.percentile(areasMemory, 0.5)
-        print("areasd: first near answered \(Measure.format(areasTime, 0)) ms after exec, \(Measure.format(areasRSS, 0)) MiB resident")
-        var summary = ["areasd_start_ms": areasTime, "areasd_resident_mib": areasRSS]
+        let anonymous = Measure.percentile(areasAnonymous, 0.5)
+        print("areasd: first near answered \(Measure.format(areasTime, 0)) ms after exec, \(Measure.format(areasRSS, 0)) MiB resident"
+              + " (\(Measure.format(anonymous, 0)) MiB its own, the rest pages of the mapped snapshot)")
+        var summary = ["areasd_start_ms": areasTime, "areasd_resident_mib": areasRSS, "areasd_anonymous_mib": anonymous]
+        for (key, value) in try sharedPages(directory: directory) { summary[key] = value }
         if !redisTimes.isEmpty {
             let redisTime = Measure.percentile(redisTimes, 0.5), redisRSS = Measure.percentile(redisMemory, 0.5)
             print("redis-server: PING answered \(Measure.format(redisTime, 0)) ms after exec (RDB loaded), \(Measure.format(redisRSS, 0)) MiB resident")
@@ -89,5 +95,46 @@ struct StartupBenchmark {
             summary["resident_ratio"] = areasRSS / redisRSS
         }
         print(Measure.json(summary))
+    }
+
+    /// A leader and a follower of its snapshot file on one host, each asked the same 2,000
+    /// questions: how much of the mapped snapshot each holds, and how much of that is shared.
+    private func sharedPages(directory: String) throws -> [String: Double] {
+        let follower = directory + "/follower.json"
+        try #"{"snapshot":"\#(directory)/follower.snapshot","follow":{"file":"\#(directory)/areas.snapshot","intervalSeconds":3600}}"#
+            .write(toFile: follower, atomically: true, encoding: .utf8)
+        let daemons = try [("leader", directory + "/areasd.json"), ("follower", follower)].map { name, config in
+            (name, try Child(areasd, ["--config", config, "--socket", "\(directory)/\(name).sock", "--log-level", "error"]))
+        }
+        defer { for (_, daemon) in daemons { daemon.stop() } }
+        var random = SplitMix64(seed: 11)
+        let questions = (0..<2_000).map { _ in
+            let point = SyntheticPoints.point(in: SyntheticPoints.korea, using: &random)
+            return Array(#"{"op":"near","lat":\#(point.latitude),"lon":\#(point.longitude),"k":10}"#.utf8)
+        }
+        for (name, _) in daemons {
+            let started = Measure.clock.now
+            var client: AreasClient?
+            while client == nil, (Measure.clock.now - started) < .seconds(120) {
+                if let candidate = try? AreasClient(path: "\(directory)/\(name).sock"),
+                   let line = try? candidate.send(questions[0]), line.starts(with: Array(#"{"ok":true"#.utf8)) { client = candidate } else { usleep(10_000) }
+            }
+            guard let client else { throw UsageError.wrongArguments("the \(name) did not answer within 120 s") }
+            for question in questions { _ = try client.send(question) }
+        }
+        let inode = try FileSystem.status(of: directory + "/areas.snapshot")?.inode ?? 0
+        guard try FileSystem.status(of: directory + "/follower.snapshot")?.inode == inode else {
+            print("note: the follower's snapshot is a copy, not a second name of the leader's: no pages to share")
+            return [:]
+        }
+        var summary: [String: Double] = [:]
+        print("two daemons mapping one snapshot file (inode \(inode)), after 2,000 near questions each:")
+        for (name, daemon) in daemons {
+            let mapping = MappedMemory.file(inode: inode, pid: daemon.pid)
+            print("  \(name): \(mapping.residentKiB / 1024) MiB of the file resident, \(mapping.sharedKiB / 1024) MiB of it shared, proportional share \(mapping.proportionalKiB / 1024) MiB")
+            summary["\(name)_mapped_resident_mib"] = Double(mapping.residentKiB) / 1024
+            summary["\(name)_mapped_shared_mib"] = Double(mapping.sharedKiB) / 1024
+        }
+        return summary
     }
 }

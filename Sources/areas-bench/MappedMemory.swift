@@ -1,0 +1,42 @@
+import Foundation
+
+/// What /proc says of a process's memory: its resident set split into anonymous memory (its
+/// own) and file pages (a mapped snapshot's, shareable), and one mapped file's share.
+struct MappedMemory {
+    /// Resident KiB in all, and of anonymous memory, from /proc/PID/smaps_rollup.
+    static func resident(pid: Int32) -> (totalKiB: Int, anonymousKiB: Int) {
+        let fields = numbers(in: read("/proc/\(pid)/smaps_rollup"))
+        return (fields["Rss"] ?? 0, fields["Anonymous"] ?? 0)
+    }
+
+    /// The mappings of the file with `inode` in process `pid`, summed: resident KiB, the
+    /// proportional share (resident pages divided by how many processes map each), and the
+    /// resident KiB other processes map too.
+    static func file(inode: UInt64, pid: Int32) -> (residentKiB: Int, proportionalKiB: Int, sharedKiB: Int) {
+        var inMapping = false
+        var totals: [String: Int] = [:]
+        for line in read("/proc/\(pid)/smaps").split(separator: "\n") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            if let first = fields.first, first.contains("-"), fields.count >= 5, !first.hasSuffix(":") {
+                inMapping = UInt64(fields[4]) == inode
+            } else if inMapping, fields.count >= 2, let key = fields.first?.dropLast(), let kib = Int(fields[1]) {
+                totals[String(key), default: 0] += kib
+            }
+        }
+        return (totals["Rss"] ?? 0, totals["Pss"] ?? 0, (totals["Shared_Clean"] ?? 0) + (totals["Shared_Dirty"] ?? 0))
+    }
+
+    private static func read(_ path: String) -> String {
+        // procfs files have no size up front: read to the end.
+        String(decoding: FileHandle(forReadingAtPath: path)?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
+    }
+
+    private static func numbers(in text: String) -> [String: Int] {
+        var fields: [String: Int] = [:]
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: " ", omittingEmptySubsequences: true)
+            if parts.count >= 2, parts[0].hasSuffix(":"), let value = Int(parts[1]) { fields[String(parts[0].dropLast())] = value }
+        }
+        return fields
+    }
+}
