@@ -1,5 +1,7 @@
 import AreasControl
+import AreasIngest
 import AreasProtocol
+import AreasSystem
 import AreasTestSupport
 import Foundation
 import Glibc
@@ -73,6 +75,10 @@ import Testing
         try FileManager.default.removeItem(atPath: share)
         try FileManager.default.copyItem(atPath: leader.folder + "/areas.snapshot", toPath: share)
         #expect(DaemonQuestions.waitUntil(seconds: 10) { Self.answer(overShare.socket) == changedSet }, "the share follower lags")
+        // On one file system the follower keeps the share's file as a second name of it: one
+        // file, mapped by both, its pages shared.
+        let shared = try #require(try FileSystem.status(of: share)).inode
+        #expect(try FileSystem.status(of: overShare.folder + "/areas.snapshot")?.inode == shared)
 
         // A tampered snapshot on the share (the header intact, the body torn): refused, and the
         // follower keeps serving, saying why.
@@ -84,6 +90,9 @@ import Testing
         #expect(Self.answer(overShare.socket) == changedSet)
         let stats = try #require(DaemonQuestions.ask(overShare.socket, #"{"op":"stats"}"#))
         #expect(stats["bySource"]?["leader"]?["lastError"]?.string?.contains("refused the leader's snapshot") == true, "\(stats["bySource"] ?? .null)")
+        // Its own snapshot is still the good one, for a restart.
+        #expect(try FileSystem.status(of: overShare.folder + "/areas.snapshot")?.inode == shared)
+        #expect(try SnapshotFile.load(path: overShare.folder + "/areas.snapshot")?.areas.count == SampleCounts.total - (SampleCounts.districtFiles["dongjak"]?.accepted ?? 0))
 
         // The leader goes away: the HTTP follower keeps serving its set.
         _ = leader.stop()
