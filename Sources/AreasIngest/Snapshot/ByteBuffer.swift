@@ -1,23 +1,14 @@
-/// Appends little-endian numbers and length-prefixed strings to a byte array.
+/// Appends little-endian numbers to a byte array (a snapshot's header).
 struct ByteWriter {
     var bytes: [UInt8] = []
 
     mutating func append<T: FixedWidthInteger>(_ value: T) {
         withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
     }
-
-    mutating func append(_ value: Double) {
-        append(value.bitPattern)
-    }
-
-    /// A string given as its UTF-8 bytes: their count, then the bytes.
-    mutating func append(_ utf8: UnsafeBufferPointer<UInt8>) {
-        append(UInt32(utf8.count))
-        bytes.append(contentsOf: utf8)
-    }
 }
 
-/// Reads what `ByteWriter` wrote, refusing to read past the end.
+/// Reads the numbers and length-prefixed strings of a snapshot of versions 2 to 4, refusing
+/// to read past the end.
 struct ByteReader {
     let bytes: UnsafeRawBufferPointer
     var offset = 0

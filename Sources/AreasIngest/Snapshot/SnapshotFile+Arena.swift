@@ -89,5 +89,4 @@ extension SnapshotFile {
             province: province, district: district, source: source, kind: kind,
             geocoded: flaggedKind & geocodedBit != 0)
     }
-
 }
