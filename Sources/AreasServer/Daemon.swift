@@ -119,6 +119,9 @@ public final class Daemon: @unchecked Sendable {
         socketPath = options.socketPath ?? config.socket ?? DefaultPaths.socket(environment: environment)
         let snapshotPath = options.snapshotPath ?? config.snapshot ?? DefaultPaths.snapshot(environment: environment)
 
+        // Served from a mapping from here on: a file cut short under it is said, not a silent crash.
+        Signals.exitOnBusError(message: "areasd: bus error reading the mapped snapshot: the file was cut short or rewritten in place"
+                               + " while served (replace a snapshot by renaming a new file over it, never by writing into it); exiting to be restarted")
         // The last good data first, so the socket answers as soon as it exists.
         let state = loadSnapshot(path: snapshotPath, footprint: config.footprint)
         FreeMemory.release()

@@ -1,3 +1,4 @@
+import AreasCore
 import AreasIngest
 import AreasProtocol
 import AreasTestSupport
@@ -44,6 +45,34 @@ import Testing
         #expect(logs[1].contains("loaded snapshot \(snapshot) (format \(SnapshotFile.version), served in place): \(SampleCounts.yongsan) areas"), "\(logs[1])")
         #expect(!logs[1].contains("rewrote"))
         #expect(try Self.version(of: snapshot) == SnapshotFile.version)
+    }
+
+    /// A snapshot overwritten in place (cut short) under a daemon serving it from its mapping:
+    /// the next query that reaches past the new end cannot be answered, and the daemon says why
+    /// and exits 75 for the service manager to start it again, rather than dying silently.
+    @Test func aSnapshotCutShortUnderTheDaemonEndsItWithAReason() throws {
+        let folder = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let snapshot = folder + "/areas.snapshot"
+        let areas = SyntheticPoints.uniform(count: 20_000, seed: 4).enumerated().map { i, point in
+            Area(id: "b:\(String(i, radix: 36))", kind: .nonsmoking, name: "구역 \(i)", coordinate: point, source: "b")
+        }
+        try SnapshotFile.write(Catalog(areas: areas, fetchedAt: ["b": Date().timeIntervalSince1970]), to: snapshot)
+        try FileManager.default.createDirectory(atPath: folder + "/empty", withIntermediateDirectories: true)
+        try #"{"snapshot": "\#(snapshot)", "refreshIntervalSeconds": 1e9, "sources": [{"name": "b", "kind": "nonsmoking", "format": "data-go-kr-xml", "pages": "\#(folder)/empty"}]}"#
+            .write(toFile: folder + "/areasd.json", atomically: true, encoding: .utf8)
+        let socket = folder + "/areasd.sock"
+        let (process, stderr) = try Binaries.startDaemon(["--config", folder + "/areasd.json", "--socket", socket])
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        #expect(DaemonQuestions.waitUntilLoaded(socket))
+        #expect(DaemonQuestions.ask(socket, #"{"op":"get","id":"b:0"}"#)?["ok"]?.bool == true)
+
+        #expect(truncate(snapshot, 4096) == 0)
+        _ = DaemonQuestions.ask(socket, #"{"op":"bbox","south":33,"west":124,"north":39,"east":132,"limit":1000}"#)
+        #expect(process.waitUntilExit(seconds: 20))
+        #expect(process.terminationReason == .exit && process.terminationStatus == 75)
+        let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(log.contains("bus error reading the mapped snapshot: the file was cut short or rewritten in place"), "\(log)")
     }
 
     /// The format version in a snapshot's header.

@@ -252,10 +252,14 @@ extension SnapshotFile {
         try write(encode(catalog), to: path)
     }
 
+    /// A snapshot is read-only once written (owner and group may read): it is mapped while
+    /// served, and only ever replaced by renaming a new file over it.
+    static let permissions: mode_t = 0o440
+
     /// Writes bytes made by `encode` atomically, as `write(_:to:)` does (see `WholeFile.replace`).
     public static func write(_ bytes: [UInt8], to path: String) throws(Failure) {
         do throws(SystemError) {
-            try WholeFile.replace(path, with: bytes)
+            try WholeFile.replace(path, with: bytes, permissions: permissions)
         } catch {
             throw .unwritable(path: path, reason: error.description)
         }
@@ -265,13 +269,13 @@ extension SnapshotFile {
     /// mapped and checked: what is served from then on is exactly what a restart would load.
     public static func writeMapped(_ catalog: Catalog, index: AreaIndex, to path: String) throws(Failure) -> Contents {
         let bytes = encode(catalog, index: index, createdAt: Date().timeIntervalSince1970)
-        return try adopt(path: path) { () throws(SystemError) in try WholeFile.writeTemporary(for: path, bytes) }
+        return try adopt(path: path) { () throws(SystemError) in try WholeFile.writeTemporary(for: path, bytes, permissions: permissions) }
     }
 
     /// Puts another snapshot (a leader's, fetched over HTTP) in place at `path`, once it has
     /// passed every check a load makes; a refused one leaves the file at `path` as it was.
     public static func adopt(_ bytes: [UInt8], as path: String) throws(Failure) -> Contents {
-        try adopt(path: path) { () throws(SystemError) in try WholeFile.writeTemporary(for: path, bytes) }
+        try adopt(path: path) { () throws(SystemError) in try WholeFile.writeTemporary(for: path, bytes, permissions: permissions) }
     }
 
     /// Puts the snapshot at `source` (a leader's, on a shared folder) in place at `path` once
@@ -288,7 +292,7 @@ extension SnapshotFile {
                 throw SystemError("read", errno: EINVAL, subject: "\(source) (\(error))")
             }
             guard let bytes = read else { throw SystemError("open", errno: ENOENT, subject: source) }
-            return try WholeFile.writeTemporary(for: path, bytes)
+            return try WholeFile.writeTemporary(for: path, bytes, permissions: permissions)
         }
     }
 
