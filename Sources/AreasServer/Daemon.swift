@@ -195,10 +195,13 @@ public final class Daemon: @unchecked Sendable {
                                  snapshotPath: path, builtAt: Date().timeIntervalSince1970, footprint: footprint)
         let how = contents.index?.footprintPolicy == footprint ? "served in place" : "indexed"
         logger.info("loaded snapshot \(path) (format \(contents.version), \(how)): \(state.index.count) areas from \(contents.fetchedAt.count) sources in \(Int((clock.now - start).milliseconds)) ms")
-        if contents.version < SnapshotFile.version {
-            // Written again in the current format, so the next start serves it in place.
+        if contents.version < SnapshotFile.version || contents.index?.footprintPolicy != footprint {
+            // Written again in the current format (or with the configured footprints), so the
+            // next start serves it in place.
             do {
-                let rewritten = try SnapshotFile.writeMapped(contents.catalog, index: state.index, to: path)
+                // With the confirmed fetch times in it, which the file beside then no longer adds.
+                let rewritten = try SnapshotFile.writeMapped(state.catalog, index: state.index, to: path)
+                FetchTimes.remove(beside: path)
                 state = state.serving(rewritten, footprint: footprint)
                 logger.info("rewrote snapshot \(path) in format \(SnapshotFile.version)")
             } catch {

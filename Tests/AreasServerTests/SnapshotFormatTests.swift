@@ -45,6 +45,21 @@ import Testing
         #expect(logs[1].contains("loaded snapshot \(snapshot) (format \(SnapshotFile.version), served in place): \(SampleCounts.yongsan) areas"), "\(logs[1])")
         #expect(!logs[1].contains("rewrote"))
         #expect(try Self.version(of: snapshot) == SnapshotFile.version)
+
+        // Other footprints configured: the zones are indexed again at the next start and the
+        // file rewritten with them, so the start after serves it in place once more.
+        try config.replacingOccurrences(of: #""refreshIntervalSeconds": 1e9,"#, with: #""refreshIntervalSeconds": 1e9, "footprint": {"maxMeters": 150},"#)
+            .write(toFile: folder + "/areasd.json", atomically: true, encoding: .utf8)
+        for expected in ["(format \(SnapshotFile.version), indexed)", "(format \(SnapshotFile.version), served in place)"] {
+            let socket = folder + "/areasd.sock"
+            let (process, stderr) = try Binaries.startDaemon(["--config", folder + "/areasd.json", "--socket", socket])
+            #expect(DaemonQuestions.waitUntilLoaded(socket))
+            #expect(DaemonQuestions.ask(socket, question) == answers[0])
+            kill(process.processIdentifier, SIGTERM)
+            #expect(process.waitUntilExit(seconds: 20))
+            let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            #expect(log.contains("loaded snapshot \(snapshot) \(expected)"), "\(log)")
+        }
     }
 
     /// A snapshot overwritten in place (cut short) under a daemon serving it from its mapping:
