@@ -122,8 +122,8 @@ struct IngestBenchmark {
         var startResident = Measure.residentBytes
         var refreshStart = Measure.clock.now
         let (catalog, report) = await Refresher(config: config, environment: [:]).refresh(Catalog())
-        var snapshotBytes = SnapshotFile.encode(catalog).count
         let state = ServingState(catalog: catalog, hasData: true, lastReport: report, snapshotPath: "", builtAt: 0)
+        var snapshotBytes = SnapshotFile.encode(catalog, index: state.index).count
         let refreshMilliseconds = (Measure.clock.now - refreshStart).milliseconds
         let refreshPeak = Measure.peakResidentBytes - startResident
         print("full refresh: \(report.sources[0].summary); with snapshot encoding (\(snapshotBytes / 1_000_000) MB) and index build \(Measure.format(refreshMilliseconds)) ms, peak \(refreshPeak / 1_048_576) MiB above the start")
@@ -131,13 +131,15 @@ struct IngestBenchmark {
         startResident = Measure.residentBytes
         refreshStart = Measure.clock.now
         let (again, againReport) = await Refresher(config: config, environment: [:]).refresh(state.catalog)
-        snapshotBytes = SnapshotFile.encode(again).count
         let againState = ServingState(catalog: again, hasData: true, lastReport: againReport, snapshotPath: "", builtAt: 0)
+        snapshotBytes = SnapshotFile.encode(again, index: againState.index).count
         let againMilliseconds = (Measure.clock.now - refreshStart).milliseconds
         let againPeak = Measure.peakResidentBytes - startResident
         print("second refresh over the first's data: \(againReport.sources[0].summary); \(Measure.format(againMilliseconds)) ms, peak \(againPeak / 1_048_576) MiB above the start (\(againState.index.count) areas)")
 
-        // A snapshot of a million areas: write, then load and index as areasd does at start.
+        // A snapshot of a million areas: written, then loaded as areasd does at start (mapped,
+        // checked, the index served in place); beside it, building the index from the table
+        // again, which a load did before the index was kept in the file.
         let points = SyntheticPoints.clustered(count: snapshotAreas, seed: 5)
         let areas = points.enumerated().map { i, p in
             Area(id: "bench:\(String(i, radix: 16))", kind: i % 10 == 0 ? .smoking : .nonsmoking, name: "흡연구역 \(i)",
@@ -159,16 +161,17 @@ struct IngestBenchmark {
             loadMilliseconds = Swift.min(loadMilliseconds, (Measure.clock.now - loadStart).milliseconds)
             let indexStart = Measure.clock.now
             loadedIndex = loaded.map { $0.catalog.index() }
+            precondition(loaded?.index != nil, "a snapshot just written holds its index")
             indexMilliseconds = Swift.min(indexMilliseconds, (Measure.clock.now - indexStart).milliseconds)
         }
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        print("snapshot of \(loadedIndex?.count ?? 0) areas (\(size / 1_000_000) MB): load \(Measure.format(loadMilliseconds)) ms, index \(Measure.format(indexMilliseconds)) ms, together \(Measure.format(loadMilliseconds + indexMilliseconds)) ms")
+        print("snapshot of \(loadedIndex?.count ?? 0) areas (\(size / 1_000_000) MB): load with the index in place \(Measure.format(loadMilliseconds)) ms; building the index from the table instead \(Measure.format(indexMilliseconds)) ms")
 
         print("{\"zones\":\(zones),\"xml_mb\":\(Measure.format(megabytes)),\"bare_parser_mb_per_s\":\(Measure.format(megabytes / bare * 1000))," +
               "\"decoder_mb_per_s\":\(Measure.format(megabytes / decode * 1000)),\"decoder_records_per_s\":\(Int(Double(records) / decode * 1000))," +
               "\"decoder_vs_bare\":\(Measure.format(bare / decode)),\"refresh_ms\":\(Measure.format(refreshMilliseconds)),\"refresh_areas\":\(state.index.count),\"refresh_peak_mib\":\(refreshPeak / 1_048_576)," +
               "\"second_refresh_ms\":\(Measure.format(againMilliseconds)),\"second_refresh_peak_mib\":\(againPeak / 1_048_576)," +
-              "\"snapshot_areas\":\(snapshotAreas),\"snapshot_load_ms\":\(Measure.format(loadMilliseconds)),\"snapshot_index_ms\":\(Measure.format(indexMilliseconds)),\"snapshot_load_and_index_ms\":\(Measure.format(loadMilliseconds + indexMilliseconds))}")
+              "\"snapshot_areas\":\(snapshotAreas),\"snapshot_load_ms\":\(Measure.format(loadMilliseconds)),\"index_rebuild_ms\":\(Measure.format(indexMilliseconds))}")
         try await districtFiles.run()
     }
 }
