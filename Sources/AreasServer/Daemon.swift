@@ -199,7 +199,7 @@ public final class Daemon: @unchecked Sendable {
             // Written again in the current format (or with the configured footprints), so the
             // next start serves it in place.
             do {
-                // With the confirmed fetch times in it, which the file beside then no longer adds.
+                // The confirmed fetch times go into the file, so the file beside it goes.
                 let rewritten = try SnapshotFile.writeMapped(state.catalog, index: state.index, to: path)
                 FetchTimes.remove(beside: path)
                 state = state.serving(rewritten, footprint: footprint)

@@ -138,8 +138,8 @@ struct IngestBenchmark {
         print("second refresh over the first's data: \(againReport.sources[0].summary); \(Measure.format(againMilliseconds)) ms, peak \(againPeak / 1_048_576) MiB above the start (\(againState.index.count) areas)")
 
         // A snapshot of a million areas: written, then loaded as areasd does at start (mapped,
-        // checked, the index served in place); beside it, building the index from the table
-        // again, which a load did before the index was kept in the file.
+        // checked, the index served in place); beside it, building the index from the table,
+        // which reading a file of format 2 to 4 costs on top.
         let points = SyntheticPoints.clustered(count: snapshotAreas, seed: 5)
         let areas = points.enumerated().map { i, p in
             Area(id: "bench:\(String(i, radix: 16))", kind: i % 10 == 0 ? .smoking : .nonsmoking, name: "흡연구역 \(i)",

@@ -7,7 +7,7 @@ import Glibc
 /// The last good data set on disk, laid out to be served where it lies, so a restart serves at once.
 ///
 /// Format (little-endian): the magic `AREASNAP`, a format version (UInt32), the payload length
-/// (UInt64) and its XXH64 checksum (UInt64), then the payload. Version 5, written now, holds the
+/// (UInt64) and its XXH64 checksum (UInt64), then the payload. Version 5, the one written, holds the
 /// whole index as it lies in memory (see `encode(_:index:createdAt:)`): a load maps the file
 /// read-only, checks the checksum and every number once, and serves from the mapping, with no
 /// area decoded and no tree built; processes mapping the same file share its pages. Versions
