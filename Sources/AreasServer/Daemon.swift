@@ -193,9 +193,9 @@ public final class Daemon: @unchecked Sendable {
         let confirmed = FetchTimes.read(beside: path).filter { $0.value > contents.catalog.sources[$0.key]?.fetchedAt ?? .infinity }
         var state = ServingState(catalog: contents.catalog.with(fetchedAt: confirmed), index: contents.index, hasData: true, lastReport: nil,
                                  snapshotPath: path, builtAt: Date().timeIntervalSince1970, footprint: footprint)
-        let how = contents.index?.footprintPolicy == footprint ? "served in place" : "indexed"
-        logger.info("loaded snapshot \(path) (format \(contents.version), \(how)): \(state.index.count) areas from \(contents.fetchedAt.count) sources in \(Int((clock.now - start).milliseconds)) ms")
-        if contents.version < SnapshotFile.version || contents.index?.footprintPolicy != footprint {
+        let inPlace = contents.index?.isBuilt(nodeSize: state.index.nodeSize, footprint: footprint) == true
+        logger.info("loaded snapshot \(path) (format \(contents.version), \(inPlace ? "served in place" : "indexed")): \(state.index.count) areas from \(contents.fetchedAt.count) sources in \(Int((clock.now - start).milliseconds)) ms")
+        if !inPlace {
             // Written again in the current format (or with the configured footprints), so the
             // next start serves it in place.
             do {

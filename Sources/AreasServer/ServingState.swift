@@ -26,7 +26,7 @@ public final class ServingState: Sendable {
     public init(catalog: Catalog, index: AreaIndex? = nil, hasData: Bool, lastReport: RefreshReport?, snapshotPath: String, builtAt: Double,
                 history: [String: SourceHistory] = [:], nodeSize: Int = PackedRTree.defaultNodeSize, footprint: FootprintPolicy = .standard) {
         self.catalog = catalog
-        if let index, index.nodeSize == nodeSize || index.count == 0, index.footprintPolicy == footprint {
+        if let index, index.isBuilt(nodeSize: nodeSize, footprint: footprint) {
             self.index = index
         } else {
             self.index = catalog.index(nodeSize: nodeSize, footprint: footprint)

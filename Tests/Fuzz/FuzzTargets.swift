@@ -67,7 +67,9 @@ enum FuzzService {
         file.bytes.append(contentsOf: SnapshotFile.magic)
         file.append(SnapshotFile.version)
         file.append(UInt64(bytes.count))
-        file.append(bytes.withUnsafeBytes(checksum))
-        return file.bytes + bytes
+        file.append(UInt64(0))  // the checksum, written by `seal`
+        var sealed = file.bytes + bytes
+        SnapshotFile.seal(&sealed)
+        return sealed
     }
 }

@@ -2,6 +2,12 @@ extension AreaIndex {
     /// The children per node of the index's trees.
     public var nodeSize: Int { tree.nodeSize }
 
+    /// Whether the index is the one `init(table:nodeSize:footprint:)` would build with these
+    /// settings (a snapshot's, laid out by a build configured otherwise, is not).
+    public func isBuilt(nodeSize: Int, footprint: FootprintPolicy) -> Bool {
+        (self.nodeSize == nodeSize || count == 0) && footprintPolicy == footprint
+    }
+
     /// Lays the whole index out: the footprint policy it was built with, the table, the area
     /// tree, the smoking areas and their tree, and the zones' footprint bands, so a reader
     /// serves it without sorting, tiling or decoding anything.

@@ -74,7 +74,7 @@ extension SnapshotFile {
                 }
                 guard named else { throw corrupt("source \(run.name)'s areas name another source") }
                 spans[run.name] = Catalog.SourceSpan(range: range, fetchedAt: run.fetchedAt)
-                next = range.upperBound == 0 ? next : range.upperBound
+                if run.count > 0 { next = range.upperBound }
             }
             guard next == table.count else { throw corrupt("the sources' runs cover \(next) of the \(table.count) areas") }
             return Contents(catalog: Catalog(sortedTable: table, spans: spans), index: index, createdAt: createdAt)

@@ -36,8 +36,8 @@ struct SnapshotLayoutWriter: FlatLayoutWriter {
         header.bytes.append(contentsOf: SnapshotFile.magic)
         header.append(SnapshotFile.version)
         header.append(UInt64(bytes.count - SnapshotFile.headerSize))
-        header.append(bytes[SnapshotFile.headerSize...].withUnsafeBytes(checksum))
-        bytes.replaceSubrange(0..<SnapshotFile.headerSize, with: header.bytes)
+        bytes.replaceSubrange(0..<header.bytes.count, with: header.bytes)
+        SnapshotFile.seal(&bytes)
         return bytes
     }
 }
