@@ -64,7 +64,7 @@ let package = Package(
         .target(name: "AreasTestSupport", dependencies: ["AreasCore", "AreasProtocol", "AreasIngest", "AreasControl", "AreasSystem"]),
 
         .executableTarget(name: "areasd", dependencies: ["AreasServer", "AreasSystem"]),
-        .executableTarget(name: "areasctl", dependencies: ["AreasControl", "AreasSystem"]),
+        .executableTarget(name: "areasctl", dependencies: ["AreasControl", "AreasProtocol", "AreasSystem"]),
         .executableTarget(
             name: "areas-bench",
             dependencies: ["AreasCore", "AreasProtocol", "AreasIngest", "AreasServer", "AreasControl", "AreasSystem", "AreasTestSupport"],

@@ -8,8 +8,10 @@ public struct ControlCommand: Sendable {
     /// scripts, tab-separated lines without a header, or one JSON object per area a line.
     public enum Format: String, Sendable, CaseIterable { case table, json, geojson, tsv, ndjson }
 
-    public var verb: String
-    public var request: [UInt8]
+    public var operation: RequestOperation
+    public var request: Request
+    /// The request line sent to the daemon.
+    public var line: [UInt8] { request.line }
     /// `--output` as given; with `--geojson` the daemon is still asked for whole areas, so
     /// every feature has its real position, and `ids` keeps only the id and distance.
     public var output: OutputMode?
@@ -105,80 +107,65 @@ public struct ControlCommand: Sendable {
             }
             return values
         }
-
-        var writer = JSONWriter(capacity: 256)
-        writer.beginObject()
-        writer.key("op"); writer.string(verb)
-        func common(limitKey: StaticString) {
-            if let kind { writer.key("kind"); writer.string(kind) }
-            if let province { writer.key("province"); writer.string(province) }
-            if let district { writer.key("district"); writer.string(district) }
-            // GeoJSON needs every area's position: whole areas, whatever --output says.
-            if let output, !geojson { writer.key("output"); writer.string(output) }
-            if let value = limit ?? k { writer.key(limitKey); writer.number(value) }
+        func none() throws(UsageError) {
+            guard operands.isEmpty else { throw .wrongArguments("\(verb) takes no arguments") }
         }
-        switch verb {
-        case "near":
+        // Values the daemon checks (a longitude, a box's corners) go to it as given, so its
+        // message names the field; areasctl checks only what it can say better.
+        func point(_ v: [Double], rest: String = "") throws(UsageError) -> GeoPoint {
+            try checkOrder(latitude: v[0], longitude: v[1], verb: verb, rest: rest)
+            return GeoPoint(uncheckedLatitude: v[0], longitude: v[1])
+        }
+        guard let operation = RequestOperation(name: verb) else {
+            let meant = Suggestion.closest(to: verb, among: Self.table.commands.map(\.name), maximumDistance: 2).map { " (did you mean \($0)?)" } ?? ""
+            throw .wrongArguments("unknown command '\(verb)'\(meant)")
+        }
+        let kindFilter = kind.flatMap(KindFilter.init(rawValue:)) ?? .all
+        let region = Region(province: province, district: district)
+        // GeoJSON needs every area's position: whole areas, whatever --output says.
+        let outputMode = geojson ? .full : output.flatMap(OutputMode.init(rawValue:)) ?? .full
+        let request: Request
+        switch operation {
+        case .near:
             let v = try numbers(["LAT", "LON"])
-            try checkOrder(latitude: v[0], longitude: v[1], verb: verb)
-            writer.key("lat"); writer.number(v[0])
-            writer.key("lon"); writer.number(v[1])
-            if let maxMeters { writer.key("maxMeters"); writer.number(maxMeters) }
-            common(limitKey: "k")
-        case "radius":
+            request = .near(point: try point(v), k: limit ?? k ?? 10, maxMeters: maxMeters, kind: kindFilter, region: region, output: outputMode)
+        case .radius:
             let v = try numbers(["LAT", "LON", "METERS"])
-            try checkOrder(latitude: v[0], longitude: v[1], verb: verb, rest: " " + Self.text(v[2]))
-            writer.key("lat"); writer.number(v[0])
-            writer.key("lon"); writer.number(v[1])
-            writer.key("meters"); writer.number(v[2])
-            common(limitKey: "limit")
-        case "bbox":
+            request = .radius(point: try point(v, rest: " " + Self.text(v[2])), meters: v[2], kind: kindFilter, region: region, limit: limit, output: outputMode)
+        case .bbox:
             let v = try numbers(["SOUTH", "WEST", "NORTH", "EAST"])
-            writer.key("south"); writer.number(v[0])
-            writer.key("west"); writer.number(v[1])
-            writer.key("north"); writer.number(v[2])
-            writer.key("east"); writer.number(v[3])
-            common(limitKey: "limit")
-        case "check":
-            let v = try numbers(["LAT", "LON"])
-            try checkOrder(latitude: v[0], longitude: v[1], verb: verb)
-            writer.key("lat"); writer.number(v[0])
-            writer.key("lon"); writer.number(v[1])
-            if let province { writer.key("province"); writer.string(province) }
-            if let district { writer.key("district"); writer.string(district) }
-        case "along":
+            request = .bbox(box: GeoBox(uncheckedSouth: v[0], west: v[1], north: v[2], east: v[3]), kind: kindFilter, region: region, limit: limit, output: outputMode)
+        case .check:
+            request = .check(point: try point(try numbers(["LAT", "LON"])), region: region)
+        case .along:
             guard !operands.isEmpty else { throw .wrongArguments("along takes LAT,LON points: along 37.55,126.97 37.56,126.98") }
-            writer.key("path")
-            writer.beginArray()
+            var path: [GeoPoint] = []
             for operand in operands {
                 let parts = operand.split(separator: ",")
                 guard parts.count == 2, let lat = Double(parts[0]), let lon = Double(parts[1]), lat.isFinite, lon.isFinite else {
                     throw .invalidValue("LAT,LON", operand)
                 }
-                writer.beginArray()
-                writer.number(lat)
-                writer.number(lon)
-                writer.endArray()
+                path.append(GeoPoint(uncheckedLatitude: lat, longitude: lon))
             }
-            writer.endArray()
-            writer.key("meters"); writer.number(corridor ?? 50)
-            common(limitKey: "limit")
-        case "get":
+            request = .along(path: path, meters: corridor ?? 50, kind: kindFilter, region: region, limit: limit, output: outputMode)
+        case .get:
             guard operands.count == 1 else { throw .wrongArguments("get takes ID") }
-            writer.key("id"); writer.string(operands[0])
-        case "stats", "health", "metrics":
-            guard operands.isEmpty else { throw .wrongArguments("\(verb) takes no arguments") }
-        case "refresh":
-            guard operands.isEmpty else { throw .wrongArguments("refresh takes no arguments") }
-            writer.key("wait"); writer.bool(true)
-            writer.key("force"); writer.bool(force)
-        default:
-            let meant = Suggestion.closest(to: verb, among: Self.table.commands.map(\.name), maximumDistance: 2).map { " (did you mean \($0)?)" } ?? ""
-            throw .wrongArguments("unknown command '\(verb)'\(meant)")
+            request = .get(id: operands[0])
+        case .stats:
+            try none()
+            request = .stats
+        case .health:
+            try none()
+            request = .health
+        case .metrics:
+            try none()
+            request = .metrics
+        case .refresh:
+            try none()
+            request = .refresh(wait: true, force: force)
         }
-        writer.endObject()
         return ControlCommand(
-            verb: verb, request: writer.bytes, output: output.flatMap(OutputMode.init(rawValue:)), province: province, format: json ? .json : geojson ? .geojson : format ?? .table,
-            quiet: quiet, socketPath: socketPath, timeoutSeconds: timeout ?? (verb == "refresh" ? 600 : 5))
+            operation: operation, request: request, output: output.flatMap(OutputMode.init(rawValue:)), province: province, format: json ? .json : geojson ? .geojson : format ?? .table,
+            quiet: quiet, socketPath: socketPath, timeoutSeconds: timeout ?? (operation == .refresh ? 600 : 5))
     }
 }

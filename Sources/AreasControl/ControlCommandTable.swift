@@ -21,19 +21,7 @@ extension ControlCommand {
             .init(["--version"], "print the version and exit"),
             .init(["--manual"], "print this manual page in man(7) format and exit"),
         ],
-        commands: [
-            .init("near", "LAT LON", "the nearest areas, nearest first (default 10)", options: query + ["-k", "--max-meters"]),
-            .init("radius", "LAT LON METERS", "every area within METERS, nearest first", options: query),
-            .init("bbox", "SOUTH WEST NORTH EAST", "every area inside the box, in id order", options: query),
-            .init("check", "LAT LON", "may I smoke here? the zones holding the point and the nearest smoking area",
-                  options: ["--json", "--province", "--district"]),
-            .init("along", "LAT,LON LAT,LON ...", "every area along a route, in route order", options: query + ["--meters"]),
-            .init("get", "ID", "one area with every field its source published", options: ["--json", "--geojson", "--format"]),
-            .init("stats", "totals by kind, source and province, each source's last refresh, memory", options: ["--json"]),
-            .init("health", "exit 0 only when data is loaded, fresh, and every source's last refresh succeeded", options: ["--json"]),
-            .init("metrics", "the daemon's counters in the Prometheus text format (0.0.4)", options: ["--json"]),
-            .init("refresh", "fetch every source now and wait for the result, one line per source",
-                  options: ["--json", "--force", "--quiet"]),
+        commands: RequestOperation.allCases.map(command(for:)) + [
             .init("completion", "SHELL", operandChoices: CommandLineTable.Shell.allCases.map(\.rawValue),
                   "print the completion script for bash, zsh or fish"),
         ],
@@ -72,6 +60,25 @@ extension ControlCommand {
             ("source <(areasctl completion bash)", "completion in this shell"),
         ],
         seeAlso: ["areasd(8)"])
+
+    /// The command that asks `operation`: its operands, what it does, the options it reads.
+    static func command(for operation: RequestOperation) -> CommandLineTable.Command {
+        let name = operation.name
+        switch operation {
+        case .near: return .init(name, "LAT LON", "the nearest areas, nearest first (default 10)", options: query + ["-k", "--max-meters"])
+        case .radius: return .init(name, "LAT LON METERS", "every area within METERS, nearest first", options: query)
+        case .bbox: return .init(name, "SOUTH WEST NORTH EAST", "every area inside the box, in id order", options: query)
+        case .check:
+            return .init(name, "LAT LON", "may I smoke here? the zones holding the point and the nearest smoking area",
+                         options: ["--json", "--province", "--district"])
+        case .along: return .init(name, "LAT,LON LAT,LON ...", "every area along a route, in route order", options: query + ["--meters"])
+        case .get: return .init(name, "ID", "one area with every field its source published", options: ["--json", "--geojson", "--format"])
+        case .stats: return .init(name, "totals by kind, source and province, each source's last refresh, memory", options: ["--json"])
+        case .health: return .init(name, "exit 0 only when data is loaded, fresh, and every source's last refresh succeeded", options: ["--json"])
+        case .metrics: return .init(name, "the daemon's counters in the Prometheus text format (0.0.4)", options: ["--json"])
+        case .refresh: return .init(name, "fetch every source now and wait for the result, one line per source", options: ["--json", "--force", "--quiet"])
+        }
+    }
 
     private static let query = ["--json", "--geojson", "--format", "--kind", "--output", "--province", "--district", "--limit"]
 

@@ -16,14 +16,14 @@ public enum ResponseFormatter {
             return Output(stdout: "", stderr: "areasctl: the daemon sent an unreadable answer\n", status: 1)
         }
         let object = Object(response)
-        if object.bool("ok") != true {
-            let error = Object(object.members("error"))
-            let text = "areasctl: \(error.string("code") ?? "error"): \(error.string("message") ?? "")\n"
+        if object.bool(.ok) != true {
+            let error = Object(object.members(.error))
+            let text = "areasctl: \(error.string(.code) ?? "error"): \(error.string(.message) ?? "")\n"
             // A refusal is not a failed source: cron and scripts can tell the two apart (77, as
             // sysexits' EX_NOPERM).
             // A busy daemon gave no answer, like one that timed out: 3, so a probe can tell
             // "could not ask" from "asked, and the answer is bad".
-            let status: Int32 = switch error.string("code") {
+            let status: Int32 = switch error.string(.code) {
             case "permission_denied": 77
             case "busy": 3
             default: 1
@@ -32,85 +32,83 @@ public enum ResponseFormatter {
         }
         if command.format == .json {
             var status: Int32 = 0
-            if command.verb == "refresh", Object(object.members("report")).bool("succeeded") == false { status = 1 }
-            if command.verb == "health", object.bool("healthy") != true { status = 1 }
+            if command.operation == .refresh, Object(object.members(.report)).bool(.succeeded) == false { status = 1 }
+            if command.operation == .health, object.bool(.healthy) != true { status = 1 }
             return Output(stdout: String(decoding: line, as: UTF8.self) + "\n", stderr: "", status: status)
         }
-        switch command.verb {
-        case "check":
+        switch command.operation.answer {
+        case .check:
             return Output(stdout: check(object, width: width), stderr: "", status: 0)
-        case "near", "radius", "bbox", "along":
-            let areas = object.array("areas").compactMap { value -> Object? in
+        case .areas, .route:
+            let areas = object.array(.areas).compactMap { value -> Object? in
                 if case .object(let m) = value { return Object(m) } else { return nil }
             }
             // Notes go to stderr, so what is printed stays the answer alone.
-            let truncated = object.bool("truncated") == true
-            let count = object.int("count") ?? areas.count
+            let truncated = object.bool(.truncated) == true
+            let count = object.int(.count) ?? areas.count
             let note = truncated ? "note: more areas matched than the \(count) shown; narrow the query or raise --limit\n" : ""
             switch command.format {
             case .geojson: return Output(stdout: geoJSON(.object(response), idsOnly: command.output == .ids), stderr: note, status: 0)
             case .tsv: return Output(stdout: tsv(areas, idsOnly: command.output == .ids), stderr: note, status: 0)
-            case .ndjson: return Output(stdout: ndjson(object.array("areas")), stderr: note, status: 0)
+            case .ndjson: return Output(stdout: ndjson(object.array(.areas)), stderr: note, status: 0)
             default: return Output(stdout: table(areas, count: count, idsOnly: command.output == .ids, width: width), stderr: note, status: 0)
             }
-        case "get":
-            guard case .object(let first)? = object.array("areas").first else { return Output(stdout: "", stderr: "", status: 1) }
+        case .area:
+            guard case .object(let first)? = object.array(.areas).first else { return Output(stdout: "", stderr: "", status: 1) }
             if command.format == .geojson { return Output(stdout: geoJSON(.object(response)), stderr: "", status: 0) }
             return Output(stdout: detail(Object(first)), stderr: "", status: 0)
-        case "refresh":
-            return refresh(Object(object.members("report")), quiet: command.quiet)
-        case "metrics":
+        case .refresh:
+            return refresh(Object(object.members(.report)), quiet: command.quiet)
+        case .metrics:
             // The exposition text line by line, each line still safe for a terminal.
-            guard case .string(let text)? = object.value("metrics") else { return Output(stdout: "", stderr: "areasctl: the daemon sent no metrics\n", status: 1) }
+            guard case .string(let text)? = object.value(.metrics) else { return Output(stdout: "", stderr: "areasctl: the daemon sent no metrics\n", status: 1) }
             let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { String($0).escapingControlCharacters() }
             return Output(stdout: lines.joined(separator: "\n"), stderr: "", status: 0)
-        case "stats":
+        case .stats:
             return Output(stdout: stats(object, now: now ?? Double(time(nil)), width: width), stderr: "", status: 0)
-        case "health":
+        case .health:
             // Exit 0 only when the daemon says healthy: loaded, fresh, every source taken.
-            let refreshing = object.bool("refreshing") == true ? ", refreshing now" : ""
-            guard object.bool("healthy") == true else {
-                return Output(stdout: "", stderr: "unhealthy: \(object.string("problem") ?? "no data loaded yet")\(refreshing)\n", status: 1)
+            let refreshing = object.bool(.refreshing) == true ? ", refreshing now" : ""
+            guard object.bool(.healthy) == true else {
+                return Output(stdout: "", stderr: "unhealthy: \(object.string(.problem) ?? "no data loaded yet")\(refreshing)\n", status: 1)
             }
-            let age = object.double("dataAgeSeconds").map { " (data \(MeasurementText.duration($0)) old)" } ?? ""
-            return Output(stdout: "ok: \(object.int("areas") ?? 0) areas loaded\(age)\(refreshing)\n", stderr: "", status: 0)
-        default:
-            return Output(stdout: pretty(.object(response), indent: "") + "\n", stderr: "", status: 0)
+            let age = object.double(.dataAgeSeconds).map { " (data \(MeasurementText.duration($0)) old)" } ?? ""
+            return Output(stdout: "ok: \(object.int(.areas) ?? 0) areas loaded\(age)\(refreshing)\n", stderr: "", status: 0)
         }
     }
 
     /// The `count` of an answer, if it has one.
     public static func count(of line: [UInt8]) -> Int? {
         guard case .object(let members)? = try? JSONParser.parse(line) else { return nil }
-        return Object(members).int("count")
+        return Object(members).int(.count)
     }
 
     /// The province names a `stats` answer lists.
     public static func provinces(in line: [UInt8]) -> [String]? {
         guard case .object(let members)? = try? JSONParser.parse(line),
-              case .object(let provinces)? = Object(members).value("byProvince") else { return nil }
+              case .object(let provinces)? = Object(members).value(.byProvince) else { return nil }
         return provinces.map(\.0).filter { $0 != "(unknown)" }
     }
 
     // MARK: Pieces
 
     static func check(_ answer: Object, width: Int? = nil) -> String {
-        var text = (answer.string("summary") ?? "") + "\n"
-        let zones = answer.array("zones").compactMap { value -> Object? in
+        var text = (answer.string(.summary) ?? "") + "\n"
+        let zones = answer.array(.zones).compactMap { value -> Object? in
             if case .object(let m) = value { return Object(m) } else { return nil }
         }
         if !zones.isEmpty {
             var rows: [[String]] = [["CENTRE", "FOOTPRINT", "ZONE", "ADDRESS", "ID"]]
             for zone in zones {
-                rows.append([zone.double("distanceMeters").map(MeasurementText.distance) ?? "", zone.double("footprintMeters").map(MeasurementText.distance) ?? "",
-                             zone.string("name") ?? "", zone.string("address") ?? "", zone.string("id") ?? ""])
+                rows.append([zone.double(.distanceMeters).map(MeasurementText.distance) ?? "", zone.double(.footprintMeters).map(MeasurementText.distance) ?? "",
+                             zone.string(.name) ?? "", zone.string(.address) ?? "", zone.string(.id) ?? ""])
             }
             text += "\n" + align(rows, rightAligned: [0, 1], elastic: [2, 3], width: width)
         }
-        let nearest = Object(answer.members("nearestSmoking"))
-        if let name = nearest.string("name") {
-            text += "\nnearest smoking area: \(name), \(nearest.double("distanceMeters").map(MeasurementText.distance) ?? "") \(nearest.string("direction") ?? "")"
-            text += " (\(nearest.string("address") ?? ""); \(nearest.string("id") ?? ""))\n"
+        let nearest = Object(answer.members(.nearestSmoking))
+        if let name = nearest.string(.name) {
+            text += "\nnearest smoking area: \(name), \(nearest.double(.distanceMeters).map(MeasurementText.distance) ?? "") \(nearest.string(.direction) ?? "")"
+            text += " (\(nearest.string(.address) ?? ""); \(nearest.string(.id) ?? ""))\n"
         }
         return text
     }
@@ -118,16 +116,16 @@ public enum ResponseFormatter {
     /// A table for people; with `--output ids`, only the distance and id columns.
     static func table(_ areas: [Object], count: Int, idsOnly: Bool = false, width: Int? = nil) -> String {
         guard !areas.isEmpty else { return count > 0 ? "\(count) areas\n" : "no areas found\n" }
-        let hasDistance = areas.contains { $0.double("distanceMeters") != nil }
-        let onRoute = areas.contains { $0.double("alongMeters") != nil }
+        let hasDistance = areas.contains { $0.double(.distanceMeters) != nil }
+        let onRoute = areas.contains { $0.double(.alongMeters) != nil }
         let described = idsOnly ? [] : ["KIND", "NAME", "ADDRESS"]
         var rows: [[String]] = [(hasDistance ? ["DISTANCE"] : []) + (onRoute ? ["ALONG", "ASIDE"] : []) + described + ["ID"]]
         for area in areas {
             var row: [String] = []
-            if hasDistance { row.append(area.double("distanceMeters").map(MeasurementText.distance) ?? "") }
-            if onRoute { row += [area.double("alongMeters").map(MeasurementText.distance) ?? "", area.double("sideMeters").map(MeasurementText.distance) ?? ""] }
-            if !idsOnly { row += [area.string("kind") ?? "", area.string("name") ?? "", area.string("address") ?? ""] }
-            row.append(area.string("id") ?? "")
+            if hasDistance { row.append(area.double(.distanceMeters).map(MeasurementText.distance) ?? "") }
+            if onRoute { row += [area.double(.alongMeters).map(MeasurementText.distance) ?? "", area.double(.sideMeters).map(MeasurementText.distance) ?? ""] }
+            if !idsOnly { row += [area.string(.kind) ?? "", area.string(.name) ?? "", area.string(.address) ?? ""] }
+            row.append(area.string(.id) ?? "")
             rows.append(row)
         }
         let measured = (hasDistance ? 1 : 0) + (onRoute ? 2 : 0)
@@ -140,16 +138,16 @@ public enum ResponseFormatter {
     /// meters (empty without a query point), then, unless `ids`, kind, latitude, longitude,
     /// name and address. Tabs and line breaks inside a cell become spaces.
     static func tsv(_ areas: [Object], idsOnly: Bool) -> String {
-        func cell(_ area: Object, _ key: String) -> String {
+        func cell(_ area: Object, _ key: AnswerKey) -> String {
             guard case .string(let raw)? = area.value(key) else { return "" }
             let flat = raw.map { $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" ? " " : String($0) }.joined()
             return flat.escapingControlCharacters()
         }
         var text = ""
         for area in areas {
-            var cells = [cell(area, "id"), area.double("distanceMeters").map { String($0) } ?? ""]
+            var cells = [cell(area, .id), area.double(.distanceMeters).map { String($0) } ?? ""]
             if !idsOnly {
-                cells += [cell(area, "kind"), area.text("lat") ?? "", area.text("lon") ?? "", cell(area, "name"), cell(area, "address")]
+                cells += [cell(area, .kind), area.text(.lat) ?? "", area.text(.lon) ?? "", cell(area, .name), cell(area, .address)]
             }
             text += cells.joined(separator: "\t") + "\n"
         }
@@ -187,11 +185,11 @@ public enum ResponseFormatter {
 
     static func detail(_ area: Object) -> String {
         var rows: [[String]] = []
-        for key in ["id", "kind", "name", "lat", "lon", "address", "roadAddress", "lotAddress", "province", "district", "source"] {
-            if let value = area.text(key), !value.isEmpty { rows.append([key, value]) }
+        for key: AnswerKey in [.id, .kind, .name, .lat, .lon, .address, .roadAddress, .lotAddress, .province, .district, .source] {
+            if let value = area.text(key), !value.isEmpty { rows.append([key.name, value]) }
         }
         var text = align(rows, rightAligned: [])
-        let fields = area.members("fields")
+        let fields = area.members(.fields)
         if !fields.isEmpty {
             text += "upstream fields:\n"
             text += align(fields.map { ["  " + $0.0.escapingControlCharacters(), Object.text($0.1)] }, rightAligned: [])
@@ -203,11 +201,11 @@ public enum ResponseFormatter {
         var out = ""
         var err = ""
         var failed = false
-        for case .object(let members) in report.array("sources") {
+        for case .object(let members) in report.array(.sources) {
             let source = Object(members)
-            let ok = source.string("status") == "updated"
+            let ok = source.string(.status) == "updated"
             failed = failed || !ok
-            let line = (source.string("summary") ?? "") + "\n"
+            let line = (source.string(.summary) ?? "") + "\n"
             if ok { if !quiet { out += line } } else { err += line }
         }
         return Output(stdout: out, stderr: err, status: failed ? 1 : 0)
@@ -219,25 +217,6 @@ public enum ResponseFormatter {
         GeoJSONCollection.write(answer, idsOnly: idsOnly, into: &writer)
         writer.newline()
         return String(decoding: writer.bytes, as: UTF8.self)
-    }
-
-    static func pretty(_ value: JSONValue, indent: String) -> String {
-        switch value {
-        case .object(let members):
-            return members.map { key, value -> String in
-                switch value {
-                case .object(let inner) where !inner.isEmpty: return "\(indent)\(key.escapingControlCharacters()):\n" + pretty(value, indent: indent + "  ")
-                case .array(let items) where !items.isEmpty:
-                    return "\(indent)\(key.escapingControlCharacters()):\n" + items.map { item in
-                        if case .object = item { return pretty(item, indent: indent + "  ") + "\n\(indent)  ---" }
-                        return "\(indent)  \(Object.text(item))"
-                    }.joined(separator: "\n")
-                default: return "\(indent)\(key.escapingControlCharacters()): \(Object.text(value))"
-                }
-            }.joined(separator: "\n")
-        default:
-            return indent + Object.text(value)
-        }
     }
 
     /// Columns padded to the widest cell, counting wide (Hangul, CJK) characters as two. With
@@ -302,16 +281,16 @@ public enum ResponseFormatter {
         let members: [(String, JSONValue)]
         init(_ members: [(String, JSONValue)]) { self.members = members }
 
-        func value(_ key: String) -> JSONValue? { members.first { $0.0 == key }?.1 }
+        func value(_ key: AnswerKey) -> JSONValue? { members.first { $0.0 == key.name }?.1 }
         /// A string member, its control characters made visible: everything the formatter
         /// prints for a terminal comes through here or `text`.
-        func string(_ key: String) -> String? { if case .string(let s)? = value(key) { return s.escapingControlCharacters() }; return nil }
-        func double(_ key: String) -> Double? { if case .number(let n)? = value(key) { return n }; return nil }
-        func int(_ key: String) -> Int? { double(key).map { Int($0) } }
-        func bool(_ key: String) -> Bool? { if case .bool(let b)? = value(key) { return b }; return nil }
-        func array(_ key: String) -> [JSONValue] { if case .array(let a)? = value(key) { return a }; return [] }
-        func members(_ key: String) -> [(String, JSONValue)] { if case .object(let m)? = value(key) { return m }; return [] }
-        func text(_ key: String) -> String? { value(key).map(Object.text) }
+        func string(_ key: AnswerKey) -> String? { if case .string(let s)? = value(key) { return s.escapingControlCharacters() }; return nil }
+        func double(_ key: AnswerKey) -> Double? { if case .number(let n)? = value(key) { return n }; return nil }
+        func int(_ key: AnswerKey) -> Int? { double(key).map { Int($0) } }
+        func bool(_ key: AnswerKey) -> Bool? { if case .bool(let b)? = value(key) { return b }; return nil }
+        func array(_ key: AnswerKey) -> [JSONValue] { if case .array(let a)? = value(key) { return a }; return [] }
+        func members(_ key: AnswerKey) -> [(String, JSONValue)] { if case .object(let m)? = value(key) { return m }; return [] }
+        func text(_ key: AnswerKey) -> String? { value(key).map(Object.text) }
 
         static func text(_ value: JSONValue) -> String {
             switch value {

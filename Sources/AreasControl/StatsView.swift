@@ -7,51 +7,51 @@ import Glibc
 extension ResponseFormatter {
     static func stats(_ stats: Object, now: Double, width: Int?) -> String {
         var text = ""
-        let byKind = Object(stats.members("byKind"))
-        text += "areasd \(stats.string("version") ?? "?"), up \(age(stats.double("uptimeSeconds"))), \(stats.int("queriesServed") ?? 0) queries served\n"
-        text += "\(stats.int("areas") ?? 0) areas: \(byKind.int("smoking") ?? 0) smoking, \(byKind.int("nonsmoking") ?? 0) non-smoking\(stats.bool("refreshing") == true ? "; refreshing now" : "")\n"
-        let snapshot = Object(stats.members("snapshot"))
-        if let path = snapshot.string("path") {
-            let written = snapshot.double("ageSeconds").map { ", written \(age($0)) ago" } ?? " (not written yet)"
-            text += "snapshot \(path)\(snapshot.double("bytes").map { " (\(bytes($0)))" } ?? "")\(written)\n"
+        let byKind = Object(stats.members(.byKind))
+        text += "areasd \(stats.string(.version) ?? "?"), up \(age(stats.double(.uptimeSeconds))), \(stats.int(.queriesServed) ?? 0) queries served\n"
+        text += "\(stats.int(.areas) ?? 0) areas: \(byKind.int(.smoking) ?? 0) smoking, \(byKind.int(.nonsmoking) ?? 0) non-smoking\(stats.bool(.refreshing) == true ? "; refreshing now" : "")\n"
+        let snapshot = Object(stats.members(.snapshot))
+        if let path = snapshot.string(.path) {
+            let written = snapshot.double(.ageSeconds).map { ", written \(age($0)) ago" } ?? " (not written yet)"
+            text += "snapshot \(path)\(snapshot.double(.bytes).map { " (\(bytes($0)))" } ?? "")\(written)\n"
         }
 
         // Today's upstream requests, only when some were made (a follower and the samples make none).
-        let sources = stats.members("bySource").compactMap { name, value -> (String, Object)? in
+        let sources = stats.members(.bySource).compactMap { name, value -> (String, Object)? in
             if case .object(let members) = value { return (name, Object(members)) } else { return nil }
         }
-        let counted = sources.contains { ($0.1.int("requestsToday") ?? 0) > 0 }
+        let counted = sources.contains { ($0.1.int(.requestsToday) ?? 0) > 0 }
         var rows = [["SOURCE", "AREAS", "DATA AGE", "FETCHED (\(LocalTime.zoneName(now)))", "LAST ATTEMPT"] + (counted ? ["REQUESTS TODAY"] : []) + ["STATUS"]]
         for (name, source) in sources {
-            let status = source.string("lastStatus") ?? "-"
-            let error = source.string("lastError").map { ": " + $0 } ?? ""
-            rows.append([name.escapingControlCharacters(), String(source.int("areas") ?? 0), age(source.double("ageSeconds")),
-                         source.double("fetchedAt").map(LocalTime.text) ?? "never",
-                         source.double("lastAttemptAt").map { age(now - $0) + " ago" } ?? "-"]
-                        + (counted ? [String(source.int("requestsToday") ?? 0)] : []) + [status + error])
+            let status = source.string(.lastStatus) ?? "-"
+            let error = source.string(.lastError).map { ": " + $0 } ?? ""
+            rows.append([name.escapingControlCharacters(), String(source.int(.areas) ?? 0), age(source.double(.ageSeconds)),
+                         source.double(.fetchedAt).map(LocalTime.text) ?? "never",
+                         source.double(.lastAttemptAt).map { age(now - $0) + " ago" } ?? "-"]
+                        + (counted ? [String(source.int(.requestsToday) ?? 0)] : []) + [status + error])
         }
         if rows.count > 1 {
             text += "\n" + align(rows, rightAligned: counted ? [1, 2, 5] : [1, 2], elastic: [0, counted ? 6 : 5], width: width)
         }
-        if let geocoder = stats.int("geocoderRequestsToday"), geocoder > 0 { text += "geocoder: \(geocoder) requests today\n" }
+        if let geocoder = stats.int(.geocoderRequestsToday), geocoder > 0 { text += "geocoder: \(geocoder) requests today\n" }
 
-        let provinces = stats.members("byProvince").map { [$0.0.escapingControlCharacters(), Object.text($0.1)] }
+        let provinces = stats.members(.byProvince).map { [$0.0.escapingControlCharacters(), Object.text($0.1)] }
         if !provinces.isEmpty { text += "\n" + align([["PROVINCE", "AREAS"]] + provinces, rightAligned: [1]) }
 
-        let report = Object(stats.members("lastRefresh"))
-        if let started = report.double("startedAt") {
-            let outcome = report.bool("succeeded") == true ? "succeeded" : "failed"
-            let duration = milliseconds(report.double("durationMilliseconds"))
+        let report = Object(stats.members(.lastRefresh))
+        if let started = report.double(.startedAt) {
+            let outcome = report.bool(.succeeded) == true ? "succeeded" : "failed"
+            let duration = milliseconds(report.double(.durationMilliseconds))
             text += "\nlast refresh: \(LocalTime.text(started)) (\(age(now - started)) ago), \(duration), \(outcome)\n"
-            for case .object(let members) in report.array("sources") {
-                let line = "  " + (Object(members).string("summary") ?? "")
+            for case .object(let members) in report.array(.sources) {
+                let line = "  " + (Object(members).string(.summary) ?? "")
                 text += (width.map { displayWidth(line) > $0 ? elide(line, to: $0) : line } ?? line) + "\n"
             }
         }
-        let index = Object(stats.members("index"))
-        let memory = Object(stats.members("memory"))
-        text += "memory: records \(bytes(memory.double("recordBytes"))), text \(bytes(memory.double("textBytes"))), index \(bytes(memory.double("indexBytes")))"
-        text += "; index built in \(milliseconds(index.double("buildMilliseconds")))\n"
+        let index = Object(stats.members(.index))
+        let memory = Object(stats.members(.memory))
+        text += "memory: records \(bytes(memory.double(.recordBytes))), text \(bytes(memory.double(.textBytes))), index \(bytes(memory.double(.indexBytes)))"
+        text += "; index built in \(milliseconds(index.double(.buildMilliseconds)))\n"
         return text
     }
 

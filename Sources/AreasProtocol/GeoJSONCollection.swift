@@ -3,8 +3,8 @@
 /// front door's `format=geojson` both write it from the same answer, so they agree byte for byte.
 public enum GeoJSONCollection {
     /// The properties kept for each feature: everything, or with `idsOnly` the id and distances.
-    static let fullProperties = ["id", "kind", "name", "address", "district", "source", "geocoded", "distanceMeters", "alongMeters", "sideMeters", "footprintMeters"]
-    static let idProperties = ["id", "distanceMeters", "alongMeters"]
+    static let fullProperties: [AnswerKey] = [.id, .kind, .name, .address, .district, .source, .geocoded, .distanceMeters, .alongMeters, .sideMeters, .footprintMeters]
+    static let idProperties: [AnswerKey] = [.id, .distanceMeters, .alongMeters]
 
     /// `answer` is a parsed success answer with `areas` (full areas: each has `lat` and `lon`).
     /// A truncated answer says so in a foreign member, `"truncated": true`, which GeoJSON
@@ -12,10 +12,10 @@ public enum GeoJSONCollection {
     public static func write(_ answer: JSONValue, idsOnly: Bool, into writer: inout JSONWriter) {
         writer.beginObject()
         writer.key("type"); writer.string("FeatureCollection")
-        if answer["truncated"]?.bool == true { writer.key("truncated"); writer.bool(true) }
+        if answer[.truncated]?.bool == true { writer.key(.truncated); writer.bool(true) }
         writer.key("features")
         writer.beginArray()
-        for area in answer["areas"]?.array ?? [] {
+        for area in answer[.areas]?.array ?? [] {
             writer.beginObject()
             writer.key("type"); writer.string("Feature")
             writer.key("geometry")
@@ -23,15 +23,15 @@ public enum GeoJSONCollection {
             writer.key("type"); writer.string("Point")
             writer.key("coordinates")
             writer.beginArray()
-            writer.number(area["lon"]?.double ?? 0)
-            writer.number(area["lat"]?.double ?? 0)
+            writer.number(area[.lon]?.double ?? 0)
+            writer.number(area[.lat]?.double ?? 0)
             writer.endArray()
             writer.endObject()
             writer.key("properties")
             writer.beginObject()
             for key in idsOnly ? idProperties : fullProperties {
                 guard let value = area[key] else { continue }
-                writer.key(escaping: key)
+                writer.key(key)
                 // JSON escapes what it must; the text goes through exactly as the daemon sent it.
                 switch value {
                 case .number(let n): writer.number(n)

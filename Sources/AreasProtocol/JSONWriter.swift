@@ -287,8 +287,8 @@ public struct JSONWriter: ~Copyable {
     /// as exactly `value`, which is then its shortest round-trip form; nil when it needs more,
     /// or is too large or small for this to be exact.
     ///
-    /// Formatting a double the general way (`description`) cost about 700 instructions and an
-    /// allocation; a full answer writes two per area. Here: the value scaled by 10¹⁰ and rounded
+    /// Formatting a double the general way (`description`) allocates, and a full answer writes
+    /// two per area. Here: the value scaled by 10¹⁰ and rounded
     /// is, for any value with at most ten decimals, those decimals followed by zeros (the
     /// scaling's error is far below one half), so trailing zeros are stripped and the quotient
     /// checked. Both the digits (below 2⁵³) and the power of ten are exact doubles, so that one
@@ -347,9 +347,9 @@ public struct JSONWriter: ~Copyable {
     }
 
     /// `{"id":"<id>","distanceMeters":<distance>`: an item of an `ids` answer up to its closing
-    /// brace, with one check for room and the pieces stored straight. Through `beginObject`,
-    /// `key`, `string` and `meters` an item took about 600 instructions, most of a near
-    /// answer's writing. An id that needs escaping takes that way still.
+    /// brace, with one check for room and the pieces stored straight, rather than a check for
+    /// each piece through `beginObject`, `key`, `string` and `meters`: an `ids` answer is little
+    /// else. An id that needs escaping takes that way still.
     public mutating func beginIDEntry(id: UnsafeBufferPointer<UInt8>, distanceMeters: Double?) {
         let centimetres = distanceMeters.map { ($0 * 100).rounded() } ?? 0
         guard Self.firstEscape(in: id, from: 0) == id.count, centimetres.isFinite, abs(centimetres) < 1e15 else {

@@ -1,6 +1,7 @@
 import AreasCore
 import AreasIngest
 import AreasProtocol
+import AreasSystem
 import Foundation
 
 /// `health`, `stats` and refresh reports.
@@ -13,24 +14,45 @@ extension Answers {
         var refreshing: Bool
     }
 
-    static func health(_ state: ServingState, refreshInterval: Double, refreshing: Bool, into writer: inout JSONWriter) {
-        let now = Date().timeIntervalSince1970
-        let age = state.dataAge(now: now)
-        let stale = age.map { $0 > 2 * refreshInterval } ?? true
+    /// What `health` says: whether data is loaded, how old it is, and what, if anything, is wrong.
+    struct Health {
+        var loaded: Bool
+        var areas: Int
+        var dataAgeSeconds: Double?
+        var stale: Bool
+        var refreshing: Bool
+        var lastRefreshSucceeded: Bool?
+        /// Why the service is not healthy; nil when it is.
+        var problem: String?
+
+        var healthy: Bool { problem == nil }
+
+        init(_ state: ServingState, refreshInterval: Double, refreshing: Bool, now: Double = Date().timeIntervalSince1970) {
+            let age = state.dataAge(now: now)
+            loaded = state.hasData
+            areas = state.index.count
+            dataAgeSeconds = age
+            stale = age.map { $0 > 2 * refreshInterval } ?? true
+            self.refreshing = refreshing
+            lastRefreshSucceeded = state.lastReport?.succeeded
+            problem = Answers.healthProblem(state, refreshInterval: refreshInterval, now: now)
+        }
+    }
+
+    static func health(_ health: Health, into writer: inout JSONWriter) {
         writer.beginObject()
-        writer.key("ok"); writer.bool(true)
-        writer.key("loaded"); writer.bool(state.hasData)
-        writer.key("areas"); writer.number(state.index.count)
-        writer.key("dataAgeSeconds")
-        if let age { writer.number(age.rounded()) } else { writer.null() }
-        writer.key("stale"); writer.bool(stale)
-        writer.key("refreshing"); writer.bool(refreshing)
-        writer.key("lastRefreshSucceeded")
-        if let report = state.lastReport { writer.bool(report.succeeded) } else { writer.null() }
-        let problem = healthProblem(state, refreshInterval: refreshInterval, now: now)
-        writer.key("healthy"); writer.bool(problem == nil)
-        writer.key("problem")
-        if let problem { writer.string(problem) } else { writer.null() }
+        writer.key(.ok); writer.bool(true)
+        writer.key(.loaded); writer.bool(health.loaded)
+        writer.key(.areas); writer.number(health.areas)
+        writer.key(.dataAgeSeconds)
+        if let age = health.dataAgeSeconds { writer.number(age.rounded()) } else { writer.null() }
+        writer.key(.stale); writer.bool(health.stale)
+        writer.key(.refreshing); writer.bool(health.refreshing)
+        writer.key(.lastRefreshSucceeded)
+        if let succeeded = health.lastRefreshSucceeded { writer.bool(succeeded) } else { writer.null() }
+        writer.key(.healthy); writer.bool(health.healthy)
+        writer.key(.problem)
+        if let problem = health.problem { writer.string(problem) } else { writer.null() }
         writer.endObject()
     }
 
@@ -53,10 +75,10 @@ extension Answers {
     static func stats(_ state: ServingState, status: ServiceStatus, into writer: inout JSONWriter) {
         let now = Date().timeIntervalSince1970
         writer.beginObject()
-        writer.key("ok"); writer.bool(true)
-        writer.key("version"); writer.string(AreasVersion.current)
-        writer.key("areas"); writer.number(state.index.count)
-        writer.key("byKind")
+        writer.key(.ok); writer.bool(true)
+        writer.key(.version); writer.string(AreasVersion.current)
+        writer.key(.areas); writer.number(state.index.count)
+        writer.key(.byKind)
         writer.beginObject()
         let records = state.index.areas.records
         for kind in AreaKind.allCases {
@@ -64,7 +86,7 @@ extension Answers {
             writer.number(state.count(of: kind))
         }
         writer.endObject()
-        writer.key("byProvince")
+        writer.key(.byProvince)
         writer.beginObject()
         var byReference: [StringArena.Ref: Int] = [:]
         for record in records { byReference[record.province, default: 0] += 1 }
@@ -76,111 +98,110 @@ extension Answers {
         }
         writer.endObject()
         // Every source there is data or history for: one whose refreshes fail is listed too.
-        writer.key("bySource")
+        writer.key(.bySource)
         writer.beginObject()
         // Today's upstream requests, as counted for dailyRequestLimit (kept beside the snapshot).
         let requestsToday = RequestQuota(path: RequestQuota.path(besideSnapshot: status.snapshotPath)).today
         for name in Set(state.sources.keys).union(state.history.keys).sorted() {
             let data = state.sources[name]
             let history = state.history[name]
-            func time(_ key: StaticString, _ value: Double?) {
+            func time(_ key: AnswerKey, _ value: Double?) {
                 writer.key(key)
                 if let value { writer.number(value.rounded()) } else { writer.null() }
             }
             writer.key(escaping: name)
             writer.beginObject()
-            writer.key("areas"); writer.number(data?.range.count ?? 0)
-            time("fetchedAt", data?.fetchedAt)
-            time("ageSeconds", data.map { Swift.max(0, now - $0.fetchedAt) })
-            time("lastAttemptAt", history?.lastAttemptAt)
-            time("lastSuccessAt", history?.lastSuccessAt ?? data?.fetchedAt)
-            writer.key("lastStatus")
+            writer.key(.areas); writer.number(data?.range.count ?? 0)
+            time(.fetchedAt, data?.fetchedAt)
+            time(.ageSeconds, data.map { Swift.max(0, now - $0.fetchedAt) })
+            time(.lastAttemptAt, history?.lastAttemptAt)
+            time(.lastSuccessAt, history?.lastSuccessAt ?? data?.fetchedAt)
+            writer.key(.lastStatus)
             if let status = history?.lastStatus { writer.string(status) } else { writer.null() }
-            writer.key("lastError")
+            writer.key(.lastError)
             if let error = history?.lastError { writer.string(error) } else { writer.null() }
-            writer.key("requestsToday"); writer.number(requestsToday[name] ?? 0)
+            writer.key(.requestsToday); writer.number(requestsToday[name] ?? 0)
             writer.endObject()
         }
         writer.endObject()
-        writer.key("geocoderRequestsToday"); writer.number(requestsToday[RequestQuota.geocoderName] ?? 0)
-        writer.key("index")
+        writer.key(.geocoderRequestsToday); writer.number(requestsToday[RequestQuota.geocoderName] ?? 0)
+        writer.key(.index)
         writer.beginObject()
-        writer.key("buildMilliseconds"); writer.meters(state.index.buildMilliseconds)
-        writer.key("treeBytes"); writer.number(state.index.tree.byteCount)
-        writer.key("nodeSize"); writer.number(state.index.tree.nodeSize)
+        writer.key(.buildMilliseconds); writer.meters(state.index.buildMilliseconds)
+        writer.key(.treeBytes); writer.number(state.index.tree.byteCount)
+        writer.key(.nodeSize); writer.number(state.index.tree.nodeSize)
         writer.endObject()
-        writer.key("memory")
+        writer.key(.memory)
         writer.beginObject()
-        writer.key("recordBytes"); writer.number(state.index.areas.recordByteCount)
-        writer.key("textBytes"); writer.number(state.index.areas.strings.byteCount)
-        writer.key("indexBytes"); writer.number(state.index.indexByteCount)
+        writer.key(.recordBytes); writer.number(state.index.areas.recordByteCount)
+        writer.key(.textBytes); writer.number(state.index.areas.strings.byteCount)
+        writer.key(.indexBytes); writer.number(state.index.indexByteCount)
         writer.endObject()
-        writer.key("snapshot")
+        writer.key(.snapshot)
         writer.beginObject()
-        writer.key("path"); writer.string(status.snapshotPath)
-        var info = stat()
-        if stat(status.snapshotPath, &info) == 0 {
-            writer.key("bytes"); writer.number(Int(info.st_size))
-            writer.key("ageSeconds"); writer.number(Swift.max(0, now - Double(info.st_mtim.tv_sec)).rounded())
+        writer.key(.path); writer.string(status.snapshotPath)
+        if let file = try? FileSystem.status(of: status.snapshotPath) {
+            writer.key(.bytes); writer.number(file.size)
+            writer.key(.ageSeconds); writer.number(Swift.max(0, now - file.modified.rounded(.down)).rounded())
         } else {
-            writer.key("bytes"); writer.null()
+            writer.key(.bytes); writer.null()
         }
         writer.endObject()
-        writer.key("uptimeSeconds"); writer.number((now - status.startedAt).rounded())
-        writer.key("queriesServed"); writer.number(status.queriesServed)
-        writer.key("refreshing"); writer.bool(status.refreshing)
-        writer.key("lastRefresh")
+        writer.key(.uptimeSeconds); writer.number((now - status.startedAt).rounded())
+        writer.key(.queriesServed); writer.number(status.queriesServed)
+        writer.key(.refreshing); writer.bool(status.refreshing)
+        writer.key(.lastRefresh)
         if let report = state.lastReport { Self.report(report, into: &writer) } else { writer.null() }
         writer.endObject()
     }
 
     static func report(_ report: RefreshReport, into writer: inout JSONWriter) {
         writer.beginObject()
-        writer.key("startedAt"); writer.number(report.startedAt.rounded())
-        writer.key("durationMilliseconds"); writer.meters(report.durationMilliseconds)
-        writer.key("forced"); writer.bool(report.forced)
-        writer.key("succeeded"); writer.bool(report.succeeded)
-        writer.key("sources")
+        writer.key(.startedAt); writer.number(report.startedAt.rounded())
+        writer.key(.durationMilliseconds); writer.meters(report.durationMilliseconds)
+        writer.key(.forced); writer.bool(report.forced)
+        writer.key(.succeeded); writer.bool(report.succeeded)
+        writer.key(.sources)
         writer.beginArray()
         for source in report.sources {
             writer.beginObject()
-            writer.key("name"); writer.string(source.name)
-            writer.key("status"); writer.string(source.status.rawValue)
-            writer.key("pages"); writer.number(source.pages)
-            writer.key("retries"); writer.number(source.retries)
-            writer.key("received"); writer.number(source.received)
-            writer.key("accepted"); writer.number(source.accepted)
-            writer.key("rejected")
+            writer.key(.name); writer.string(source.name)
+            writer.key(.status); writer.string(source.status.rawValue)
+            writer.key(.pages); writer.number(source.pages)
+            writer.key(.retries); writer.number(source.retries)
+            writer.key(.received); writer.number(source.received)
+            writer.key(.accepted); writer.number(source.accepted)
+            writer.key(.rejected)
             writer.beginObject()
             for (reason, count) in source.rejected.sorted(by: { $0.key < $1.key }) {
                 writer.key(escaping: reason); writer.number(count)
             }
             writer.endObject()
-            writer.key("repaired"); writer.number(source.repaired)
-            writer.key("positions")
+            writer.key(.repaired); writer.number(source.repaired)
+            writer.key(.positions)
             writer.beginObject()
-            writer.key("published"); writer.number(source.published)
-            writer.key("geocodedNew"); writer.number(source.geocodedNew)
-            writer.key("geocodedRemembered"); writer.number(source.geocodedRemembered)
-            writer.key("positionsFile"); writer.number(source.placedByOperator)
+            writer.key(.published); writer.number(source.published)
+            writer.key(.geocodedNew); writer.number(source.geocodedNew)
+            writer.key(.geocodedRemembered); writer.number(source.geocodedRemembered)
+            writer.key(.positionsFile); writer.number(source.placedByOperator)
             writer.endObject()
-            writer.key("duplicates"); writer.number(source.duplicates)
-            writer.key("added"); writer.number(source.added)
-            writer.key("removed"); writer.number(source.removed)
-            writer.key("changed"); writer.number(source.changed)
-            writer.key("serving"); writer.number(source.serving)
-            writer.key("durationMilliseconds"); writer.meters(source.durationMilliseconds)
-            writer.key("error")
+            writer.key(.duplicates); writer.number(source.duplicates)
+            writer.key(.added); writer.number(source.added)
+            writer.key(.removed); writer.number(source.removed)
+            writer.key(.changed); writer.number(source.changed)
+            writer.key(.serving); writer.number(source.serving)
+            writer.key(.durationMilliseconds); writer.meters(source.durationMilliseconds)
+            writer.key(.error)
             if let error = source.error { writer.string(error) } else { writer.null() }
-            writer.key("warnings")
+            writer.key(.warnings)
             writer.beginArray()
             for warning in source.warnings { writer.string(warning) }
             writer.endArray()
-            writer.key("summary"); writer.string(source.summary)
+            writer.key(.summary); writer.string(source.summary)
             writer.endObject()
         }
         writer.endArray()
-        writer.key("problems")
+        writer.key(.problems)
         writer.beginArray()
         for problem in report.problems { writer.string(problem) }
         writer.endArray()

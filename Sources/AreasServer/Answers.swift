@@ -7,11 +7,11 @@ import AreasProtocol
 enum Answers {
     static func error(_ error: RequestError, into writer: inout JSONWriter) {
         writer.beginObject()
-        writer.key("ok"); writer.bool(false)
-        writer.key("error")
+        writer.key(.ok); writer.bool(false)
+        writer.key(.error)
         writer.beginObject()
-        writer.key("code"); writer.string(error.code.rawValue)
-        writer.key("message"); writer.string(error.message)
+        writer.key(.code); writer.string(error.code.rawValue)
+        writer.key(.message); writer.string(error.message)
         writer.endObject()
         writer.endObject()
     }
@@ -26,8 +26,8 @@ enum Answers {
         list(matches, truncated: truncated, state: state, output: output, into: &writer) { match in
             (match.position, nil)
         } extra: { match, writer in
-            writer.key("alongMeters"); writer.meters(match.alongMeters)
-            writer.key("sideMeters"); writer.meters(match.sideMeters)
+            writer.key(.alongMeters); writer.meters(match.alongMeters)
+            writer.key(.sideMeters); writer.meters(match.sideMeters)
         }
     }
 
@@ -39,18 +39,17 @@ enum Answers {
         extra: (Match, inout JSONWriter) -> Void
     ) {
         writer.beginObject()
-        writer.key("ok"); writer.bool(true)
-        writer.key("count"); writer.number(matches.count)
-        writer.key("truncated"); writer.bool(truncated)
+        writer.key(.ok); writer.bool(true)
+        writer.key(.count); writer.number(matches.count)
+        writer.key(.truncated); writer.bool(truncated)
         if output != .count {
-            writer.key("areas")
+            writer.key(.areas)
             writer.beginArray()
             state.index.areas.withBuffers { areas in
                 // The records lie scattered over a large table, a cache miss each. All are asked
                 // for at once, then sizing the answer reads them and their ids in one tight
                 // loop, so the misses overlap instead of following one another between the
-                // writes (they were a fifth of a near query's cost at 1M areas; asking first
-                // took the time spent waiting on them from 16% of a near answer to 12%).
+                // writes.
                 for match in matches { areas.prefetchRecord(at: locate(match).position) }
                 if output == .ids {
                     // An id item makes its own room; the ids' text is all it reads besides.
@@ -80,27 +79,27 @@ enum Answers {
 
     static func check(_ check: AreaIndex.Check, from point: GeoPoint, state: ServingState, into writer: inout JSONWriter) {
         writer.beginObject()
-        writer.key("ok"); writer.bool(true)
-        writer.key("inside"); writer.bool(check.inside)
-        writer.key("summary"); writer.string(CheckSentence.make(check, from: point, areas: state.index.areas))
+        writer.key(.ok); writer.bool(true)
+        writer.key(.inside); writer.bool(check.inside)
+        writer.key(.summary); writer.string(CheckSentence.make(check, from: point, areas: state.index.areas))
         state.index.areas.withBuffers { areas in
-            writer.key("zones")
+            writer.key(.zones)
             writer.beginArray()
             for zone in check.zones {
                 area(zone.position, of: areas, distance: zone.distanceMeters, detailed: false, into: &writer)
-                writer.key("footprintMeters"); writer.meters(state.index.footprintRadius(of: zone.position))
+                writer.key(.footprintMeters); writer.meters(state.index.footprintRadius(of: zone.position))
                 writer.endObject()
             }
             writer.endArray()
-            writer.key("nearestSmoking")
+            writer.key(.nearestSmoking)
             guard let nearest = check.nearestSmoking else {
                 writer.null()
                 return
             }
             area(nearest.position, of: areas, distance: nearest.distanceMeters, detailed: false, into: &writer)
             let bearing = Geodesy.bearing(from: point, to: areas.records[nearest.position].coordinate)
-            writer.key("bearingDegrees"); writer.number((bearing * 10).rounded() / 10)
-            writer.key("direction"); writer.string(Geodesy.compassPoint(bearing))
+            writer.key(.bearingDegrees); writer.number((bearing * 10).rounded() / 10)
+            writer.key(.direction); writer.string(Geodesy.compassPoint(bearing))
             writer.endObject()
         }
         writer.endObject()
@@ -110,22 +109,22 @@ enum Answers {
     static func area(_ position: Int, of areas: AreaTable.Buffers, distance: Double?, detailed: Bool, into writer: inout JSONWriter) {
         let area = areas.records[position]
         writer.beginObject()
-        writer.key("id"); writer.string(utf8: areas.utf8(area.id))
-        writer.key("kind"); writer.string(area.kind.rawValue)
-        writer.key("name"); writer.string(utf8: areas.utf8(area.name))
-        writer.key("lat"); writer.number(area.coordinate.latitude)
-        writer.key("lon"); writer.number(area.coordinate.longitude)
-        if let distance { writer.key("distanceMeters"); writer.meters(distance) }
-        writer.key("address"); writer.string(utf8: areas.utf8(area.address))
-        writer.key("district"); writer.string(utf8: areas.utf8(area.district))
-        writer.key("source"); writer.string(utf8: areas.utf8(area.source))
+        writer.key(.id); writer.string(utf8: areas.utf8(area.id))
+        writer.key(.kind); writer.string(area.kind.rawValue)
+        writer.key(.name); writer.string(utf8: areas.utf8(area.name))
+        writer.key(.lat); writer.number(area.coordinate.latitude)
+        writer.key(.lon); writer.number(area.coordinate.longitude)
+        if let distance { writer.key(.distanceMeters); writer.meters(distance) }
+        writer.key(.address); writer.string(utf8: areas.utf8(area.address))
+        writer.key(.district); writer.string(utf8: areas.utf8(area.district))
+        writer.key(.source); writer.string(utf8: areas.utf8(area.source))
         // Only a geocoded position says anything: published ones keep the answer they always had.
-        if area.geocoded { writer.key("geocoded"); writer.bool(true) }
+        if area.geocoded { writer.key(.geocoded); writer.bool(true) }
         if detailed {
-            writer.key("province"); writer.string(utf8: areas.utf8(area.province))
-            writer.key("roadAddress"); writer.string(utf8: areas.utf8(area.roadAddress))
-            writer.key("lotAddress"); writer.string(utf8: areas.utf8(area.lotAddress))
-            writer.key("fields")
+            writer.key(.province); writer.string(utf8: areas.utf8(area.province))
+            writer.key(.roadAddress); writer.string(utf8: areas.utf8(area.roadAddress))
+            writer.key(.lotAddress); writer.string(utf8: areas.utf8(area.lotAddress))
+            writer.key(.fields)
             writer.beginObject()
             areas.forEachField(of: position) { key, value in
                 writer.string(utf8: key)

@@ -16,25 +16,20 @@ extension AreaService {
         let before = state
         var source = SourceReport(name: Self.followSourceName, status: .updated)
         source.pages = 1
-        var taken: SnapshotFile.Contents?
-        switch await follower.poll(follow, into: snapshotPath, force: force) {
+        var taken: DataSet?
+        switch await follower.poll(follow, into: store, force: force) {
         case .unchanged:
             source.accepted = before.index.count
             source.serving = before.index.count
-        case .changed(var contents, let confirmed, let notKept):
-            contents.catalog = SnapshotFollower.confirming(contents.catalog, confirmed)
-            let catalog = contents.catalog
-            let difference = catalog.difference(from: before.catalog)
-            (source.added, source.removed, source.changed) = before.hasData ? difference : (catalog.table.count, 0, 0)
-            source.accepted = catalog.table.count
-            source.serving = catalog.table.count
-            taken = contents
-            if let notKept {
-                logger.error("\(notKept); serving the leader's data without a local copy")
-            } else {
-                // The leader's later confirmations go beside it, as the leader keeps them.
-                try? FetchTimes.write(catalog.sources.mapValues(\.fetchedAt), beside: snapshotPath)
-            }
+        case .changed(let dataSet, let notKept):
+            let table = dataSet.catalog.table
+            let difference = before.hasData ? table.difference(table.indices, from: before.catalog.table, before.catalog.table.indices)
+                                            : AreaDifference(added: table.count)
+            (source.added, source.removed, source.changed) = (difference.added, difference.removed, difference.changed)
+            source.accepted = table.count
+            source.serving = table.count
+            taken = dataSet
+            if let notKept { logger.error("\(notKept); serving the leader's data without a local copy") }
         case .failed(let reason):
             source.status = .failed
             source.error = reason
@@ -44,8 +39,7 @@ extension AreaService {
         let report = RefreshReport(startedAt: startedAt, durationMilliseconds: source.durationMilliseconds, forced: force, sources: [source])
         let history = SourceHistory.after(report, previous: before.history, configured: [Self.followSourceName], now: Date().timeIntervalSince1970)
         let next = taken.map {
-            ServingState(catalog: $0.catalog, index: $0.index, hasData: true, lastReport: report, snapshotPath: snapshotPath,
-                         builtAt: Date().timeIntervalSince1970, history: history, footprint: config.footprint)
+            ServingState($0, hasData: true, lastReport: report, snapshotPath: snapshotPath, builtAt: Date().timeIntervalSince1970, history: history)
         } ?? before.with(catalog: before.catalog, report: report, history: history)
         install(next)
         onRefresh(next)

@@ -34,7 +34,7 @@ extension AreaService {
         }
         for problem in report.problems { logger.warning(problem) }
         let next: ServingState
-        let clock = ContinuousClock()
+        var notes: [SnapshotStore.Note] = []
         // Only a source whose areas changed, or one dropped from the config, changes the data;
         // then the index is rebuilt and the snapshot rewritten. Sources fetched again with the
         // same areas only move their fetch times, kept beside the snapshot.
@@ -46,28 +46,14 @@ extension AreaService {
             for source in report.sources where source.isUnchanged { confirmed[source.name] = catalog.sources[source.name]?.fetchedAt }
             let refreshed = before.catalog.with(fetchedAt: confirmed)
             next = before.with(catalog: refreshed, report: report, history: history)
-            if !confirmed.isEmpty && before.hasData {
-                do {
-                    try FetchTimes.write(refreshed.sources.mapValues(\.fetchedAt), beside: snapshotPath)
-                } catch {
-                    logger.warning("cannot record the fetch times beside \(snapshotPath): \(error.reason); after a restart the data will look as old as the snapshot")
-                }
-            }
+            if !confirmed.isEmpty && before.hasData { store.confirm(refreshed, notes: &notes) }
         } else {
-            let start = clock.now
-            let built = ServingState(catalog: catalog, hasData: true, lastReport: report, snapshotPath: snapshotPath,
-                                     builtAt: Date().timeIntervalSince1970, history: history, footprint: config.footprint)
-            logger.info("index built: \(built.index.count) areas in \(Int((clock.now - start).milliseconds)) ms")
             // Served from the new file once it is written and checked, so the memory the build
             // took goes back and the pages are shared with the kernel's cache and any follower.
-            do {
-                next = built.serving(try SnapshotFile.writeMapped(catalog, index: built.index, to: snapshotPath), footprint: config.footprint)
-                FetchTimes.remove(beside: snapshotPath)
-            } catch {
-                next = built
-                logger.error("\(error); the previous snapshot is unchanged, and the new data is served from memory")
-            }
+            next = ServingState(store.install(catalog, notes: &notes), hasData: true, lastReport: report, snapshotPath: snapshotPath,
+                                builtAt: Date().timeIntervalSince1970, history: history)
         }
+        logger.log(notes)
         install(next)
         if changed { FreeMemory.release() }  // the build's temporaries
         onRefresh(next)

@@ -17,33 +17,54 @@ extension AreaService {
     /// code when the answer is an error (the HTTP front door's status).
     @discardableResult
     public func respond(to line: UnsafeBufferPointer<UInt8>, peerUID: UInt32?, view: View, into writer: inout JSONWriter, tally: inout RequestTally) -> RequestError.Code? {
-        tally.answered += 1
         // At debug level each request is logged: its op, time and outcome, never its text.
         let startedAt = logger.threshold == .debug ? MonotonicClock.microseconds : nil
-        var op = "unreadable"
-        var outcome = "ok"
-        var failure: RequestError.Code?
+        let request: Request
         do throws(RequestError) {
-            let request = try Request.parse(line)
-            tally.count(request)
-            op = Request.operationNames[request.operationIndex]
+            request = try Request.parse(line)
+        } catch {
+            tally.answered += 1
+            return fail(error, operation: nil, peerUID: peerUID, startedAt: startedAt, into: &writer, tally: &tally)
+        }
+        return respond(to: request, peerUID: peerUID, view: view, into: &writer, tally: &tally, startedAt: startedAt)
+    }
+
+    /// Answers a request already read (an HTTP query's), as `respond(to:...)` answers a line.
+    @discardableResult
+    public func respond(to request: Request, peerUID: UInt32?, view: View, into writer: inout JSONWriter, tally: inout RequestTally) -> RequestError.Code? {
+        respond(to: request, peerUID: peerUID, view: view, into: &writer, tally: &tally,
+                startedAt: logger.threshold == .debug ? MonotonicClock.microseconds : nil)
+    }
+
+    private func respond(to request: Request, peerUID: UInt32?, view: View, into writer: inout JSONWriter, tally: inout RequestTally, startedAt: Int?) -> RequestError.Code? {
+        tally.answered += 1
+        tally.count(request.operation)
+        do throws(RequestError) {
             try execute(request, peerUID: peerUID, view: view, into: &writer)
         } catch {
-            tally.count(error)
-            failure = error.code
-            outcome = error.code.rawValue
-            Answers.error(error, into: &writer)
+            return fail(error, operation: request.operation, peerUID: peerUID, startedAt: startedAt, into: &writer, tally: &tally)
         }
         writer.newline()
-        if let startedAt {
-            logger.debug("request \(op) from uid \(peerUID.map(String.init) ?? "unknown"): \(outcome) in \(MonotonicClock.microseconds - startedAt) µs")
-        }
-        return failure
+        log(request.operation, "ok", peerUID: peerUID, startedAt: startedAt)
+        return nil
+    }
+
+    private func fail(_ error: RequestError, operation: RequestOperation?, peerUID: UInt32?, startedAt: Int?, into writer: inout JSONWriter, tally: inout RequestTally) -> RequestError.Code {
+        tally.count(error)
+        Answers.error(error, into: &writer)
+        writer.newline()
+        log(operation, error.code.rawValue, peerUID: peerUID, startedAt: startedAt)
+        return error.code
+    }
+
+    private func log(_ operation: RequestOperation?, _ outcome: String, peerUID: UInt32?, startedAt: Int?) {
+        guard let startedAt else { return }
+        logger.debug("request \(operation?.name ?? "unreadable") from uid \(peerUID.map(String.init) ?? "unknown"): \(outcome) in \(MonotonicClock.microseconds - startedAt) µs")
     }
 
     func isAdmin(_ uid: UInt32?, _ view: View) -> Bool {
         guard let uid else { return false }
-        return uid == 0 || uid == getuid() || view.adminUids.contains(uid)
+        return uid == 0 || uid == CurrentProcess.userID || view.adminUids.contains(uid)
     }
 
     func execute(_ request: Request, peerUID: UInt32?, into writer: inout JSONWriter) throws(RequestError) {
@@ -94,9 +115,9 @@ extension AreaService {
             try requireData(state)
             guard let position = state.index.areas.position(of: id) else { throw RequestError(.notFound, "no area with id '\(id)'") }
             writer.beginObject()
-            writer.key("ok"); writer.bool(true)
-            writer.key("count"); writer.number(1)
-            writer.key("areas")
+            writer.key(.ok); writer.bool(true)
+            writer.key(.count); writer.number(1)
+            writer.key(.areas)
             writer.beginArray()
             state.index.areas.withBuffers { Answers.area(position, of: $0, distance: nil, detailed: true, into: &writer) }
             writer.endObject()
@@ -105,25 +126,25 @@ extension AreaService {
         case .stats:
             Answers.stats(state, status: status, into: &writer)
         case .health:
-            Answers.health(state, refreshInterval: view.refreshInterval, refreshing: isRefreshing, into: &writer)
+            Answers.health(currentHealth(view), into: &writer)
         case .metrics:
             writer.beginObject()
-            writer.key("ok"); writer.bool(true)
-            writer.key("metrics")
-            writer.string(PrometheusText.render(state: state, status: status, counters: counters, refreshInterval: view.refreshInterval))
+            writer.key(.ok); writer.bool(true)
+            writer.key(.metrics)
+            writer.string(metricsText(view))
             writer.endObject()
         case .refresh(let wait, let force):
             let handle = startRefresh(force: force)
             writer.beginObject()
-            writer.key("ok"); writer.bool(true)
+            writer.key(.ok); writer.bool(true)
             var finished: RefreshReport?
             if wait { view.whileWaiting { finished = handle.wait() } }
             if let report = finished {
-                writer.key("refreshed"); writer.bool(true)
-                writer.key("report")
+                writer.key(.refreshed); writer.bool(true)
+                writer.key(.report)
                 Answers.report(report, into: &writer)
             } else {
-                writer.key("started"); writer.bool(true)
+                writer.key(.started); writer.bool(true)
             }
             writer.endObject()
         }
@@ -142,6 +163,15 @@ extension AreaService {
         guard state.hasData else {
             throw RequestError(.unavailable, isRefreshing ? "no data loaded yet: the first refresh is running" : "no data loaded: the last refresh failed; see stats")
         }
+    }
+
+    func currentHealth(_ view: View) -> Answers.Health {
+        Answers.Health(view.state, refreshInterval: view.refreshInterval, refreshing: isRefreshing)
+    }
+
+    /// The Prometheus text exposition of the service's counters and its data.
+    func metricsText(_ view: View) -> String {
+        PrometheusText.render(state: view.state, status: status, counters: counters, refreshInterval: view.refreshInterval)
     }
 
     /// What `stats` says of the service itself, beside its data.

@@ -41,6 +41,8 @@ public final class AreaService: Sendable {
 
     public var state: ServingState { current.withLock { $0 } }
     public var config: AreasConfig { configuration.withLock { $0 } }
+    /// The snapshot file's owner: loads, installs and adopts data sets as configured.
+    var store: SnapshotStore { SnapshotStore(path: snapshotPath, footprint: config.footprint) }
 
     /// Bumped whenever the state or the config is replaced.
     let generation = Atomic<Int>(0)

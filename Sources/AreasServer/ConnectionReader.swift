@@ -1,5 +1,4 @@
 import AreasSystem
-import Glibc
 
 /// Reads a connection with two clocks: the idle time-out between requests, and the request
 /// time-out from a request's first byte to its end, so a client that trickles a byte at a time
@@ -23,8 +22,8 @@ struct ConnectionReader {
     init(_ connection: FileDescriptor, limits: ConnectionServer.Limits) {
         self.connection = connection
         receiveTimeout = limits.idleTimeoutSeconds
-        try? connection.setTimeout(SO_RCVTIMEO, seconds: limits.idleTimeoutSeconds)
-        try? connection.setTimeout(SO_SNDTIMEO, seconds: limits.idleTimeoutSeconds)
+        try? connection.setTimeout(.receive, seconds: limits.idleTimeoutSeconds)
+        try? connection.setTimeout(.send, seconds: limits.idleTimeoutSeconds)
     }
 
     mutating func read(into chunk: UnsafeMutableRawBufferPointer, limits: ConnectionServer.Limits) -> Outcome {
@@ -37,13 +36,13 @@ struct ConnectionReader {
                 wanted = limits.idleTimeoutSeconds
             }
             if wanted != receiveTimeout {
-                try? connection.setTimeout(SO_RCVTIMEO, seconds: wanted)
+                try? connection.setTimeout(.receive, seconds: wanted)
                 receiveTimeout = wanted
             }
             do {
                 let count = try connection.read(into: chunk)
                 return count == 0 ? .closed : .bytes(count)
-            } catch where error.errno == EAGAIN && requestStartedAt != nil {
+            } catch where error.isTimeout && requestStartedAt != nil {
                 continue  // the request time-out, checked at the top
             } catch {
                 return .closed  // idle time-out, reset, or shutdown

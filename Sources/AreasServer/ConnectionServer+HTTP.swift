@@ -1,6 +1,5 @@
 import AreasProtocol
 import AreasSystem
-import Glibc
 
 /// HTTP/1.1 on a connection: keep-alive, pipelined requests answered in order, `HEAD`,
 /// conditional requests. Every query is answered by the same `AreaService.respond` as a request
@@ -105,6 +104,6 @@ extension ConnectionServer {
         if error.status == .methodNotAllowed { extra.append(("Allow", "GET, HEAD, OPTIONS")) }
         let bytes = http.errorAnswer(requestError, body: writer.withBytes { Array($0) }, status: error.status, extra: extra)
         _ = try? connection.writeAll(bytes)
-        _ = shutdown(connection.rawValue, Int32(SHUT_WR))
+        Sockets.shutdown(connection, .writing)
     }
 }

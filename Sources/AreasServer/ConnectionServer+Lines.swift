@@ -1,7 +1,6 @@
 import AreasProtocol
 import AreasSystem
 import Foundation
-import Glibc
 
 /// The line protocol on a connection: JSON request lines in, JSON answer lines out.
 ///

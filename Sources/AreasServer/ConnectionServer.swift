@@ -1,7 +1,6 @@
 import AreasProtocol
 import AreasSystem
 import Foundation
-import Glibc
 import Synchronization
 
 /// Serves the daemon's front doors: the line protocol on its Unix socket and, when configured,
@@ -100,15 +99,15 @@ public final class ConnectionServer: Sendable {
     @discardableResult
     public func stop(timeout: Double) -> Bool {
         guard !stopping.exchange(true, ordering: .relaxed) else { return true }
-        for listener in listeners { _ = shutdown(listener.descriptor.rawValue, Int32(SHUT_RDWR)) }
+        for listener in listeners { Sockets.shutdown(listener.descriptor, .both) }
         // Wake readers: each answers what it holds, then sees end of input.
         active.withLock { fds in
-            for fd in fds { _ = shutdown(fd, Int32(SHUT_RD)) }
+            for fd in fds { Sockets.shutdown(FileDescriptor(rawValue: fd), .reading) }
         }
         let inTime = finished.wait(timeout: .now() + timeout) == .success
         if !inTime {
             active.withLock { fds in
-                for fd in fds { _ = shutdown(fd, Int32(SHUT_RDWR)) }
+                for fd in fds { Sockets.shutdown(FileDescriptor(rawValue: fd), .both) }
             }
         }
         for listener in listeners { listener.descriptor.close() }
@@ -166,7 +165,7 @@ public final class ConnectionServer: Sendable {
                     // Logged once per burst, not once per try.
                     if refusedInBurst == 0 { service.logger.error("accept: \(error); waiting before accepting more") }
                     refusedInBurst += 1
-                    usleep(100_000)
+                    SystemThread.sleep(seconds: 0.1)
                 }
                 continue
             }

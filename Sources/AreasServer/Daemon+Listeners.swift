@@ -1,7 +1,6 @@
 import AreasIngest
 import AreasProtocol
 import AreasSystem
-import Glibc
 
 extension Daemon {
     /// Listens on a Unix socket at `path` (its folder checked, a stale socket replaced), with
@@ -11,7 +10,7 @@ extension Daemon {
         let fd = try Sockets.listenUnix(path: path)
         if let identity = SocketPath.identity(of: path) { boundSockets.append((path, identity)) }
         do {
-            try FileSystem.setPermissions(path, mode_t(mode))
+            try FileSystem.setPermissions(path, mode)
         } catch {
             logger.warning("chmod \(String(mode, radix: 8)) \(path): \(error.reason)")
         }

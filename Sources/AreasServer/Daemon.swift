@@ -2,7 +2,6 @@ import AreasCore
 import AreasIngest
 import AreasSystem
 import Foundation
-import Glibc
 import Synchronization
 
 /// areasd from start to exit: read the config, load the snapshot, listen, refresh on schedule,
@@ -151,7 +150,7 @@ public final class Daemon: @unchecked Sendable {
         } catch {
             return ("areasd: cannot start the socket server: \(error)", 1)
         }
-        logger.info("listening on \(socketPath) (\(state.index.count) areas, pid \(getpid()))")
+        logger.info("listening on \(socketPath) (\(state.index.count) areas, pid \(CurrentProcess.id))")
 
         installSignalHandlers()
         scheduleRefreshes(interval: config.refreshIntervalSeconds)
@@ -167,48 +166,14 @@ public final class Daemon: @unchecked Sendable {
     }
 
     /// The data set in the snapshot at `path`, or an empty one when there is none or it is
-    /// unreadable (moved aside for inspection; the first refresh fills in).
+    /// unreadable (the first refresh fills in).
     private func loadSnapshot(path: String, footprint: FootprintPolicy) -> ServingState {
-        let clock = ContinuousClock()
-        let start = clock.now
-        let contents: SnapshotFile.Contents
-        do {
-            guard let loaded = try SnapshotFile.load(path: path) else {
-                logger.info("no snapshot at \(path); serving nothing until the first refresh finishes")
-                return ServingState(catalog: Catalog(), hasData: false, lastReport: nil, snapshotPath: path, builtAt: Date().timeIntervalSince1970)
-            }
-            contents = loaded
-        } catch {
-            if case .corrupt = error {
-                // Kept for inspection, and out of the way of the next start.
-                let moved = SnapshotFile.quarantine(path: path).map { "moved it to \($0)" } ?? "could not move it aside"
-                logger.error("\(error); \(moved); starting empty, fetching now")
-            } else {
-                logger.error("\(error); starting empty, fetching now")
-            }
-            return ServingState(catalog: Catalog(), hasData: false, lastReport: nil, snapshotPath: path, builtAt: Date().timeIntervalSince1970)
-        }
-        // Refreshes that found nothing new since the snapshot was written left its sources'
-        // later fetch times beside it.
-        let confirmed = FetchTimes.read(beside: path).filter { $0.value > contents.catalog.sources[$0.key]?.fetchedAt ?? .infinity }
-        var state = ServingState(catalog: contents.catalog.with(fetchedAt: confirmed), index: contents.index, hasData: true, lastReport: nil,
-                                 snapshotPath: path, builtAt: Date().timeIntervalSince1970, footprint: footprint)
-        let inPlace = contents.index?.isBuilt(nodeSize: state.index.nodeSize, footprint: footprint) == true
-        logger.info("loaded snapshot \(path) (format \(contents.version), \(inPlace ? "served in place" : "indexed")): \(state.index.count) areas from \(contents.fetchedAt.count) sources in \(Int((clock.now - start).milliseconds)) ms")
-        if !inPlace {
-            // Written again in the current format (or with the configured footprints), so the
-            // next start serves it in place.
-            do {
-                // The confirmed fetch times go into the file, so the file beside it goes.
-                let rewritten = try SnapshotFile.writeMapped(state.catalog, index: state.index, to: path)
-                FetchTimes.remove(beside: path)
-                state = state.serving(rewritten, footprint: footprint)
-                logger.info("rewrote snapshot \(path) in format \(SnapshotFile.version)")
-            } catch {
-                logger.warning("cannot rewrite snapshot \(path) in format \(SnapshotFile.version): \(error); serving it from memory")
-            }
-        }
-        return state
+        let store = SnapshotStore(path: path, footprint: footprint)
+        var notes: [SnapshotStore.Note] = []
+        let loaded = store.load(notes: &notes)
+        logger.log(notes)
+        return ServingState(loaded ?? .empty(footprint: footprint), hasData: loaded != nil, lastReport: nil, snapshotPath: path,
+                            builtAt: Date().timeIntervalSince1970)
     }
 
     /// The socket server's limits for `config`. Each connection holds a descriptor, and the
@@ -229,7 +194,7 @@ public final class Daemon: @unchecked Sendable {
 
     private func listen(config: AreasConfig) throws -> FileDescriptor {
         // Socket activation: systemd bound the socket and passes it as fd 3.
-        if environment["LISTEN_PID"].flatMap({ Int32($0) }) == getpid(), environment["LISTEN_FDS"] == "1" {
+        if environment["LISTEN_PID"].flatMap({ Int32($0) }) == CurrentProcess.id, environment["LISTEN_FDS"] == "1" {
             let fd = FileDescriptor(rawValue: 3)
             try fd.setCloseOnExec()
             socketPath = "fd 3 (socket activation)"

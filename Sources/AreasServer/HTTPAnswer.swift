@@ -2,7 +2,6 @@ import AreasCore
 import AreasIngest
 import AreasProtocol
 import AreasSystem
-import Glibc
 
 /// What the HTTP front door answers to one request: a status, the fields particular to it, and
 /// where the body is (the connection's answer buffer, bytes, or the snapshot file).
@@ -40,7 +39,7 @@ struct HTTPAnswer {
                 ("Allow", "GET, HEAD, OPTIONS"), ("Access-Control-Allow-Methods", "GET, HEAD, OPTIONS"),
                 ("Access-Control-Allow-Headers", "Accept, If-None-Match"), ("Access-Control-Max-Age", "86400"),
             ], payload: .none)
-        case .request(let line, let geojson, let idsOnly, let cacheable):
+        case .request(let request, let geojson, let idsOnly, let cacheable):
             let tag = "\"\(view.state.dataTag).\(view.configEpoch)\(geojson ? ".geojson" : "")\""
             let caching: [(String, String)] = cacheable
                 ? [("ETag", tag), ("Cache-Control", http.cacheControl), ("Vary", "Accept")]
@@ -49,7 +48,7 @@ struct HTTPAnswer {
                 tally.answered += 1
                 return HTTPAnswer(status: .notModified, contentType: nil, fields: caching, payload: .none)
             }
-            if let code = line.withUnsafeBufferPointer({ service.respond(to: $0, peerUID: peer, view: view, into: &body, tally: &tally) }) {
+            if let code = service.respond(to: request, peerUID: peer, view: view, into: &body, tally: &tally) {
                 return HTTPAnswer(status: HTTPFrontDoor.status(for: code), contentType: json, fields: [noStore] + retry(code), payload: .writer)
             }
             guard geojson else { return HTTPAnswer(status: .ok, contentType: json, fields: caching, payload: .writer) }
@@ -61,15 +60,17 @@ struct HTTPAnswer {
             collection.newline()
             return HTTPAnswer(status: .ok, contentType: "application/geo+json", fields: caching, payload: .bytes(collection.bytes))
         case .health(let strict):
-            let code = Array(#"{"op":"health"}"#.utf8).withUnsafeBufferPointer { service.respond(to: $0, peerUID: peer, view: view, into: &body, tally: &tally) }
-            let answer = parsedAnswer(body)
-            let serving = code == nil && answer?["loaded"]?.bool == true && (!strict || answer?["healthy"]?.bool == true)
+            tally.answered += 1
+            tally.count(.health)
+            let health = service.currentHealth(view)
+            Answers.health(health, into: &body)
+            body.newline()
+            let serving = health.loaded && (!strict || health.healthy)
             return HTTPAnswer(status: serving ? .ok : .serviceUnavailable, contentType: json, fields: [noStore] + (serving ? [] : [("Retry-After", "5")]), payload: .writer)
         case .metrics:
-            let code = Array(#"{"op":"metrics"}"#.utf8).withUnsafeBufferPointer { service.respond(to: $0, peerUID: peer, view: view, into: &body, tally: &tally) }
-            guard code == nil, let text = parsedAnswer(body)?["metrics"]?.string else {
-                return HTTPAnswer(status: .internalServerError, contentType: json, fields: [noStore], payload: .writer)
-            }
+            tally.answered += 1
+            tally.count(.metrics)
+            let text = service.metricsText(view)
             return HTTPAnswer(status: .ok, contentType: "text/plain; version=0.0.4; charset=utf-8", fields: [noStore], payload: .bytes(Array(text.utf8)))
         case .snapshot:
             tally.answered += 1
@@ -80,14 +81,14 @@ struct HTTPAnswer {
     /// The current snapshot file, by identity: a refresh renames a new file into place, and the
     /// one opened here is sent whole.
     static func snapshot(_ head: HTTPRequestHead, path: String, body: inout JSONWriter) -> HTTPAnswer {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-        guard fd >= 0 else {
-            let error = RequestError(.notFound, errno == ENOENT ? "no snapshot has been written yet" : "the snapshot cannot be read: \(String(cString: strerror(errno)))")
+        let file: FileDescriptor
+        do {
+            file = try FileDescriptor.open(path, [.noFollow])
+        } catch {
+            let error = RequestError(.notFound, error.isNoSuchFile ? "no snapshot has been written yet" : "the snapshot cannot be read: \(error.reason)")
             return failure(error.code, body: &body, error: error)
         }
-        let file = FileDescriptor(rawValue: fd)
-        var info = stat()
-        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+        guard let info = try? file.status(), info.kind == .regular else {
             file.close()
             return failure(.notFound, body: &body, error: RequestError(.notFound, "the snapshot is not a regular file"))
         }
@@ -95,14 +96,14 @@ struct HTTPAnswer {
         // later times (kept beside it): followers need them to know how fresh the data is.
         let confirmed = FetchTimes.read(beside: path)
         let confirmedAt = (confirmed.values.max() ?? 0).bitPattern
-        let tag = "\"snapshot-\(String(info.st_ino, radix: 36))-\(String(info.st_size, radix: 36))-\(String(info.st_mtim.tv_sec * 1_000_000_000 + info.st_mtim.tv_nsec, radix: 36))-\(String(confirmedAt, radix: 36))\""
+        let tag = "\"snapshot-\(String(info.inode, radix: 36))-\(String(info.size, radix: 36))-\(String(info.modifiedNanoseconds, radix: 36))-\(String(confirmedAt, radix: 36))\""
         var fields = [("ETag", tag), ("Cache-Control", "no-cache")]
         if !confirmed.isEmpty { fields.append(("Areas-Fetched-At", FetchTimes.headerValue(confirmed))) }
         if let condition = head.header("if-none-match"), matches(condition, tag) {
             file.close()
             return HTTPAnswer(status: .notModified, contentType: nil, fields: fields, payload: .none)
         }
-        return HTTPAnswer(status: .ok, contentType: "application/octet-stream", fields: fields, payload: .file(file, size: Int(info.st_size)))
+        return HTTPAnswer(status: .ok, contentType: "application/octet-stream", fields: fields, payload: .file(file, size: info.size))
     }
 
     static func failure(_ code: RequestError.Code, body: inout JSONWriter, error: RequestError) -> HTTPAnswer {

@@ -1,5 +1,5 @@
 import AreasProtocol
-import Glibc
+import AreasSystem
 
 /// The HTTP front door's settings and the heads of its answers. The answers themselves come
 /// from the same `AreaService.respond` as the line protocol's; this only frames them.
@@ -74,30 +74,23 @@ struct HTTPDate {
     private var text = ""
 
     mutating func current() -> String {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        if now.tv_sec != second {
-            second = now.tv_sec
-            text = Self.format(now.tv_sec)
+        let now = WallClock.now.seconds
+        if now != second {
+            second = now
+            text = Self.format(now)
         }
         return text
     }
 
-    static func now() -> String {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        return format(now.tv_sec)
-    }
+    static func now() -> String { format(WallClock.now.seconds) }
 
     /// "Tue, 01 Dec 2026 02:05:00 GMT", in English whatever the locale.
     static func format(_ seconds: Int) -> String {
-        var time = time_t(seconds)
-        var parts = tm()
-        gmtime_r(&time, &parts)
+        let time = WallClock.utc(seconds)
         let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) "
-            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(days[time.weekday]), \(two(time.day)) \(months[time.month - 1]) \(time.year) "
+            + "\(two(time.hour)):\(two(time.minute)):\(two(time.second)) GMT"
     }
 }

@@ -1,7 +1,6 @@
 import AreasCore
 import AreasSystem
 import Foundation
-import Glibc
 import Synchronization
 
 /// One line per event on stderr. Under systemd (`$JOURNAL_STREAM` set) each line carries the
@@ -65,13 +64,10 @@ public struct Logger: Sendable {
         // a journal entry of its own or reach a terminal as a control sequence.
         let flat = message.escapingControlCharacters(lineBreak: " | ")
         if journal { return "<\(level.rawValue)>\(flat)\n" }
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        var seconds = time_t(now.tv_sec)
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        let stamp = String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
-                           Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), Int(now.tv_nsec / 1_000_000))
+        let now = WallClock.now
+        let time = WallClock.utc(now.seconds)
+        let stamp = String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", time.year, time.month, time.day,
+                           time.hour, time.minute, time.second, now.nanoseconds / 1_000_000)
         return "\(stamp) \(level.name) \(flat)\n"
     }
 

@@ -1,8 +1,8 @@
 import AreasCore
 import AreasIngest
 import AreasProtocol
+import AreasSystem
 import Foundation
-import Glibc
 
 /// The daemon's state in the Prometheus text exposition format (version 0.0.4), for
 /// `areasctl metrics` (and node_exporter's textfile collector).
@@ -72,7 +72,7 @@ enum PrometheusText {
     static func residentBytes() -> Int {
         guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
               let pages = statm.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) else { return 0 }
-        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+        return pages * CurrentProcess.pageSize
     }
 
     enum Kind: String { case gauge, counter }

@@ -13,7 +13,7 @@ public struct RequestTally {
 
     static let errorCodes = RequestError.Code.allCases
 
-    mutating func count(_ request: Request) { byOperation[request.operationIndex] += 1 }
+    mutating func count(_ operation: RequestOperation) { byOperation[operation.index] += 1 }
 
     mutating func count(_ error: RequestError) {
         byError[Self.errorCodes.firstIndex(of: error.code) ?? 0] += 1

@@ -21,16 +21,12 @@ public final class ServingState: Sendable {
     /// built, kept by a refresh that changed nothing.
     public let dataTag: String
 
-    /// `index`, when given, is served if it was built as asked (a snapshot's, read in place);
-    /// otherwise the index is built over the catalog's table.
-    public init(catalog: Catalog, index: AreaIndex? = nil, hasData: Bool, lastReport: RefreshReport?, snapshotPath: String, builtAt: Double,
-                history: [String: SourceHistory] = [:], nodeSize: Int = PackedRTree.defaultNodeSize, footprint: FootprintPolicy = .standard) {
-        self.catalog = catalog
-        if let index, index.isBuilt(nodeSize: nodeSize, footprint: footprint) {
-            self.index = index
-        } else {
-            self.index = catalog.index(nodeSize: nodeSize, footprint: footprint)
-        }
+    /// Serves `dataSet` as it is: its index was built, or read from the snapshot, by the
+    /// snapshot store as configured.
+    public init(_ dataSet: DataSet, hasData: Bool, lastReport: RefreshReport?, snapshotPath: String, builtAt: Double,
+                history: [String: SourceHistory] = [:]) {
+        self.catalog = dataSet.catalog
+        self.index = dataSet.index
         self.hasData = hasData
         self.lastReport = lastReport
         self.snapshotPath = snapshotPath
@@ -50,13 +46,6 @@ public final class ServingState: Sendable {
     /// The age of the oldest source's data, in seconds, or nil with no data.
     public func dataAge(now: Double) -> Double? {
         catalog.sources.values.map(\.fetchedAt).min().map { Swift.max(0, now - $0) }
-    }
-
-    /// The same data served from `contents` (the snapshot just written, mapped), with this
-    /// state's report, history and tag.
-    func serving(_ contents: SnapshotFile.Contents, footprint: FootprintPolicy) -> ServingState {
-        ServingState(catalog: contents.catalog, index: contents.index, hasData: hasData, lastReport: lastReport, snapshotPath: snapshotPath,
-                     builtAt: builtAt, history: history, nodeSize: index.nodeSize, footprint: footprint)
     }
 
     /// The same areas and index with a newer report, and the catalog's newer fetch times (a

@@ -1,19 +1,16 @@
 import AreasCore
 import AreasIngest
 import AreasSystem
-import Glibc
 
 /// A follower's view of its leader's snapshot: asks whether it changed (the file's identity,
-/// or HTTP `If-None-Match` with the last `ETag`) and, when it did, puts it in place as the
-/// follower's own snapshot once it passed every check a start-up load makes, and serves it
-/// from there, mapped. Nothing is taken from a snapshot that fails a check, and the follower's
-/// own file is then left as it was.
+/// or HTTP `If-None-Match` with the last `ETag`) and, when it did, hands it to the snapshot
+/// store, which takes it only once it passed every check a start-up load makes.
 final class SnapshotFollower: Sendable {
     enum Outcome {
         case unchanged
-        /// A verified new data set with the later fetch times the leader confirmed since;
+        /// A verified new data set, with the later fetch times the leader confirmed since;
         /// `notKept` says why it could not be kept as the local snapshot (it is served anyway).
-        case changed(SnapshotFile.Contents, confirmed: [String: Double], notKept: String?)
+        case changed(DataSet, notKept: String?)
         case failed(String)
     }
 
@@ -34,52 +31,31 @@ final class SnapshotFollower: Sendable {
 
     private let seen = LockedValue(Seen())
 
-    /// Asks the leader; a changed snapshot is put in place at `localPath`.
-    func poll(_ follow: FollowConfig, into localPath: String, force: Bool) async -> Outcome {
+    /// Asks the leader; a changed snapshot is put in place by `store`.
+    func poll(_ follow: FollowConfig, into store: SnapshotStore, force: Bool) async -> Outcome {
         switch follow.leader {
-        case .file(let path): return pollFile(path, into: localPath, force: force)
-        case .url(let url): return await pollURL(url, into: localPath, timeoutSeconds: follow.timeoutSeconds)
+        case .file(let path): return pollFile(path, into: store, force: force)
+        case .url(let url): return await pollURL(url, into: store, timeoutSeconds: follow.timeoutSeconds)
         }
     }
 
-    private func pollFile(_ path: String, into localPath: String, force: Bool) -> Outcome {
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            return .failed("cannot read the leader's snapshot \(path): \(String(cString: strerror(errno)))")
+    private func pollFile(_ path: String, into store: SnapshotStore, force: Bool) -> Outcome {
+        let info: FileStatus
+        do {
+            info = try FileSystem.existingStatus(of: path)
+        } catch {
+            return .failed("cannot read the leader's snapshot \(path): \(error.reason)")
         }
-        var sidecar = stat()
-        let confirmedModified = stat(path + ".fetched", &sidecar) == 0 ? sidecar.st_mtim.tv_sec * 1_000_000_000 + sidecar.st_mtim.tv_nsec : 0
-        let identity = FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
-                                    modified: info.st_mtim.tv_sec * 1_000_000_000 + info.st_mtim.tv_nsec, confirmedModified: confirmedModified)
+        let confirmedModified = (try? FileSystem.status(of: path + ".fetched"))??.modifiedNanoseconds ?? 0
+        let identity = FileIdentity(device: info.device, inode: info.inode, size: Int64(info.size),
+                                    modified: info.modifiedNanoseconds, confirmedModified: confirmedModified)
         if !force && seen.withLock({ $0.file }) == identity { return .unchanged }
-        let outcome = Self.taking({ () throws(SnapshotFile.Failure) in try SnapshotFile.adopt(file: path, as: localPath) },
-                                  orServing: { () throws(SnapshotFile.Failure) in try SnapshotFile.load(path: path) },
-                                  confirmed: FetchTimes.read(beside: path))
+        let outcome = Outcome(store.adopt(file: path))
         if case .changed = outcome { seen.withLock { $0.file = identity } }
         return outcome
     }
 
-    /// Takes a leader's snapshot with `adopt` (in place at the local path, checked); when the
-    /// local path cannot be written, serves it with `read` instead and says why.
-    private static func taking(
-        _ adopt: () throws(SnapshotFile.Failure) -> SnapshotFile.Contents,
-        orServing read: () throws(SnapshotFile.Failure) -> SnapshotFile.Contents?,
-        confirmed: [String: Double]
-    ) -> Outcome {
-        do throws(SnapshotFile.Failure) {
-            return .changed(try adopt(), confirmed: confirmed, notKept: nil)
-        } catch {
-            guard case .unwritable = error else { return .failed("refused the leader's snapshot: \(error)") }
-            do throws(SnapshotFile.Failure) {
-                guard let contents = try read() else { return .failed("the leader's snapshot is not there") }
-                return .changed(contents, confirmed: confirmed, notKept: error.description)
-            } catch {
-                return .failed("refused the leader's snapshot: \(error)")
-            }
-        }
-    }
-
-    private func pollURL(_ url: String, into localPath: String, timeoutSeconds: Double) async -> Outcome {
+    private func pollURL(_ url: String, into store: SnapshotStore, timeoutSeconds: Double) async -> Outcome {
         let etag = seen.withLock { $0.etag }
         let response: PageResponse
         do throws(UpstreamError) {
@@ -90,34 +66,18 @@ final class SnapshotFollower: Sendable {
         }
         if response.status == 304 { return .unchanged }
         guard response.status == 200 else { return .failed("the leader answered HTTP \(response.status) for its snapshot") }
-        let body = response.body
-        let outcome = Self.taking({ () throws(SnapshotFile.Failure) in try SnapshotFile.adopt(body, as: localPath) },
-                                  orServing: { () throws(SnapshotFile.Failure) in try SnapshotFile.decode(body, path: url) },
-                                  confirmed: response.headers["areas-fetched-at"].map { FetchTimes.parse(headerValue: $0) } ?? [:])
+        let confirmed = response.headers["areas-fetched-at"].map { FetchTimes.parse(headerValue: $0) } ?? [:]
+        let outcome = Outcome(store.adopt(response.body, from: url, confirmed: confirmed))
         if case .changed = outcome { seen.withLock { $0.etag = response.etag } }
         return outcome
     }
 }
 
-extension SnapshotFollower {
-    /// `catalog` with the later fetch times the leader's refreshes confirmed.
-    static func confirming(_ catalog: Catalog, _ confirmed: [String: Double]) -> Catalog {
-        catalog.with(fetchedAt: confirmed.filter { $0.value > catalog.sources[$0.key]?.fetchedAt ?? .infinity })
-    }
-}
-
-extension Catalog {
-    /// Areas of `self` not in `older`, of `older` not in `self`, and in both but different.
-    func difference(from older: Catalog) -> (added: Int, removed: Int, changed: Int) {
-        var added = 0
-        var changed = 0
-        for position in table.indices {
-            guard let old = older.table.position(of: table.id(at: position)) else {
-                added += 1
-                continue
-            }
-            if table[position] != older.table[old] { changed += 1 }
+extension SnapshotFollower.Outcome {
+    init(_ adoption: SnapshotStore.Adoption) {
+        switch adoption {
+        case .taken(let dataSet, let notKept): self = .changed(dataSet, notKept: notKept)
+        case .refused(let reason): self = .failed(reason)
         }
-        return (added, older.table.count - (table.count - added), changed)
     }
 }

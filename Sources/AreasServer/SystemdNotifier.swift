@@ -1,6 +1,5 @@
 import AreasSystem
 import Foundation
-import Glibc
 
 /// The sd_notify protocol without libsystemd: each message is one datagram of `KEY=value` lines
 /// sent to the socket named by `$NOTIFY_SOCKET` (a path, or `@name` for an abstract socket).
@@ -11,7 +10,7 @@ public struct SystemdNotifier: Sendable {
     /// Half of `$WATCHDOG_USEC`, when the watchdog is on and meant for this process.
     public let watchdogInterval: Double?
 
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment, pid: Int32 = getpid()) {
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment, pid: Int32 = CurrentProcess.id) {
         sender = environment["NOTIFY_SOCKET"].flatMap { DatagramSender(path: $0) }
         var interval: Double?
         if let text = environment["WATCHDOG_USEC"], let usec = Double(text), usec > 0 {

@@ -92,9 +92,19 @@ public struct FileDescriptor: Sendable, Hashable {
         try systemCall("fcntl") { fcntl(rawValue, F_SETFL, on ? flags | O_NONBLOCK : flags & ~O_NONBLOCK) }
     }
 
+    /// Which wait of a socket a time-out bounds.
+    public enum Wait: Sendable {
+        case receive, send
+    }
+
     /// Sets `SO_RCVTIMEO` or `SO_SNDTIMEO`: a blocking receive or send that waits longer fails
-    /// with EAGAIN. The value is clamped to at least a millisecond, as 0 would mean "forever".
-    public func setTimeout(_ option: Int32, seconds: Double) throws(SystemError) {
+    /// with EAGAIN (`SystemError.isTimeout`). The value is clamped to at least a millisecond, as
+    /// 0 would mean "forever".
+    public func setTimeout(_ wait: Wait, seconds: Double) throws(SystemError) {
+        try setTimeout(wait == .receive ? SO_RCVTIMEO : SO_SNDTIMEO, seconds: seconds)
+    }
+
+    func setTimeout(_ option: Int32, seconds: Double) throws(SystemError) {
         let clamped = Swift.max(0.001, Swift.min(seconds, 86_400 * 365))
         var value = timeval(tv_sec: Int(clamped), tv_usec: Int((clamped - clamped.rounded(.down)) * 1e6))
         try systemCall("setsockopt") { setsockopt(rawValue, SOL_SOCKET, option, &value, socklen_t(MemoryLayout<timeval>.size)) }

@@ -186,6 +186,25 @@ public enum Sockets {
 
     /// True when the peer has closed its socket (hang-up or error), found without reading. A
     /// peer that only shut down its writing half, and waits for its answers, has not gone.
+    /// Which directions `shutdown` ends.
+    public enum Direction: Sendable {
+        case reading, writing, both
+        var raw: Int32 {
+            switch self {
+            case .reading: return Int32(SHUT_RD)
+            case .writing: return Int32(SHUT_WR)
+            case .both: return Int32(SHUT_RDWR)
+            }
+        }
+    }
+
+    /// Ends one or both directions of a connection: a reader blocked on it sees the end of
+    /// input, the peer sees the end of the answers. Best effort: a socket already closed by
+    /// the peer has nothing to end.
+    public static func shutdown(_ fd: FileDescriptor, _ direction: Direction) {
+        _ = Glibc.shutdown(fd.rawValue, direction.raw)
+    }
+
     public static func peerHasHungUp(_ fd: FileDescriptor) -> Bool {
         var entry = pollfd(fd: fd.rawValue, events: Int16(POLLIN), revents: 0)
         guard poll(&entry, 1, 0) == 1 else { return false }

@@ -12,6 +12,12 @@ public struct SystemError: Error, Sendable, Equatable, CustomStringConvertible {
         self.subject = subject
     }
 
+    /// A blocking call waited past its time-out (EAGAIN).
+    public var isTimeout: Bool { errno == EAGAIN || errno == EWOULDBLOCK }
+
+    /// Nothing is at the path (ENOENT).
+    public var isNoSuchFile: Bool { errno == ENOENT }
+
     /// errno in words, as `strerror` gives it ("No such file or directory").
     public var reason: String { String(cString: strerror(errno)) }
 

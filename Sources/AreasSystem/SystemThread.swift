@@ -31,4 +31,9 @@ public enum SystemThread {
         let body: @Sendable () -> Void
         init(_ body: @escaping @Sendable () -> Void) { self.body = body }
     }
+
+    /// Sleeps the calling thread (never a task of the cooperative pool) for `seconds`.
+    public static func sleep(seconds: Double) {
+        _ = usleep(useconds_t(Swift.max(0, seconds) * 1_000_000))
+    }
 }

@@ -12,6 +12,11 @@ public enum DaemonQuestions {
         return try? JSONParser.parse(line)
     }
 
+    /// Sends `request` to the daemon at `socket` and parses the answer; nil as above.
+    @Sendable public static func ask(_ socket: String, _ request: Request) -> JSONValue? {
+        ask(socket, String(decoding: request.line, as: UTF8.self))
+    }
+
     /// Checks `condition` every 20 ms until it holds (true) or `seconds` pass (false).
     public static func waitUntil(seconds: Double = 20, _ condition: () -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
@@ -24,7 +29,7 @@ public enum DaemonQuestions {
 
     /// Waits until the daemon at `socket` says its data is loaded.
     public static func waitUntilLoaded(_ socket: String, seconds: Double = 20) -> Bool {
-        waitUntil(seconds: seconds) { ask(socket, #"{"op":"health"}"#)?["loaded"]?.bool == true }
+        waitUntil(seconds: seconds) { ask(socket, Request.health)?[.loaded]?.bool == true }
     }
 }
 

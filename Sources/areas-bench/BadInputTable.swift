@@ -1,4 +1,5 @@
 import AreasControl
+import AreasProtocol
 import AreasSystem
 import Foundation
 import Glibc
@@ -96,7 +97,7 @@ struct BadInputTable {
         for (name, bytes) in Self.lines {
             let answer = String(decoding: try client.send(bytes), as: UTF8.self)
             print("| \(name) | `\(cell(answer))` |")
-            if (try? client.send(Array(#"{"op":"health"}"#.utf8))) != nil { alive += 1 }
+            if (try? client.send(Request.health.line)) != nil { alive += 1 }
         }
         // Streams rather than single lines.
         var rows: [(String, String)] = []
@@ -109,7 +110,7 @@ struct BadInputTable {
             var answered = 0
             for _ in 0..<5000 { if (try? Self.readLine(fd)) != nil { answered += 1 } }
             rows.append(("5,000 requests in one write", "\(answered) answers"))
-            try fd.writeAll(Array("\r\n\n\n".utf8) + Array(#"{"op":"health"}"#.utf8) + [13, 10])
+            try fd.writeAll(Array("\r\n\n\n".utf8) + Request.health.line + [13, 10])
             rows.append(("blank lines and CRLF endings", cell(try Self.readLine(fd))))
         }
         do {
@@ -127,7 +128,7 @@ struct BadInputTable {
             let flood = Array(String(repeating: #"{"op":"radius","lat":37.53,"lon":126.97,"meters":3000}"# + "\n", count: 20_000).utf8)
             _ = flood.withUnsafeBytes { try? fd.write($0) }
             let other = try AreasClient(path: socket)
-            let fine = (try? other.send(Array(#"{"op":"health"}"#.utf8))) != nil
+            let fine = (try? other.send(Request.health.line)) != nil
             rows.append(("a client that sends 20,000 requests and never reads", fine ? "its own connection stalls; other clients are answered; closed after idleTimeoutSeconds" : "OTHER CLIENTS STALLED"))
             fd.close()
         }

@@ -45,6 +45,7 @@ struct DaemonHarness {
     }
 
     @Sendable static func ask(_ socket: String, _ request: String) -> JSONValue? { DaemonQuestions.ask(socket, request) }
+    @Sendable static func ask(_ socket: String, _ request: Request) -> JSONValue? { DaemonQuestions.ask(socket, request) }
 
     static func waitReady(_ socket: String) -> Bool { DaemonQuestions.waitUntilLoaded(socket, seconds: 10) }
 }

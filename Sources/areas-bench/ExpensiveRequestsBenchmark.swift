@@ -83,7 +83,7 @@ struct ExpensiveRequestsBenchmark {
                  roadAddress: "서울특별시 용산구 한강대로 \(i % 500)", province: i == 0 ? "제주특별자치도" : "서울특별시", district: "용산구", source: "bench",
                  fields: [Field("prhsmkAr", String(Int.random(in: 20...20_000, using: &sizes)))])
         }
-        let state = ServingState(catalog: Catalog(areas: areas, fetchedAt: ["bench": Date().timeIntervalSince1970]), hasData: true,
+        let state = ServingState(.indexing(Catalog(areas: areas, fetchedAt: ["bench": Date().timeIntervalSince1970])), hasData: true,
                                  lastReport: nil, snapshotPath: "/nonexistent", builtAt: 0)
         guard let service = BenchData.service(serving: state) else { return }
         let view = service.view()

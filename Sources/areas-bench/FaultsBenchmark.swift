@@ -1,5 +1,6 @@
 import AreasControl
 import AreasIngest
+import AreasProtocol
 import AreasSystem
 import AreasTestSupport
 import Foundation
@@ -24,7 +25,8 @@ struct FaultsBenchmark {
         let upstream = harness.upstream
         let areasd = harness.areasd
         func config(snapshot: String) throws -> String { try harness.config(snapshot: snapshot) }
-        let ask = DaemonHarness.ask
+        let ask: @Sendable (String, String) -> JSONValue? = DaemonHarness.ask
+        let askRequest: @Sendable (String, Request) -> JSONValue? = DaemonHarness.ask
         let waitReady = DaemonHarness.waitReady
         func ids(_ socket: String, source: String) -> Set<String> {
             guard case .object(let m)? = ask(socket, #"{"op":"bbox","south":33,"west":124,"north":39,"east":132,"output":"ids","limit":10000}"#),
@@ -44,7 +46,7 @@ struct FaultsBenchmark {
         for fault in faults {
             upstream.setMode("good")
             upstream.nextVariant()
-            _ = ask(socket, #"{"op":"refresh","wait":true}"#)
+            _ = askRequest(socket, Request.refresh(wait: true, force: false))
             let before = ids(socket, source: "zones")
             let smokingBefore = ids(socket, source: "yongsan")
             upstream.setMode(fault)
@@ -62,7 +64,7 @@ struct FaultsBenchmark {
                 }
             }
             prober.start()
-            let answer = ask(socket, #"{"op":"refresh","wait":true}"#)
+            let answer = askRequest(socket, Request.refresh(wait: true, force: false))
             probe.stop.store(true, ordering: .relaxed)
             while !prober.isFinished { usleep(5_000) }
             let after = ids(socket, source: "zones")
@@ -97,7 +99,7 @@ struct FaultsBenchmark {
             if waitReady(killSocket) {
                 // Start a refresh, then kill at a random moment within it.
                 let client = try? AreasClient(path: killSocket)
-                _ = try? client.map { try $0.send(Array(#"{"op":"refresh","wait":false}"#.utf8)) }
+                _ = try? client.map { try $0.send(Request.refresh(wait: false, force: false).line) }
                 usleep(UInt32.random(in: 0...250_000, using: &random))
             }
             kill(child.pid, SIGKILL)
@@ -143,9 +145,9 @@ struct FaultsBenchmark {
             let size = (try? FileManager.default.attributesOfItem(atPath: fullSnapshot)[.size] as? Int) ?? 0
             _ = FileManager.default.createFile(atPath: filler, contents: Data(count: max(0, free - size / 2)))
             upstream.nextVariant()
-            _ = ask(fullSocket, #"{"op":"refresh","wait":true}"#)
+            _ = askRequest(fullSocket, Request.refresh(wait: true, force: false))
             let second = try? SnapshotFile.load(path: fullSnapshot)
-            let stillServing = ask(fullSocket, #"{"op":"health"}"#) != nil
+            let stillServing = askRequest(fullSocket, Request.health) != nil
             kill(child.processIdentifier, SIGTERM)
             child.waitUntilExit()
             let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""

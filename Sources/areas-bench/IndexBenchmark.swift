@@ -118,8 +118,8 @@ struct IndexBenchmark {
                  fields: [Field("prhsmkAr", String(Int.random(in: 20...20_000, using: &sizes)))])
         }
         // As the daemon holds a data set: one catalog, its table indexed once.
-        let state = ServingState(catalog: Catalog(areas: areas, fetchedAt: ["bench": Date().timeIntervalSince1970]), hasData: true,
-                                 lastReport: nil, snapshotPath: "/nonexistent", builtAt: 0, nodeSize: nodeSize)
+        let state = ServingState(.indexing(Catalog(areas: areas, fetchedAt: ["bench": Date().timeIntervalSince1970]), nodeSize: nodeSize), hasData: true,
+                                 lastReport: nil, snapshotPath: "/nonexistent", builtAt: 0)
         let index = state.index
         if selected("check") {
             let check = Measure.medianMicroseconds(centers, passes: 3) { index.check($0).zones.count }

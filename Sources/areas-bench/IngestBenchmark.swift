@@ -122,7 +122,7 @@ struct IngestBenchmark {
         var startResident = Measure.residentBytes
         var refreshStart = Measure.clock.now
         let (catalog, report) = await Refresher(config: config, environment: [:]).refresh(Catalog())
-        let state = ServingState(catalog: catalog, hasData: true, lastReport: report, snapshotPath: "", builtAt: 0)
+        let state = ServingState(.indexing(catalog), hasData: true, lastReport: report, snapshotPath: "", builtAt: 0)
         var snapshotBytes = SnapshotFile.encode(catalog, index: state.index).count
         let refreshMilliseconds = (Measure.clock.now - refreshStart).milliseconds
         let refreshPeak = Measure.peakResidentBytes - startResident
@@ -131,7 +131,7 @@ struct IngestBenchmark {
         startResident = Measure.residentBytes
         refreshStart = Measure.clock.now
         let (again, againReport) = await Refresher(config: config, environment: [:]).refresh(state.catalog)
-        let againState = ServingState(catalog: again, hasData: true, lastReport: againReport, snapshotPath: "", builtAt: 0)
+        let againState = ServingState(.indexing(again), hasData: true, lastReport: againReport, snapshotPath: "", builtAt: 0)
         snapshotBytes = SnapshotFile.encode(again, index: againState.index).count
         let againMilliseconds = (Measure.clock.now - refreshStart).milliseconds
         let againPeak = Measure.peakResidentBytes - startResident

@@ -80,7 +80,7 @@ extension SocketBenchmark {
             let daemon = try Child(areasd, ["--config", directory + "/areasd.json", "--socket", areasSocket, "--log-level", "error"])
             var startup = Double.nan
             while (Measure.clock.now - started) < .seconds(60) {
-                if let client = try? AreasClient(path: areasSocket), let line = try? client.send(Array(#"{"op":"health"}"#.utf8)),
+                if let client = try? AreasClient(path: areasSocket), let line = try? client.send(Request.health.line),
                    String(decoding: line, as: UTF8.self).contains(#""loaded":true"#) {
                     startup = (Measure.clock.now - started).milliseconds
                     break
@@ -163,7 +163,7 @@ extension SocketBenchmark {
 
     /// The byte counts areasd's `stats` gives under `memory`.
     static func memoryParts(socket: String) -> [String: Int] {
-        guard let client = try? AreasClient(path: socket), let line = try? client.send(Array(#"{"op":"stats"}"#.utf8)),
+        guard let client = try? AreasClient(path: socket), let line = try? client.send(Request.stats.line),
               let stats = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
               let memory = stats["memory"] as? [String: Any] else { return [:] }
         return memory.compactMapValues { ($0 as? NSNumber)?.intValue }

@@ -1,4 +1,5 @@
 import AreasCore
+import AreasProtocol
 import AreasSystem
 import AreasTestSupport
 import Foundation
@@ -52,7 +53,7 @@ struct SoakBenchmark {
             while !flags.stop.load(ordering: .relaxed) {
                 for _ in 0..<100 where !flags.stop.load(ordering: .relaxed) { usleep(100_000) }
                 upstream.nextVariant()
-                if DaemonHarness.ask(socket, #"{"op":"refresh","wait":true}"#) != nil { flags.refreshes.add(1, ordering: .relaxed) }
+                if DaemonHarness.ask(socket, Request.refresh(wait: true, force: false)) != nil { flags.refreshes.add(1, ordering: .relaxed) }
             }
         }
         refresher.start()

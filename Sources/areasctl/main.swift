@@ -1,5 +1,6 @@
 import AreasCore
 import AreasControl
+import AreasProtocol
 import AreasSystem
 import Foundation
 
@@ -19,13 +20,13 @@ do {
 let path = command.socketPath ?? DefaultPaths.socket(environment: ProcessInfo.processInfo.environment)
 do {
     let client = try AreasClient(path: path, timeoutSeconds: command.timeoutSeconds)
-    let answer = try client.send(command.request)
+    let answer = try client.send(command.line)
     let output = ResponseFormatter.render(answer, for: command, width: TerminalWidth.current(environment: ProcessInfo.processInfo.environment))
     print(output.stdout, terminator: "")
     StandardError.write(output.stderr)
     // Nothing found in a province: say whether the name is one the data has.
     if let province = command.province, ResponseFormatter.count(of: answer) == 0,
-       let known = ResponseFormatter.provinces(in: try client.send(Array(#"{"op":"stats"}"#.utf8))),
+       let known = ResponseFormatter.provinces(in: try client.send(Request.stats.line)),
        let note = ControlCommand.provinceNote(province, known: known) {
         StandardError.write(note)
     }

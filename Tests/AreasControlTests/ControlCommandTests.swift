@@ -23,12 +23,13 @@ import Testing
     ])
     func commandBecomesTheRequestTheDaemonReads(arguments: [String], expected: Request) throws {
         let command = try ControlCommand.parse(arguments)
-        #expect(try Request.parse(command.request) == expected)
+        #expect(command.request == expected)
+        #expect(try Request.parse(command.line) == expected)
     }
 
     @Test func alongSendsEveryPointInOrder() throws {
         let command = try ControlCommand.parse(["along", "--meters", "30", "37.55,126.97", "37.56,126.98", "37.57,126.99"])
-        guard case .along(let path, let meters, _, _, _, _) = try Request.parse(command.request) else {
+        guard case .along(let path, let meters, _, _, _, _) = try Request.parse(command.line) else {
             Issue.record("not an along request")
             return
         }

@@ -1,8 +1,8 @@
 import AreasProtocol
 import Testing
 
-/// Each endpoint becomes the request line the socket takes for the same question; the request
-/// parser is the oracle (the line must parse to the same request as the socket's own).
+/// Each endpoint becomes the request the socket takes for the same question; the request
+/// parser is the oracle (the route must give the same request as the socket's own line).
 struct HTTPRouteTests {
     static func head(_ target: String, accept: String? = nil) throws -> HTTPRequestHead {
         var lines = ["GET \(target) HTTP/1.1", "Host: x"]
@@ -27,23 +27,21 @@ struct HTTPRouteTests {
             Issue.record("\(target) is not a query")
             return
         }
-        #expect(try Request.parse(routed) == Request.parse(Array(line.utf8)), "\(String(decoding: routed, as: UTF8.self))")
+        #expect(try routed == Request.parse(Array(line.utf8)), "\(String(decoding: routed.line, as: UTF8.self))")
     }
 
-    /// A value that is not a number reaches the request parser as text, which then names the
-    /// parameter exactly as the socket does.
+    /// A value that is not a number is read as text, and the error names the parameter exactly
+    /// as the socket's parser does for the same value in a request line.
     @Test(arguments: ["north", "nan", "inf", "0x10", "1e999"])
     func aWordForANumberGetsTheSocketsMessage(text: String) throws {
-        guard case .request(let routed, _, _, _) = try HTTPRoute.route(try Self.head("/v1/near?lat=\(text)&lon=126.97")) else {
-            Issue.record("not a query")
+        let socket = Result { try Request.parse(Array(#"{"op":"near","lat":"\#(text)","lon":126.97}"#.utf8)) }
+        let http = Result { try HTTPRoute.route(try Self.head("/v1/near?lat=\(text)&lon=126.97")) }
+        guard case .failure(let expected as RequestError) = socket, case .failure(let error as RequestError) = http else {
+            Issue.record("a word for a latitude was taken: socket \(socket), HTTP \(http)")
             return
         }
-        #expect {
-            try Request.parse(routed)
-        } throws: { error in
-            guard let error = error as? RequestError else { return false }
-            return error.code == .badRequest && error.message.contains("lat")
-        }
+        #expect(expected.code == .badRequest && expected.message.contains("lat"))
+        #expect(error == expected)
     }
 
     @Test(arguments: [
@@ -52,15 +50,19 @@ struct HTTPRouteTests {
         ("/v1/near?lat=1&lon=2", "text/html, application/geo+json;q=0.9", true),
         ("/v1/near?lat=1&lon=2&format=json", "application/geo+json", false),
         ("/v1/near?lat=1&lon=2", "application/json", false),
+        ("/v1/near?lat=1&lon=2&output=ids&format=geojson", nil, true),
+        ("/v1/near?lat=1&lon=2&output=ids", nil, false),
     ] as [(String, String?, Bool)])
     func geoJSONByParameterOrAccept(target: String, accept: String?, geojson: Bool) throws {
-        guard case .request(let line, let asked, _, _) = try HTTPRoute.route(try Self.head(target, accept: accept)) else {
-            Issue.record("not a query")
+        guard case .request(let request, let asked, let idsOnly, _) = try HTTPRoute.route(try Self.head(target, accept: accept)),
+              case .near(_, _, _, _, _, let output) = request else {
+            Issue.record("not a near query")
             return
         }
         #expect(asked == geojson)
+        #expect(idsOnly == target.contains("output=ids"))
         // GeoJSON needs positions: the daemon is asked for whole areas.
-        if geojson { #expect(!String(decoding: line, as: UTF8.self).contains("output")) }
+        #expect(output == (geojson || !idsOnly ? .full : .ids))
     }
 
     @Test(arguments: [

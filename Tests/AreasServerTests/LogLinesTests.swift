@@ -28,7 +28,7 @@ struct LogLinesTests {
             """#.utf8), path: "areasd.json")
         let folder = Fixtures.temporaryDirectory()
         let service = AreaService(
-            config: config, state: ServingState(catalog: Catalog(), hasData: false, lastReport: nil, snapshotPath: folder + "/s", builtAt: 0),
+            config: config, state: ServingState(.empty(), hasData: false, lastReport: nil, snapshotPath: folder + "/s", builtAt: 0),
             snapshotPath: folder + "/s", logger: Logger(threshold: .info, environment: [:], sink: { lines.append($0) }))
         let job = service.startRefresh(force: false)
         // Waited for on a thread of its own, not on one of the test runner's.

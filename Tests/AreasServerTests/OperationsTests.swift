@@ -260,7 +260,7 @@ final class OperationsTests: XCTestCase {
             Fixtures.source(name: "rejected", url: rejecting.baseURL + "/api", keyEnv: "AREAS_KEY"),
             Fixtures.source(name: "refused", url: "http://127.0.0.1:\(closedPort)/api", keyEnv: "AREAS_KEY", retries: 1),
         ]
-        let empty = ServingState(catalog: Catalog(), hasData: false, lastReport: nil, snapshotPath: directory + "/s", builtAt: 0)
+        let empty = ServingState(.empty(), hasData: false, lastReport: nil, snapshotPath: directory + "/s", builtAt: 0)
         let service = AreaService(config: Fixtures.config(sources), state: empty, snapshotPath: directory + "/s", logger: logger,
                                   environment: ["AREAS_KEY": key])
         let report = try XCTUnwrap(service.startRefresh(force: false).wait())

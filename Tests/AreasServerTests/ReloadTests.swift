@@ -43,7 +43,7 @@ struct ReloadTests {
         }
         let third = try Sockets.connectUnix(path: socket, timeoutSeconds: 5)
         var buffer = [UInt8](repeating: 0, count: 512)
-        try third.setTimeout(SO_RCVTIMEO, seconds: 5)
+        try third.setTimeout(.receive, seconds: 5)
         let n = try buffer.withUnsafeMutableBytes { try third.read(into: $0) }
         #expect(String(decoding: buffer.prefix(n), as: UTF8.self).contains(#""code":"busy""#))
         third.close()

@@ -16,28 +16,37 @@ final class FreeMemoryTests: XCTestCase {
     /// mappings of their own, even after glibc has raised its threshold past them (it does so
     /// when a larger mapped block is freed), so they return to the kernel when freed.
     ///
-    /// The block is taken on a new thread, whose fresh arena has no free space that could
-    /// serve it: it must come from a new mapping or from growing the heap, and the threshold
-    /// decides which.
+    /// Blocks are taken until one needs new memory: free space in the arena (a thread can be
+    /// given one that earlier tests used) serves blocks whatever the threshold, but once it is
+    /// used up a block comes from a mapping of its own only when the threshold is below its
+    /// size. At the raised threshold none of the blocks ever would.
     func testLargeBlocksKeepMappingsOfTheirOwn() throws {
         let huge = try XCTUnwrap(malloc(16 << 20))
         free(huge)  // raises glibc's threshold to 16 MiB (it moves for blocks up to 32 MiB)
         XCTAssertTrue(FreeMemory.mapLargeBlocksSeparately())
         final class Probe: @unchecked Sendable {
-            var mapped: Bool?
+            var mapped = false
+            var taken = 0
             let done = DispatchSemaphore(value: 0)
         }
         let probe = Probe()
         let thread = Thread {
-            if let block = malloc(4 << 20) {
-                probe.mapped = (block - MemoryLayout<Int>.size).load(as: Int.self) & 2 != 0
-                free(block)
+            var blocks: [UnsafeMutableRawPointer] = []
+            // At most 512 MiB in blocks of 4 MiB: more free space than any earlier test leaves.
+            while blocks.count < 128, let block = malloc(4 << 20) {
+                blocks.append(block)
+                if (block - MemoryLayout<Int>.size).load(as: Int.self) & 2 != 0 {
+                    probe.mapped = true
+                    break
+                }
             }
+            probe.taken = blocks.count
+            for block in blocks { free(block) }
             probe.done.signal()
         }
         thread.start()
-        XCTAssertEqual(probe.done.wait(timeout: .now() + 10), .success)
-        XCTAssertEqual(probe.mapped, true)
+        XCTAssertEqual(probe.done.wait(timeout: .now() + 30), .success)
+        XCTAssertTrue(probe.mapped, "none of \(probe.taken) blocks of 4 MiB had a mapping of its own")
     }
 }
 

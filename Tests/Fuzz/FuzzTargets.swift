@@ -57,7 +57,7 @@ enum FuzzService {
         let config = AreasConfig(path: "fuzz", socket: nil, socketMode: 0o660, socketGroup: nil, snapshot: nil,
                                  bounds: .korea, refreshIntervalSeconds: 1e9, maxResults: 1000,
                                  maxConnections: 10, idleTimeoutSeconds: 10, adminUids: [], logLevel: nil, sources: [])
-        let state = ServingState(catalog: catalog, hasData: true, lastReport: nil, snapshotPath: "/nonexistent", builtAt: 0)
+        let state = ServingState(.indexing(catalog), hasData: true, lastReport: nil, snapshotPath: "/nonexistent", builtAt: 0)
         return AreaService(config: config, state: state, snapshotPath: "/nonexistent", logger: Logger(threshold: .error, environment: [:], sink: { _ in }))
     }()
 

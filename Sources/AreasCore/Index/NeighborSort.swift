@@ -2,12 +2,12 @@
 /// linear time.
 ///
 /// A comparison sort of a hundred neighbours mispredicts a branch at nearly every comparison
-/// and used to cost a radius query as much as its search. Neighbours are first distributed
+/// and costs a radius query as much as its search. Neighbours are first distributed
 /// into buckets by (distance / farthest)², which spreads points scattered evenly over a disc
 /// evenly over the buckets, one or fewer to a bucket; then one insertion pass puts everything in
 /// order, moving each neighbour only within its bucket. Crowded buckets (many neighbours at
-/// one distance) get a quicksort of their own first. Half as many buckets ran fewer
-/// instructions but more of the insertion pass's moves, each a mispredicted branch: 6% slower.
+/// one distance) get a quicksort of their own first. Fewer buckets would mean more of the
+/// insertion pass's moves, each a mispredicted branch.
 enum NeighborSort {
     /// Below this many, one insertion pass alone is cheaper than bucketing.
     static let bucketingThreshold = 24

@@ -1,8 +1,8 @@
 /// The rectangles of a tree's nodes once more, in single precision and one array per edge, so a
 /// nearest search bounds the distance to four children in one vector step.
 ///
-/// A nearest search computes a lower bound for every child of every node it opens (about 130
-/// per query on a million points) and the scalar bound was a quarter of its time. Here the
+/// A nearest search computes a lower bound for every child of every node it opens, over a
+/// hundred per query on a million points, so the bound is a large part of its time. Here the
 /// edges are stored relative to the centre of the data (so a `Float` resolves them to a few
 /// centimetres in Korea), rounded outwards, and every step of the vector arithmetic is padded
 /// so the result stays below the true haversine term: a looser bound costs a little pruning,

@@ -1,22 +1,11 @@
 import Glibc
 
 extension AreaTable {
-    /// How this build lays out a record: its stride, where each field lies, and the byte a
-    /// non-smoking zone's kind is. A snapshot names the layout it was written with; a build
-    /// that lays records out otherwise refuses the file rather than misread it.
-    static let recordLayout: [UInt64] = {
-        typealias R = Record
-        let offsets = [\R.coordinate, \R.id, \R.name, \R.roadAddress, \R.lotAddress, \R.province, \R.district, \R.source]
-            .map { MemoryLayout<R>.offset(of: $0) ?? -1 }
-            + [MemoryLayout<R>.offset(of: \R.kind) ?? -1, MemoryLayout<R>.offset(of: \R.geocoded) ?? -1]
-        let nonsmoking = withUnsafeBytes(of: AreaKind.nonsmoking) { Int($0[0]) }
-        return ([MemoryLayout<R>.size, MemoryLayout<R>.stride] + offsets + [nonsmoking]).map { UInt64(bitPattern: Int64($0)) }
-    }()
-
     /// Lays the table out: the record layout, the string arena, the records, the field lists.
     package func write(to writer: inout some FlatLayoutWriter) {
-        writer.number(Self.recordLayout.count)
-        for number in Self.recordLayout { writer.number(number) }
+        let layout = RecordLayout.current.numbers
+        writer.number(layout.count)
+        for number in layout { writer.number(number) }
         writer.column(strings.bytes)
         writer.column(records)
         writer.column(fieldStarts)
@@ -32,8 +21,8 @@ extension AreaTable {
         let layoutCount = try reader.integer("the record layout's length", atMost: 64)
         var layout: [UInt64] = []
         for _ in 0..<layoutCount { layout.append(try reader.number()) }
-        guard layout == Self.recordLayout else {
-            throw FlatLayoutError("its areas are laid out as \(layout), this build lays them out as \(Self.recordLayout)")
+        guard RecordLayout(numbers: layout) == RecordLayout.current else {
+            throw FlatLayoutError("its areas are laid out as \(layout), this build lays them out as \(RecordLayout.current.numbers)")
         }
         let arena = try reader.column(of: UInt8.self)
         guard arena.count <= Int(UInt32.max) else { throw FlatLayoutError("a string arena of \(arena.count) bytes") }
@@ -62,11 +51,10 @@ extension AreaTable {
     /// Checks each record's bytes before any is read as a `Record` (a kind byte this build does
     /// not write is no `AreaKind` at all).
     private static func check(_ records: Column<Record>, starts: StringStarts, arena: Column<UInt8>) throws(FlatLayoutError) {
-        let layout = recordLayout.map { Int($0) }
-        let stride = layout[1]
-        let (coordinate, kind, geocoded, size) = (layout[2], layout[10], layout[11], layout[0])
-        let refOffsets = Array(layout[3...9])
-        let nonsmoking = UInt8(layout[12])
+        let layout = RecordLayout.current
+        let (stride, coordinate, kind, geocoded, size) = (layout.stride, layout.coordinate, layout.kind, layout.geocoded, layout.size)
+        let refOffsets = layout.stringReferences
+        let nonsmoking = UInt8(layout.nonsmokingByte)
         let smoking: UInt8 = nonsmoking == 0 ? 1 : 0
         try records.withUnsafeBufferPointer { (typed) throws(FlatLayoutError) in
             guard let first = typed.baseAddress else { return }
@@ -89,7 +77,7 @@ extension AreaTable {
                         let ref = record.load(fromByteOffset: offset, as: StringArena.Ref.self)
                         guard starts.contains(ref) else { throw FlatLayoutError("area \(i) has a reference (\(ref)) that starts no string") }
                     }
-                    let id = StringArena.utf8(record.load(fromByteOffset: refOffsets[0], as: StringArena.Ref.self), in: arena)
+                    let id = StringArena.utf8(record.load(fromByteOffset: layout.id, as: StringArena.Ref.self), in: arena)
                     if let previousID, !Self.bytes(previousID, precede: id) {
                         throw FlatLayoutError("area \(i)'s id does not sort after area \(i - 1)'s")
                     }

@@ -179,35 +179,11 @@ public struct Refresher: Sendable {
         return finish(Catalog.Replacement(table: table, fetchedAt: Date().timeIntervalSince1970), &report)
     }
 
-    /// Counts the areas added, removed and changed against the source's previous run: both are
-    /// in id order, so one walk along the two finds every pair.
+    /// Counts the areas added, removed and changed against the source's previous run.
     private func compare(_ table: AreaTable, with catalog: Catalog, span: Catalog.SourceSpan?, into report: inout SourceReport) {
-        let old = span?.range ?? 0..<0
-        var i = old.lowerBound
-        var j = 0
-        let oldStrings = catalog.table.strings
-        let newStrings = table.strings
-        while i < old.upperBound || j < table.count {
-            if i == old.upperBound {
-                report.added += table.count - j
-                break
-            }
-            if j == table.count {
-                report.removed += old.upperBound - i
-                break
-            }
-            let order = oldStrings.withUTF8(catalog.table.records[i].id) { newStrings.compare(table.records[j].id, $0) }
-            if order == 0 {
-                if !table.sameArea(at: j, as: catalog.table, at: i) { report.changed += 1 }
-                i += 1
-                j += 1
-            } else if order > 0 {
-                report.removed += 1
-                i += 1
-            } else {
-                report.added += 1
-                j += 1
-            }
-        }
+        let difference = table.difference(table.indices, from: catalog.table, span?.range ?? 0..<0)
+        report.added += difference.added
+        report.removed += difference.removed
+        report.changed += difference.changed
     }
 }

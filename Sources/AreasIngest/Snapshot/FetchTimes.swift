@@ -64,6 +64,6 @@ public enum FetchTimes {
 
     /// Forgets the times: the snapshot written now carries its own.
     public static func remove(beside snapshot: String) {
-        _ = unlink(path(beside: snapshot))
+        try? FileSystem.removeFile(path(beside: snapshot))
     }
 }

@@ -1,35 +1,32 @@
 import AreasCore
 
-/// What an HTTP request asks for. A query endpoint becomes the very request line the socket
-/// takes, so both front doors run one implementation of each query and send the same bytes.
+/// What an HTTP request asks for. A query endpoint's parameters are read with the request
+/// parser's own checks into the very request the socket takes, so both front doors run one
+/// implementation of each query and send the same bytes.
 public enum HTTPRoute: Sendable, Equatable {
-    /// A line-protocol request; `geojson` asks for the answer as a FeatureCollection (`idsOnly`
-    /// keeps only ids and distances in its properties); `cacheable` answers carry the data's
-    /// ETag and may be kept for a minute.
-    case request(line: [UInt8], geojson: Bool, idsOnly: Bool, cacheable: Bool)
+    /// A query; `geojson` asks for the answer as a FeatureCollection (`idsOnly` keeps only ids
+    /// and distances in its properties); `cacheable` answers carry the data's ETag and may be
+    /// kept for a minute.
+    case request(Request, geojson: Bool, idsOnly: Bool, cacheable: Bool)
     case health(strict: Bool)
     case metrics
     case snapshot
     /// OPTIONS: what a browser asks before a cross-origin request with extra headers.
     case preflight
 
-    /// The query endpoints and the parameters each takes, beside `format`.
-    static let endpoints: [String: (op: String, parameters: [String])] = {
-        let filters = ["kind", "province", "district", "output"]
-        return [
-            "/v1/near": ("near", ["lat", "lon", "k", "maxMeters"] + filters),
-            "/v1/radius": ("radius", ["lat", "lon", "meters", "limit"] + filters),
-            "/v1/bbox": ("bbox", ["south", "west", "north", "east", "limit"] + filters),
-            "/v1/check": ("check", ["lat", "lon", "province", "district"]),
-            "/v1/along": ("along", ["path", "meters", "limit"] + filters),
-            "/v1/stats": ("stats", []),
-        ]
-    }()
+    /// The query endpoints, by path: each operation's `endpoint`.
+    static let endpoints: [String: RequestOperation] = Dictionary(uniqueKeysWithValues: RequestOperation.allCases.compactMap { operation in
+        if case .query(let path) = operation.endpoint { return (path, operation) }
+        return nil
+    })
 
-    static let otherPaths = ["/healthz", "/metrics", "/v1/snapshot", "/v1/areas/ID"]
+    /// The operations asked by a resource path (`/v1/areas/ID`), with the field its last segment is.
+    static let resources: [(prefix: String, operation: RequestOperation, field: RequestField)] = RequestOperation.allCases.compactMap { operation in
+        if case .resource(let prefix, let field) = operation.endpoint { return (prefix, operation, field) }
+        return nil
+    }
 
-    /// Parameters whose values are numbers in the request line.
-    static let numeric: Set<String> = ["lat", "lon", "k", "maxMeters", "meters", "limit", "south", "west", "north", "east"]
+    static let otherPaths = ["/healthz", "/metrics", "/v1/snapshot"] + resources.map { $0.prefix + $0.field.name.uppercased() }
 
     public static func route(_ head: HTTPRequestHead) throws(RequestError) -> HTTPRoute {
         if head.method == .options { return .preflight }
@@ -38,8 +35,8 @@ public enum HTTPRoute: Sendable, Equatable {
         case "/healthz":
             try allow(head, ["strict"])
             let strict = head.query.first { $0.name == "strict" }?.value
-            guard strict == nil || ["0", "1", "true", "false"].contains(strict!) else {
-                throw RequestError(.badRequest, "strict must be 1 or 0, got '\(strict!)'")
+            if let strict, !["0", "1", "true", "false"].contains(strict) {
+                throw RequestError(.badRequest, "strict must be 1 or 0, got '\(strict)'")
             }
             return .health(strict: strict == "1" || strict == "true")
         case "/metrics":
@@ -52,44 +49,43 @@ public enum HTTPRoute: Sendable, Equatable {
             break
         }
         let geojson = try wantsGeoJSON(head)
-        var writer = JSONWriter(capacity: 256)
-        writer.beginObject()
-        if path.hasPrefix("/v1/areas/") {
+        if let resource = resources.first(where: { path.hasPrefix($0.prefix) }) {
             try allow(head, [])
-            let id = String(path.dropFirst("/v1/areas/".count))
-            guard !id.isEmpty else { throw RequestError(.notFound, "no area id given: /v1/areas/ID") }
-            writer.key("op"); writer.string("get")
-            writer.key("id"); writer.string(id)
-            writer.endObject()
-            return .request(line: writer.bytes, geojson: geojson, idsOnly: false, cacheable: true)
+            let value = String(path.dropFirst(resource.prefix.count))
+            guard !value.isEmpty else {
+                throw RequestError(.notFound, "no area \(resource.field.name) given: \(resource.prefix)\(resource.field.name.uppercased())")
+            }
+            let request = try Request.make(resource.operation, values: [(resource.field, .string(value))])
+            return .request(request, geojson: geojson, idsOnly: false, cacheable: resource.operation.answerFollowsData)
         }
-        guard let endpoint = endpoints[path] else {
+        guard let operation = endpoints[path] else {
             let known = endpoints.keys.sorted() + otherPaths
             let meant = Suggestion.closest(to: path, among: known, maximumDistance: 3).map { " (did you mean \($0)?)" } ?? ""
             throw RequestError(.notFound, "no endpoint \(path)\(meant); there are \(known.joined(separator: ", "))")
         }
-        try allow(head, endpoint.parameters)
-        if geojson && (path == "/v1/check" || path == "/v1/stats") {
+        try allow(head, operation.fields.map(\.name))
+        if geojson && !operation.hasGeoJSON {
             throw RequestError(.badRequest, "\(path) has no GeoJSON form; ask for format=json")
         }
-        let output = head.query.first { $0.name == "output" }?.value
+        let output = head.query.first { $0.name == RequestField.output.name }?.value
         if geojson && output == "count" { throw RequestError(.badRequest, "output=count has no places to draw: use it without GeoJSON") }
-        writer.key("op"); writer.string(endpoint.op)
-        for (name, value) in head.query where name != "format" {
+        var values: [(RequestField, JSONValue)] = []
+        for (name, value) in head.query {
+            // `allow` let through only the operation's fields and `format`.
+            guard let field = RequestField(name: name) else { continue }
             // GeoJSON needs every area's position: whole areas, whatever output says.
-            if name == "output" && geojson { continue }
-            writer.key(escaping: name)
-            if name == "path" {
-                try writePath(value, into: &writer)
-            } else if numeric.contains(name), let number = decimalNumber(value) {
-                writer.number(number)
+            if field == .output && geojson { continue }
+            if field == .path {
+                values.append((field, try pathValue(value)))
+            } else if field.isNumeric, let number = decimalNumber(value) {
+                values.append((field, .number(number)))
             } else {
                 // Not a number: the request parser then names the parameter and what it needs.
-                writer.string(value)
+                values.append((field, .string(value)))
             }
         }
-        writer.endObject()
-        return .request(line: writer.bytes, geojson: geojson, idsOnly: output == "ids", cacheable: path != "/v1/stats")
+        let request = try Request.make(operation, values: values)
+        return .request(request, geojson: geojson, idsOnly: output == "ids", cacheable: operation.answerFollowsData)
     }
 
     /// Every parameter is one the endpoint reads, given once: a misspelt `lng` is an error, not
@@ -128,19 +124,16 @@ public enum HTTPRoute: Sendable, Equatable {
     }
 
     /// `LAT,LON;LAT,LON;...` as the `path` array of points.
-    static func writePath(_ text: String, into writer: inout JSONWriter) throws(RequestError) {
-        writer.beginArray()
+    static func pathValue(_ text: String) throws(RequestError) -> JSONValue {
+        var points: [JSONValue] = []
         for point in text.split(separator: ";", omittingEmptySubsequences: false) {
             let parts = point.split(separator: ",", omittingEmptySubsequences: false)
             guard parts.count == 2, let lat = decimalNumber(String(parts[0])), let lon = decimalNumber(String(parts[1])) else {
                 throw RequestError(.badRequest, "path must be LAT,LON;LAT,LON;... (decimal degrees), got '\(point)'")
             }
-            writer.beginArray()
-            writer.number(lat)
-            writer.number(lon)
-            writer.endArray()
+            points.append(.array([.number(lat), .number(lon)]))
         }
-        writer.endArray()
+        return .array(points)
     }
 
     /// A decimal number as JSON writes one (optional sign, digits, fraction, exponent); not

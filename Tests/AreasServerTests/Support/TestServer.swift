@@ -19,7 +19,7 @@ final class TestServer: Sendable {
         directory = Fixtures.temporaryDirectory()
         socketPath = directory + "/areasd.sock"
         let logger = Logger(threshold: .error, environment: [:], sink: { _ in })
-        let empty = ServingState(catalog: Catalog(), hasData: false, lastReport: nil, snapshotPath: directory + "/areas.snapshot", builtAt: 0)
+        let empty = ServingState(.empty(), hasData: false, lastReport: nil, snapshotPath: directory + "/areas.snapshot", builtAt: 0)
         service = AreaService(config: config, state: empty, snapshotPath: directory + "/areas.snapshot", logger: logger, environment: [:])
         if refresh {
             // Waited for on a thread of its own: blocking one of the few threads Swift

@@ -1,0 +1,196 @@
+import AreasCore
+import AreasSystem
+import Foundation
+
+/// A data set ready to serve: a catalog and its table's index, built as configured.
+public struct DataSet: Sendable {
+    public var catalog: Catalog
+    public var index: AreaIndex
+
+    public init(catalog: Catalog, index: AreaIndex) {
+        precondition(index.count == catalog.table.count, "the index of the catalog's table")
+        self.catalog = catalog
+        self.index = index
+    }
+
+    /// `catalog` with its table indexed now (for data that no snapshot holds).
+    public static func indexing(_ catalog: Catalog, nodeSize: Int = PackedRTree.defaultNodeSize, footprint: FootprintPolicy = .standard) -> DataSet {
+        DataSet(catalog: catalog, index: catalog.index(nodeSize: nodeSize, footprint: footprint))
+    }
+
+    /// No areas.
+    public static func empty(nodeSize: Int = PackedRTree.defaultNodeSize, footprint: FootprintPolicy = .standard) -> DataSet {
+        indexing(Catalog(), nodeSize: nodeSize, footprint: footprint)
+    }
+}
+
+/// The one owner of a data set's life on disk: what a daemon serves at start, what a refresh
+/// puts in place, what a follower takes from its leader, and the fetch times that refreshes
+/// which changed nothing confirmed beside the file.
+///
+/// Everything it hands back is indexed as configured and, whenever the file could be written,
+/// served from the mapped file itself: what is served is then exactly what a restart would
+/// load. Nothing it refuses is served or kept, and the file in place stays as it was.
+public struct SnapshotStore: Sendable {
+    public let path: String
+    public let nodeSize: Int
+    public let footprint: FootprintPolicy
+
+    public init(path: String, nodeSize: Int = PackedRTree.defaultNodeSize, footprint: FootprintPolicy = .standard) {
+        self.path = path
+        self.nodeSize = nodeSize
+        self.footprint = footprint
+    }
+
+    /// What the store did, for the daemon's log.
+    public enum Note: Sendable, Equatable {
+        case info(String)
+        case warning(String)
+        case error(String)
+    }
+
+    // MARK: At start
+
+    /// The data set in the snapshot, with the later fetch times confirmed beside it; nil when
+    /// there is none or it is unreadable (a corrupt file is moved aside for inspection). A file
+    /// in an older format, or laid out with other footprints than configured, is indexed and
+    /// written again, so the next start serves it in place.
+    public func load(notes: inout [Note]) -> DataSet? {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let contents: SnapshotFile.Contents
+        do throws(SnapshotFile.Failure) {
+            guard let loaded = try SnapshotFile.load(path: path) else {
+                notes.append(.info("no snapshot at \(path); serving nothing until the first refresh finishes"))
+                return nil
+            }
+            contents = loaded
+        } catch {
+            if case .corrupt = error {
+                // Kept for inspection, and out of the way of the next start.
+                let moved = SnapshotFile.quarantine(path: path).map { "moved it to \($0)" } ?? "could not move it aside"
+                notes.append(.error("\(error); \(moved); starting empty, fetching now"))
+            } else {
+                notes.append(.error("\(error); starting empty, fetching now"))
+            }
+            return nil
+        }
+        let catalog = Self.confirming(contents.catalog, FetchTimes.read(beside: path))
+        let inPlace = contents.index.map(isBuilt) ?? false
+        var dataSet = served(contents, catalog: catalog)
+        notes.append(.info("loaded snapshot \(path) (format \(contents.version), \(inPlace ? "served in place" : "indexed")): \(dataSet.index.count) areas from \(contents.fetchedAt.count) sources in \(Int((clock.now - start).milliseconds)) ms"))
+        if !inPlace {
+            do throws(SnapshotFile.Failure) {
+                // The confirmed fetch times go into the file, so the file beside it goes.
+                dataSet = try write(dataSet)
+                notes.append(.info("rewrote snapshot \(path) in format \(SnapshotFile.version)"))
+            } catch {
+                notes.append(.warning("cannot rewrite snapshot \(path) in format \(SnapshotFile.version): \(error); serving it from memory"))
+            }
+        }
+        return dataSet
+    }
+
+    // MARK: After a refresh
+
+    /// A refresh's new data: indexed, written, mapped, checked and renamed into place. When the
+    /// file cannot be written (a full disk) the new data is served from memory and the file in
+    /// place is left as it was.
+    public func install(_ catalog: Catalog, notes: inout [Note]) -> DataSet {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let built = DataSet.indexing(catalog, nodeSize: nodeSize, footprint: footprint)
+        notes.append(.info("index built: \(built.index.count) areas in \(Int((clock.now - start).milliseconds)) ms"))
+        do throws(SnapshotFile.Failure) {
+            return try write(built)
+        } catch {
+            notes.append(.error("\(error); the previous snapshot is unchanged, and the new data is served from memory"))
+            return built
+        }
+    }
+
+    /// A refresh that changed no area: the sources' later fetch times, kept beside the file
+    /// (which is not rewritten), so a restart knows how fresh the data is.
+    public func confirm(_ catalog: Catalog, notes: inout [Note]) {
+        do throws(SystemError) {
+            try FetchTimes.write(catalog.sources.mapValues(\.fetchedAt), beside: path)
+        } catch {
+            notes.append(.warning("cannot record the fetch times beside \(path): \(error.reason); after a restart the data will look as old as the snapshot"))
+        }
+    }
+
+    /// Served from the file from now on: written with its index, mapped and checked.
+    private func write(_ dataSet: DataSet) throws(SnapshotFile.Failure) -> DataSet {
+        let written = try SnapshotFile.writeMapped(dataSet.catalog, index: dataSet.index, to: path)
+        FetchTimes.remove(beside: path)
+        return served(written, catalog: written.catalog)
+    }
+
+    // MARK: A leader's snapshot
+
+    /// What taking a leader's snapshot came to.
+    public enum Adoption: Sendable {
+        /// The leader's data, with the later fetch times its refreshes confirmed; `notKept`
+        /// says why it could not be kept as the local snapshot (it is served from memory).
+        case taken(DataSet, notKept: String?)
+        case refused(String)
+    }
+
+    /// The leader's snapshot file (on a shared folder), taken once it passed every check a
+    /// start makes: as a second name of the same file when both are on one file system (so the
+    /// daemons mapping it share its pages), else as a copy.
+    public func adopt(file leader: String) -> Adoption {
+        taking({ () throws(SnapshotFile.Failure) in try SnapshotFile.adopt(file: leader, as: path) },
+               orServing: { () throws(SnapshotFile.Failure) in try SnapshotFile.load(path: leader) },
+               confirmed: FetchTimes.read(beside: leader))
+    }
+
+    /// A leader's snapshot fetched from `url`, with the fetch times its header confirmed.
+    public func adopt(_ bytes: [UInt8], from url: String, confirmed: [String: Double]) -> Adoption {
+        taking({ () throws(SnapshotFile.Failure) in try SnapshotFile.adopt(bytes, as: path) },
+               orServing: { () throws(SnapshotFile.Failure) in try SnapshotFile.decode(bytes, path: url) },
+               confirmed: confirmed)
+    }
+
+    /// Takes a leader's snapshot with `adopt` (in place at the local path, checked); when the
+    /// local path cannot be written, serves it with `read` instead and says why.
+    private func taking(
+        _ adopt: () throws(SnapshotFile.Failure) -> SnapshotFile.Contents,
+        orServing read: () throws(SnapshotFile.Failure) -> SnapshotFile.Contents?,
+        confirmed: [String: Double]
+    ) -> Adoption {
+        do throws(SnapshotFile.Failure) {
+            let contents = try adopt()
+            let taken = served(contents, catalog: Self.confirming(contents.catalog, confirmed))
+            // The leader's later confirmations go beside it, as the leader keeps them.
+            try? FetchTimes.write(taken.catalog.sources.mapValues(\.fetchedAt), beside: path)
+            return .taken(taken, notKept: nil)
+        } catch {
+            guard case .unwritable = error else { return .refused("refused the leader's snapshot: \(error)") }
+            do throws(SnapshotFile.Failure) {
+                guard let contents = try read() else { return .refused("the leader's snapshot is not there") }
+                return .taken(served(contents, catalog: Self.confirming(contents.catalog, confirmed)), notKept: error.description)
+            } catch {
+                return .refused("refused the leader's snapshot: \(error)")
+            }
+        }
+    }
+
+    // MARK: Pieces
+
+    /// Whether `index` was built as this store is configured to build one.
+    func isBuilt(_ index: AreaIndex) -> Bool { index.isBuilt(nodeSize: nodeSize, footprint: footprint) }
+
+    /// A file's areas, served with `catalog` (its catalog, with fetch times confirmed since):
+    /// with the file's own index when built as configured, else one built now (an older
+    /// format, or a leader's laid out with other footprints).
+    private func served(_ contents: SnapshotFile.Contents, catalog: Catalog) -> DataSet {
+        if let index = contents.index, isBuilt(index) { return DataSet(catalog: catalog, index: index) }
+        return DataSet.indexing(catalog, nodeSize: nodeSize, footprint: footprint)
+    }
+
+    /// `catalog` with the later fetch times confirmed since it was written.
+    static func confirming(_ catalog: Catalog, _ confirmed: [String: Double]) -> Catalog {
+        catalog.with(fetchedAt: confirmed.filter { $0.value > catalog.sources[$0.key]?.fetchedAt ?? .infinity })
+    }
+}

@@ -1,0 +1,136 @@
+/// The keys of the daemon's answers, in one place: `Answers` writes them, the GeoJSON writer
+/// copies areas' properties by them, and areasctl reads answers by them, so a renamed or added
+/// key is one edit here that the compiler carries to every reader and writer.
+///
+/// A key is a static string: writing one is a copy of a constant, as fast as a literal.
+public struct AnswerKey: Sendable, Equatable {
+    public let text: StaticString
+
+    @inlinable @inline(__always)
+    public init(_ text: StaticString) { self.text = text }
+
+    /// The key as a `String`, for readers.
+    public var name: String { text.description }
+
+    public static func == (a: AnswerKey, b: AnswerKey) -> Bool { a.name == b.name }
+
+    // Every answer
+    @inlinable public static var ok: AnswerKey { AnswerKey("ok") }
+    @inlinable public static var error: AnswerKey { AnswerKey("error") }
+    @inlinable public static var code: AnswerKey { AnswerKey("code") }
+    @inlinable public static var message: AnswerKey { AnswerKey("message") }
+
+    // Area lists
+    @inlinable public static var count: AnswerKey { AnswerKey("count") }
+    @inlinable public static var truncated: AnswerKey { AnswerKey("truncated") }
+    @inlinable public static var areas: AnswerKey { AnswerKey("areas") }
+
+    // An area
+    @inlinable public static var id: AnswerKey { AnswerKey("id") }
+    @inlinable public static var kind: AnswerKey { AnswerKey("kind") }
+    @inlinable public static var name: AnswerKey { AnswerKey("name") }
+    @inlinable public static var lat: AnswerKey { AnswerKey("lat") }
+    @inlinable public static var lon: AnswerKey { AnswerKey("lon") }
+    @inlinable public static var distanceMeters: AnswerKey { AnswerKey("distanceMeters") }
+    @inlinable public static var address: AnswerKey { AnswerKey("address") }
+    @inlinable public static var district: AnswerKey { AnswerKey("district") }
+    @inlinable public static var source: AnswerKey { AnswerKey("source") }
+    @inlinable public static var geocoded: AnswerKey { AnswerKey("geocoded") }
+    @inlinable public static var province: AnswerKey { AnswerKey("province") }
+    @inlinable public static var roadAddress: AnswerKey { AnswerKey("roadAddress") }
+    @inlinable public static var lotAddress: AnswerKey { AnswerKey("lotAddress") }
+    @inlinable public static var fields: AnswerKey { AnswerKey("fields") }
+    @inlinable public static var alongMeters: AnswerKey { AnswerKey("alongMeters") }
+    @inlinable public static var sideMeters: AnswerKey { AnswerKey("sideMeters") }
+
+    // `check`
+    @inlinable public static var inside: AnswerKey { AnswerKey("inside") }
+    @inlinable public static var summary: AnswerKey { AnswerKey("summary") }
+    @inlinable public static var zones: AnswerKey { AnswerKey("zones") }
+    @inlinable public static var footprintMeters: AnswerKey { AnswerKey("footprintMeters") }
+    @inlinable public static var nearestSmoking: AnswerKey { AnswerKey("nearestSmoking") }
+    @inlinable public static var bearingDegrees: AnswerKey { AnswerKey("bearingDegrees") }
+    @inlinable public static var direction: AnswerKey { AnswerKey("direction") }
+
+    // `health`
+    @inlinable public static var loaded: AnswerKey { AnswerKey("loaded") }
+    @inlinable public static var dataAgeSeconds: AnswerKey { AnswerKey("dataAgeSeconds") }
+    @inlinable public static var stale: AnswerKey { AnswerKey("stale") }
+    @inlinable public static var refreshing: AnswerKey { AnswerKey("refreshing") }
+    @inlinable public static var lastRefreshSucceeded: AnswerKey { AnswerKey("lastRefreshSucceeded") }
+    @inlinable public static var healthy: AnswerKey { AnswerKey("healthy") }
+    @inlinable public static var problem: AnswerKey { AnswerKey("problem") }
+
+    // `stats`
+    @inlinable public static var version: AnswerKey { AnswerKey("version") }
+    @inlinable public static var byKind: AnswerKey { AnswerKey("byKind") }
+    /// `byKind`'s members: the kinds' names.
+    @inlinable public static var smoking: AnswerKey { AnswerKey("smoking") }
+    @inlinable public static var nonsmoking: AnswerKey { AnswerKey("nonsmoking") }
+    @inlinable public static var byProvince: AnswerKey { AnswerKey("byProvince") }
+    @inlinable public static var bySource: AnswerKey { AnswerKey("bySource") }
+    @inlinable public static var fetchedAt: AnswerKey { AnswerKey("fetchedAt") }
+    @inlinable public static var ageSeconds: AnswerKey { AnswerKey("ageSeconds") }
+    @inlinable public static var lastAttemptAt: AnswerKey { AnswerKey("lastAttemptAt") }
+    @inlinable public static var lastSuccessAt: AnswerKey { AnswerKey("lastSuccessAt") }
+    @inlinable public static var lastStatus: AnswerKey { AnswerKey("lastStatus") }
+    @inlinable public static var lastError: AnswerKey { AnswerKey("lastError") }
+    @inlinable public static var requestsToday: AnswerKey { AnswerKey("requestsToday") }
+    @inlinable public static var geocoderRequestsToday: AnswerKey { AnswerKey("geocoderRequestsToday") }
+    @inlinable public static var index: AnswerKey { AnswerKey("index") }
+    @inlinable public static var buildMilliseconds: AnswerKey { AnswerKey("buildMilliseconds") }
+    @inlinable public static var treeBytes: AnswerKey { AnswerKey("treeBytes") }
+    @inlinable public static var nodeSize: AnswerKey { AnswerKey("nodeSize") }
+    @inlinable public static var memory: AnswerKey { AnswerKey("memory") }
+    @inlinable public static var recordBytes: AnswerKey { AnswerKey("recordBytes") }
+    @inlinable public static var textBytes: AnswerKey { AnswerKey("textBytes") }
+    @inlinable public static var indexBytes: AnswerKey { AnswerKey("indexBytes") }
+    @inlinable public static var snapshot: AnswerKey { AnswerKey("snapshot") }
+    @inlinable public static var path: AnswerKey { AnswerKey("path") }
+    @inlinable public static var bytes: AnswerKey { AnswerKey("bytes") }
+    @inlinable public static var uptimeSeconds: AnswerKey { AnswerKey("uptimeSeconds") }
+    @inlinable public static var queriesServed: AnswerKey { AnswerKey("queriesServed") }
+    @inlinable public static var lastRefresh: AnswerKey { AnswerKey("lastRefresh") }
+
+    // `metrics`
+    @inlinable public static var metrics: AnswerKey { AnswerKey("metrics") }
+
+    // `refresh` and its report
+    @inlinable public static var refreshed: AnswerKey { AnswerKey("refreshed") }
+    @inlinable public static var started: AnswerKey { AnswerKey("started") }
+    @inlinable public static var report: AnswerKey { AnswerKey("report") }
+    @inlinable public static var startedAt: AnswerKey { AnswerKey("startedAt") }
+    @inlinable public static var durationMilliseconds: AnswerKey { AnswerKey("durationMilliseconds") }
+    @inlinable public static var forced: AnswerKey { AnswerKey("forced") }
+    @inlinable public static var succeeded: AnswerKey { AnswerKey("succeeded") }
+    @inlinable public static var sources: AnswerKey { AnswerKey("sources") }
+    @inlinable public static var status: AnswerKey { AnswerKey("status") }
+    @inlinable public static var pages: AnswerKey { AnswerKey("pages") }
+    @inlinable public static var retries: AnswerKey { AnswerKey("retries") }
+    @inlinable public static var received: AnswerKey { AnswerKey("received") }
+    @inlinable public static var accepted: AnswerKey { AnswerKey("accepted") }
+    @inlinable public static var rejected: AnswerKey { AnswerKey("rejected") }
+    @inlinable public static var repaired: AnswerKey { AnswerKey("repaired") }
+    @inlinable public static var positions: AnswerKey { AnswerKey("positions") }
+    @inlinable public static var published: AnswerKey { AnswerKey("published") }
+    @inlinable public static var geocodedNew: AnswerKey { AnswerKey("geocodedNew") }
+    @inlinable public static var geocodedRemembered: AnswerKey { AnswerKey("geocodedRemembered") }
+    @inlinable public static var positionsFile: AnswerKey { AnswerKey("positionsFile") }
+    @inlinable public static var duplicates: AnswerKey { AnswerKey("duplicates") }
+    @inlinable public static var added: AnswerKey { AnswerKey("added") }
+    @inlinable public static var removed: AnswerKey { AnswerKey("removed") }
+    @inlinable public static var changed: AnswerKey { AnswerKey("changed") }
+    @inlinable public static var serving: AnswerKey { AnswerKey("serving") }
+    @inlinable public static var warnings: AnswerKey { AnswerKey("warnings") }
+    @inlinable public static var problems: AnswerKey { AnswerKey("problems") }
+}
+
+extension JSONWriter {
+    @inlinable @inline(__always)
+    public mutating func key(_ key: AnswerKey) { self.key(key.text) }
+}
+
+extension JSONValue {
+    /// The value of member `key` of an object (the last, when repeated), or nil.
+    public subscript(key: AnswerKey) -> JSONValue? { self[key.name] }
+}

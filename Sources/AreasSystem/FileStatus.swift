@@ -1,0 +1,40 @@
+import Glibc
+
+/// What `stat` says of a file.
+public struct FileStatus: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        case regular, directory, symbolicLink, fifo, socket, characterDevice, blockDevice, unknown
+    }
+
+    public var kind: Kind
+    public var size: Int
+    /// Seconds since 1970.
+    public var modified: Double
+    /// The same, as whole nanoseconds: exact, for telling two writes in one second apart.
+    public var modifiedNanoseconds: Int
+    public var owner: uid_t
+    public var permissions: mode_t
+    /// Device and inode: the file's identity, whatever its name.
+    public var device: UInt64
+    public var inode: UInt64
+
+    init(_ info: stat) {
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: kind = .regular
+        case S_IFDIR: kind = .directory
+        case S_IFLNK: kind = .symbolicLink
+        case S_IFIFO: kind = .fifo
+        case S_IFSOCK: kind = .socket
+        case S_IFCHR: kind = .characterDevice
+        case S_IFBLK: kind = .blockDevice
+        default: kind = .unknown
+        }
+        size = Int(info.st_size)
+        modified = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
+        modifiedNanoseconds = info.st_mtim.tv_sec * 1_000_000_000 + info.st_mtim.tv_nsec
+        owner = info.st_uid
+        permissions = info.st_mode & 0o7777
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+    }
+}

@@ -1,0 +1,69 @@
+import AreasCore
+import AreasProtocol
+import Testing
+
+/// The protocol's vocabulary: every request writes a line the parser reads back as the same
+/// request, every operation has its requests here, and the router and the parser agree on what
+/// each operation reads.
+@Suite(.timeLimit(.minutes(1)))
+struct RequestOperationTests {
+    static let point = GeoPoint(uncheckedLatitude: 37.5299, longitude: 126.9648)
+    static let requests: [Request] = [
+        .near(point: point, k: 3, maxMeters: nil, kind: .all, region: Region(), output: .full),
+        .near(point: point, k: 0, maxMeters: 512.25, kind: .smoking, region: Region(province: "서울", district: "용산구"), output: .ids),
+        .radius(point: point, meters: 300, kind: .nonsmoking, region: Region(), limit: 7, output: .count),
+        .radius(point: point, meters: 0, kind: .all, region: Region(district: "중구"), limit: nil, output: .full),
+        .bbox(box: GeoBox(uncheckedSouth: 37.5, west: 126.9, north: 37.6, east: 127.0), kind: .all, region: Region(), limit: nil, output: .full),
+        .check(point: point, region: Region(province: "부산")),
+        .along(path: [point, GeoPoint(uncheckedLatitude: 37.56, longitude: 126.98)], meters: 50, kind: .smoking, region: Region(), limit: 2, output: .ids),
+        .get(id: "yongsan:027a \"quoted\" \\ back"),
+        .stats, .health, .metrics,
+        .refresh(wait: true, force: false), .refresh(wait: false, force: true),
+    ]
+
+    @Test func everyOperationIsCovered() {
+        #expect(Set(Self.requests.map(\.operation.name)) == Set(RequestOperation.allCases.map(\.name)))
+    }
+
+    @Test(arguments: requests)
+    func theLineReadsBackAsTheRequest(request: Request) throws {
+        let line = request.line
+        #expect(try Request.parse(line) == request, "\(String(decoding: line, as: UTF8.self))")
+        // The line is one line: nothing in it ends a request early.
+        #expect(!line.contains(UInt8(ascii: "\n")))
+    }
+
+    @Test(arguments: RequestOperation.allCases)
+    func namesAndIndicesAreOneToOne(operation: RequestOperation) throws {
+        #expect(RequestOperation(name: operation.name) == operation)
+        #expect(RequestOperation.allCases[operation.index] == operation)
+        #expect(Request.operationNames[operation.index] == operation.name)
+    }
+
+    @Test(arguments: [
+        ("neer", "unknown op 'neer' (expected near, radius, bbox, check, along, get, stats, health, refresh or metrics); did you mean near?"),
+        ("fly", "unknown op 'fly' (expected near, radius, bbox, check, along, get, stats, health, refresh or metrics)"),
+        ("Stats", "unknown op 'Stats' (expected near, radius, bbox, check, along, get, stats, health, refresh or metrics); did you mean stats?"),
+    ])
+    func anUnknownOpListsTheOpsAndTheNearest(name: String, message: String) {
+        #expect(throws: RequestError(.unknownOp, message)) { try Request.parse(Array(#"{"op":"\#(name)"}"#.utf8)) }
+    }
+
+    /// Each field an operation lists is one its HTTP endpoint takes, and one of another
+    /// operation's is refused by name.
+    @Test(arguments: RequestOperation.allCases)
+    func theEndpointTakesTheOperationsFields(operation: RequestOperation) throws {
+        guard case .query(let path) = operation.endpoint else { return }
+        for field in operation.fields {
+            let target = "\(path)?\(field.name)=1"
+            do {
+                _ = try HTTPRoute.route(try HTTPRouteTests.head(target))
+            } catch let error as RequestError {
+                #expect(!error.message.contains("takes no parameter"), "\(target): \(error.message)")
+            }
+        }
+        for field in RequestField.allCases where !operation.fields.contains(field) {
+            #expect(throws: RequestError.self) { try HTTPRoute.route(try HTTPRouteTests.head("\(path)?\(field.name)=1")) }
+        }
+    }
+}
