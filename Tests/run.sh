@@ -5,7 +5,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
 status=0
 # promtool checks the metrics text (Debian ships it in the prometheus package); fish and zsh run
 # the completion scripts, mandoc lints the manual pages, nginx runs the README's server block.
@@ -18,22 +17,64 @@ if [ -n "$missing" ] && command -v apt-get >/dev/null && [ "$(id -u)" -eq 0 ]; t
     || { apt-get update >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $missing >/dev/null 2>&1; }; } \
     || echo "note: could not install$missing; the tests that need them are skipped"
 fi
+# Each phase has a deadline, so a hang ends with a message naming what was killed instead of
+# spending CI's whole limit; daemons a failed test left behind are killed after it.
+phase() {
+  local limit=$1 name=$2; shift 2
+  local started; started=$(date +%s)
+  local rc=0
+  timeout --kill-after=30 "$limit" "$@" 2>&1 | tee "$log.$name" || rc=${PIPESTATUS[0]}
+  cat "$log.$name" >> "$log"
+  if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+    echo "== $name ran past $limit and was killed; the last tests it started:"
+    { grep -E "^Test Case '.*' started|^◇ Test [^ ]+ started" "$log.$name" || true; } | tail -n 5
+  fi
+  pkill -KILL -f "$PWD/.build/[^ ]*/areasd" 2>/dev/null || true
+  echo "== $name: $(( $(date +%s) - started )) s, exit $rc"
+  return "$rc"
+}
+trap 'rm -f "$log" "$log".*' EXIT
+# Lines matching $1 in $2, with $3 (a sed expression) cut off, counted once each.
+count_unique() { { grep -E "$1" "$2" || true; } | { grep -v "Test run with" || true; } | sed -E "$3" | sort -u | wc -l; }
 # The end-to-end tests run the real areasd and areasctl binaries: build them first.
-swift build
-swift test 2>&1 | tee "$log" || status=$?
+phase 30m build swift build || status=$?
+[ "$status" -eq 0 ] && { phase 40m tests swift test || status=$?; }
 # The concurrent tests again under ThreadSanitizer: many clients during refresh swaps,
 # shutdown under load, the fetcher's task group.
 if [ "$status" -eq 0 ]; then
   echo "== the concurrent tests under ThreadSanitizer =="
-  swift test --sanitize=thread --disable-swift-testing \
-    --filter 'AreasServerTests.ServerTests|AreasServerTests.OperationsTests.testSigterm|AreasCoreTests.AreaIndexTests|AreasIngestTests.FetchTests.testClean' 2>&1 | tee -a "$log" || status=$?
-  if grep -q "WARNING: ThreadSanitizer" "$log"; then echo "ThreadSanitizer reported a race"; status=1; fi
+  race=0
+  phase 30m race swift test --sanitize=thread --disable-swift-testing \
+    --filter 'AreasServerTests.ServerTests|AreasServerTests.OperationsTests.testSigterm|AreasCoreTests.AreaIndexTests|AreasIngestTests.FetchTests.testClean' || race=$?
+  raced=$(count_unique "^Test Case '.*' passed \(" "$log.race" "s/ passed.*//")
+  if grep -q "WARNING: ThreadSanitizer" "$log.race"; then
+    echo "ThreadSanitizer reported a race"; race=1
+  elif [ "$race" -ne 0 ]; then
+    echo "the ThreadSanitizer run failed (exit $race)"
+  elif [ "$raced" -eq 0 ]; then
+    echo "the ThreadSanitizer run selected no test"; race=1
+  else
+    echo "ThreadSanitizer: $raced tests ran again, no race reported"
+  fi
+  [ "$race" -eq 0 ] || status=1
 fi
-# One plain summary line, whatever the runners printed: XCTest's "Test Case ... passed" and
-# Swift Testing's "✔ Test ... passed" (a parameterised test counts once).
-passed=$(grep -E "^Test Case .* passed|^✔ Test .* passed" "$log" | grep -vc "^✔ Test run with" || true)
-failed=$(grep -E "^Test Case .* failed|^✘ Test .* failed" "$log" | grep -vc "^✘ Test run with" || true)
-echo "tests: $passed passed, $failed failed"
+# One plain summary line for the main run, each test once: XCTest's "Test Case ... passed",
+# Swift Testing's "✔ Test ... passed" (a parameterised test counts once) and "➜ Test ...
+# skipped"; a failed test counts once however many of its expectations failed.
+tests_log="$log.tests"
+[ -f "$tests_log" ] || : > "$tests_log"
+passed=$(count_unique "^Test Case '.*' passed \(|^✔ Test .* passed after" "$tests_log" "s/ passed (\(|after).*//")
+failed=$(count_unique "^Test Case '.*' failed \(|^✘ Test .* failed after" "$tests_log" "s/ failed (\(|after).*//")
+skipped=$(count_unique "^➜ Test .* skipped" "$tests_log" "s/ skipped.*//")
+if [ "$skipped" -gt 0 ]; then
+  echo "skipped, with what they need:"
+  grep -E "^➜ Test .* skipped" "$tests_log" | sort -u | sed 's/^/  /'
+fi
+if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then
+  echo "the run ended with status $status and no failed test: it crashed or was killed; the last lines:"
+  tail -n 15 "$log"
+fi
+echo "tests: $passed passed, $failed failed, $skipped skipped"
 if [ "$status" -ne 0 ] || [ "$failed" -ne 0 ] || [ "$passed" -eq 0 ]; then
   exit 1
 fi

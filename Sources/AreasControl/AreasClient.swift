@@ -2,20 +2,20 @@ import AreasSystem
 import Glibc
 
 /// A connection to areasd: send request lines, read response lines, each within a time-out.
-public final class AreasClient {
-    public let path: String
+package final class AreasClient {
+    package let path: String
     private let fd: FileDescriptor
     private var buffer: [UInt8] = []
     private let timeoutSeconds: Double?
 
     /// Why the daemon could not be reached or did not answer.
-    public struct Unreachable: Error, CustomStringConvertible {
-        public enum Kind: Sendable { case cannotConnect, timedOut, closed }
-        public var path: String
-        public var reason: String
-        public var kind: Kind = .cannotConnect
+    package struct Unreachable: Error, CustomStringConvertible {
+        package enum Kind: Sendable { case cannotConnect, timedOut, closed }
+        package var path: String
+        package var reason: String
+        package var kind: Kind = .cannotConnect
 
-        public var description: String {
+        package var description: String {
             switch kind {
             case .cannotConnect: return "cannot connect to areasd at \(path): \(reason) (is areasd running?)"
             case .timedOut: return "areasd at \(path) did not answer within \(reason) (a stopped or overloaded daemon; --timeout SECONDS waits longer)"
@@ -26,7 +26,7 @@ public final class AreasClient {
 
     /// Connects to the daemon's socket; with `timeoutSeconds`, connecting, sending and each
     /// answer give up after that long.
-    public init(path: String, timeoutSeconds: Double? = nil) throws(Unreachable) {
+    package init(path: String, timeoutSeconds: Double? = nil) throws(Unreachable) {
         self.path = path
         self.timeoutSeconds = timeoutSeconds
         do {
@@ -45,7 +45,7 @@ public final class AreasClient {
     /// Sends one request line and returns the response line (without its newline). When the
     /// daemon closed the connection before the request went out, the line it sent first (a
     /// `busy` answer) is still returned.
-    public func send(_ line: [UInt8]) throws(Unreachable) -> [UInt8] {
+    package func send(_ line: [UInt8]) throws(Unreachable) -> [UInt8] {
         do {
             try fd.writeAll(line + [UInt8(ascii: "\n")])
         } catch {
@@ -56,7 +56,7 @@ public final class AreasClient {
         return try readLine()
     }
 
-    public func readLine() throws(Unreachable) -> [UInt8] {
+    package func readLine() throws(Unreachable) -> [UInt8] {
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
             if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {

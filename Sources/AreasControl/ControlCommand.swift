@@ -3,31 +3,31 @@ import AreasProtocol
 import AreasSystem
 
 /// An areasctl command line turned into a request line and how to show the answer.
-public struct ControlCommand: Sendable {
+package struct ControlCommand: Sendable {
     /// How answers are printed: a table for people; the daemon's JSON; GeoJSON; or, for
     /// scripts, tab-separated lines without a header, or one JSON object per area a line.
-    public enum Format: String, Sendable, CaseIterable { case table, json, geojson, tsv, ndjson }
+    package enum Format: String, Sendable, CaseIterable { case table, json, geojson, tsv, ndjson }
 
-    public var operation: RequestOperation
-    public var request: Request
+    package var operation: RequestOperation
+    package var request: Request
     /// The request line sent to the daemon.
-    public var line: [UInt8] { request.line }
+    package var line: [UInt8] { request.line }
     /// `--output` as given; with `--geojson` the daemon is still asked for whole areas, so
     /// every feature has its real position, and `ids` keeps only the id and distance.
-    public var output: OutputMode?
+    package var output: OutputMode?
     /// `--province`, to say which names the data has when none matched.
-    public var province: String?
-    public var format: Format
+    package var province: String?
+    package var format: Format
     /// For `refresh`: print only failures.
-    public var quiet: Bool
-    public var socketPath: String?
+    package var quiet: Bool
+    package var socketPath: String?
     /// How long to wait for the daemon: `--timeout`, else 5 s (600 s for `refresh`, which
     /// waits for a whole refresh).
-    public var timeoutSeconds: Double
+    package var timeoutSeconds: Double
 
     /// A note for an answer with no areas when `--province` names no province of the data
     /// (nor a short name of one): the names it has, from `stats`' `byProvince`.
-    public static func provinceNote(_ province: String, known: [String]) -> String? {
+    package static func provinceNote(_ province: String, known: [String]) -> String? {
         let resolved = Region.standardAliases[province] ?? province
         guard !known.contains(resolved) else { return nil }
         return "note: the data has no province '\(province)'; it has: \(known.joined(separator: ", "))\n"
@@ -46,7 +46,27 @@ public struct ControlCommand: Sendable {
 
     static func text(_ value: Double) -> String { value == value.rounded() ? String(Int(value)) : String(value) }
 
-    public static func parse(_ arguments: [String]) throws(UsageError) -> ControlCommand {
+    /// The command that asks `operation` (its entry in `table`; `parse` below builds its
+    /// request): its operands, what it does, the options it reads.
+    static func command(for operation: RequestOperation) -> CommandLineTable.Command {
+        let name = operation.name
+        switch operation {
+        case .near: return .init(name, "LAT LON", "the nearest areas, nearest first (default 10)", options: query + ["-k", "--max-meters"])
+        case .radius: return .init(name, "LAT LON METERS", "every area within METERS, nearest first", options: query)
+        case .bbox: return .init(name, "SOUTH WEST NORTH EAST", "every area inside the box, in id order", options: query)
+        case .check:
+            return .init(name, "LAT LON", "may I smoke here? the zones holding the point and the nearest smoking area",
+                         options: ["--json", "--province", "--district"])
+        case .along: return .init(name, "LAT,LON LAT,LON ...", "every area along a route, in route order", options: query + ["--meters"])
+        case .get: return .init(name, "ID", "one area with every field its source published", options: ["--json", "--geojson", "--format"])
+        case .stats: return .init(name, "totals by kind, source and province, each source's last refresh, memory", options: ["--json"])
+        case .health: return .init(name, "exit 0 only when data is loaded, fresh, and every source's last refresh succeeded", options: ["--json"])
+        case .metrics: return .init(name, "the daemon's counters in the Prometheus text format (0.0.4)", options: ["--json"])
+        case .refresh: return .init(name, "fetch every source now and wait for the result, one line per source", options: ["--json", "--force", "--quiet"])
+        }
+    }
+
+    package static func parse(_ arguments: [String]) throws(UsageError) -> ControlCommand {
         var list = ArgumentList(arguments)
         let socketPath = try list.value("--socket", "-s")
         let timeout = try list.value("--timeout", as: { Double($0) })

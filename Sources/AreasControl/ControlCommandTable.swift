@@ -5,7 +5,7 @@ import AreasSystem
 extension ControlCommand {
     /// areasctl's commands and options: the parser, `--help`, `COMMAND --help`, the completions
     /// and the manual page all read this one table.
-    public static let table = CommandLineTable(
+    package static let table = CommandLineTable(
         program: "areasctl",
         section: 1,
         purpose: "ask areasd where people may and may not smoke",
@@ -61,26 +61,7 @@ extension ControlCommand {
         ],
         seeAlso: ["areasd(8)"])
 
-    /// The command that asks `operation`: its operands, what it does, the options it reads.
-    static func command(for operation: RequestOperation) -> CommandLineTable.Command {
-        let name = operation.name
-        switch operation {
-        case .near: return .init(name, "LAT LON", "the nearest areas, nearest first (default 10)", options: query + ["-k", "--max-meters"])
-        case .radius: return .init(name, "LAT LON METERS", "every area within METERS, nearest first", options: query)
-        case .bbox: return .init(name, "SOUTH WEST NORTH EAST", "every area inside the box, in id order", options: query)
-        case .check:
-            return .init(name, "LAT LON", "may I smoke here? the zones holding the point and the nearest smoking area",
-                         options: ["--json", "--province", "--district"])
-        case .along: return .init(name, "LAT,LON LAT,LON ...", "every area along a route, in route order", options: query + ["--meters"])
-        case .get: return .init(name, "ID", "one area with every field its source published", options: ["--json", "--geojson", "--format"])
-        case .stats: return .init(name, "totals by kind, source and province, each source's last refresh, memory", options: ["--json"])
-        case .health: return .init(name, "exit 0 only when data is loaded, fresh, and every source's last refresh succeeded", options: ["--json"])
-        case .metrics: return .init(name, "the daemon's counters in the Prometheus text format (0.0.4)", options: ["--json"])
-        case .refresh: return .init(name, "fetch every source now and wait for the result, one line per source", options: ["--json", "--force", "--quiet"])
-        }
-    }
-
-    private static let query = ["--json", "--geojson", "--format", "--kind", "--output", "--province", "--district", "--limit"]
+    static let query = ["--json", "--geojson", "--format", "--kind", "--output", "--province", "--district", "--limit"]
 
     /// The options each command reads (besides the global ones), from the table.
     static let options: [String: Set<String>] = Dictionary(uniqueKeysWithValues: table.commands.map { ($0.name, Set($0.options)) })

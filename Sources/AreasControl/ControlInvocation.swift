@@ -3,11 +3,11 @@ import AreasSystem
 
 /// What one areasctl command line asks for: text areasctl prints itself (help, the version,
 /// the manual, a completion script), or a question for the daemon.
-public enum ControlInvocation: Sendable {
+package enum ControlInvocation: Sendable {
     case text(String)
     case ask(ControlCommand)
 
-    public static func parse(_ arguments: [String]) throws(UsageError) -> ControlInvocation {
+    package static func parse(_ arguments: [String]) throws(UsageError) -> ControlInvocation {
         let table = ControlCommand.table
         let beforeSeparator = arguments.prefix { $0 != "--" }
         if beforeSeparator.contains("--help") || beforeSeparator.contains("-h") || beforeSeparator.first == "help" {

@@ -3,15 +3,15 @@ import AreasProtocol
 import Glibc
 
 /// Turns a response line into what areasctl prints, and its exit status.
-public enum ResponseFormatter {
-    public struct Output {
-        public var stdout: String
-        public var stderr: String
-        public var status: Int32
+package enum ResponseFormatter {
+    package struct Output {
+        package var stdout: String
+        package var stderr: String
+        package var status: Int32
     }
 
     /// `width`: the columns a table may take (the terminal's), nil for no limit.
-    public static func render(_ line: [UInt8], for command: ControlCommand, width: Int? = nil, now: Double? = nil) -> Output {
+    package static func render(_ line: [UInt8], for command: ControlCommand, width: Int? = nil, now: Double? = nil) -> Output {
         guard case .object(let response)? = try? JSONParser.parse(line) else {
             return Output(stdout: "", stderr: "areasctl: the daemon sent an unreadable answer\n", status: 1)
         }
@@ -78,13 +78,13 @@ public enum ResponseFormatter {
     }
 
     /// The `count` of an answer, if it has one.
-    public static func count(of line: [UInt8]) -> Int? {
+    package static func count(of line: [UInt8]) -> Int? {
         guard case .object(let members)? = try? JSONParser.parse(line) else { return nil }
         return Object(members).int(.count)
     }
 
     /// The province names a `stats` answer lists.
-    public static func provinces(in line: [UInt8]) -> [String]? {
+    package static func provinces(in line: [UInt8]) -> [String]? {
         guard case .object(let members)? = try? JSONParser.parse(line),
               case .object(let provinces)? = Object(members).value(.byProvince) else { return nil }
         return provinces.map(\.0).filter { $0 != "(unknown)" }

@@ -2,21 +2,21 @@
 ///
 /// Small on purpose: the three executables need `--name value`, `--name=value`, flags and
 /// positionals, with a clear message for anything else.
-public struct ArgumentList {
-    public private(set) var remaining: [String]
+package struct ArgumentList {
+    package private(set) var remaining: [String]
 
-    public init(_ arguments: [String]) {
+    package init(_ arguments: [String]) {
         remaining = arguments
     }
 
     /// Removes and returns the first argument (the subcommand), if any.
-    public mutating func next() -> String? {
+    package mutating func next() -> String? {
         remaining.isEmpty ? nil : remaining.removeFirst()
     }
 
     /// Removes and returns the value of `--name value` or `--name=value` (also any alias); an
     /// option given twice is an error, not a silent choice of one.
-    public mutating func value(_ names: String...) throws(UsageError) -> String? {
+    package mutating func value(_ names: String...) throws(UsageError) -> String? {
         guard let found = try takeValue(names) else { return nil }
         if try takeValue(names) != nil { throw .givenTwice(names[0]) }
         return found
@@ -45,21 +45,21 @@ public struct ArgumentList {
     }
 
     /// Removes `--name` and reports whether it was there (given twice, it is there once).
-    public mutating func flag(_ names: String...) -> Bool {
+    package mutating func flag(_ names: String...) -> Bool {
         let before = remaining.count
         remaining.removeAll { names.contains($0) }
         return remaining.count < before
     }
 
     /// Parses an option's value with `parse`, naming the option when it does not parse.
-    public mutating func value<T>(_ name: String, as parse: (String) -> T?) throws(UsageError) -> T? {
+    package mutating func value<T>(_ name: String, as parse: (String) -> T?) throws(UsageError) -> T? {
         guard let text = try value(name) else { return nil }
         guard let parsed = parse(text) else { throw .invalidValue(name, text) }
         return parsed
     }
 
     /// The positional arguments; fails on any option nobody asked for.
-    public mutating func positionals() throws(UsageError) -> [String] {
+    package mutating func positionals() throws(UsageError) -> [String] {
         var result: [String] = []
         var afterSeparator = false
         for argument in remaining {
@@ -77,7 +77,7 @@ public struct ArgumentList {
 }
 
 /// A command line that cannot be understood.
-public enum UsageError: Error, Equatable, CustomStringConvertible {
+package enum UsageError: Error, Equatable, CustomStringConvertible {
     case missingValue(String)
     case invalidValue(String, String)
     case unknownOption(String)
@@ -85,7 +85,7 @@ public enum UsageError: Error, Equatable, CustomStringConvertible {
     case wrongArguments(String)
     case givenTwice(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .missingValue(let name): return "\(name) needs a value"
         case .invalidValue(let name, let value): return "invalid value for \(name): '\(value)'"

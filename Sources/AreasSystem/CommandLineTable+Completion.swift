@@ -1,9 +1,9 @@
 /// Shell completion scripts written from the table: the commands, each command's own options,
 /// the fixed values of an option or an operand, and file names where a value is a PATH.
 extension CommandLineTable {
-    public enum Shell: String, Sendable, CaseIterable { case bash, zsh, fish }
+    package enum Shell: String, Sendable, CaseIterable { case bash, zsh, fish }
 
-    public func completionScript(for shell: Shell) -> String {
+    package func completionScript(for shell: Shell) -> String {
         switch shell {
         case .bash: return bashCompletion
         case .zsh: return zshCompletion

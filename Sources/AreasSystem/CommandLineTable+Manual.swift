@@ -1,6 +1,6 @@
 /// The manual page, in the `man(7)` macros, written from the table (`PROGRAM --manual`).
 extension CommandLineTable {
-    public func manualPage(version: String, date: String) -> String {
+    package func manualPage(version: String, date: String) -> String {
         var page = [
             ".TH \(program.uppercased().roffEscaped) \(section) \"\(date)\" \"areas \(version)\" \"\(section == 8 ? "System Administration" : "User Commands")\"",
             ".SH NAME",

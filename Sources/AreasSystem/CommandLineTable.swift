@@ -1,27 +1,27 @@
 /// Everything a program's command line accepts, written once: `--help`, each command's help,
 /// the shell completions and the manual page are all rendered from it, and the parser checks
 /// which options a command reads against it, so none of them can drift from the others.
-public struct CommandLineTable: Sendable {
+package struct CommandLineTable: Sendable {
     /// An option: its names (the first is the one shown), the placeholder of its value (nil for
     /// a flag), the values it takes when they are a fixed list, and one line on what it does.
-    public struct Option: Sendable {
-        public let names: [String]
-        public let value: String?
-        public let choices: [String]
-        public let summary: String
+    package struct Option: Sendable {
+        package let names: [String]
+        package let value: String?
+        package let choices: [String]
+        package let summary: String
 
-        public init(_ names: [String], value: String? = nil, choices: [String] = [], _ summary: String) {
+        package init(_ names: [String], value: String? = nil, choices: [String] = [], _ summary: String) {
             self.names = names
             self.value = value
             self.choices = choices
             self.summary = summary
         }
 
-        public var name: String { names[0] }
+        package var name: String { names[0] }
         /// A value that names a file, so shells complete file names for it.
-        public var takesPath: Bool { value == "PATH" }
+        package var takesPath: Bool { value == "PATH" }
         /// "--kind smoking|nonsmoking|all", "-k N", "--force".
-        public var usage: String {
+        package var usage: String {
             guard let value else { return names.joined(separator: ", ") }
             return names.joined(separator: ", ") + " " + (choices.isEmpty ? value : choices.joined(separator: "|"))
         }
@@ -29,14 +29,14 @@ public struct CommandLineTable: Sendable {
 
     /// A command: its name, its operands as shown ("LAT LON"), the fixed words an operand may
     /// be (for completion), one line on what it does, and the names of the options it reads.
-    public struct Command: Sendable {
-        public let name: String
-        public let operands: String
-        public let operandChoices: [String]
-        public let summary: String
-        public let options: [String]
+    package struct Command: Sendable {
+        package let name: String
+        package let operands: String
+        package let operandChoices: [String]
+        package let summary: String
+        package let options: [String]
 
-        public init(_ name: String, _ operands: String = "", operandChoices: [String] = [], _ summary: String, options: [String] = []) {
+        package init(_ name: String, _ operands: String = "", operandChoices: [String] = [], _ summary: String, options: [String] = []) {
             self.name = name
             self.operands = operands
             self.operandChoices = operandChoices
@@ -45,31 +45,31 @@ public struct CommandLineTable: Sendable {
         }
 
         /// A command without operands.
-        public init(_ name: String, _ summary: String, options: [String] = []) {
+        package init(_ name: String, _ summary: String, options: [String] = []) {
             self.init(name, "", summary, options: options)
         }
     }
 
-    public let program: String
+    package let program: String
     /// The manual section: 1 for commands people run, 8 for daemons.
-    public let section: Int
+    package let section: Int
     /// What the program is, in a few words ("ask areasd where people may smoke").
-    public let purpose: String
+    package let purpose: String
     /// What follows the program's name in the usage line.
-    public let synopsis: String
+    package let synopsis: String
     /// The manual's description, a paragraph per element.
-    public let description: [String]
+    package let description: [String]
     /// Options that every command takes (or, for a program without commands, all of them).
-    public let globalOptions: [Option]
-    public let commands: [Command]
+    package let globalOptions: [Option]
+    package let commands: [Command]
     /// Options of the commands, each read by the commands that list it.
-    public let commandOptions: [Option]
-    public let exitStatus: [(code: Int, meaning: String)]
-    public let environment: [(name: String, meaning: String)]
-    public let examples: [(command: String, meaning: String)]
-    public let seeAlso: [String]
+    package let commandOptions: [Option]
+    package let exitStatus: [(code: Int, meaning: String)]
+    package let environment: [(name: String, meaning: String)]
+    package let examples: [(command: String, meaning: String)]
+    package let seeAlso: [String]
 
-    public init(program: String, section: Int, purpose: String, synopsis: String, description: [String],
+    package init(program: String, section: Int, purpose: String, synopsis: String, description: [String],
                 globalOptions: [Option], commands: [Command] = [], commandOptions: [Option] = [],
                 exitStatus: [(code: Int, meaning: String)], environment: [(name: String, meaning: String)] = [],
                 examples: [(command: String, meaning: String)] = [], seeAlso: [String] = []) {
@@ -87,20 +87,20 @@ public struct CommandLineTable: Sendable {
         self.seeAlso = seeAlso
     }
 
-    public func command(_ name: String) -> Command? { commands.first { $0.name == name } }
+    package func command(_ name: String) -> Command? { commands.first { $0.name == name } }
 
     /// The option called `name` (by any of its names), global or a command's.
-    public func option(_ name: String) -> Option? {
+    package func option(_ name: String) -> Option? {
         (globalOptions + commandOptions).first { $0.names.contains(name) }
     }
 
     /// The options `command` reads, in the table's order.
-    public func options(of command: Command) -> [Option] {
+    package func options(of command: Command) -> [Option] {
         commandOptions.filter { command.options.contains($0.name) }
     }
 
     /// The `--help` text: usage, the commands, the options, the exit codes.
-    public var help: String {
+    package var help: String {
         var lines = ["usage: \(program) \(synopsis)", "", purpose]
         if !commands.isEmpty {
             lines += ["", "commands:"]
@@ -118,7 +118,7 @@ public struct CommandLineTable: Sendable {
     }
 
     /// `PROGRAM COMMAND --help`.
-    public func help(for command: Command) -> String {
+    package func help(for command: Command) -> String {
         let options = self.options(of: command)
         var lines = ["usage: \(program) \(command.name)\(command.operands.isEmpty ? "" : " " + command.operands)\(options.isEmpty ? "" : " [options]")", "", command.summary]
         if !options.isEmpty {

@@ -2,14 +2,14 @@ import Glibc
 
 /// A Unix datagram socket opened once and bound to one destination, for messages that must
 /// get through even when every other descriptor is taken (systemd's notify socket).
-public final class DatagramSender: Sendable {
+package final class DatagramSender: Sendable {
     private let socket: FileDescriptor
     private let address: sockaddr_un
     private let addressLength: socklen_t
 
     /// A sender to `path`, or to the abstract socket `@name`; nil when the name is too long or
     /// no socket can be made.
-    public init?(path: String) {
+    package init?(path: String) {
         var bytes = Array(path.utf8)
         let abstract = bytes.first == UInt8(ascii: "@")
         if abstract { bytes[0] = 0 }
@@ -28,7 +28,7 @@ public final class DatagramSender: Sendable {
     deinit { socket.close() }
 
     /// Sends one datagram.
-    public func send(_ bytes: [UInt8]) throws(SystemError) {
+    package func send(_ bytes: [UInt8]) throws(SystemError) {
         var address = self.address
         let length = addressLength
         let fd = socket.rawValue

@@ -1,11 +1,11 @@
 import Glibc
 
 /// Where areasd and areasctl look when no path is given, so both find each other without flags.
-public enum DefaultPaths {
+package enum DefaultPaths {
     /// `$AREAS_SOCKET`, else `$RUNTIME_DIRECTORY/areasd.sock` (systemd), else
     /// `/run/areasd/areasd.sock` as root, else `$XDG_RUNTIME_DIR/areasd.sock`, else
     /// `/tmp/areasd-$UID/areasd.sock`.
-    public static func socket(environment: [String: String], uid: UInt32 = getuid()) -> String {
+    package static func socket(environment: [String: String], uid: UInt32 = getuid()) -> String {
         if let path = environment["AREAS_SOCKET"], !path.isEmpty { return path }
         if let directory = firstOf(environment["RUNTIME_DIRECTORY"]) { return directory + "/areasd.sock" }
         if uid == 0 { return "/run/areasd/areasd.sock" }
@@ -15,7 +15,7 @@ public enum DefaultPaths {
 
     /// `$STATE_DIRECTORY/areas.snapshot` (systemd), else `/var/lib/areasd/areas.snapshot` as root,
     /// else `$XDG_STATE_HOME/areas/areas.snapshot`, else `~/.local/state/areas/areas.snapshot`.
-    public static func snapshot(environment: [String: String], uid: UInt32 = getuid()) -> String {
+    package static func snapshot(environment: [String: String], uid: UInt32 = getuid()) -> String {
         if let directory = firstOf(environment["STATE_DIRECTORY"]) { return directory + "/areas.snapshot" }
         if uid == 0 { return "/var/lib/areasd/areas.snapshot" }
         if let directory = environment["XDG_STATE_HOME"], !directory.isEmpty { return directory + "/areas/areas.snapshot" }

@@ -1,10 +1,10 @@
 import Glibc
 
 /// The process's limit on open descriptors (`RLIMIT_NOFILE`).
-public enum DescriptorLimit {
+package enum DescriptorLimit {
     /// The soft limit, raised to the hard limit when it may be: a daemon that keeps a
     /// descriptor per connection wants all it is allowed. Nil when it cannot be read.
-    public static func raiseToHardLimit() -> Int? {
+    package static func raiseToHardLimit() -> Int? {
         var limit = rlimit()
         guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return nil }
         if limit.rlim_cur < limit.rlim_max {

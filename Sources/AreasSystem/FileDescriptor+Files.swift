@@ -2,41 +2,41 @@ import Glibc
 
 extension FileDescriptor {
     /// How a file is opened. Every descriptor is close-on-exec.
-    public struct OpenOptions: OptionSet, Sendable {
-        public let rawValue: Int32
-        public init(rawValue: Int32) { self.rawValue = rawValue }
+    package struct OpenOptions: OptionSet, Sendable {
+        package let rawValue: Int32
+        package init(rawValue: Int32) { self.rawValue = rawValue }
 
-        public static let readOnly = OpenOptions([])
-        public static let writeOnly = OpenOptions(rawValue: O_WRONLY)
-        public static let create = OpenOptions(rawValue: O_CREAT)
+        package static let readOnly = OpenOptions([])
+        package static let writeOnly = OpenOptions(rawValue: O_WRONLY)
+        package static let create = OpenOptions(rawValue: O_CREAT)
         /// With `create`: fail if anything, a symbolic link included, is at the path.
-        public static let exclusive = OpenOptions(rawValue: O_EXCL)
+        package static let exclusive = OpenOptions(rawValue: O_EXCL)
         /// Fail rather than follow a symbolic link at the path's last component.
-        public static let noFollow = OpenOptions(rawValue: O_NOFOLLOW)
+        package static let noFollow = OpenOptions(rawValue: O_NOFOLLOW)
         /// Open without waiting (a FIFO with no writer would otherwise block the open).
-        public static let nonBlocking = OpenOptions(rawValue: O_NONBLOCK)
-        public static let directory = OpenOptions(rawValue: O_DIRECTORY)
+        package static let nonBlocking = OpenOptions(rawValue: O_NONBLOCK)
+        package static let directory = OpenOptions(rawValue: O_DIRECTORY)
     }
 
-    public static func open(_ path: String, _ options: OpenOptions, permissions: mode_t = 0o640) throws(SystemError) -> FileDescriptor {
+    package static func open(_ path: String, _ options: OpenOptions, permissions: mode_t = 0o640) throws(SystemError) -> FileDescriptor {
         let raw = try systemCall("open", subject: path) { Glibc.open(path, options.rawValue | O_CLOEXEC, permissions) }
         return FileDescriptor(rawValue: raw)
     }
 
     /// What the open file is: its kind, size, owner and identity.
-    public func status() throws(SystemError) -> FileStatus {
+    package func status() throws(SystemError) -> FileStatus {
         var info = stat()
         try systemCall("fstat") { fstat(rawValue, &info) }
         return FileStatus(info)
     }
 
     /// Flushes what was written to the device.
-    public func sync() throws(SystemError) {
+    package func sync() throws(SystemError) {
         try systemCall("fsync") { fsync(rawValue) }
     }
 
     /// Reads until `count` bytes or the end of the file, whichever comes first.
-    public func read(upTo count: Int) throws(SystemError) -> [UInt8] {
+    package func read(upTo count: Int) throws(SystemError) -> [UInt8] {
         var failure: SystemError?
         let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
             do throws(SystemError) {
@@ -52,7 +52,7 @@ extension FileDescriptor {
 
     /// Fills `buffer` from the file, however many reads it takes, stopping early only at the
     /// end of the file; the bytes read.
-    public func readFully(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
+    package func readFully(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
         var filled = 0
         while filled < buffer.count {
             let n = try read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))

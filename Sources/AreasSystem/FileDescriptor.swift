@@ -2,15 +2,15 @@ import Glibc
 
 /// A file descriptor with the few operations the server and its tests need, each turning
 /// errno into a thrown `SystemError`. A value type; closing is explicit.
-public struct FileDescriptor: Sendable, Hashable {
-    public let rawValue: Int32
+package struct FileDescriptor: Sendable, Hashable {
+    package let rawValue: Int32
 
-    public init(rawValue: Int32) {
+    package init(rawValue: Int32) {
         self.rawValue = rawValue
     }
 
     /// Reads up to `count` bytes into `buffer`; 0 at end of stream.
-    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
+    package func read(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
         try systemCall("read") { Glibc.read(rawValue, buffer.baseAddress, buffer.count) }
     }
 
@@ -18,7 +18,7 @@ public struct FileDescriptor: Sendable, Hashable {
     ///
     /// On a socket this is `send` with `MSG_NOSIGNAL`: a peer that hung up is an EPIPE error
     /// for this call, not a SIGPIPE that kills the whole process.
-    public func write(_ bytes: UnsafeRawBufferPointer) throws(SystemError) -> Int {
+    package func write(_ bytes: UnsafeRawBufferPointer) throws(SystemError) -> Int {
         while true {
             let sent = send(rawValue, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
             if sent >= 0 { return sent }
@@ -30,7 +30,7 @@ public struct FileDescriptor: Sendable, Hashable {
     }
 
     /// Writes every byte, blocking as needed.
-    public func writeAll(_ bytes: [UInt8]) throws(SystemError) {
+    package func writeAll(_ bytes: [UInt8]) throws(SystemError) {
         let result: Result<Void, SystemError> = bytes.withUnsafeBufferPointer { buffer in
             do throws(SystemError) { return .success(try writeAll(buffer)) } catch { return .failure(error) }
         }
@@ -38,7 +38,7 @@ public struct FileDescriptor: Sendable, Hashable {
     }
 
     /// Writes every byte, however many calls it takes.
-    public func writeAll(_ bytes: UnsafeBufferPointer<UInt8>) throws(SystemError) {
+    package func writeAll(_ bytes: UnsafeBufferPointer<UInt8>) throws(SystemError) {
         var offset = 0
         while offset < bytes.count {
             offset += try write(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[offset...]))
@@ -46,7 +46,7 @@ public struct FileDescriptor: Sendable, Hashable {
     }
 
     /// Writes every byte of a raw buffer.
-    public func writeAll(_ bytes: UnsafeRawBufferPointer) throws(SystemError) {
+    package func writeAll(_ bytes: UnsafeRawBufferPointer) throws(SystemError) {
         var offset = 0
         while offset < bytes.count {
             offset += try write(UnsafeRawBufferPointer(rebasing: bytes[offset...]))
@@ -55,7 +55,7 @@ public struct FileDescriptor: Sendable, Hashable {
 
     /// Writes `head` and then `body` on a socket with one `sendmsg` while the socket takes them
     /// whole, so an HTTP answer's head and body leave together rather than as two packets.
-    public func writeAll(_ head: UnsafeRawBufferPointer, _ body: UnsafeRawBufferPointer) throws(SystemError) {
+    package func writeAll(_ head: UnsafeRawBufferPointer, _ body: UnsafeRawBufferPointer) throws(SystemError) {
         var written = 0
         let total = head.count + body.count
         while written < total {
@@ -83,24 +83,24 @@ public struct FileDescriptor: Sendable, Hashable {
         }
     }
 
-    public func close() {
+    package func close() {
         _ = Glibc.close(rawValue)
     }
 
-    public func setNonBlocking(_ on: Bool = true) throws(SystemError) {
+    package func setNonBlocking(_ on: Bool = true) throws(SystemError) {
         let flags = try systemCall("fcntl") { fcntl(rawValue, F_GETFL) }
         try systemCall("fcntl") { fcntl(rawValue, F_SETFL, on ? flags | O_NONBLOCK : flags & ~O_NONBLOCK) }
     }
 
     /// Which wait of a socket a time-out bounds.
-    public enum Wait: Sendable {
+    package enum Wait: Sendable {
         case receive, send
     }
 
     /// Sets `SO_RCVTIMEO` or `SO_SNDTIMEO`: a blocking receive or send that waits longer fails
     /// with EAGAIN (`SystemError.isTimeout`). The value is clamped to at least a millisecond, as
     /// 0 would mean "forever".
-    public func setTimeout(_ wait: Wait, seconds: Double) throws(SystemError) {
+    package func setTimeout(_ wait: Wait, seconds: Double) throws(SystemError) {
         try setTimeout(wait == .receive ? SO_RCVTIMEO : SO_SNDTIMEO, seconds: seconds)
     }
 
@@ -110,7 +110,7 @@ public struct FileDescriptor: Sendable, Hashable {
         try systemCall("setsockopt") { setsockopt(rawValue, SOL_SOCKET, option, &value, socklen_t(MemoryLayout<timeval>.size)) }
     }
 
-    public func setCloseOnExec() throws(SystemError) {
+    package func setCloseOnExec() throws(SystemError) {
         try systemCall("fcntl") { fcntl(rawValue, F_SETFD, FD_CLOEXEC) }
     }
 }

@@ -1,22 +1,22 @@
 import Glibc
 
 /// What `stat` says of a file.
-public struct FileStatus: Sendable, Equatable {
-    public enum Kind: Sendable, Equatable {
+package struct FileStatus: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         case regular, directory, symbolicLink, fifo, socket, characterDevice, blockDevice, unknown
     }
 
-    public var kind: Kind
-    public var size: Int
+    package var kind: Kind
+    package var size: Int
     /// Seconds since 1970.
-    public var modified: Double
+    package var modified: Double
     /// The same, as whole nanoseconds: exact, for telling two writes in one second apart.
-    public var modifiedNanoseconds: Int
-    public var owner: uid_t
-    public var permissions: mode_t
+    package var modifiedNanoseconds: Int
+    package var owner: uid_t
+    package var permissions: mode_t
     /// Device and inode: the file's identity, whatever its name.
-    public var device: UInt64
-    public var inode: UInt64
+    package var device: UInt64
+    package var inode: UInt64
 
     init(_ info: stat) {
         switch info.st_mode & S_IFMT {

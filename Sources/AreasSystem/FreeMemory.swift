@@ -8,10 +8,10 @@ import Glibc
 /// snapshot, sort keys, the arrays a tree is packed from). glibc keeps freed heap pages mapped
 /// for reuse, and after the first large free it stops using fresh mappings for large blocks, so
 /// without this the daemon's resident size would carry a build's high-water mark for good.
-public enum FreeMemory {
+package enum FreeMemory {
     /// Returns free heap pages to the kernel; true when any were released.
     @discardableResult
-    public static func release() -> Bool {
+    package static func release() -> Bool {
         guard let trim = mallocTrim else { return false }
         return trim(0) == 1
     }
@@ -24,7 +24,7 @@ public enum FreeMemory {
     /// they are freed: a serving daemon's size then drifts up with the largest answers it has
     /// given. A fixed threshold stops the drift; true when set.
     @discardableResult
-    public static func mapLargeBlocksSeparately(threshold: Int = 256 * 1024) -> Bool {
+    package static func mapLargeBlocksSeparately(threshold: Int = 256 * 1024) -> Bool {
         guard let set = mallopt else { return false }
         return set(mmapThreshold, Int32(clamping: threshold)) == 1
     }

@@ -4,11 +4,11 @@ import Glibc
 ///
 /// Used instead of `Synchronization.Mutex`, whose futex-based lock ThreadSanitizer cannot see:
 /// with it, every value it guards shows up as a race in the sanitized test run.
-public final class LockedValue<Value>: @unchecked Sendable {
+package final class LockedValue<Value>: @unchecked Sendable {
     private var value: Value
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
-    public init(_ value: Value) {
+    package init(_ value: Value) {
         self.value = value
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
@@ -20,7 +20,7 @@ public final class LockedValue<Value>: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&value)

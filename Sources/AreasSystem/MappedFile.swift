@@ -6,14 +6,14 @@ import Glibc
 /// it, and are read in only when touched. The file must never change in place while mapped (a
 /// shortened file would fault a reader): files mapped here are only ever replaced by renaming a
 /// new file over the name, which leaves the mapped one whole until it is unmapped.
-public final class MappedFile: @unchecked Sendable {
+package final class MappedFile: @unchecked Sendable {
     /// The whole file.
-    public let bytes: UnsafeRawBufferPointer
+    package let bytes: UnsafeRawBufferPointer
     /// The file's identity and size when it was mapped.
-    public let status: FileStatus
+    package let status: FileStatus
 
     /// Maps the regular file open at `file` whole; it must not be empty.
-    public init(_ file: FileDescriptor, path: String) throws(SystemError) {
+    package init(_ file: FileDescriptor, path: String) throws(SystemError) {
         let status = try file.status()
         guard status.kind == .regular, status.size > 0 else { throw SystemError("mmap", errno: EINVAL, subject: path) }
         guard let address = mmap(nil, status.size, PROT_READ, MAP_SHARED, file.rawValue, 0), address != MAP_FAILED else {
@@ -25,7 +25,7 @@ public final class MappedFile: @unchecked Sendable {
 
     /// Takes the pages out of this process's resident set, leaving them in the kernel's cache:
     /// after a check has read every byte, the process then holds only what queries touch.
-    public func releaseResidentPages() {
+    package func releaseResidentPages() {
         guard let base = bytes.baseAddress else { return }
         _ = madvise(UnsafeMutableRawPointer(mutating: base), bytes.count, MADV_DONTNEED)
     }

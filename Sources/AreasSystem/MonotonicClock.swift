@@ -1,8 +1,8 @@
 import Glibc
 
 /// The monotonic clock systemd's messages are stamped with.
-public enum MonotonicClock {
-    public static var microseconds: Int {
+package enum MonotonicClock {
+    package static var microseconds: Int {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
         return Int(now.tv_sec) * 1_000_000 + Int(now.tv_nsec) / 1000

@@ -1,10 +1,10 @@
 import Glibc
 
 /// Process-wide signal dispositions.
-public enum Signals {
+package enum Signals {
     /// The signal is ignored from now on (SIGPIPE: a write to a closed peer is an error
     /// return, not the end of the process).
-    public static func ignore(_ signal: Int32) {
+    package static func ignore(_ signal: Int32) {
         _ = Glibc.signal(signal, SIG_IGN)
     }
 
@@ -13,7 +13,7 @@ public enum Signals {
     /// reader (a snapshot overwritten in place rather than replaced by a rename); no thread
     /// can go on from it, but the log then says what happened and the service manager starts
     /// the daemon again, which loads whatever file is there.
-    public static func exitOnBusError(message: String) {
+    package static func exitOnBusError(message: String) {
         let line = Array((message + "\n").utf8)
         let text = UnsafeMutablePointer<UInt8>.allocate(capacity: line.count)
         text.initialize(from: line, count: line.count)

@@ -2,8 +2,8 @@ import Foundation
 import Glibc
 
 /// Makes a socket path ready to bind, without ever deleting what is not ours to delete.
-public enum SocketPath {
-    public enum Problem: Error, Sendable, CustomStringConvertible {
+package enum SocketPath {
+    package enum Problem: Error, Sendable, CustomStringConvertible {
         case inUse(String)
         case notASocket(String)
         case tooLong(String)
@@ -11,7 +11,7 @@ public enum SocketPath {
         /// The folder could let another user replace the socket with one of their own.
         case untrustedFolder(String, reason: String)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .inUse(let path): return "\(path) is in use by a running areasd; stop it first or choose another --socket"
             case .notASocket(let path): return "\(path) exists and is not a socket; refusing to replace it"
@@ -25,7 +25,7 @@ public enum SocketPath {
 
     /// Creates the parent folder if needed, checks that no other user controls it, and removes
     /// a stale socket left by a dead daemon.
-    public static func prepare(_ path: String, uid: uid_t = getuid()) throws(Problem) {
+    package static func prepare(_ path: String, uid: uid_t = getuid()) throws(Problem) {
         guard path.utf8.count <= Sockets.maximumPathLength else { throw .tooLong(path) }
         let parent = (path as NSString).deletingLastPathComponent
         if !parent.isEmpty && !FileManager.default.fileExists(atPath: parent) {
@@ -45,7 +45,7 @@ public enum SocketPath {
     /// The folder a socket lives in must be ours or root's, and writable by no one else unless
     /// it is sticky (as /tmp is, where only a file's owner may remove or rename it). A folder
     /// another user made at the default `/tmp/areasd-$UID` fails this.
-    public static func checkFolder(of path: String, uid: uid_t = getuid()) throws(Problem) {
+    package static func checkFolder(of path: String, uid: uid_t = getuid()) throws(Problem) {
         let parent = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
         let status: FileStatus?
         do throws(SystemError) { status = try FileSystem.status(of: parent, followLinks: false) } catch {
@@ -67,13 +67,13 @@ public enum SocketPath {
 
     /// The identity of the socket file just bound at `path`, to remove it later only if it is
     /// still the same file (another process may have replaced the name meanwhile).
-    public static func identity(of path: String) -> (device: UInt64, inode: UInt64)? {
+    package static func identity(of path: String) -> (device: UInt64, inode: UInt64)? {
         guard let status = try? FileSystem.status(of: path, followLinks: false), status.kind == .socket else { return nil }
         return (status.device, status.inode)
     }
 
     /// Removes the socket at `path` only when it is still the file `identity` names.
-    public static func remove(_ path: String, ifStill identity: (device: UInt64, inode: UInt64)) {
+    package static func remove(_ path: String, ifStill identity: (device: UInt64, inode: UInt64)) {
         guard let now = Self.identity(of: path), now == identity else { return }
         try? FileSystem.removeFile(path)
     }

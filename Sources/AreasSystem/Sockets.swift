@@ -2,14 +2,14 @@ import Glibc
 
 /// Socket set-up, wrapped once: Unix-domain stream sockets for the daemon, and loopback TCP
 /// for the local HTTP server the fetcher is tested against.
-public enum Sockets {
+package enum Sockets {
     /// `sun_path` holds 108 bytes including the terminating NUL.
-    public static let maximumPathLength = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
+    package static let maximumPathLength = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
 
     /// Why a Unix socket path cannot be used.
-    public struct PathTooLong: Error, CustomStringConvertible {
-        public var path: String
-        public var description: String {
+    package struct PathTooLong: Error, CustomStringConvertible {
+        package var path: String
+        package var description: String {
             "socket path is \(path.utf8.count) bytes, longer than the \(Sockets.maximumPathLength) a Unix socket allows: \(path)"
         }
     }
@@ -38,7 +38,7 @@ public enum Sockets {
     }
 
     /// A listening Unix socket at `path` (which must not exist).
-    public static func listenUnix(path: String, backlog: Int32 = 1024) throws -> FileDescriptor {
+    package static func listenUnix(path: String, backlog: Int32 = 1024) throws -> FileDescriptor {
         var address = try unixAddress(path)
         let fd = try makeSocket(AF_UNIX)
         do {
@@ -53,7 +53,7 @@ public enum Sockets {
 
     /// A connected Unix socket to `path`. With `timeoutSeconds`, a connect that waits on a full
     /// backlog, and each later send and receive, gives up after that long (EAGAIN).
-    public static func connectUnix(path: String, timeoutSeconds: Double? = nil) throws -> FileDescriptor {
+    package static func connectUnix(path: String, timeoutSeconds: Double? = nil) throws -> FileDescriptor {
         var address = try unixAddress(path)
         let fd = try makeSocket(AF_UNIX)
         do {
@@ -70,7 +70,7 @@ public enum Sockets {
     }
 
     /// A listening TCP socket on 127.0.0.1 with a port the kernel picks; returns it and the port.
-    public static func listenLoopbackTCP(backlog: Int32 = 128) throws(SystemError) -> (FileDescriptor, UInt16) {
+    package static func listenLoopbackTCP(backlog: Int32 = 128) throws(SystemError) -> (FileDescriptor, UInt16) {
         let fd = try makeSocket(AF_INET)
         var one: Int32 = 1
         _ = setsockopt(fd.rawValue, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
@@ -95,7 +95,7 @@ public enum Sockets {
 
     /// A listening TCP socket on `host:port` ("127.0.0.1:8080", "[::1]:8080", "0.0.0.0:80";
     /// `localhost` is 127.0.0.1). Port 0 lets the kernel pick; the bound port is returned.
-    public static func listenTCP(_ address: String, backlog: Int32 = 1024) throws -> (FileDescriptor, UInt16) {
+    package static func listenTCP(_ address: String, backlog: Int32 = 1024) throws -> (FileDescriptor, UInt16) {
         let found = try resolve(address, passive: true)
         defer { freeaddrinfo(found) }
         let info = found
@@ -123,7 +123,7 @@ public enum Sockets {
 
     /// A TCP connection to `host:port` (numeric addresses); with `timeoutSeconds`, each send
     /// and receive gives up after that long.
-    public static func connectTCP(_ address: String, timeoutSeconds: Double? = nil) throws -> FileDescriptor {
+    package static func connectTCP(_ address: String, timeoutSeconds: Double? = nil) throws -> FileDescriptor {
         let found = try resolve(address, passive: false)
         defer { freeaddrinfo(found) }
         let info = found
@@ -157,14 +157,14 @@ public enum Sockets {
 
     /// Turns off Nagle's algorithm on a TCP connection (a no-op on a Unix socket): an answer
     /// goes out at once, not after the client's delayed acknowledgement.
-    public static func setNoDelay(_ fd: FileDescriptor) {
+    package static func setNoDelay(_ fd: FileDescriptor) {
         var one: Int32 = 1
         _ = setsockopt(fd.rawValue, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
     }
 
     /// Sends `count` bytes of `file`, from its start, to `socket` (sendfile: no copy through
     /// the process).
-    public static func sendFile(_ file: FileDescriptor, count: Int, to socket: FileDescriptor) throws(SystemError) {
+    package static func sendFile(_ file: FileDescriptor, count: Int, to socket: FileDescriptor) throws(SystemError) {
         var offset = off_t(0)
         while Int(offset) < count {
             let sent = sendfile(socket.rawValue, file.rawValue, &offset, count - Int(offset))
@@ -177,17 +177,34 @@ public enum Sockets {
     }
 
     /// Accepts one connection, close-on-exec.
-    public static func accept(_ listener: FileDescriptor) throws(SystemError) -> FileDescriptor {
+    /// Waits for a connection on `listener` or for `wakeup`, whichever comes first: the
+    /// connection, or nil once woken. A listener systemd passed in may only be closed, never
+    /// shut down (that would end it for the next start too), so a loop blocked here is woken
+    /// this way instead. The listener is made non-blocking: a connection that went away
+    /// between the wait and the accept then costs one more wait, not a blocked thread.
+    package static func accept(_ listener: FileDescriptor, unless wakeup: Wakeup) throws(SystemError) -> FileDescriptor? {
+        try listener.setNonBlocking()
+        var fds = [pollfd(fd: listener.rawValue, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeup.readEnd.rawValue, events: Int16(POLLIN), revents: 0)]
+        while true {
+            try systemCall("poll") { poll(&fds, 2, -1) }
+            if fds[1].revents != 0 { return nil }
+            do {
+                return try accept(listener)
+            } catch where error.isTimeout {
+                continue
+            }
+        }
+    }
+
+    package static func accept(_ listener: FileDescriptor) throws(SystemError) -> FileDescriptor {
         let fd = try systemCall("accept") { Glibc.accept(listener.rawValue, nil, nil) }
         let connection = FileDescriptor(rawValue: fd)
         try? connection.setCloseOnExec()
         return connection
     }
 
-    /// True when the peer has closed its socket (hang-up or error), found without reading. A
-    /// peer that only shut down its writing half, and waits for its answers, has not gone.
     /// Which directions `shutdown` ends.
-    public enum Direction: Sendable {
+    package enum Direction: Sendable {
         case reading, writing, both
         var raw: Int32 {
             switch self {
@@ -201,11 +218,13 @@ public enum Sockets {
     /// Ends one or both directions of a connection: a reader blocked on it sees the end of
     /// input, the peer sees the end of the answers. Best effort: a socket already closed by
     /// the peer has nothing to end.
-    public static func shutdown(_ fd: FileDescriptor, _ direction: Direction) {
+    package static func shutdown(_ fd: FileDescriptor, _ direction: Direction) {
         _ = Glibc.shutdown(fd.rawValue, direction.raw)
     }
 
-    public static func peerHasHungUp(_ fd: FileDescriptor) -> Bool {
+    /// True when the peer has closed its socket (hang-up or error), found without reading. A
+    /// peer that only shut down its writing half, and waits for its answers, has not gone.
+    package static func peerHasHungUp(_ fd: FileDescriptor) -> Bool {
         var entry = pollfd(fd: fd.rawValue, events: Int16(POLLIN), revents: 0)
         guard poll(&entry, 1, 0) == 1 else { return false }
         return entry.revents & Int16(POLLHUP | POLLERR) != 0
@@ -214,13 +233,13 @@ public enum Sockets {
     /// Sends what the socket buffer takes now, without waiting: a last notice to a client that
     /// may not be reading. Returns the bytes sent, or nil.
     @discardableResult
-    public static func sendWithoutWaiting(_ fd: FileDescriptor, _ bytes: [UInt8]) -> Int? {
+    package static func sendWithoutWaiting(_ fd: FileDescriptor, _ bytes: [UInt8]) -> Int? {
         let sent = bytes.withUnsafeBytes { send(fd.rawValue, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT) | Int32(MSG_NOSIGNAL)) }
         return sent >= 0 ? sent : nil
     }
 
     /// The uid of the process at the other end of a Unix socket (SO_PEERCRED).
-    public static func peerUID(_ fd: FileDescriptor) -> UInt32? {
+    package static func peerUID(_ fd: FileDescriptor) -> UInt32? {
         // struct ucred is behind _GNU_SOURCE; its layout is fixed: pid, uid, gid.
         struct PeerCredentials { var pid: Int32 = 0; var uid: UInt32 = 0; var gid: UInt32 = 0 }
         var credentials = PeerCredentials()

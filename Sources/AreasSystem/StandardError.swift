@@ -1,6 +1,6 @@
 /// Unbuffered writes to standard error, safe from any thread.
-public enum StandardError {
-    public static func write(_ text: String) {
+package enum StandardError {
+    package static func write(_ text: String) {
         // Nothing is left to tell when standard error itself fails.
         try? FileDescriptor(rawValue: 2).writeAll(Array(text.utf8))
     }

@@ -1,27 +1,27 @@
 import Glibc
 
 /// A failed system call: which call, on what, and errno's meaning.
-public struct SystemError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var call: String
-    public var errno: Int32
-    public var subject: String?
+package struct SystemError: Error, Sendable, Equatable, CustomStringConvertible {
+    package var call: String
+    package var errno: Int32
+    package var subject: String?
 
-    public init(_ call: String, errno: Int32 = Glibc.errno, subject: String? = nil) {
+    package init(_ call: String, errno: Int32 = Glibc.errno, subject: String? = nil) {
         self.call = call
         self.errno = errno
         self.subject = subject
     }
 
     /// A blocking call waited past its time-out (EAGAIN).
-    public var isTimeout: Bool { errno == EAGAIN || errno == EWOULDBLOCK }
+    package var isTimeout: Bool { errno == EAGAIN || errno == EWOULDBLOCK }
 
     /// Nothing is at the path (ENOENT).
-    public var isNoSuchFile: Bool { errno == ENOENT }
+    package var isNoSuchFile: Bool { errno == ENOENT }
 
     /// errno in words, as `strerror` gives it ("No such file or directory").
-    public var reason: String { String(cString: strerror(errno)) }
+    package var reason: String { String(cString: strerror(errno)) }
 
-    public var description: String {
+    package var description: String {
         "\(call)" + (subject.map { " \($0)" } ?? "") + ": \(reason)"
     }
 }

@@ -5,9 +5,9 @@ import Glibc
 /// Foundation's `Thread.start()` ignores a failed `pthread_create`: a server that counted the
 /// connection before starting its thread would hold the slot, and wait for it at shutdown, with
 /// no thread behind it.
-public enum SystemThread {
+package enum SystemThread {
     /// Runs `body` on a new detached thread with `stackSize` bytes of stack.
-    public static func start(stackSize: Int, _ body: @escaping @Sendable () -> Void) throws(SystemError) {
+    package static func start(stackSize: Int, _ body: @escaping @Sendable () -> Void) throws(SystemError) {
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
         defer { pthread_attr_destroy(&attributes) }
@@ -33,7 +33,7 @@ public enum SystemThread {
     }
 
     /// Sleeps the calling thread (never a task of the cooperative pool) for `seconds`.
-    public static func sleep(seconds: Double) {
+    package static func sleep(seconds: Double) {
         _ = usleep(useconds_t(Swift.max(0, seconds) * 1_000_000))
     }
 }

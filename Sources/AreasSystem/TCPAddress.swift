@@ -1,13 +1,13 @@
 /// "HOST:PORT" as the `http.listen` config key writes it: an IPv4 address, `localhost`, or an
 /// IPv6 address in brackets, and a port from 0 to 65535.
-public enum TCPAddress {
-    public struct Invalid: Error, CustomStringConvertible {
-        public var address: String
-        public var reason: String
-        public var description: String { "'\(address)' is not HOST:PORT (\(reason)); e.g. 127.0.0.1:8080 or [::1]:8080" }
+package enum TCPAddress {
+    package struct Invalid: Error, CustomStringConvertible {
+        package var address: String
+        package var reason: String
+        package var description: String { "'\(address)' is not HOST:PORT (\(reason)); e.g. 127.0.0.1:8080 or [::1]:8080" }
     }
 
-    public static func parse(_ text: String) throws(Invalid) -> (host: String, port: UInt16) {
+    package static func parse(_ text: String) throws(Invalid) -> (host: String, port: UInt16) {
         let host: Substring
         let portText: Substring
         if text.hasPrefix("[") {
@@ -29,7 +29,7 @@ public enum TCPAddress {
     }
 
     /// Whether `host` is on this machine only (127.0.0.0/8, ::1, localhost).
-    public static func isLoopback(_ host: String) -> Bool {
+    package static func isLoopback(_ host: String) -> Bool {
         host == "localhost" || host == "::1" || host.hasPrefix("127.")
     }
 }

@@ -2,9 +2,9 @@ import Glibc
 
 /// Converts text between character sets with the C library's `iconv` (glibc knows CP949,
 /// the Korean Windows code page most district files are saved in).
-public struct TextConverter: ~Copyable {
+package struct TextConverter: ~Copyable {
     /// Why a conversion stopped.
-    public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
         /// The C library has no converter between the two names.
         case unsupported(from: String, to: String)
         /// The bytes at `offset` are not a character of the source set.
@@ -13,7 +13,7 @@ public struct TextConverter: ~Copyable {
         case truncatedSequence(offset: Int)
         case system(SystemError)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .unsupported(let from, let to): return "this system cannot convert \(from) to \(to)"
             case .invalidSequence(let offset, let bytes):
@@ -25,10 +25,10 @@ public struct TextConverter: ~Copyable {
     }
 
     private let descriptor: iconv_t
-    public let source: String
-    public let target: String
+    package let source: String
+    package let target: String
 
-    public init(from source: String, to target: String) throws(Failure) {
+    package init(from source: String, to target: String) throws(Failure) {
         guard let descriptor = iconv_open(target, source), Int(bitPattern: descriptor) != -1 else {
             throw .unsupported(from: source, to: target)
         }
@@ -40,7 +40,7 @@ public struct TextConverter: ~Copyable {
     deinit { iconv_close(descriptor) }
 
     /// All of `input` converted; a byte sequence that is not a character stops it, named by offset.
-    public func convert(_ input: [UInt8]) throws(Failure) -> [UInt8] {
+    package func convert(_ input: [UInt8]) throws(Failure) -> [UInt8] {
         guard !input.isEmpty else { return [] }
         // Any state a failed conversion left behind is dropped.
         iconv(descriptor, nil, nil, nil, nil)

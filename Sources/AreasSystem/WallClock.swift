@@ -2,28 +2,28 @@ import Glibc
 
 /// The real-time clock, and a time's calendar parts in UTC: what log stamps and HTTP `Date`
 /// fields are written from, in English and whatever the locale.
-public enum WallClock {
+package enum WallClock {
     /// Now, as whole seconds since 1970 and the nanoseconds past them.
-    public static var now: (seconds: Int, nanoseconds: Int) {
+    package static var now: (seconds: Int, nanoseconds: Int) {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         return (Int(now.tv_sec), Int(now.tv_nsec))
     }
 
     /// A moment's calendar parts in UTC.
-    public struct CalendarTime: Sendable, Equatable {
-        public var year: Int
+    package struct CalendarTime: Sendable, Equatable {
+        package var year: Int
         /// 1 (January) to 12.
-        public var month: Int
-        public var day: Int
-        public var hour: Int
-        public var minute: Int
-        public var second: Int
+        package var month: Int
+        package var day: Int
+        package var hour: Int
+        package var minute: Int
+        package var second: Int
         /// 0 (Sunday) to 6.
-        public var weekday: Int
+        package var weekday: Int
     }
 
-    public static func utc(_ seconds: Int) -> CalendarTime {
+    package static func utc(_ seconds: Int) -> CalendarTime {
         var time = time_t(seconds)
         var parts = tm()
         gmtime_r(&time, &parts)

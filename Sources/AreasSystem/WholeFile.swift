@@ -1,15 +1,15 @@
 import Glibc
 
 /// Files read or written whole: a config's data file, the geocoder's memory, a snapshot.
-public enum WholeFile {
+package enum WholeFile {
     /// Why a whole-file read refused the file.
-    public enum ReadFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum ReadFailure: Error, Sendable, Equatable, CustomStringConvertible {
         case system(SystemError)
         /// Something other than a regular file (a FIFO would block the reader forever).
         case notRegular(FileStatus.Kind)
         case tooLarge(size: Int, limit: Int)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .system(let error): return error.reason
             case .notRegular(let kind): return "not a regular file (\(kind))"
@@ -20,7 +20,7 @@ public enum WholeFile {
 
     /// The bytes of the regular file at `path`, refused before reading when it is not a regular
     /// file or is larger than `limit`; nil when nothing is there.
-    public static func read(_ path: String, limit: Int) throws(ReadFailure) -> [UInt8]? {
+    package static func read(_ path: String, limit: Int) throws(ReadFailure) -> [UInt8]? {
         let file: FileDescriptor
         do throws(SystemError) {
             guard try FileSystem.status(of: path) != nil else { return nil }
@@ -49,7 +49,7 @@ public enum WholeFile {
     /// Replaces the file at `path` in one step: a temporary file in the same folder, fsync,
     /// rename, fsync of the folder. A crash leaves the old file or the new one, never a mix;
     /// on failure the old file is untouched and the temporary removed.
-    public static func replace(_ path: String, with bytes: [UInt8], permissions: mode_t = 0o640) throws(SystemError) {
+    package static func replace(_ path: String, with bytes: [UInt8], permissions: mode_t = 0o640) throws(SystemError) {
         let temporary = try writeTemporary(for: path, bytes, permissions: permissions)
         try commit(temporary, to: path)
     }
@@ -60,7 +60,7 @@ public enum WholeFile {
     ///
     /// The temporary is created new (`O_EXCL | O_NOFOLLOW`): a symbolic link planted at its
     /// name is removed, never written through.
-    public static func writeTemporary(for path: String, _ bytes: [UInt8], permissions: mode_t = 0o640) throws(SystemError) -> String {
+    package static func writeTemporary(for path: String, _ bytes: [UInt8], permissions: mode_t = 0o640) throws(SystemError) -> String {
         let temporary = try temporaryName(for: path)
         do throws(SystemError) {
             let file: FileDescriptor
@@ -89,7 +89,7 @@ public enum WholeFile {
     /// A second name for the file at `source` as a temporary beside `path` (a hard link: the
     /// same file, so processes mapping either share its pages), or nil when the two are on
     /// different file systems or the link is refused; then the caller copies.
-    public static func linkTemporary(for path: String, to source: String) throws(SystemError) -> String? {
+    package static func linkTemporary(for path: String, to source: String) throws(SystemError) -> String? {
         let temporary = try temporaryName(for: path)
         if link(source, temporary) == 0 { return temporary }
         if errno == EEXIST {
@@ -101,7 +101,7 @@ public enum WholeFile {
 
     /// The second half of `replace`: renames `temporary` over `path` and syncs the folder; on
     /// failure the temporary is removed and the old file is untouched.
-    public static func commit(_ temporary: String, to path: String) throws(SystemError) {
+    package static func commit(_ temporary: String, to path: String) throws(SystemError) {
         do throws(SystemError) {
             try FileSystem.rename(temporary, to: path)
             FileSystem.syncDirectory(folder(of: path))
@@ -112,7 +112,7 @@ public enum WholeFile {
     }
 
     /// Removes a temporary that will not be committed.
-    public static func discard(_ temporary: String) {
+    package static func discard(_ temporary: String) {
         try? FileSystem.removeFile(temporary)
     }
 
@@ -127,7 +127,7 @@ public enum WholeFile {
     }
 
     /// `mkdir -p`: every missing folder on the way to `path`.
-    public static func createDirectories(_ path: String) throws(SystemError) {
+    package static func createDirectories(_ path: String) throws(SystemError) {
         var prefix = path.hasPrefix("/") ? "/" : ""
         for component in path.split(separator: "/") {
             prefix += component

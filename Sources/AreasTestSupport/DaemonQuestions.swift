@@ -4,21 +4,26 @@ import Foundation
 
 /// Asking a running areasd, as tests and benchmarks do: one request at a time, and waits that
 /// end by a deadline rather than hang.
-public enum DaemonQuestions {
+package enum DaemonQuestions {
+    /// How long an ask waits for its answer: longer than any refresh a test waits for, and
+    /// short enough that a daemon that accepts and never answers fails the test.
+    package static let answerDeadline = 60.0
+
     /// Sends one request line to the daemon at `socket` and parses the answer; nil when it
-    /// cannot be reached or answers something unreadable.
-    @Sendable public static func ask(_ socket: String, _ request: String) -> JSONValue? {
-        guard let client = try? AreasClient(path: socket), let line = try? client.send(Array(request.utf8)) else { return nil }
+    /// cannot be reached, answers nothing within `answerDeadline`, or answers something unreadable.
+    @Sendable package static func ask(_ socket: String, _ request: String) -> JSONValue? {
+        guard let client = try? AreasClient(path: socket, timeoutSeconds: answerDeadline),
+              let line = try? client.send(Array(request.utf8)) else { return nil }
         return try? JSONParser.parse(line)
     }
 
     /// Sends `request` to the daemon at `socket` and parses the answer; nil as above.
-    @Sendable public static func ask(_ socket: String, _ request: Request) -> JSONValue? {
+    @Sendable package static func ask(_ socket: String, _ request: Request) -> JSONValue? {
         ask(socket, String(decoding: request.line, as: UTF8.self))
     }
 
     /// Checks `condition` every 20 ms until it holds (true) or `seconds` pass (false).
-    public static func waitUntil(seconds: Double = 20, _ condition: () -> Bool) -> Bool {
+    package static func waitUntil(seconds: Double = 20, _ condition: () -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if condition() { return true }
@@ -28,7 +33,7 @@ public enum DaemonQuestions {
     }
 
     /// Waits until the daemon at `socket` says its data is loaded.
-    public static func waitUntilLoaded(_ socket: String, seconds: Double = 20) -> Bool {
+    package static func waitUntilLoaded(_ socket: String, seconds: Double = 20) -> Bool {
         waitUntil(seconds: seconds) { ask(socket, Request.health)?[.loaded]?.bool == true }
     }
 }
@@ -37,7 +42,7 @@ extension Fixtures {
     /// The bundled sample config, written into `directory` with the sample folders' absolute
     /// paths and the snapshot in `directory`; `extra` top-level members are added. The path of
     /// the written file.
-    public static func sampleConfig(in directory: String, extra: String = "") throws -> String {
+    package static func sampleConfig(in directory: String, extra: String = "") throws -> String {
         var text = try String(contentsOfFile: path("config/areasd.json"), encoding: .utf8)
         text = text.replacingOccurrences(of: "\"../samples/", with: "\"\(root)/samples/")
         guard let snapshot = text.range(of: #""snapshot": "[^"]*""#, options: .regularExpression) else {

@@ -4,24 +4,24 @@ import Foundation
 
 /// The package's own files (recorded pages under samples/, configs, fuzz regressions) and the
 /// configuration values the tests build on.
-public enum Fixtures {
+package enum Fixtures {
     /// A fixture file that is not there: a test that reads it fails naming the path, rather than
     /// going on with an empty page.
-    public struct MissingFile: Error, CustomStringConvertible {
-        public let path: String
-        public var description: String { "fixture file missing: \(path)" }
+    package struct MissingFile: Error, CustomStringConvertible {
+        package let path: String
+        package var description: String { "fixture file missing: \(path)" }
     }
 
     /// The package's root folder.
-    public static let root: String = {
+    package static let root: String = {
         var url = URL(fileURLWithPath: #filePath)
         for _ in 0..<3 { url.deleteLastPathComponent() }
         return url.path
     }()
 
-    public static func path(_ relative: String) -> String { root + "/" + relative }
+    package static func path(_ relative: String) -> String { root + "/" + relative }
 
-    public static func bytes(_ relative: String) throws(MissingFile) -> [UInt8] {
+    package static func bytes(_ relative: String) throws(MissingFile) -> [UInt8] {
         guard let data = FileManager.default.contents(atPath: path(relative)) else {
             throw MissingFile(path: path(relative))
         }
@@ -29,23 +29,23 @@ public enum Fixtures {
     }
 
     /// Page `n` of the recorded non-smoking-zone answer.
-    public static func xmlPage(_ n: Int) throws(MissingFile) -> [UInt8] {
+    package static func xmlPage(_ n: Int) throws(MissingFile) -> [UInt8] {
         try bytes("samples/nonsmoking-zones/page-\(n).xml")
     }
 
     /// Every recorded non-smoking-zone page, in order.
-    public static func xmlPages() throws(MissingFile) -> [[UInt8]] {
+    package static func xmlPages() throws(MissingFile) -> [[UInt8]] {
         try (1...SampleCounts.nonSmokingZonePages).map { n throws(MissingFile) in try xmlPage(n) }
     }
 
-    public static func temporaryDirectory() -> String {
+    package static func temporaryDirectory() -> String {
         let path = NSTemporaryDirectory() + "areas-test-" + UUID().uuidString.prefix(8)
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }
 
     /// One source with the test defaults: short retry delays, four pages at once.
-    public static func source(
+    package static func source(
         name: String = "zones", kind: AreaKind = .nonsmoking, format: SourceFormat = .dataGoKrXML,
         url: String, keyEnv: String? = nil, pageSize: Int = 1000, fields: FieldMapping = .dataGoKrStandard,
         timeout: Double = 5, retries: Int = 3, maxPages: Int = 100
@@ -57,7 +57,7 @@ public enum Fixtures {
     }
 
     /// A whole configuration around `sources`, with the documented defaults.
-    public static func config(_ sources: [SourceConfig]) -> AreasConfig {
+    package static func config(_ sources: [SourceConfig]) -> AreasConfig {
         AreasConfig(
             path: "test.json", socket: nil, socketMode: 0o660, socketGroup: nil, snapshot: nil,
             bounds: .korea, refreshIntervalSeconds: 3600, maxResults: 10_000,
@@ -65,12 +65,12 @@ public enum Fixtures {
     }
 
     /// The gateway's own error envelope (a bad key, an over-quota key).
-    public static func gatewayError(_ code: String, _ name: String) -> String {
+    package static func gatewayError(_ code: String, _ name: String) -> String {
         "<OpenAPI_ServiceResponse><cmmMsgHeader><errMsg>SERVICE ERROR</errMsg><returnAuthMsg>\(name)</returnAuthMsg><returnReasonCode>\(code)</returnReasonCode></cmmMsgHeader></OpenAPI_ServiceResponse>"
     }
 
     /// A data.go.kr answer whose header carries a result code other than 00.
-    public static func headerError(_ code: String, _ message: String) -> String {
+    package static func headerError(_ code: String, _ message: String) -> String {
         "<response><header><resultCode>\(code)</resultCode><resultMsg>\(message)</resultMsg></header></response>"
     }
 }

@@ -3,24 +3,24 @@ import Glibc
 
 /// A raw HTTP/1.1 client for tests and benchmarks: sends exactly the bytes it is given (so
 /// hostile requests can be written by hand) and reads answers framed by `Content-Length`.
-public final class HTTPTestClient {
-    public struct Response: Sendable {
-        public var status: Int
+package final class HTTPTestClient {
+    package struct Response: Sendable {
+        package var status: Int
         /// Field names lowercased, in order.
-        public var fields: [(name: String, value: String)]
-        public var body: [UInt8]
+        package var fields: [(name: String, value: String)]
+        package var body: [UInt8]
 
-        public func field(_ name: String) -> String? { fields.first { $0.name == name }?.value }
-        public var text: String { String(decoding: body, as: UTF8.self) }
+        package func field(_ name: String) -> String? { fields.first { $0.name == name }?.value }
+        package var text: String { String(decoding: body, as: UTF8.self) }
     }
 
-    public struct Closed: Error {}
+    package struct Closed: Error {}
 
-    public let descriptor: FileDescriptor
+    package let descriptor: FileDescriptor
     private var buffer: [UInt8] = []
 
     /// Connects to "HOST:PORT", or to a Unix socket when `address` starts with "/".
-    public init(_ address: String, timeoutSeconds: Double = 10) throws {
+    package init(_ address: String, timeoutSeconds: Double = 10) throws {
         descriptor = address.hasPrefix("/")
             ? try Sockets.connectUnix(path: address, timeoutSeconds: timeoutSeconds)
             : try Sockets.connectTCP(address, timeoutSeconds: timeoutSeconds)
@@ -28,17 +28,17 @@ public final class HTTPTestClient {
 
     deinit { descriptor.close() }
 
-    public func send(_ bytes: [UInt8]) throws { try descriptor.writeAll(bytes) }
-    public func send(_ text: String) throws { try send(Array(text.utf8)) }
+    package func send(_ bytes: [UInt8]) throws { try descriptor.writeAll(bytes) }
+    package func send(_ text: String) throws { try send(Array(text.utf8)) }
 
     /// `GET target` with a Host field and any `fields` given.
-    public func get(_ target: String, method: String = "GET", fields: [String] = []) throws -> Response {
+    package func get(_ target: String, method: String = "GET", fields: [String] = []) throws -> Response {
         try send((["\(method) \(target) HTTP/1.1", "Host: areas.test"] + fields).joined(separator: "\r\n") + "\r\n\r\n")
         return try response(bodyExpected: method != "HEAD")
     }
 
     /// Reads one answer; a HEAD answer, 204 and 304 carry no body whatever their fields say.
-    public func response(bodyExpected: Bool = true) throws -> Response {
+    package func response(bodyExpected: Bool = true) throws -> Response {
         var headEnd: Int?
         while headEnd == nil {
             headEnd = Self.find([13, 10, 13, 10], in: buffer)
@@ -62,7 +62,7 @@ public final class HTTPTestClient {
     }
 
     /// True when the server has closed the connection (reads end of stream) within the time-out.
-    public func isClosedByServer() -> Bool {
+    package func isClosedByServer() -> Bool {
         while true {
             do { try fill() } catch is Closed { return true } catch { return false }
         }

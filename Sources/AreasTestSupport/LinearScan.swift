@@ -4,21 +4,21 @@ import AreasCore
 ///
 /// The reference the tree is tested and benchmarked against: it shares only the distance
 /// function with the tree, none of its pruning, ordering or traversal.
-public struct LinearScan: Sendable {
-    public let points: [GeoPoint]
-    public let classes: [UInt8]
+package struct LinearScan: Sendable {
+    package let points: [GeoPoint]
+    package let classes: [UInt8]
 
-    public init(points: [GeoPoint], classes: [UInt8] = []) {
+    package init(points: [GeoPoint], classes: [UInt8] = []) {
         self.points = points
         self.classes = classes.isEmpty ? Array(repeating: 0xFF, count: points.count) : classes
     }
 
-    public func search(intersecting box: GeoBox, classMask: UInt8 = 0xFF) -> [UInt32] {
+    package func search(intersecting box: GeoBox, classMask: UInt8 = 0xFF) -> [UInt32] {
         points.indices.filter { classes[$0] & classMask != 0 && box.contains(points[$0]) }
             .map { UInt32($0) }
     }
 
-    public func search(within meters: Double, of point: GeoPoint, classMask: UInt8 = 0xFF) -> [PackedRTree.Neighbor] {
+    package func search(within meters: Double, of point: GeoPoint, classMask: UInt8 = 0xFF) -> [PackedRTree.Neighbor] {
         var found: [PackedRTree.Neighbor] = []
         let origin = DistanceOrigin(point)
         for i in points.indices where classes[i] & classMask != 0 {
@@ -29,7 +29,7 @@ public struct LinearScan: Sendable {
     }
 
     /// Keeps the k best seen so far in a sorted array: one comparison per point once it is full.
-    public func nearest(to point: GeoPoint, k: Int, maxMeters: Double? = nil, classMask: UInt8 = 0xFF) -> [PackedRTree.Neighbor] {
+    package func nearest(to point: GeoPoint, k: Int, maxMeters: Double? = nil, classMask: UInt8 = 0xFF) -> [PackedRTree.Neighbor] {
         guard k > 0 else { return [] }
         let limit = maxMeters ?? .infinity
         var best: [PackedRTree.Neighbor] = []

@@ -9,19 +9,19 @@ import Synchronization
 ///
 /// Each connection gets one reply, chosen by the handler, then is closed. The replies include
 /// the faults an upstream shows: a connection that hangs, a body cut short, a reset.
-public final class LoopbackHTTPServer: Sendable {
-    public struct Request: Sendable {
-        public var method: String
-        public var path: String
+package final class LoopbackHTTPServer: Sendable {
+    package struct Request: Sendable {
+        package var method: String
+        package var path: String
         /// The raw query string, still percent-encoded.
-        public var rawQuery: String
+        package var rawQuery: String
         /// Query parameters, percent-decoded.
-        public var query: [String: String]
+        package var query: [String: String]
         /// Header fields, names lowercased.
-        public var headers: [String: String] = [:]
+        package var headers: [String: String] = [:]
     }
 
-    public enum Reply: Sendable {
+    package enum Reply: Sendable {
         case body(status: Int, contentType: String, [UInt8])
         /// Never answer: the client must time out.
         case hang
@@ -33,19 +33,19 @@ public final class LoopbackHTTPServer: Sendable {
         /// millisecond until the client goes away.
         case endless(contentType: String, pattern: [UInt8])
 
-        public static func text(_ status: Int, _ text: String, contentType: String = "text/plain; charset=utf-8") -> Reply {
+        package static func text(_ status: Int, _ text: String, contentType: String = "text/plain; charset=utf-8") -> Reply {
             .body(status: status, contentType: contentType, Array(text.utf8))
         }
     }
 
-    public let port: UInt16
+    package let port: UInt16
     private let listener: FileDescriptor
     private let handler: @Sendable (Request) -> Reply
     private let open = LockedValue<Set<Int32>>([])
     private let stopped = Atomic<Bool>(false)
     private let served = Atomic<Int>(0)
 
-    public init(handler: @escaping @Sendable (Request) -> Reply) throws(SystemError) {
+    package init(handler: @escaping @Sendable (Request) -> Reply) throws(SystemError) {
         // A client that hangs up mid-reply must not kill the process.
         signal(SIGPIPE, SIG_IGN)
         (listener, port) = try Sockets.listenLoopbackTCP()
@@ -54,12 +54,12 @@ public final class LoopbackHTTPServer: Sendable {
         thread.start()
     }
 
-    public var baseURL: String { "http://127.0.0.1:\(port)" }
+    package var baseURL: String { "http://127.0.0.1:\(port)" }
 
     /// Requests answered so far.
-    public var requestCount: Int { served.load(ordering: .relaxed) }
+    package var requestCount: Int { served.load(ordering: .relaxed) }
 
-    public func stop() {
+    package func stop() {
         guard !stopped.exchange(true, ordering: .relaxed) else { return }
         _ = shutdown(listener.rawValue, Int32(SHUT_RDWR))
         open.withLock { fds in

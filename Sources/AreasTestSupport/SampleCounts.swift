@@ -2,38 +2,38 @@ import Foundation
 
 /// What the bundled samples hold, as `samples/generate.py` writes them: the one place tests take
 /// these numbers from.
-public enum SampleCounts {
+package enum SampleCounts {
     /// Pages of the recorded non-smoking-zone answer (1,000 rows a page, 750 on the last).
-    public static let nonSmokingZonePages = 3
+    package static let nonSmokingZonePages = 3
     /// Rows in those pages, before validation.
-    public static let nonSmokingZoneRows = 2750
+    package static let nonSmokingZoneRows = 2750
     /// Zones left after validation: rows without a usable position and exact repeats go.
-    public static let nonSmokingZones = 2643
+    package static let nonSmokingZones = 2643
     /// Smoking areas per sample source (Anyang publishes one row without a position).
-    public static let yongsan = 57
-    public static let anyang = 129
-    public static let ulsanBukgu = 24
+    package static let yongsan = 57
+    package static let anyang = 129
+    package static let ulsanBukgu = 24
     /// What a correct reader makes of each district file, as the generator counted the rows it
     /// planted (`samples/district-files/expected.json`), by source name.
-    public static let districtFiles: [String: DistrictFile] = {
+    package static let districtFiles: [String: DistrictFile] = {
         guard let data = FileManager.default.contents(atPath: Fixtures.path("samples/district-files/expected.json")),
               let decoded = try? JSONDecoder().decode([String: DistrictFile].self, from: data) else { return [:] }
         return decoded
     }()
 
-    public struct DistrictFile: Decodable, Sendable {
-        public var accepted: Int
-        public var duplicates: Int
-        public var rejected: [String: Int]
-        public var published: Int
-        public var geocoded: Int
-        public var positionsFile: Int
-        public var repaired: Int?
+    package struct DistrictFile: Decodable, Sendable {
+        package var accepted: Int
+        package var duplicates: Int
+        package var rejected: [String: Int]
+        package var published: Int
+        package var geocoded: Int
+        package var positionsFile: Int
+        package var repaired: Int?
     }
 
     /// The sample config's sources, in its order.
-    public static let sourceNames = ["nonsmoking-zones", "yongsan", "anyang", "ulsan-bukgu", "seocho", "gangbuk", "eunpyeong", "daegu-standard", "dongjak"]
+    package static let sourceNames = ["nonsmoking-zones", "yongsan", "anyang", "ulsan-bukgu", "seocho", "gangbuk", "eunpyeong", "daegu-standard", "dongjak"]
 
     /// Areas the sample config serves.
-    public static let total = nonSmokingZones + yongsan + anyang + ulsanBukgu + districtFiles.values.reduce(0) { $0 + $1.accepted }
+    package static let total = nonSmokingZones + yongsan + anyang + ulsanBukgu + districtFiles.values.reduce(0) { $0 + $1.accepted }
 }

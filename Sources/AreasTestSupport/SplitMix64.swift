@@ -1,12 +1,12 @@
 /// A small seedable random number generator, so benchmarks and property tests repeat exactly.
-public struct SplitMix64: RandomNumberGenerator, Sendable {
+package struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
-    public init(seed: UInt64) {
+    package init(seed: UInt64) {
         state = seed
     }
 
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -15,7 +15,7 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
     }
 
     /// A normally distributed number (Box-Muller).
-    public mutating func nextGaussian() -> Double {
+    package mutating func nextGaussian() -> Double {
         let u = Double.random(in: Double.ulpOfOne..<1, using: &self)
         let v = Double.random(in: 0..<1, using: &self)
         return (-2 * _log(u)).squareRoot() * _cos(2 * Double.pi * v)

@@ -1,9 +1,9 @@
 import AreasCore
 
 /// Point sets over South Korea for benchmarks and property tests.
-public enum SyntheticPoints {
+package enum SyntheticPoints {
     /// South Korea's bounds, over which the uniform sets spread.
-    public static let korea = GeoBox.korea
+    package static let korea = GeoBox.korea
 
     /// City centres with a weight roughly proportional to population.
     static let cities: [(latitude: Double, longitude: Double, weight: Double)] = [
@@ -17,7 +17,7 @@ public enum SyntheticPoints {
     ]
 
     /// Uniformly over Korea's bounds.
-    public static func uniform(count: Int, seed: UInt64) -> [GeoPoint] {
+    package static func uniform(count: Int, seed: UInt64) -> [GeoPoint] {
         var random = SplitMix64(seed: seed)
         return (0..<count).map { _ in
             GeoPoint(
@@ -28,7 +28,7 @@ public enum SyntheticPoints {
 
     /// Clustered the way people live: most around cities, denser in larger ones, a few scattered.
     /// Coordinates have six decimals (about 0.1 m), as the upstream APIs publish them.
-    public static func clustered(count: Int, seed: UInt64) -> [GeoPoint] {
+    package static func clustered(count: Int, seed: UInt64) -> [GeoPoint] {
         var random = SplitMix64(seed: seed)
         let totalWeight = cities.reduce(0) { $0 + $1.weight }
         return (0..<count).map { _ in
@@ -57,14 +57,14 @@ public enum SyntheticPoints {
     }
 
     /// A random point inside `box`.
-    public static func point(in box: GeoBox, using random: inout SplitMix64) -> GeoPoint {
+    package static func point(in box: GeoBox, using random: inout SplitMix64) -> GeoPoint {
         GeoPoint(
             uncheckedLatitude: Double.random(in: box.south...box.north, using: &random),
             longitude: Double.random(in: box.west...box.east, using: &random))
     }
 
     /// A box of `fraction` of Korea's area, with Korea's aspect ratio, centred on `center`.
-    public static func box(around center: GeoPoint, fraction: Double) -> GeoBox {
+    package static func box(around center: GeoPoint, fraction: Double) -> GeoBox {
         let scale = fraction.squareRoot()
         let halfHeight = (korea.north - korea.south) * scale / 2
         let halfWidth = (korea.east - korea.west) * scale / 2

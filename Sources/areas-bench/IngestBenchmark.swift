@@ -72,7 +72,7 @@ struct IngestBenchmark {
         guard let sample = FileManager.default.contents(atPath: samplePath) else {
             throw UsageError.wrongArguments("run from the package folder: \(samplePath) not found")
         }
-        let template = try NonSmokingZoneDecoder().decode([UInt8](sample)).records.filter { row in
+        let template = try DataGoKrXMLDecoder().decode([UInt8](sample)).records.filter { row in
             row.contains { $0.key == "latitude" && Double($0.value) != nil }
         }
         let pages = Self.pages(zones: zones, pageSize: pageSize, template: template)
@@ -95,7 +95,7 @@ struct IngestBenchmark {
             bare = Swift.min(bare, (Measure.clock.now - start).milliseconds)
             let start2 = Measure.clock.now
             records = 0
-            for page in pages { records += try NonSmokingZoneDecoder().decode(page).records.count }
+            for page in pages { records += try DataGoKrXMLDecoder().decode(page).records.count }
             decode = Swift.min(decode, (Measure.clock.now - start2).milliseconds)
         }
         let megabytes = Double(totalBytes) / 1e6

@@ -4,6 +4,7 @@ import Testing
 
 /// The table is what help, completions and the manual say; the parser must agree with it: each
 /// command accepts exactly the options the table lists for it.
+@Suite(.timeLimit(.minutes(5)))
 struct CommandTableTests {
     /// Operands that make each command's line valid, and a value each option accepts.
     static let operands: [String: [String]] = [

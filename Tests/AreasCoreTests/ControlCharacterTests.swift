@@ -1,6 +1,7 @@
 import Testing
 @testable import AreasCore
 
+@Suite(.timeLimit(.minutes(5)))
 struct ControlCharacterTests {
     @Test(arguments: [
         ("서울역 광장 1번출구", "서울역 광장 1번출구"),

@@ -1,7 +1,6 @@
 import Foundation
 import XCTest
 @testable import AreasCore
-@testable import AreasServer
 @testable import AreasTestSupport
 
 final class GeodesyTests: XCTestCase {

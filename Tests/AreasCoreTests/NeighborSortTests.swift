@@ -1,6 +1,5 @@
 import XCTest
 @testable import AreasCore
-@testable import AreasServer
 @testable import AreasTestSupport
 
 /// The bucketed sort against the standard library's, on the shapes a radius query produces and

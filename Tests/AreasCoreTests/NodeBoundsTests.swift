@@ -1,6 +1,5 @@
 import XCTest
 @testable import AreasCore
-@testable import AreasServer
 @testable import AreasTestSupport
 
 /// The single-precision node bounds prune the nearest search: if one ever exceeded the true

@@ -4,7 +4,7 @@ import Testing
 
 /// Every tree query against `LinearScan`, which looks at every point: same ids, same order,
 /// over data sets chosen for the shapes that break spatial indexes.
-@Suite struct PackedRTreeTests {
+@Suite(.timeLimit(.minutes(5))) struct PackedRTreeTests {
     struct Dataset: Sendable, CustomTestStringConvertible {
         let name: String
         let points: [GeoPoint]

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// Routes with long legs (searched in pieces of corridor), regions, and the work limit.
-@Suite struct RouteCorridorTests {
+@Suite(.timeLimit(.minutes(5))) struct RouteCorridorTests {
     static let index: AreaIndex = {
         let provinces = ["서울특별시", "경기도", "부산광역시"]
         let areas = SyntheticPoints.clustered(count: 20_000, seed: 71).enumerated().map { i, point in

@@ -1,6 +1,5 @@
 import XCTest
 @testable import AreasCore
-@testable import AreasServer
 @testable import AreasTestSupport
 
 /// The packing order against what sort-tile-recursive must give on a square grid, where the

@@ -2,6 +2,7 @@ import Testing
 @testable import AreasIngest
 
 /// RFC 4180's grammar, case by case, and the ways real files stray from it.
+@Suite(.timeLimit(.minutes(5)))
 struct CSVParserTests {
     @Test(arguments: [
         ("a,b,c\r\n1,2,3\r\n", [["a", "b", "c"], ["1", "2", "3"]]),

@@ -6,6 +6,7 @@ import Testing
 
 /// A config file that cannot be read is reported in the system's plain words, and a FIFO or a
 /// folder at its path is refused without blocking.
+@Suite(.timeLimit(.minutes(5)))
 struct ConfigFileReadTests {
     @Test func aMissingFileIsSaidInPlainWords() {
         let message = Self.loadError("/nonexistent/areasd.json")

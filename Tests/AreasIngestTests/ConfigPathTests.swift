@@ -6,6 +6,7 @@ import Testing
 /// Paths in a config: relative to its folder, absolute as written, `~/` in the home folder of
 /// whoever runs it (the bundled config keeps its snapshot there, not in a /tmp folder another
 /// user could have made first).
+@Suite(.timeLimit(.minutes(5)))
 struct ConfigPathTests {
     @Test(arguments: [
         ("~/.cache/areas/areas.snapshot", "HOME/.cache/areas/areas.snapshot"),

@@ -3,12 +3,11 @@ import XCTest
 @testable import AreasCore
 @testable import AreasIngest
 @testable import AreasProtocol
-@testable import AreasServer
 @testable import AreasTestSupport
 
 final class DecoderTests: XCTestCase {
-    let xml = NonSmokingZoneDecoder()
-    let json = SmokingAreaDecoder()
+    let xml = DataGoKrXMLDecoder()
+    let json = OdcloudJSONDecoder()
 
     func testRecordedXMLPageDecodesEveryItemInOrder() throws {
         let page = try xml.decode(Fixtures.xmlPage(1))
@@ -103,8 +102,8 @@ final class FuzzRegressionTests: XCTestCase {
             for name in try FileManager.default.contentsOfDirectory(atPath: root + "/" + target) {
                 let bytes = try Fixtures.bytes("Tests/Fuzz/regressions/\(target)/\(name)")
                 switch target {
-                case "xml": XCTAssertThrowsError(try NonSmokingZoneDecoder().decode(bytes), name)
-                case "json": XCTAssertThrowsError(try SmokingAreaDecoder().decode(bytes), name)
+                case "xml": XCTAssertThrowsError(try DataGoKrXMLDecoder().decode(bytes), name)
+                case "json": XCTAssertThrowsError(try OdcloudJSONDecoder().decode(bytes), name)
                 case "request": XCTAssertThrowsError(try Request.parse(bytes), name)
                 case "snapshot": XCTAssertThrowsError(try SnapshotFile.decode(bytes), name)
                 case "http":
@@ -143,7 +142,7 @@ final class UTF8ValidationTests: XCTestCase {
             cases.append(bytes)
         }
         for bytes in cases {
-            let ours = bytes.withUnsafeBufferPointer { NonSmokingZoneDecoder.firstInvalidUTF8($0) } == nil
+            let ours = bytes.withUnsafeBufferPointer { DataGoKrXMLDecoder.firstInvalidUTF8($0) } == nil
             XCTAssertEqual(ours, String(validating: bytes, as: UTF8.self) != nil, "\(bytes)")
         }
     }
@@ -153,7 +152,7 @@ final class XMLPreflightTests: XCTestCase {
     /// "<?" and "<!" (other than comments and CDATA) are refused wherever they fall, including
     /// across the scanner's eight-byte steps; '?' and '!' elsewhere are ordinary text.
     func testMarkupIsFoundAtEveryOffset() {
-        let decoder = NonSmokingZoneDecoder()
+        let decoder = DataGoKrXMLDecoder()
         for offset in 0..<24 {
             let padding = String(repeating: "가", count: offset % 3) + String(repeating: "x", count: offset)
             for bad in ["<?pi x?>", "<!DOCTYPE r>", "<!ENTITY e 'x'>"] {

@@ -3,7 +3,6 @@ import Synchronization
 import XCTest
 @testable import AreasCore
 @testable import AreasIngest
-@testable import AreasServer
 @testable import AreasSystem
 @testable import AreasTestSupport
 
@@ -66,7 +65,7 @@ final class FetchTests: XCTestCase {
         var rejected = 0
         let validator = RecordValidator(source: Fixtures.source(url: upstream.url), bounds: SyntheticPoints.korea)
         for n in 1...3 {
-            for record in try NonSmokingZoneDecoder().decode(Fixtures.xmlPage(n)).records {
+            for record in try DataGoKrXMLDecoder().decode(Fixtures.xmlPage(n)).records {
                 if case .accepted(let area, _) = validator.validate(record) { expected.insert(area.id) } else { rejected += 1 }
             }
         }
@@ -201,7 +200,7 @@ final class FetchTests: XCTestCase {
     func testOverlappingPagesAndALyingTotal() async throws {
         // Every page repeats the first page's last 100 rows; the total claims a billion rows.
         let pages = try Fixtures.xmlPages()
-        let page1 = try NonSmokingZoneDecoder().decode(pages[0])
+        let page1 = try DataGoKrXMLDecoder().decode(pages[0])
         let server = try LoopbackHTTPServer { request in
             let page = Int(request.query["pageNo"] ?? "1") ?? 1
             guard page <= 3 else { return .text(200, Fixtures.headerError("03", "NODATA_ERROR")) }

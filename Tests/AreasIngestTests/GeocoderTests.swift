@@ -7,6 +7,7 @@ import Testing
 
 /// The geocoder against a real local HTTP server speaking each provider's protocol: what it
 /// asks, how it reads answers and failures, its limits, and what it remembers.
+@Suite(.timeLimit(.minutes(5)))
 struct GeocoderTests {
     /// A folder with an address-only CSV of `rows` rows and a config that geocodes it through
     /// `server` as `provider`.

@@ -8,7 +8,7 @@ import Testing
 
 /// Snapshot files an attacker (or a broken disk) could leave: each is refused with a reason,
 /// quickly, without a crash, a hang or a huge allocation, and writing never follows a link.
-@Suite struct HostileSnapshotTests {
+@Suite(.timeLimit(.minutes(5))) struct HostileSnapshotTests {
     private let directory = Fixtures.temporaryDirectory()
     private var path: String { directory + "/areas.snapshot" }
 

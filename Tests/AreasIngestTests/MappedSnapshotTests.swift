@@ -8,7 +8,7 @@ import Testing
 /// exactly as the index built in memory and as a brute-force scan; a file with a valid
 /// checksum and hostile numbers must be refused or be harmless; an old mapping must outlive
 /// its file; and a load must leave the file's pages out of the process's resident set.
-@Suite struct MappedSnapshotTests {
+@Suite(.timeLimit(.minutes(5))) struct MappedSnapshotTests {
     private let directory = Fixtures.temporaryDirectory()
     private var path: String { directory + "/areas.snapshot" }
 

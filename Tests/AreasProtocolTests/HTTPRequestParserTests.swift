@@ -3,6 +3,7 @@ import Testing
 
 /// The HTTP/1.1 request parser against RFC 9112's grammar: what it must accept, what it must
 /// refuse and with which status, and that a head arriving in pieces parses the same as whole.
+@Suite(.timeLimit(.minutes(5)))
 struct HTTPRequestParserTests {
     static func text(_ lines: [String]) -> [UInt8] { Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8) }
 

@@ -3,6 +3,7 @@ import Testing
 
 /// Each endpoint becomes the request the socket takes for the same question; the request
 /// parser is the oracle (the route must give the same request as the socket's own line).
+@Suite(.timeLimit(.minutes(5)))
 struct HTTPRouteTests {
     static func head(_ target: String, accept: String? = nil) throws -> HTTPRequestHead {
         var lines = ["GET \(target) HTTP/1.1", "Host: x"]

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import AreasProtocol
 
-@Suite struct JSONWriterTests {
+@Suite(.timeLimit(.minutes(5))) struct JSONWriterTests {
     /// Distances are written from whole centimetres; the text must be what the shortest form
     /// of the rounded value would be, and parse back to it.
     @Test func metersMatchTheShortestFormOfTheRoundedValue() throws {
@@ -131,7 +131,7 @@ import Testing
     }
 }
 
-@Suite struct JSONNumberTests {
+@Suite(.timeLimit(.minutes(5))) struct JSONNumberTests {
     /// The fast path for plain decimals must give exactly what the general conversion gives.
     @Test func plainDecimalsMatchTheGeneralConversion() throws {
         var random = SplitMix64(seed: 23)

@@ -4,7 +4,7 @@ import Testing
 @testable import AreasProtocol
 
 /// Request lines: what each reads as, and the error each bad one gets, message and all.
-@Suite struct RequestTests {
+@Suite(.timeLimit(.minutes(5))) struct RequestTests {
     private static func parse(_ line: String) throws -> Request {
         try Request.parse(Array(line.utf8))
     }

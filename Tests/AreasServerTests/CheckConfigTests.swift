@@ -4,6 +4,7 @@ import Testing
 import AreasCore
 
 /// `areasd --check-config` and start-up, as the real binary runs them.
+@Suite(.timeLimit(.minutes(5)))
 struct CheckConfigTests {
     /// Runs areasd to its exit, with no key variables set unless `environment` gives them.
     static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (code: Int32, out: String, err: String) {

@@ -7,6 +7,7 @@ import Testing
 
 /// areasctl never hangs: a daemon that does not answer is a time-out (exit 3), a full one says
 /// busy.
+@Suite(.timeLimit(.minutes(5)))
 struct ClientTimeoutTests {
     /// A socket that accepts connections into its backlog and never answers: a stopped daemon.
     @Test func aDaemonThatNeverAnswersIsATimeOut() throws {

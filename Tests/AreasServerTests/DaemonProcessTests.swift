@@ -11,8 +11,11 @@ import XCTest
 
 /// The real areasd and areasctl binaries, as an operator runs them.
 final class DaemonProcessTests: XCTestCase {
+    // A daemon a failed assertion left running is killed here, not left to hold the run open.
+    override func tearDown() { Binaries.killStarted() }
+
     /// Starts areasd on the samples with its own socket and state folder.
-    private func startDaemon(_ directory: String, extra: [String] = [], env: [String: String] = [:]) throws -> (Process, Pipe) {
+    private func startDaemon(_ directory: String, extra: [String] = [], env: [String: String] = [:]) throws -> (Process, DaemonLog) {
         try Binaries.startDaemon(["--config", directory + "/areasd.json", "--socket", directory + "/areasd.sock"] + extra, environment: env)
     }
 
@@ -75,13 +78,13 @@ final class DaemonProcessTests: XCTestCase {
         let (second, secondErr) = try startDaemon(directory)
         XCTAssertTrue(second.waitUntilExit(seconds: 20), "second did not exit in 20 s")
         XCTAssertNotEqual(second.terminationStatus, 0)
-        XCTAssertTrue(String(decoding: secondErr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).contains("in use by a running areasd"))
+        XCTAssertTrue(String(decoding: secondErr.readToEnd(), as: UTF8.self).contains("in use by a running areasd"))
 
         kill(daemon.processIdentifier, SIGTERM)
         XCTAssertTrue(daemon.waitUntilExit(seconds: 20), "daemon did not exit in 20 s")
         XCTAssertEqual(daemon.terminationStatus, 0)
         XCTAssertFalse(FileManager.default.fileExists(atPath: socket), "socket file removed")
-        let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let log = String(decoding: stderr.readToEnd(), as: UTF8.self)
         XCTAssertTrue(log.contains("listening on \(socket)"), log)
 
         // Restart with every source out of reach: whatever it serves comes from the snapshot.
@@ -95,7 +98,7 @@ final class DaemonProcessTests: XCTestCase {
         kill(again.processIdentifier, SIGINT)
         XCTAssertTrue(again.waitUntilExit(seconds: 20), "again did not exit in 20 s")
         XCTAssertEqual(again.terminationStatus, 0)
-        let againLog = String(decoding: againErr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let againLog = String(decoding: againErr.readToEnd(), as: UTF8.self)
         XCTAssertTrue(againLog.contains("loaded snapshot \(directory)/areas.snapshot (format 5, served in place): \(SampleCounts.total) areas"), againLog)
     }
 
@@ -109,7 +112,7 @@ final class DaemonProcessTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: directory + "/areas.snapshot.corrupt"))
         kill(daemon.processIdentifier, SIGTERM)
         XCTAssertTrue(daemon.waitUntilExit(seconds: 20), "daemon did not exit in 20 s")
-        let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let log = String(decoding: stderr.readToEnd(), as: UTF8.self)
         XCTAssertTrue(log.contains("is corrupt") && log.contains(".corrupt"), log)
     }
 
@@ -132,6 +135,8 @@ final class DaemonProcessTests: XCTestCase {
 
 /// The real areasd against an upstream that turns bad between refreshes.
 final class DaemonFaultTests: XCTestCase {
+    override func tearDown() { Binaries.killStarted() }
+
     func testAFailedSourceKeepsServingItsLastGoodData() throws {
         final class Switch: Sendable { let revoked = Atomic<Bool>(false) }
         let state = Switch()
@@ -155,15 +160,8 @@ final class DaemonFaultTests: XCTestCase {
             """
         try config.write(toFile: directory + "/areasd.json", atomically: true, encoding: .utf8)
         let socket = directory + "/areasd.sock"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Binaries.path("areasd"))
-        process.arguments = ["--config", directory + "/areasd.json", "--socket", socket]
-        var environment = ProcessInfo.processInfo.environment
-        environment["AREAS_TEST_KEY"] = "k3y+secret/=="
-        process.environment = environment
-        let stderr = Pipe()
-        process.standardError = stderr
-        try process.run()
+        let (process, stderr) = try Binaries.startDaemon(["--config", directory + "/areasd.json", "--socket", socket],
+                                                         environment: ["AREAS_TEST_KEY": "k3y+secret/=="])
         defer { if process.isRunning { kill(process.processIdentifier, SIGTERM); _ = process.waitUntilExit(seconds: 20) } }
 
         func ask(_ request: String) -> JSONValue? { DaemonQuestions.ask(socket, request) }
@@ -183,7 +181,7 @@ final class DaemonFaultTests: XCTestCase {
 
         kill(process.processIdentifier, SIGTERM)
         XCTAssertTrue(process.waitUntilExit(seconds: 20), "process did not exit in 20 s")
-        let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let log = String(decoding: stderr.readToEnd(), as: UTF8.self)
         XCTAssertTrue(log.contains("source zones: failed") && log.contains("result code 30"), log)
         XCTAssertFalse(log.contains("k3y") || log.contains("secret"), "the key never reaches the log")
     }

@@ -6,6 +6,7 @@ import Testing
 
 /// Under a descriptor limit below `maxConnections`, areasd serves fewer connections and says
 /// so, and a client past them is told `busy` instead of hanging on an accept that fails.
+@Suite(.timeLimit(.minutes(5)))
 struct DescriptorLimitTests {
     @Test func maxConnectionsStaysBelowTheDescriptorLimit() throws {
         let folder = Fixtures.temporaryDirectory()
@@ -41,7 +42,7 @@ struct DescriptorLimitTests {
         #expect(DaemonQuestions.ask(socket, #"{"op":"health"}"#)?["ok"]?.bool == true)
         kill(process.processIdentifier, SIGTERM)
         _ = process.waitUntilExit(seconds: 20)
-        let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let log = String(decoding: stderr.readToEnd(), as: UTF8.self)
         #expect(log.contains("maxConnections 1024 is more than the descriptor limit (128) allows; serving at most 64 connections"), "\(log)")
         #expect(log.components(separatedBy: "accept: ").count <= 2, "accept failures are logged once per burst")
     }

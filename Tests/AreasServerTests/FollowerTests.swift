@@ -10,7 +10,7 @@ import Testing
 /// One leader and two followers as real processes: one follows the leader's `GET /v1/snapshot`,
 /// the other a snapshot file on a "share" the test manages. The oracle is the leader's own
 /// answer to the same question.
-@Suite(.serialized) struct FollowerTests {
+@Suite(.serialized, .timeLimit(.minutes(5))) struct FollowerTests {
     /// Every area's id, in id order: the whole data set as one answer.
     static let everything = #"{"op":"bbox","south":33,"west":124,"north":39,"east":132,"output":"ids","limit":10000}"#
 
@@ -23,7 +23,7 @@ import Testing
         let folder = Fixtures.temporaryDirectory()
         let socket: String
         let process: Process
-        let stderr: Pipe
+        let stderr: DaemonLog
 
         init(follow: String) throws {
             socket = folder + "/areasd.sock"

@@ -8,6 +8,7 @@ import Testing
 /// What the geocoder said is written the way the snapshot is: a daemon killed with SIGKILL at
 /// any moment of a refresh leaves the old memory or the new one, never a torn file, and the
 /// next start reads it without a problem.
+@Suite(.timeLimit(.minutes(5)))
 struct GeocodeMemoryCrashTests {
     static func answer(_ query: String) -> (Double, Double)? {
         guard let n = query.split(separator: " ").last.flatMap({ Int($0) }) else { return nil }

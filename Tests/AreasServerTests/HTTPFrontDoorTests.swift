@@ -7,7 +7,7 @@ import Testing
 
 /// The HTTP front door of a real areasd (the bundled samples), over TCP and over its own Unix
 /// socket; the oracle is the line protocol's answer to the same question, from the same process.
-@Suite(.serialized) struct HTTPFrontDoorTests {
+@Suite(.serialized, .timeLimit(.minutes(5))) struct HTTPFrontDoorTests {
     let daemon: SampleDaemon
     let tcp: String
     let unix: String
@@ -126,7 +126,7 @@ import Testing
 
 /// `/healthz` for load balancers: 503 with the reason before there is data; with `strict=1`,
 /// also 503 when a source's last refresh failed, while plain `/healthz` still says serving.
-@Suite(.serialized) struct HealthzTests {
+@Suite(.serialized, .timeLimit(.minutes(5))) struct HealthzTests {
     static let downSource = #"{"name": "down", "kind": "nonsmoking", "format": "data-go-kr-xml", "url": "http://127.0.0.1:1/x", "timeoutSeconds": 1, "retries": 0}"#
 
     @Test func noDataIs503WithTheReason() throws {

@@ -7,6 +7,7 @@ import Testing
 
 /// `areasctl health` through the real client against a real socket: exit 0 only when the data
 /// is loaded, fresh, and every source's last refresh was taken; the same status with `--json`.
+@Suite(.timeLimit(.minutes(5)))
 struct HealthTests {
     @Test func aFailedSourceIsUnhealthyWhateverTheFormat() async throws {
         let (closed, port) = try Sockets.listenLoopbackTCP()
@@ -42,6 +43,7 @@ struct HealthTests {
 
 /// `stats` lists every configured source, a failing one included, with its last attempt, last
 /// success and last error.
+@Suite(.timeLimit(.minutes(5)))
 struct SourceStatsTests {
     @Test func aFailingSourceIsListedWithItsError() async throws {
         let (closed, port) = try Sockets.listenLoopbackTCP()

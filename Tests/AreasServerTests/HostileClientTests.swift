@@ -6,7 +6,7 @@ import Testing
 
 /// Clients that leave work behind, never read, or arrive when no thread can start: each costs
 /// the daemon a bounded amount, and everyone else is still answered. Real daemons, real sockets.
-@Suite(.serialized) struct HostileClientTests {
+@Suite(.serialized, .timeLimit(.minutes(5))) struct HostileClientTests {
     /// How many `along` requests the daemon has answered, from its metrics.
     static func alongAnswered(_ socket: String) -> Double? {
         guard let text = DaemonQuestions.ask(socket, #"{"op":"metrics"}"#)?["metrics"]?.string else { return nil }

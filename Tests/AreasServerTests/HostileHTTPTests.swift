@@ -9,7 +9,7 @@ import Testing
 /// Hostile HTTP against a real areasd: each gets its status and a closed connection, and the
 /// daemon goes on answering others. Limits are the socket server's (`requestTimeoutSeconds`,
 /// `maxConnections`, the head size).
-@Suite(.serialized) struct HostileHTTPTests {
+@Suite(.serialized, .timeLimit(.minutes(5))) struct HostileHTTPTests {
     let daemon: SampleDaemon
     let tcp: String
 

@@ -2,6 +2,7 @@ import Testing
 @testable import AreasServer
 
 /// One event is one line, whatever upstream text it carries.
+@Suite(.timeLimit(.minutes(5)))
 struct LoggerTests {
     @Test(arguments: [true, false])
     func upstreamTextCannotForgeAnEntry(journal: Bool) {

@@ -19,6 +19,8 @@ final class OperationsTests: XCTestCase {
     }
 
     override func tearDown() {
+        // A daemon a failed assertion left running is killed here, not left to hold the run open.
+        Binaries.killStarted()
         try? FileManager.default.removeItem(atPath: directory)
     }
 
@@ -64,7 +66,7 @@ final class OperationsTests: XCTestCase {
         deinit { close(fd) }
     }
 
-    private func start(config: String, socket: String, env: [String: String] = [:]) throws -> (Process, Pipe) {
+    private func start(config: String, socket: String, env: [String: String] = [:]) throws -> (Process, DaemonLog) {
         try Binaries.startDaemon(["--config", config, "--socket", socket], environment: env)
     }
 
@@ -121,13 +123,23 @@ final class OperationsTests: XCTestCase {
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
         XCTAssertEqual(posix_spawn(&pid, "/bin/sh", &actions, nil, argv, environ), 0)
-        listener.close()
+        // Held open here, as systemd holds the sockets it passes on.
+        defer { listener.close() }
+        defer { kill(pid, SIGKILL) }
         XCTAssertTrue(waitUntil { self.ask(socket, #"{"op":"health"}"#)?["loaded"]?.bool == true }, "answers on the passed socket")
         kill(pid, SIGTERM)
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
-        XCTAssertEqual(status, 0)
+        XCTAssertTrue(waitUntil(seconds: 20) {
+            var status: Int32 = 0
+            guard waitpid(pid, &status, WNOHANG) == pid else { return false }
+            XCTAssertEqual(status, 0)
+            return true
+        }, "the daemon did not exit in 20 s")
         XCTAssertTrue(FileManager.default.fileExists(atPath: socket), "a socket systemd owns is left in place")
+        // Still listening after the daemon stopped: the next start (or systemd, to start it)
+        // gets the connections that arrive meanwhile, instead of "Connection refused".
+        let waiting = try Sockets.connectUnix(path: socket, timeoutSeconds: 5)
+        waiting.close()
+        XCTAssertFalse(Sockets.peerHasHungUp(listener), "the listener was shut down")
     }
 
     func testSigtermDuringPipelinedLoadAnswersWhatItRead() throws {
@@ -195,7 +207,7 @@ final class OperationsTests: XCTestCase {
         XCTAssertEqual(ask(socket, #"{"op":"stats"}"#)?["areas"]?.double, Double(SampleCounts.total - SampleCounts.anyang), "still serving the reloaded config")
         kill(daemon.processIdentifier, SIGTERM)
         XCTAssertTrue(daemon.waitUntilExit(seconds: 20), "daemon did not exit in 20 s")
-        let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let log = String(decoding: stderr.readToEnd(), as: UTF8.self)
         XCTAssertTrue(log.contains("SIGHUP: reloaded"), log)
         XCTAssertTrue(log.contains("SIGHUP: \(config): invalid JSON") && log.contains("keeping the running configuration"), log)
     }

@@ -7,6 +7,7 @@ import Testing
 @testable import AreasSystem
 
 /// SIGHUP applies every key it can to a running daemon and names the ones that need a restart.
+@Suite(.timeLimit(.minutes(5)))
 struct ReloadTests {
     @Test func sighupAppliesLimitsLogLevelAndIntervalAndNamesRestartKeys() throws {
         let folder = Fixtures.temporaryDirectory()
@@ -51,7 +52,7 @@ struct ReloadTests {
 
         kill(daemon.processIdentifier, SIGTERM)
         _ = daemon.waitUntilExit(seconds: 20)
-        let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let log = String(decoding: stderr.readToEnd(), as: UTF8.self)
         // logLevel: the reload's own info line is written, which "error" would have hidden.
         #expect(log.contains("SIGHUP: reloaded"), "\(log)")
         #expect(log.contains("socket changed but take effect only after a restart"), "\(log)")

@@ -9,7 +9,7 @@ import Testing
 /// A daemon upgraded over a snapshot written by an earlier build: it serves the old file at
 /// once, writes it again in the current format, and the next start serves that in place, with
 /// the same answers throughout.
-@Suite struct SnapshotFormatTests {
+@Suite(.timeLimit(.minutes(5))) struct SnapshotFormatTests {
     @Test(arguments: ["yongsan-version-2", "yongsan-version-4"])
     func anOlderSnapshotIsServedAndWrittenAgainInTheCurrentFormat(fixture: String) throws {
         let folder = Fixtures.temporaryDirectory()
@@ -36,7 +36,7 @@ import Testing
             answers.append(try #require(DaemonQuestions.ask(socket, question)))
             kill(process.processIdentifier, SIGTERM)
             #expect(process.waitUntilExit(seconds: 20))
-            logs.append(String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+            logs.append(String(decoding: stderr.readToEnd(), as: UTF8.self))
         }
         #expect(answers[0] == answers[1])
         #expect(answers[0]["areas"]?.array.count == 20)
@@ -57,7 +57,7 @@ import Testing
             #expect(DaemonQuestions.ask(socket, question) == answers[0])
             kill(process.processIdentifier, SIGTERM)
             #expect(process.waitUntilExit(seconds: 20))
-            let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let log = String(decoding: stderr.readToEnd(), as: UTF8.self)
             #expect(log.contains("loaded snapshot \(snapshot) \(expected)"), "\(log)")
         }
     }
@@ -86,7 +86,7 @@ import Testing
         _ = DaemonQuestions.ask(socket, #"{"op":"bbox","south":33,"west":124,"north":39,"east":132,"limit":1000}"#)
         #expect(process.waitUntilExit(seconds: 20))
         #expect(process.terminationReason == .exit && process.terminationStatus == 75)
-        let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let log = String(decoding: stderr.readToEnd(), as: UTF8.self)
         #expect(log.contains("bus error reading the mapped snapshot: the file was cut short or rewritten in place"), "\(log)")
     }
 

@@ -7,7 +7,7 @@ import Testing
 /// What areasctl prints for a terminal, through the real binaries and the sample daemon:
 /// tables that fit `COLUMNS`, and `stats` with ages and local dates where the daemon sends
 /// epochs. The oracles are the same answers in `--format tsv` and `--json`.
-@Suite(.serialized) struct TerminalOutputTests {
+@Suite(.serialized, .timeLimit(.minutes(5))) struct TerminalOutputTests {
     let daemon: SampleDaemon
     init() throws { daemon = try SampleDaemon() }
 

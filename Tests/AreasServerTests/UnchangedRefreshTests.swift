@@ -7,6 +7,7 @@ import Testing
 /// A refresh that finds nothing new says `unchanged`, leaves the snapshot file as it was, and
 /// keeps the new fetch times beside it, so a restart still sees fresh data; a changed source
 /// rewrites the snapshot and the times go with it.
+@Suite(.timeLimit(.minutes(5)))
 struct UnchangedRefreshTests {
     static func fetchedAt(_ socket: String, _ source: String) -> Double? {
         DaemonQuestions.ask(socket, #"{"op":"stats"}"#)?["bySource"]?[source]?["fetchedAt"]?.double

@@ -4,6 +4,7 @@ import Testing
 
 /// The shipped systemd units: valid for systemd's own checker, confined to an exposure of 2.0
 /// or lower, letting the group areas query through a socket a service stop cannot remove.
+@Suite(.timeLimit(.minutes(5)))
 struct UnitFilesTests {
     static let analyze = "/usr/bin/systemd-analyze"
 

@@ -2,7 +2,7 @@ import AreasSystem
 import Testing
 
 /// Where areasd and areasctl look when given no path: the README's order, first match wins.
-@Suite struct DefaultPathsTests {
+@Suite(.timeLimit(.minutes(5))) struct DefaultPathsTests {
     @Test(arguments: [
         (["AREAS_SOCKET": "/x/a.sock", "RUNTIME_DIRECTORY": "/run/areasd"], UInt32(1000), "/x/a.sock"),
         (["RUNTIME_DIRECTORY": "/run/areasd:/run/other"], 1000, "/run/areasd/areasd.sock"),

@@ -4,6 +4,7 @@ import Testing
 @testable import AreasSystem
 
 /// The folder a socket is made in must not let another user swap the socket for their own.
+@Suite(.timeLimit(.minutes(5)))
 struct SocketFolderTests {
     static func folder(mode: mode_t, owner: uid_t? = nil) throws -> String {
         let path = NSTemporaryDirectory() + "areas-socket-folder-\(UUID().uuidString.prefix(8))"

@@ -50,7 +50,7 @@ final class FreeMemoryTests: XCTestCase {
     }
 }
 
-@Suite struct FileSystemTests {
+@Suite(.timeLimit(.minutes(5))) struct FileSystemTests {
     private func temporaryDirectory() throws -> String {
         let path = NSTemporaryDirectory() + "areas-system-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
@@ -98,7 +98,7 @@ final class FreeMemoryTests: XCTestCase {
     }
 }
 
-@Suite struct DatagramSenderTests {
+@Suite(.timeLimit(.minutes(5))) struct DatagramSenderTests {
     @Test(arguments: [false, true])
     func messagesArriveWhole(abstract: Bool) throws {
         let name = "areas-test-\(UUID().uuidString.prefix(8))"

@@ -15,9 +15,9 @@ public func fuzz(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
             try? FuzzService.shared.execute(request, peerUID: 0, into: &writer)
         }
     case "xml":
-        _ = try? NonSmokingZoneDecoder().decode(bytes)
+        _ = try? DataGoKrXMLDecoder().decode(bytes)
     case "json":
-        _ = try? SmokingAreaDecoder().decode(bytes)
+        _ = try? OdcloudJSONDecoder().decode(bytes)
     case "csv":
         // Any bytes, in either encoding, headed or not: rows or a typed error.
         _ = try? CSVDecoder(encoding: .auto).decode(bytes)

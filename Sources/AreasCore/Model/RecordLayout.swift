@@ -38,29 +38,14 @@ struct RecordLayout: Equatable {
     var numbers: [UInt64] {
         ([size, stride, coordinate] + stringReferences + [kind, geocoded, nonsmokingByte]).map { UInt64(bitPattern: Int64($0)) }
     }
+}
 
+extension RecordLayout {
     /// The layout a snapshot names, or nil when it names a different number of values.
     init?(numbers: [UInt64]) {
         guard numbers.count == 13 else { return nil }
         let n = numbers.map { Int(Int64(bitPattern: $0)) }
         self.init(size: n[0], stride: n[1], coordinate: n[2], id: n[3], name: n[4], roadAddress: n[5], lotAddress: n[6],
                   province: n[7], district: n[8], source: n[9], kind: n[10], geocoded: n[11], nonsmokingByte: n[12])
-    }
-
-    init(size: Int, stride: Int, coordinate: Int, id: Int, name: Int, roadAddress: Int, lotAddress: Int,
-         province: Int, district: Int, source: Int, kind: Int, geocoded: Int, nonsmokingByte: Int) {
-        self.size = size
-        self.stride = stride
-        self.coordinate = coordinate
-        self.id = id
-        self.name = name
-        self.roadAddress = roadAddress
-        self.lotAddress = lotAddress
-        self.province = province
-        self.district = district
-        self.source = source
-        self.kind = kind
-        self.geocoded = geocoded
-        self.nonsmokingByte = nonsmokingByte
     }
 }

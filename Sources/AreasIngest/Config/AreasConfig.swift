@@ -4,40 +4,40 @@ import AreasSystem
 import Foundation
 
 /// The daemon's configuration: where it listens, where it keeps its snapshot, which sources it reads.
-public struct AreasConfig: Sendable, Equatable {
+package struct AreasConfig: Sendable, Equatable {
     /// The file it was read from.
-    public var path: String
-    public var socket: String?
+    package var path: String
+    package var socket: String?
     /// Octal permission bits of the socket file.
-    public var socketMode: UInt32
-    public var socketGroup: String?
-    public var snapshot: String?
+    package var socketMode: UInt32
+    package var socketGroup: String?
+    package var snapshot: String?
     /// Records outside these bounds are rejected (South Korea by default).
-    public var bounds: GeoBox
-    public var refreshIntervalSeconds: Double
-    public var maxResults: Int
-    public var maxConnections: Int
-    public var idleTimeoutSeconds: Double
+    package var bounds: GeoBox
+    package var refreshIntervalSeconds: Double
+    package var maxResults: Int
+    package var maxConnections: Int
+    package var idleTimeoutSeconds: Double
     /// A request line must be complete this long after its first byte.
-    public var requestTimeoutSeconds: Double = 10
+    package var requestTimeoutSeconds: Double = 10
     /// Answers waiting for slow readers, all connections together.
-    public var maxOutputBytes: Int = 256 << 20
-    public var adminUids: [UInt32]
-    public var logLevel: String?
+    package var maxOutputBytes: Int = 256 << 20
+    package var adminUids: [UInt32]
+    package var logLevel: String?
     /// Footprints given to non-smoking zones for `check`.
-    public var footprint: FootprintPolicy = .standard
+    package var footprint: FootprintPolicy = .standard
     /// Province names people use, mapped to upstream's (`서울` to `서울특별시`); the standard
     /// short names are always known.
-    public var provinceAliases: [String: String] = Region.standardAliases
+    package var provinceAliases: [String: String] = Region.standardAliases
     /// The service that places rows published without a usable position.
-    public var geocoder: GeocoderConfig?
+    package var geocoder: GeocoderConfig?
     /// An operator's file of positions that win over the geocoder's.
-    public var positions: String?
+    package var positions: String?
     /// The HTTP front door, when configured.
-    public var http: HTTPConfig?
+    package var http: HTTPConfig?
     /// Serve a leader's snapshot instead of fetching sources.
-    public var follow: FollowConfig?
-    public var sources: [SourceConfig]
+    package var follow: FollowConfig?
+    package var sources: [SourceConfig]
 
     /// Every value given; the loader (`load(path:)`) is where the documented defaults are applied.
     package init(path: String, socket: String?, socketMode: UInt32, socketGroup: String?, snapshot: String?, bounds: GeoBox, refreshIntervalSeconds: Double, maxResults: Int, maxConnections: Int, idleTimeoutSeconds: Double, adminUids: [UInt32], logLevel: String?, sources: [SourceConfig]) {
@@ -57,7 +57,7 @@ public struct AreasConfig: Sendable, Equatable {
     }
 
     /// Reads and validates a config file; relative paths inside it are relative to its folder.
-    public static func load(path: String) throws(ConfigError) -> AreasConfig {
+    package static func load(path: String) throws(ConfigError) -> AreasConfig {
         // Read with the system's own words for what went wrong ("No such file or directory",
         // "Permission denied"), and never block on a FIFO or read a huge file whole.
         let bytes: [UInt8]
@@ -77,7 +77,7 @@ public struct AreasConfig: Sendable, Equatable {
     }
 
     /// Validates config JSON; `path` names it in errors and anchors relative paths.
-    public static func parse(_ data: Data, path: String) throws(ConfigError) -> AreasConfig {
+    package static func parse(_ data: Data, path: String) throws(ConfigError) -> AreasConfig {
         let raw: RawConfig
         do {
             raw = try JSONDecoder().decode(RawConfig.self, from: data)

@@ -4,11 +4,11 @@ import AreasCore
 /// and whether the columns it names are in the files it reads. Run by `areasd --check-config`
 /// and at start, so a template naming a column the file lacks is found before the first
 /// refresh rather than as every row rejected.
-public struct ConfigCheck: Sendable {
-    public let config: AreasConfig
-    public let environment: [String: String]
+package struct ConfigCheck: Sendable {
+    package let config: AreasConfig
+    package let environment: [String: String]
 
-    public init(config: AreasConfig, environment: [String: String]) {
+    package init(config: AreasConfig, environment: [String: String]) {
         self.config = config
         self.environment = environment
     }
@@ -16,7 +16,7 @@ public struct ConfigCheck: Sendable {
     /// Problems that make the config wrong whatever the data: an unset key variable, a column
     /// no row of a source's file has. A file that cannot be read is not one of them (it may
     /// appear by the next refresh); `unreadableFiles` lists those.
-    public func problems() -> [ConfigError] {
+    package func problems() -> [ConfigError] {
         var problems: [ConfigError] = []
         for (i, source) in config.sources.enumerated() {
             let key = "sources[\(i)]"
@@ -37,7 +37,7 @@ public struct ConfigCheck: Sendable {
     }
 
     /// Files the config names that cannot be read now, each with why.
-    public func unreadableFiles() -> [ConfigError] {
+    package func unreadableFiles() -> [ConfigError] {
         var problems: [ConfigError] = []
         for (i, source) in config.sources.enumerated() {
             guard case .file(let path) = source.location else { continue }

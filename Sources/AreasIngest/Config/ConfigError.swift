@@ -1,16 +1,16 @@
 /// Why a configuration file was refused: always names the file, and the key when there is one.
-public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var path: String
-    public var key: String?
-    public var problem: String
+package struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
+    package var path: String
+    package var key: String?
+    package var problem: String
 
-    public init(path: String, key: String? = nil, problem: String) {
+    package init(path: String, key: String? = nil, problem: String) {
         self.path = path
         self.key = key
         self.problem = problem
     }
 
-    public var description: String {
+    package var description: String {
         "\(path): " + (key.map { "\($0): " } ?? "") + problem
     }
 }

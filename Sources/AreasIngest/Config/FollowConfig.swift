@@ -1,25 +1,25 @@
 /// The `follow` key: this daemon fetches no source and serves the snapshot another one (the
 /// leader) writes, from a URL (the leader's `GET /v1/snapshot`, or any static server) or a file
 /// (a share), checked every `intervalSeconds`.
-public struct FollowConfig: Sendable, Equatable {
-    public enum Leader: Sendable, Equatable {
+package struct FollowConfig: Sendable, Equatable {
+    package enum Leader: Sendable, Equatable {
         case url(String)
         case file(String)
     }
 
-    public var leader: Leader
-    public var intervalSeconds: Double
+    package var leader: Leader
+    package var intervalSeconds: Double
     /// A download of the leader's snapshot gives up after this long.
-    public var timeoutSeconds: Double
+    package var timeoutSeconds: Double
 
-    public init(leader: Leader, intervalSeconds: Double = 60, timeoutSeconds: Double = 120) {
+    package init(leader: Leader, intervalSeconds: Double = 60, timeoutSeconds: Double = 120) {
         self.leader = leader
         self.intervalSeconds = intervalSeconds
         self.timeoutSeconds = timeoutSeconds
     }
 
     /// Where the leader's snapshot is, as the logs and `stats` name it.
-    public var name: String {
+    package var name: String {
         switch leader {
         case .url(let url): return url
         case .file(let path): return path

@@ -2,19 +2,19 @@ import AreasSystem
 
 /// The `http` key: the HTTP front door, off unless given. A Unix socket for a proxy on the same
 /// host (nginx's `proxy_pass http://unix:PATH:`), a TCP address, or both.
-public struct HTTPConfig: Sendable, Equatable {
-    public var socket: String?
+package struct HTTPConfig: Sendable, Equatable {
+    package var socket: String?
     /// "HOST:PORT".
-    public var listen: String?
+    package var listen: String?
     /// The HTTP socket file's mode and group (nginx's user must be able to connect).
-    public var socketMode: UInt32 = 0o660
-    public var socketGroup: String?
+    package var socketMode: UInt32 = 0o660
+    package var socketGroup: String?
     /// `Access-Control-Allow-Origin`: "*" (the default), one origin, or "" for none.
-    public var allowOrigin: String = "*"
+    package var allowOrigin: String = "*"
     /// `Cache-Control: public, max-age=` of data answers.
-    public var maxAgeSeconds: Int = 60
+    package var maxAgeSeconds: Int = 60
 
-    public init(socket: String? = nil, listen: String? = nil) {
+    package init(socket: String? = nil, listen: String? = nil) {
         self.socket = socket
         self.listen = listen
     }

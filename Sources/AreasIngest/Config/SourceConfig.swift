@@ -1,7 +1,7 @@
 import AreasCore
 
 /// The wire format of an upstream source.
-public enum SourceFormat: String, Sendable, CaseIterable {
+package enum SourceFormat: String, Sendable, CaseIterable {
     /// The nationwide non-smoking zone API on data.go.kr, XML pages.
     case dataGoKrXML = "data-go-kr-xml"
     /// A district smoking-area data set on the odcloud gateway, JSON pages.
@@ -12,26 +12,26 @@ public enum SourceFormat: String, Sendable, CaseIterable {
     case jsonRows = "json-rows"
 
     /// Whether the whole data set is one file rather than numbered pages.
-    public var isSingleFile: Bool { self == .csv || self == .jsonRows }
+    package var isSingleFile: Bool { self == .csv || self == .jsonRows }
 }
 
 /// Which upstream columns hold the values every area needs.
-public struct FieldMapping: Sendable, Equatable {
-    public var name: String
+package struct FieldMapping: Sendable, Equatable {
+    package var name: String
     /// Optional only for a source that geocodes rows without a position.
-    public var latitude: String?
-    public var longitude: String?
-    public var address: String?
-    public var lotAddress: String?
-    public var province: String?
-    public var district: String?
+    package var latitude: String?
+    package var longitude: String?
+    package var address: String?
+    package var lotAddress: String?
+    package var province: String?
+    package var district: String?
 
     /// The standard column names of the nationwide non-smoking zone data set.
-    public static let dataGoKrStandard = FieldMapping(
+    package static let dataGoKrStandard = FieldMapping(
         name: "prhsmkNm", latitude: "latitude", longitude: "longitude", address: "rdnmadr",
         lotAddress: "lnmadr", province: "ctprvnNm", district: "signguNm")
 
-    public init(name: String, latitude: String?, longitude: String?, address: String? = nil,
+    package init(name: String, latitude: String?, longitude: String?, address: String? = nil,
                 lotAddress: String? = nil, province: String? = nil, district: String? = nil) {
         self.name = name
         self.latitude = latitude
@@ -44,48 +44,48 @@ public struct FieldMapping: Sendable, Equatable {
 }
 
 /// One upstream data set and how to fetch and read it.
-public struct SourceConfig: Sendable, Equatable {
-    public var name: String
-    public var kind: AreaKind
-    public var format: SourceFormat
+package struct SourceConfig: Sendable, Equatable {
+    package var name: String
+    package var kind: AreaKind
+    package var format: SourceFormat
     /// Where pages come from: an HTTP endpoint, or a directory of recorded pages.
-    public var location: Location
+    package var location: Location
     /// The environment variable that holds the service key; the key itself is never stored.
-    public var serviceKeyEnv: String?
-    public var pageSize: Int
-    public var fields: FieldMapping
+    package var serviceKeyEnv: String?
+    package var pageSize: Int
+    package var fields: FieldMapping
     /// Requests in flight at once.
-    public var concurrency: Int
-    public var timeoutSeconds: Double
+    package var concurrency: Int
+    package var timeoutSeconds: Double
     /// Tries after the first, for transient failures.
-    public var retries: Int
+    package var retries: Int
     /// The first back-off, doubled on each try, with jitter.
-    public var retryDelaySeconds: Double
+    package var retryDelaySeconds: Double
     /// Guards against a total count that lies.
-    public var maxPages: Int
+    package var maxPages: Int
     /// A fetch that shrinks the source by more than this fraction is held back unless forced.
-    public var maxShrink: Double
+    package var maxShrink: Double
     /// The province every record of this source belongs to, when the data set has no column for it.
-    public var province: String?
+    package var province: String?
     /// The district every record belongs to, likewise.
-    public var district: String? = nil
+    package var district: String? = nil
     /// How a file's bytes become text (`csv`, `json-rows`).
-    public var encoding: TextEncoding = .auto
+    package var encoding: TextEncoding = .auto
     /// Whether a CSV file's first row names its columns; without one, columns are named by number.
-    public var hasHeader = true
-    public var delimiter = UInt8(ascii: ",")
+    package var hasHeader = true
+    package var delimiter = UInt8(ascii: ",")
     /// What to ask the geocoder for a row without a usable position; nil rejects such rows.
-    public var geocode: GeocodeQueries? = nil
+    package var geocode: GeocodeQueries? = nil
     /// A page or file larger than this is refused.
-    public var maxPageBytes = 32 << 20
+    package var maxPageBytes = 32 << 20
     /// Requests a day (in Korea) this source's key may make, counted across restarts.
-    public var dailyRequestLimit: Int?
+    package var dailyRequestLimit: Int?
 
     /// Reads this source's pages or file.
-    public var decoder: any PageDecoder {
+    package var decoder: any PageDecoder {
         switch format {
-        case .dataGoKrXML: return NonSmokingZoneDecoder()
-        case .odcloudJSON: return SmokingAreaDecoder()
+        case .dataGoKrXML: return DataGoKrXMLDecoder()
+        case .odcloudJSON: return OdcloudJSONDecoder()
         case .csv: return CSVDecoder(encoding: encoding, hasHeader: hasHeader, delimiter: delimiter)
         case .jsonRows: return JSONRowsDecoder(encoding: encoding)
         }
@@ -109,7 +109,7 @@ public struct SourceConfig: Sendable, Equatable {
         self.province = province
     }
 
-    public enum Location: Sendable, Equatable {
+    package enum Location: Sendable, Equatable {
         case url(String)
         case recordedPages(directory: String)
         /// One local file holding the whole data set.

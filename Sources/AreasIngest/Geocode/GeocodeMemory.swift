@@ -9,30 +9,30 @@ import Foundation
 ///
 /// On disk it is a small JSON file beside the snapshot, replaced whole the way the snapshot
 /// is (temporary file, fsync, rename): a crash leaves the old memory or the new one.
-public struct GeocodeMemory: Sendable, Equatable {
-    public enum Entry: Sendable, Equatable {
+package struct GeocodeMemory: Sendable, Equatable {
+    package enum Entry: Sendable, Equatable {
         /// Found at this position; `usedAt` is the last refresh that needed it.
         case found(GeoPoint, usedAt: Double)
         case notFound(at: Double)
     }
 
-    public private(set) var entries: [GeocodeQuestion: Entry] = [:]
+    package private(set) var entries: [GeocodeQuestion: Entry] = [:]
 
-    public init() {}
+    package init() {}
 
     /// How long a "not found" stands before the question is asked again.
-    public static let notFoundLifetime: Double = 86_400
+    package static let notFoundLifetime: Double = 86_400
     /// A position no refresh has needed for this long is forgotten (its row is gone or changed).
-    public static let unusedLifetime: Double = 90 * 86_400
+    package static let unusedLifetime: Double = 90 * 86_400
 
-    public enum Recall: Sendable, Equatable {
+    package enum Recall: Sendable, Equatable {
         case found(GeoPoint)
         case notFound
     }
 
     /// What is known about `question` at `now`, if anything still stands; a found position is
     /// marked as used (to the day).
-    public mutating func recall(_ question: GeocodeQuestion, now: Double) -> Recall? {
+    package mutating func recall(_ question: GeocodeQuestion, now: Double) -> Recall? {
         switch entries[question] {
         case .found(let point, let usedAt)?:
             // Marked at most daily, so a refresh that changes nothing leaves the file as it was.
@@ -45,7 +45,7 @@ public struct GeocodeMemory: Sendable, Equatable {
         }
     }
 
-    public mutating func remember(_ question: GeocodeQuestion, _ recall: Recall, now: Double) {
+    package mutating func remember(_ question: GeocodeQuestion, _ recall: Recall, now: Double) {
         switch recall {
         case .found(let point): entries[question] = .found(point, usedAt: now)
         case .notFound: entries[question] = .notFound(at: now)
@@ -53,7 +53,7 @@ public struct GeocodeMemory: Sendable, Equatable {
     }
 
     /// Drops what no longer stands: expired "not found"s and positions long unused.
-    public mutating func prune(now: Double) {
+    package mutating func prune(now: Double) {
         entries = entries.filter { _, entry in
             switch entry {
             case .found(_, let usedAt): return now - usedAt < Self.unusedLifetime
@@ -66,7 +66,7 @@ public struct GeocodeMemory: Sendable, Equatable {
 
     /// The file's bytes: `{"format":"areas-geocoded","version":1,"entries":[...]}`, entries in
     /// a stable order so an unchanged memory writes the same bytes.
-    public func encoded() -> [UInt8] {
+    package func encoded() -> [UInt8] {
         var writer = JSONWriter()
         writer.beginObject()
         writer.key("format"); writer.string("areas-geocoded")
@@ -93,13 +93,13 @@ public struct GeocodeMemory: Sendable, Equatable {
         return writer.bytes
     }
 
-    public struct Malformed: Error, Sendable, Equatable, CustomStringConvertible {
-        public var reason: String
-        public var description: String { reason }
+    package struct Malformed: Error, Sendable, Equatable, CustomStringConvertible {
+        package var reason: String
+        package var description: String { reason }
     }
 
     /// Reads what `encoded()` wrote; every entry is checked (a position must lie in `bounds`).
-    public init(decoding bytes: [UInt8], bounds: GeoBox) throws(Malformed) {
+    package init(decoding bytes: [UInt8], bounds: GeoBox) throws(Malformed) {
         let top: JSONValue
         do throws(JSONParser.Failure) { top = try JSONParser.parse(bytes) } catch { throw Malformed(reason: error.description) }
         guard top["format"]?.string == "areas-geocoded" else { throw Malformed(reason: "not a geocoder memory file") }
@@ -126,7 +126,7 @@ public struct GeocodeMemory: Sendable, Equatable {
     /// The memory kept at `path`: empty when there is none yet. An unreadable or malformed
     /// file is moved aside (`.corrupt`) and reported, and the memory starts empty: positions
     /// are asked again rather than trusted from a file that cannot be read whole.
-    public static func load(path: String, bounds: GeoBox) -> (memory: GeocodeMemory, problem: String?) {
+    package static func load(path: String, bounds: GeoBox) -> (memory: GeocodeMemory, problem: String?) {
         do throws(WholeFile.ReadFailure) {
             guard let bytes = try WholeFile.read(path, limit: 256 << 20) else { return (GeocodeMemory(), nil) }
             do throws(Malformed) {
@@ -141,7 +141,7 @@ public struct GeocodeMemory: Sendable, Equatable {
     }
 
     /// Replaces the file at `path` with this memory, crash-safe.
-    public func save(path: String) throws(SystemError) {
+    package func save(path: String) throws(SystemError) {
         try WholeFile.replace(path, with: encoded())
     }
 }

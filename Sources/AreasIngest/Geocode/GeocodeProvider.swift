@@ -1,31 +1,31 @@
 import AreasCore
 
 /// A question for the geocoder: an address to look up, or a place to search for by name.
-public struct GeocodeQuestion: Sendable, Hashable {
-    public enum Kind: String, Sendable, Hashable {
+package struct GeocodeQuestion: Sendable, Hashable {
+    package enum Kind: String, Sendable, Hashable {
         /// Address search (`geocode.query`).
         case address
         /// Place search (`geocode.keyword`), asked when address search finds nothing.
         case place
     }
 
-    public var kind: Kind
-    public var text: String
+    package var kind: Kind
+    package var text: String
 
-    public init(_ kind: Kind, _ text: String) {
+    package init(_ kind: Kind, _ text: String) {
         self.kind = kind
         self.text = text
     }
 }
 
 /// One HTTP request a provider makes for a question.
-public struct GeocodeRequest: Sendable, Equatable {
-    public var url: String
-    public var headers: [String: String]
+package struct GeocodeRequest: Sendable, Equatable {
+    package var url: String
+    package var headers: [String: String]
 }
 
 /// What one answer from a provider says.
-public enum GeocodeReply: Sendable, Equatable {
+package enum GeocodeReply: Sendable, Equatable {
     case found(latitude: Double, longitude: Double)
     case notFound
     /// Worth asking again later: a time-out, 429, a 5xx, an answer that is not the expected shape.
@@ -35,7 +35,7 @@ public enum GeocodeReply: Sendable, Equatable {
 }
 
 /// The protocol of one geocoding service: what to send for a question, and how to read what comes back.
-public protocol GeocodeProvider: Sendable {
+package protocol GeocodeProvider: Sendable {
     /// The requests for `question`, in order: the next is sent only when the one before found nothing.
     func requests(for question: GeocodeQuestion, key: String) -> [GeocodeRequest]
     /// Reads one answer.

@@ -3,17 +3,17 @@ import AreasCore
 /// Text with `{column}` placeholders, filled from a row to make a geocoder query
 /// (`"{시도명} {시군구명} {소재지도로명주소}"`): many files give the street address without the
 /// city and district, which sit in columns of their own.
-public struct GeocodeTemplate: Sendable, Equatable, CustomStringConvertible {
+package struct GeocodeTemplate: Sendable, Equatable, CustomStringConvertible {
     enum Part: Sendable, Equatable {
         case text(String)
         case column(String)
     }
 
     let parts: [Part]
-    public let description: String
+    package let description: String
 
     /// Parses `text`; the error says what is wrong with it.
-    public init(_ text: String) throws(Malformed) {
+    package init(_ text: String) throws(Malformed) {
         var parts: [Part] = []
         var rest = Substring(text)
         while let open = rest.firstIndex(of: "{") {
@@ -33,18 +33,18 @@ public struct GeocodeTemplate: Sendable, Equatable, CustomStringConvertible {
         self.description = text
     }
 
-    public struct Malformed: Error, Sendable, Equatable {
-        public var reason: String
+    package struct Malformed: Error, Sendable, Equatable {
+        package var reason: String
     }
 
     /// The columns it reads, in order.
-    public var columns: [String] {
+    package var columns: [String] {
         parts.compactMap { if case .column(let name) = $0 { return name } else { return nil } }
     }
 
     /// The query for one row: every placeholder replaced by its cell (empty when the row has
     /// no such cell), trimmed, runs of white space made one space.
-    public func render(_ cell: (String) -> String) -> String {
+    package func render(_ cell: (String) -> String) -> String {
         var text = ""
         for part in parts {
             switch part {
@@ -57,16 +57,16 @@ public struct GeocodeTemplate: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// The questions a source asks of the geocoder for a row without a usable position.
-public struct GeocodeQueries: Sendable, Equatable {
+package struct GeocodeQueries: Sendable, Equatable {
     /// Sent to address search.
-    public var query: GeocodeTemplate
+    package var query: GeocodeTemplate
     /// Sent to place search when address search finds nothing.
-    public var keyword: GeocodeTemplate?
+    package var keyword: GeocodeTemplate?
 
-    public init(query: GeocodeTemplate, keyword: GeocodeTemplate? = nil) {
+    package init(query: GeocodeTemplate, keyword: GeocodeTemplate? = nil) {
         self.query = query
         self.keyword = keyword
     }
 
-    public var columns: [String] { query.columns + (keyword?.columns ?? []) }
+    package var columns: [String] { query.columns + (keyword?.columns ?? []) }
 }

@@ -6,29 +6,29 @@ import Foundation
 /// retried `retries` times. A refused key stops all asking for the rest of the refresh.
 ///
 /// One client serves one refresh: its budget and any refusal start afresh with the next.
-public actor GeocoderClient {
-    public enum Answer: Sendable, Equatable {
+package actor GeocoderClient {
+    package enum Answer: Sendable, Equatable {
         case found(GeoPoint)
         case notFound
         /// The geocoder could not be asked or did not answer: why.
         case unavailable(String)
     }
 
-    public let config: GeocoderConfig
+    package let config: GeocoderConfig
     private let provider: any GeocodeProvider
     private let key: String?
     private let recorded: RecordedGeocoderAnswers?
     private let bounds: GeoBox
     private var nextSlot = ContinuousClock.now
     /// Requests sent (or served from a recording) in this refresh.
-    public private(set) var requestsMade = 0
+    package private(set) var requestsMade = 0
     /// Set once the service refuses the key, or the budget is spent: nothing more is asked.
-    public private(set) var stopped: String?
+    package private(set) var stopped: String?
 
     /// Counts requests to the service against its `dailyRequestLimit`.
     private let quota: RequestQuota?
 
-    public init(config: GeocoderConfig, bounds: GeoBox, environment: [String: String], quota: RequestQuota? = nil) {
+    package init(config: GeocoderConfig, bounds: GeoBox, environment: [String: String], quota: RequestQuota? = nil) {
         self.quota = quota
         self.config = config
         self.bounds = bounds
@@ -57,7 +57,7 @@ public actor GeocoderClient {
     }
 
     /// The position for `question`, or why there is none.
-    public func locate(_ question: GeocodeQuestion) async -> Answer {
+    package func locate(_ question: GeocodeQuestion) async -> Answer {
         for request in provider.requests(for: question, key: key ?? "") {
             switch await ask(request, question: question) {
             case .found(let latitude, let longitude):

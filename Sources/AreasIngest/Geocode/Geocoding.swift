@@ -4,13 +4,13 @@ import AreasCore
 /// operator's positions file first, then from what the geocoder said before, then by asking it.
 /// Rows that share a question share one answer, and a source's distinct questions are asked
 /// four at a time once the first has been answered (the client paces them).
-public actor Geocoding {
-    public private(set) var memory: GeocodeMemory
+package actor Geocoding {
+    package private(set) var memory: GeocodeMemory
     private let positions: OperatorPositions
     private let client: GeocoderClient?
     private let now: Double
 
-    public init(memory: GeocodeMemory, positions: OperatorPositions, client: GeocoderClient?, now: Double) {
+    package init(memory: GeocodeMemory, positions: OperatorPositions, client: GeocoderClient?, now: Double) {
         self.memory = memory
         self.positions = positions
         self.client = client
@@ -18,11 +18,11 @@ public actor Geocoding {
     }
 
     /// How a row was placed, or why it was not.
-    public enum Placement: Sendable, Equatable {
+    package enum Placement: Sendable, Equatable {
         case placed(GeoPoint, Source)
         case rejected(RecordValidator.Rejection)
 
-        public enum Source: Sendable, Equatable {
+        package enum Source: Sendable, Equatable {
             /// The operator's positions file.
             case operatorFile
             /// The geocoder's answer from an earlier refresh.
@@ -33,7 +33,7 @@ public actor Geocoding {
     }
 
     /// One placement per row of `rows`, in order.
-    public func place(_ rows: [RecordValidator.Unplaced], source: String) async -> [Placement] {
+    package func place(_ rows: [RecordValidator.Unplaced], source: String) async -> [Placement] {
         var placements = [Placement?](repeating: nil, count: rows.count)
         var pending: [Pair: [Int]] = [:]
         for (i, row) in rows.enumerated() {

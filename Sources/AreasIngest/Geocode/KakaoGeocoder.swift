@@ -3,19 +3,19 @@ import AreasProtocol
 /// Kakao Local's REST API: `/v2/local/search/address.json` for addresses and
 /// `/v2/local/search/keyword.json` for places, the key in `Authorization: KakaoAK`. The first
 /// document wins; none is "not found".
-public struct KakaoGeocoder: GeocodeProvider {
-    public let baseURL: String
+package struct KakaoGeocoder: GeocodeProvider {
+    package let baseURL: String
 
-    public init(baseURL: String) {
+    package init(baseURL: String) {
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
     }
 
-    public func requests(for question: GeocodeQuestion, key: String) -> [GeocodeRequest] {
+    package func requests(for question: GeocodeQuestion, key: String) -> [GeocodeRequest] {
         let path = question.kind == .address ? "/v2/local/search/address.json" : "/v2/local/search/keyword.json"
         return [GeocodeRequest(url: "\(baseURL)\(path)?query=\(HTTPClient.encode(question.text))", headers: ["Authorization": "KakaoAK \(key)"])]
     }
 
-    public func reply(status: Int, body: [UInt8]) -> GeocodeReply {
+    package func reply(status: Int, body: [UInt8]) -> GeocodeReply {
         let answer = try? JSONParser.parse(body)
         guard status == 200 else {
             return .forStatus(status, detail: answer?["message"]?.string ?? answer?["errorType"]?.string ?? "")

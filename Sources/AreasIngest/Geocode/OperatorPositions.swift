@@ -5,17 +5,17 @@ import AreasCore
 /// `source`, `name` or `query` (the rendered geocoder question), `latitude`, `longitude`.
 /// They win over the geocoder and are read afresh each refresh, so an edit takes effect at the
 /// next one.
-public struct OperatorPositions: Sendable {
+package struct OperatorPositions: Sendable {
     private var byName: [String: GeoPoint] = [:]
     private var byQuery: [String: GeoPoint] = [:]
 
-    public var count: Int { byName.count + byQuery.count }
+    package var count: Int { byName.count + byQuery.count }
 
-    public init() {}
+    package init() {}
 
     /// Reads the file at `path` (`.json` as JSON rows, anything else as CSV); a row that names
     /// no source, no name or query, or no usable position in `bounds` is an error naming it.
-    public init(path: String, bounds: GeoBox) throws(UpstreamError) {
+    package init(path: String, bounds: GeoBox) throws(UpstreamError) {
         let bytes = try FileTransport.read(path, maxBytes: 64 << 20)
         let decoder: any PageDecoder = path.hasSuffix(".json") ? JSONRowsDecoder() : CSVDecoder()
         let rows = try decoder.decode(bytes).records
@@ -37,7 +37,7 @@ public struct OperatorPositions: Sendable {
     }
 
     /// The operator's position for a row of `source`, by its name or its question.
-    public func position(source: String, name: String, query: String) -> GeoPoint? {
+    package func position(source: String, name: String, query: String) -> GeoPoint? {
         byName[Self.key(source, name)] ?? (query.isEmpty ? nil : byQuery[Self.key(source, query)])
     }
 

@@ -5,14 +5,14 @@ import Foundation
 /// and with no key: a JSON object from `"address:TEXT"` or `"place:TEXT"` to the body the
 /// provider answered. The provider's own reader reads them, as it reads a live answer; a
 /// question with no recording is not found.
-public struct RecordedGeocoderAnswers: Sendable {
+package struct RecordedGeocoderAnswers: Sendable {
     private let bodies: [String: [UInt8]]
 
-    public struct Failure: Error, Sendable, CustomStringConvertible {
-        public var description: String
+    package struct Failure: Error, Sendable, CustomStringConvertible {
+        package var description: String
     }
 
-    public init(path: String) throws(Failure) {
+    package init(path: String) throws(Failure) {
         let bytes: [UInt8]?
         do throws(WholeFile.ReadFailure) { bytes = try WholeFile.read(path, limit: 64 << 20) } catch {
             throw Failure(description: "cannot read the recorded geocoder answers \(path): \(error)")

@@ -49,7 +49,7 @@ extension Refresher {
 extension GeocodeMemory {
     /// Where the geocoder's answers are kept beside a snapshot: `areas.geocoded.json` for
     /// `areas.snapshot`.
-    public static func path(besideSnapshot snapshot: String) -> String {
+    package static func path(besideSnapshot snapshot: String) -> String {
         let slash = snapshot.lastIndex(of: "/")
         let folder = slash.map { String(snapshot[...$0]) } ?? ""
         let file = slash.map { String(snapshot[snapshot.index(after: $0)...]) } ?? snapshot

@@ -2,21 +2,21 @@ import AreasProtocol
 
 /// V-World's geocoder 2.0: a road address first, then the same text as a lot (parcel)
 /// address. It has no place search, so a place question is asked the same way.
-public struct VWorldGeocoder: GeocodeProvider {
-    public let baseURL: String
+package struct VWorldGeocoder: GeocodeProvider {
+    package let baseURL: String
 
-    public init(baseURL: String) {
+    package init(baseURL: String) {
         self.baseURL = baseURL
     }
 
-    public func requests(for question: GeocodeQuestion, key: String) -> [GeocodeRequest] {
+    package func requests(for question: GeocodeQuestion, key: String) -> [GeocodeRequest] {
         ["road", "parcel"].map { type in
             let query = "service=address&request=getcoord&version=2.0&crs=epsg:4326&format=json&type=\(type)&address=\(HTTPClient.encode(question.text))&key=\(HTTPClient.encode(key))"
             return GeocodeRequest(url: baseURL + (baseURL.contains("?") ? "&" : "?") + query, headers: [:])
         }
     }
 
-    public func reply(status: Int, body: [UInt8]) -> GeocodeReply {
+    package func reply(status: Int, body: [UInt8]) -> GeocodeReply {
         guard status == 200 else { return .forStatus(status, detail: "") }
         guard let response = (try? JSONParser.parse(body))?["response"], let state = response["status"]?.string else {
             return .transient("an answer without a \"response\".\"status\"")

@@ -9,7 +9,7 @@ import Foundation
 /// or it would call fresh data stale and fetch everything again. The times are tied to the
 /// snapshot file they were written for (device, inode, size, modification time): a snapshot
 /// written later, or put back by hand, makes them count for nothing.
-public enum FetchTimes {
+package enum FetchTimes {
     static func path(beside snapshot: String) -> String { snapshot + ".fetched" }
 
     private struct Record: Codable {
@@ -22,7 +22,7 @@ public enum FetchTimes {
 
     /// Records `fetchedAt` for the snapshot at `snapshot` as it is now; a new file in place
     /// of the old, whole or not at all.
-    public static func write(_ fetchedAt: [String: Double], beside snapshot: String) throws(SystemError) {
+    package static func write(_ fetchedAt: [String: Double], beside snapshot: String) throws(SystemError) {
         guard let status = try FileSystem.status(of: snapshot) else { throw SystemError("stat", errno: ENOENT, subject: snapshot) }
         let record = Record(device: status.device, inode: status.inode, size: status.size, modified: status.modified, fetchedAt: fetchedAt)
         guard let bytes = try? JSONEncoder().encode(record) else { return }
@@ -32,7 +32,7 @@ public enum FetchTimes {
     /// The times recorded for the snapshot as it is now, each no older than the snapshot's own
     /// and none in the future; empty when there are none, or they were written for another file
     /// or cannot be read.
-    public static func read(beside snapshot: String, now: Double = Date().timeIntervalSince1970) -> [String: Double] {
+    package static func read(beside snapshot: String, now: Double = Date().timeIntervalSince1970) -> [String: Double] {
         guard let bytes = try? WholeFile.read(path(beside: snapshot), limit: 1 << 20),
               let record = try? JSONDecoder().decode(Record.self, from: Data(bytes)),
               let status = try? FileSystem.status(of: snapshot),
@@ -45,13 +45,13 @@ public enum FetchTimes {
     /// seconds with their fraction):
     /// how a leader's `GET /v1/snapshot` tells followers what its refreshes confirmed since the
     /// file was written.
-    public static func headerValue(_ fetchedAt: [String: Double]) -> String {
+    package static func headerValue(_ fetchedAt: [String: Double]) -> String {
         // Full precision: a time cut to the second would be older than the one it stands for.
         fetchedAt.sorted { $0.key < $1.key }.map { "\(HTTPClient.encode($0.key))=\($0.value)" }.joined(separator: ", ")
     }
 
     /// The times in a header value made by `headerValue`, those that make sense now.
-    public static func parse(headerValue text: String, now: Double = Date().timeIntervalSince1970) -> [String: Double] {
+    package static func parse(headerValue text: String, now: Double = Date().timeIntervalSince1970) -> [String: Double] {
         var times: [String: Double] = [:]
         for pair in text.split(separator: ",") {
             let parts = pair.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1)
@@ -63,7 +63,7 @@ public enum FetchTimes {
     }
 
     /// Forgets the times: the snapshot written now carries its own.
-    public static func remove(beside snapshot: String) {
+    package static func remove(beside snapshot: String) {
         try? FileSystem.removeFile(path(beside: snapshot))
     }
 }

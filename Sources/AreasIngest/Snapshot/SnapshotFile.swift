@@ -15,22 +15,22 @@ import Glibc
 /// file in the same folder, fsync'ed, renamed over the old file, and the folder fsync'ed: a
 /// crash leaves either the old snapshot or the new one, never a mix, and a mapped file is
 /// never changed in place.
-public enum SnapshotFile {
+package enum SnapshotFile {
     static let magic = Array("AREASNAP".utf8)
     /// The format version this build writes.
-    public static let version: UInt32 = 5
+    package static let version: UInt32 = 5
     /// The versions this build reads.
     static let readableVersions: Set<UInt32> = [2, 3, 4, 5]
     static let headerSize = 8 + 4 + 8 + 8
     /// Set in an area's kind byte (version 4) when its position came from a geocoder.
     static let geocodedBit: UInt8 = 0x80
 
-    public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
         case unreadable(path: String, reason: String)
         case corrupt(path: String, reason: String)
         case unwritable(path: String, reason: String)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .unreadable(let path, let reason): return "cannot read snapshot \(path): \(reason)"
             case .corrupt(let path, let reason): return "snapshot \(path) is corrupt: \(reason)"
@@ -43,25 +43,25 @@ public enum SnapshotFile {
 
     /// The file for `catalog`, with `index` (built over the catalog's table) laid out in it;
     /// without one, the index is built here with the default node size and footprints.
-    public static func encode(_ catalog: Catalog, index: AreaIndex? = nil, createdAt: Double = Date().timeIntervalSince1970) -> [UInt8] {
+    package static func encode(_ catalog: Catalog, index: AreaIndex? = nil, createdAt: Double = Date().timeIntervalSince1970) -> [UInt8] {
         encode(catalog, index: index ?? catalog.index(), createdAt: createdAt)
     }
 
     /// What a snapshot holds: every area in one table, when each source was fetched, and
     /// (from version 5) the index, ready to serve.
-    public struct Contents: Sendable {
+    package struct Contents: Sendable {
         /// The areas, each source its run of the table.
-        public var catalog: Catalog
+        package var catalog: Catalog
         /// The index laid out in the file (version 5), over `catalog`'s table, served in place.
-        public var index: AreaIndex?
-        public var createdAt: Double
+        package var index: AreaIndex?
+        package var createdAt: Double
         /// The format version the file was written in.
-        public var version: UInt32 = SnapshotFile.version
+        package var version: UInt32 = SnapshotFile.version
 
         /// Every area, source by source in name order, each source's in id order.
-        public var areas: AreaTable { catalog.table }
+        package var areas: AreaTable { catalog.table }
         /// Every source the snapshot names (including any with no areas) and its fetch time.
-        public var fetchedAt: [String: Double] { catalog.sources.mapValues(\.fetchedAt) }
+        package var fetchedAt: [String: Double] { catalog.sources.mapValues(\.fetchedAt) }
     }
 
     /// A time a snapshot can hold: from 2000 to a day past now (a clock a little ahead). Anything
@@ -72,7 +72,7 @@ public enum SnapshotFile {
 
     /// Reads a snapshot held in memory (one fetched over HTTP); a version 5 file is copied once
     /// onto an aligned block and served from there.
-    public static func decode(_ bytes: [UInt8], path: String = "snapshot") throws(Failure) -> Contents {
+    package static func decode(_ bytes: [UInt8], path: String = "snapshot") throws(Failure) -> Contents {
         let result: Result<Contents, Failure> = bytes.withUnsafeBytes { raw in
             do throws(Failure) {
                 return .success(try decode(raw, path: path))
@@ -159,13 +159,13 @@ extension SnapshotFile {
 
     /// The largest snapshot read: twenty times the 98 MB of a million areas. A larger file is
     /// refused before anything is allocated for it.
-    public static let maximumBytes = 2 << 30
+    package static let maximumBytes = 2 << 30
 
     /// Reads the snapshot at `path`; nil when there is none yet.
     ///
     /// Only a regular file is read (a FIFO planted at the path would block start-up forever),
     /// no larger than `maximumBytes`, and its header is checked before the rest is read.
-    public static func load(path: String) throws(Failure) -> Contents? {
+    package static func load(path: String) throws(Failure) -> Contents? {
         let file: FileDescriptor
         do throws(SystemError) {
             guard try FileSystem.status(of: path) != nil else { return nil }
@@ -236,7 +236,7 @@ extension SnapshotFile {
     /// Moves a corrupt snapshot aside as `path.corrupt` so it is kept for inspection; where it
     /// went, or nil when it could not be moved.
     @discardableResult
-    public static func quarantine(path: String) -> String? {
+    package static func quarantine(path: String) -> String? {
         let target = path + ".corrupt"
         do {
             try FileSystem.rename(path, to: target)
@@ -248,7 +248,7 @@ extension SnapshotFile {
 
     /// Writes atomically: temporary file, fsync, rename, fsync of the folder.
     /// On any failure the old snapshot is untouched and the temporary file removed.
-    public static func write(_ catalog: Catalog, to path: String) throws(Failure) {
+    package static func write(_ catalog: Catalog, to path: String) throws(Failure) {
         try write(encode(catalog), to: path)
     }
 
@@ -257,7 +257,7 @@ extension SnapshotFile {
     static let permissions: mode_t = 0o440
 
     /// Writes bytes made by `encode` atomically, as `write(_:to:)` does (see `WholeFile.replace`).
-    public static func write(_ bytes: [UInt8], to path: String) throws(Failure) {
+    package static func write(_ bytes: [UInt8], to path: String) throws(Failure) {
         do throws(SystemError) {
             try WholeFile.replace(path, with: bytes, permissions: permissions)
         } catch {
@@ -267,21 +267,21 @@ extension SnapshotFile {
 
     /// Writes `catalog` with `index` (its table's index) atomically and hands back the new file
     /// mapped and checked: what is served from then on is exactly what a restart would load.
-    public static func writeMapped(_ catalog: Catalog, index: AreaIndex, to path: String) throws(Failure) -> Contents {
+    package static func writeMapped(_ catalog: Catalog, index: AreaIndex, to path: String) throws(Failure) -> Contents {
         let bytes = encode(catalog, index: index, createdAt: Date().timeIntervalSince1970)
         return try adopt(path: path) { () throws(SystemError) in try WholeFile.writeTemporary(for: path, bytes, permissions: permissions) }
     }
 
     /// Puts another snapshot (a leader's, fetched over HTTP) in place at `path`, once it has
     /// passed every check a load makes; a refused one leaves the file at `path` as it was.
-    public static func adopt(_ bytes: [UInt8], as path: String) throws(Failure) -> Contents {
+    package static func adopt(_ bytes: [UInt8], as path: String) throws(Failure) -> Contents {
         try adopt(path: path) { () throws(SystemError) in try WholeFile.writeTemporary(for: path, bytes, permissions: permissions) }
     }
 
     /// Puts the snapshot at `source` (a leader's, on a shared folder) in place at `path` once
     /// it passed every check: as a second name of the same file when both are on one file
     /// system (so the daemons mapping it share its pages), else as a copy.
-    public static func adopt(file source: String, as path: String) throws(Failure) -> Contents {
+    package static func adopt(file source: String, as path: String) throws(Failure) -> Contents {
         try adopt(path: path) { () throws(SystemError) in
             if let linked = try WholeFile.linkTemporary(for: path, to: source) { return linked }
             let read: [UInt8]?

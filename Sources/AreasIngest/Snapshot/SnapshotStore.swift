@@ -3,23 +3,23 @@ import AreasSystem
 import Foundation
 
 /// A data set ready to serve: a catalog and its table's index, built as configured.
-public struct DataSet: Sendable {
-    public var catalog: Catalog
-    public var index: AreaIndex
+package struct DataSet: Sendable {
+    package var catalog: Catalog
+    package var index: AreaIndex
 
-    public init(catalog: Catalog, index: AreaIndex) {
+    package init(catalog: Catalog, index: AreaIndex) {
         precondition(index.count == catalog.table.count, "the index of the catalog's table")
         self.catalog = catalog
         self.index = index
     }
 
     /// `catalog` with its table indexed now (for data that no snapshot holds).
-    public static func indexing(_ catalog: Catalog, nodeSize: Int = PackedRTree.defaultNodeSize, footprint: FootprintPolicy = .standard) -> DataSet {
+    package static func indexing(_ catalog: Catalog, nodeSize: Int = PackedRTree.defaultNodeSize, footprint: FootprintPolicy = .standard) -> DataSet {
         DataSet(catalog: catalog, index: catalog.index(nodeSize: nodeSize, footprint: footprint))
     }
 
     /// No areas.
-    public static func empty(nodeSize: Int = PackedRTree.defaultNodeSize, footprint: FootprintPolicy = .standard) -> DataSet {
+    package static func empty(nodeSize: Int = PackedRTree.defaultNodeSize, footprint: FootprintPolicy = .standard) -> DataSet {
         indexing(Catalog(), nodeSize: nodeSize, footprint: footprint)
     }
 }
@@ -31,19 +31,19 @@ public struct DataSet: Sendable {
 /// Everything it hands back is indexed as configured and, whenever the file could be written,
 /// served from the mapped file itself: what is served is then exactly what a restart would
 /// load. Nothing it refuses is served or kept, and the file in place stays as it was.
-public struct SnapshotStore: Sendable {
-    public let path: String
-    public let nodeSize: Int
-    public let footprint: FootprintPolicy
+package struct SnapshotStore: Sendable {
+    package let path: String
+    package let nodeSize: Int
+    package let footprint: FootprintPolicy
 
-    public init(path: String, nodeSize: Int = PackedRTree.defaultNodeSize, footprint: FootprintPolicy = .standard) {
+    package init(path: String, nodeSize: Int = PackedRTree.defaultNodeSize, footprint: FootprintPolicy = .standard) {
         self.path = path
         self.nodeSize = nodeSize
         self.footprint = footprint
     }
 
     /// What the store did, for the daemon's log.
-    public enum Note: Sendable, Equatable {
+    package enum Note: Sendable, Equatable {
         case info(String)
         case warning(String)
         case error(String)
@@ -55,7 +55,7 @@ public struct SnapshotStore: Sendable {
     /// there is none or it is unreadable (a corrupt file is moved aside for inspection). A file
     /// in an older format, or laid out with other footprints than configured, is indexed and
     /// written again, so the next start serves it in place.
-    public func load(notes: inout [Note]) -> DataSet? {
+    package func load(notes: inout [Note]) -> DataSet? {
         let clock = ContinuousClock()
         let start = clock.now
         let contents: SnapshotFile.Contents
@@ -96,7 +96,7 @@ public struct SnapshotStore: Sendable {
     /// A refresh's new data: indexed, written, mapped, checked and renamed into place. When the
     /// file cannot be written (a full disk) the new data is served from memory and the file in
     /// place is left as it was.
-    public func install(_ catalog: Catalog, notes: inout [Note]) -> DataSet {
+    package func install(_ catalog: Catalog, notes: inout [Note]) -> DataSet {
         let clock = ContinuousClock()
         let start = clock.now
         let built = DataSet.indexing(catalog, nodeSize: nodeSize, footprint: footprint)
@@ -111,7 +111,7 @@ public struct SnapshotStore: Sendable {
 
     /// A refresh that changed no area: the sources' later fetch times, kept beside the file
     /// (which is not rewritten), so a restart knows how fresh the data is.
-    public func confirm(_ catalog: Catalog, notes: inout [Note]) {
+    package func confirm(_ catalog: Catalog, notes: inout [Note]) {
         do throws(SystemError) {
             try FetchTimes.write(catalog.sources.mapValues(\.fetchedAt), beside: path)
         } catch {
@@ -129,7 +129,7 @@ public struct SnapshotStore: Sendable {
     // MARK: A leader's snapshot
 
     /// What taking a leader's snapshot came to.
-    public enum Adoption: Sendable {
+    package enum Adoption: Sendable {
         /// The leader's data, with the later fetch times its refreshes confirmed; `notKept`
         /// says why it could not be kept as the local snapshot (it is served from memory).
         case taken(DataSet, notKept: String?)
@@ -139,14 +139,14 @@ public struct SnapshotStore: Sendable {
     /// The leader's snapshot file (on a shared folder), taken once it passed every check a
     /// start makes: as a second name of the same file when both are on one file system (so the
     /// daemons mapping it share its pages), else as a copy.
-    public func adopt(file leader: String) -> Adoption {
+    package func adopt(file leader: String) -> Adoption {
         taking({ () throws(SnapshotFile.Failure) in try SnapshotFile.adopt(file: leader, as: path) },
                orServing: { () throws(SnapshotFile.Failure) in try SnapshotFile.load(path: leader) },
                confirmed: FetchTimes.read(beside: leader))
     }
 
     /// A leader's snapshot fetched from `url`, with the fetch times its header confirmed.
-    public func adopt(_ bytes: [UInt8], from url: String, confirmed: [String: Double]) -> Adoption {
+    package func adopt(_ bytes: [UInt8], from url: String, confirmed: [String: Double]) -> Adoption {
         taking({ () throws(SnapshotFile.Failure) in try SnapshotFile.adopt(bytes, as: path) },
                orServing: { () throws(SnapshotFile.Failure) in try SnapshotFile.decode(bytes, path: url) },
                confirmed: confirmed)

@@ -11,7 +11,7 @@ final class SampleDaemon {
     let socket: String
     let config: String
     let process: Process
-    private let stderr: Pipe
+    private let stderr: DaemonLog
     private var log: String?
 
     /// `extra` members go into the sample config; `arguments` follow the config and socket.
@@ -35,7 +35,7 @@ final class SampleDaemon {
         if let log { return log }
         kill(process.processIdentifier, SIGTERM)
         _ = process.waitUntilExit(seconds: 20)
-        let text = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let text = String(decoding: stderr.readToEnd(), as: UTF8.self)
         log = text
         return text
     }

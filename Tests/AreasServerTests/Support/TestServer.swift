@@ -30,7 +30,7 @@ final class TestServer: Sendable {
             }
         }
         try SocketPath.prepare(socketPath)
-        server = ConnectionServer(listener: try Sockets.listenUnix(path: socketPath), service: service, limits: limits)
+        server = try ConnectionServer(listener: try Sockets.listenUnix(path: socketPath), service: service, limits: limits)
         try server.start()
     }
 
@@ -38,7 +38,8 @@ final class TestServer: Sendable {
         try await TestServer(config: AreasConfig.load(path: Fixtures.path("config/areasd.json")), limits: limits)
     }
 
-    func client() throws -> AreasClient { try AreasClient(path: socketPath) }
+    /// A client whose every wait has a deadline, so a server that never answers fails the test.
+    func client() throws -> AreasClient { try AreasClient(path: socketPath, timeoutSeconds: DaemonQuestions.answerDeadline) }
 
     /// Sends one request and parses the answer.
     func ask(_ request: String, on client: AreasClient? = nil) throws -> JSONValue {
@@ -69,10 +70,13 @@ enum Binaries {
         return url.appendingPathComponent(name).path
     }
 
-    /// Starts areasd with a clean systemd-free environment plus `environment`; stderr is piped.
-    /// `executable` runs instead of areasd when given (a wrapper such as `prlimit`, with areasd
-    /// among `arguments`).
-    static func startDaemon(_ arguments: [String], environment extra: [String: String] = [:], executable: String? = nil) throws -> (Process, Pipe) {
+    /// Starts areasd with a clean systemd-free environment plus `environment`; its stderr is
+    /// read as it comes, its stdout goes nowhere (an orphan then holds no pipe of the test
+    /// run's open). `executable` runs instead of areasd when given (a wrapper such as
+    /// `prlimit`, with areasd among `arguments`). Every daemon started is killed when the test
+    /// process exits, and by `killStarted()`, whatever a test did before it could.
+    static func startDaemon(_ arguments: [String], environment extra: [String: String] = [:], executable: String? = nil) throws -> (Process, DaemonLog) {
+        _ = killedAtExit
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable ?? path("areasd"))
         process.arguments = arguments
@@ -80,10 +84,24 @@ enum Binaries {
         for key in ["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID", "LISTEN_PID", "LISTEN_FDS", "JOURNAL_STREAM"] { environment[key] = nil }
         for (k, v) in extra { environment[k] = v }
         process.environment = environment
-        let err = Pipe()
-        process.standardError = err
+        let log = DaemonLog()
+        process.standardError = log.pipe
+        process.standardOutput = FileHandle.nullDevice
         try process.run()
-        return (process, err)
+        log.start()
+        started.withLock { $0.insert(process.processIdentifier) }
+        return (process, log)
+    }
+
+    /// The daemons started and not yet seen to exit.
+    static let started = LockedValue<Set<Int32>>([])
+
+    private static let killedAtExit: Void = { atexit { Binaries.killStarted() } }()
+
+    /// Kills every daemon started that is still running (an XCTest case's `tearDown`: one
+    /// test runs at a time there).
+    static func killStarted() {
+        for pid in started.withLock({ pids in defer { pids = [] }; return pids }) { kill(pid, SIGKILL) }
     }
 
     /// Runs a program (one of ours by name, or any by absolute path) to completion, returning
@@ -95,16 +113,18 @@ enum Binaries {
         var env = ProcessInfo.processInfo.environment
         for (k, v) in environment { env[k] = v }
         process.environment = env
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
+        // Both read at once, each on its own thread: a child that fills one pipe while the test
+        // waits on the other would never finish.
+        let out = DaemonLog(), err = DaemonLog()
+        process.standardOutput = out.pipe
+        process.standardError = err.pipe
         try process.run()
+        out.start()
+        err.start()
         // A child that does not finish in time is killed, so the test fails instead of hanging.
-        let pid = process.processIdentifier
-        DispatchQueue.global().asyncAfter(deadline: .now() + 30) { if process.isRunning { kill(pid, SIGKILL) } }
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let finished = process.waitUntilExit(seconds: 30)
+        let stdout = out.readToEnd(seconds: finished ? 30 : 1)
+        let stderr = err.readToEnd(seconds: finished ? 30 : 1)
         return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
     }
 }
@@ -117,10 +137,12 @@ extension Process {
         while isRunning && Date() < deadline { usleep(10_000) }
         guard isRunning else {
             waitUntilExit()
+            _ = Binaries.started.withLock { $0.remove(processIdentifier) }
             return true
         }
         kill(processIdentifier, SIGKILL)
         waitUntilExit()
+        _ = Binaries.started.withLock { $0.remove(processIdentifier) }
         return false
     }
 }

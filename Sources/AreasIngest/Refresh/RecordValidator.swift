@@ -1,0 +1,158 @@
+import AreasCore
+
+/// Turns one upstream record into an area, or says why it cannot.
+///
+/// Coordinates are trimmed and parsed; empty, non-numeric, zero or out-of-bounds ones reject
+/// the record, or leave it to the geocoder when the source has one. A record whose latitude and longitude were swapped upstream, and
+/// that lands inside the bounds once swapped back, is repaired.
+package struct RecordValidator: Sendable {
+    package let source: SourceConfig
+    package let bounds: GeoBox
+
+    package init(source: SourceConfig, bounds: GeoBox) {
+        self.source = source
+        self.bounds = bounds
+    }
+
+    package enum Rejection: String, Error, Sendable, Hashable, CaseIterable {
+        case missingName = "missing name"
+        case missingCoordinates = "missing coordinates"
+        case nonNumericCoordinates = "non-numeric coordinates"
+        case zeroCoordinates = "zero coordinates"
+        case outOfBounds = "out of bounds"
+        /// Neither the geocoder nor the positions file knows the row's address or place.
+        case notFound = "not found by the geocoder"
+        /// The geocoder could not be asked (down, refusing the key, or this refresh's budget
+        /// spent) and has never placed the row before.
+        case geocoderUnavailable = "geocoder unavailable"
+    }
+
+    /// A row with a name but no usable position, for a source that geocodes such rows.
+    package struct Unplaced: Sendable {
+        package var name: String
+        package var fields: [Field]
+        /// The address-search question, from the source's `geocode.query`.
+        package var query: String
+        /// The place-search question, asked when address search finds nothing.
+        package var keyword: String?
+        /// Why the published position could not be used.
+        package var reason: Rejection
+    }
+
+    package enum Outcome: Sendable {
+        case accepted(Area, repaired: Bool)
+        case rejected(Rejection)
+        case unplaced(Unplaced)
+    }
+
+    /// The trimmed value of column `key` of a row; empty when the row has no such column.
+    static func cell(_ key: String?, of fields: [Field]) -> String {
+        guard let key else { return "" }
+        return fields.first(where: { $0.key == key })?.value.trimmed ?? ""
+    }
+
+    package func validate(_ fields: [Field]) -> Outcome {
+        let mapping = source.fields
+        func value(_ key: String?) -> String { Self.cell(key, of: fields) }
+        let name = value(mapping.name)
+        guard !name.isEmpty else { return .rejected(.missingName) }
+        switch Self.position(latitude: value(mapping.latitude), longitude: value(mapping.longitude), in: bounds) {
+        case .success(let (coordinate, repaired)):
+            return .accepted(area(name: name, coordinate: coordinate, fields: fields, geocoded: false), repaired: repaired)
+        case .failure(let rejection):
+            guard let geocode = source.geocode else { return .rejected(rejection) }
+            // The province and district alone would find the district's centre: a question
+            // with nothing else in it is an empty one.
+            let region = [mapping.province, mapping.district].compactMap { $0 }
+            func question(_ template: GeocodeTemplate) -> String {
+                template.render { region.contains($0) ? "" : value($0) }.isEmpty ? "" : template.render(value)
+            }
+            return .unplaced(Unplaced(
+                name: name, fields: fields, query: question(geocode.query),
+                keyword: geocode.keyword.map(question), reason: rejection))
+        }
+    }
+
+    /// A published position, when it is usable: both texts whole decimal numbers (no exponent,
+    /// no stray characters such as the `?` some files end a latitude with), neither zero, and
+    /// inside the bounds, or inside them once swapped back (then `repaired`).
+    static func position(latitude latText: String, longitude lonText: String, in bounds: GeoBox) -> Result<(GeoPoint, repaired: Bool), Rejection> {
+        guard !latText.isEmpty, !lonText.isEmpty else { return .failure(.missingCoordinates) }
+        guard let lat = Self.decimal(latText), let lon = Self.decimal(lonText) else {
+            return .failure(.nonNumericCoordinates)
+        }
+        guard lat != 0, lon != 0 else { return .failure(.zeroCoordinates) }
+        if let point = try? GeoPoint(latitude: lat, longitude: lon), bounds.contains(point) {
+            return .success((point, false))
+        }
+        if let swapped = try? GeoPoint(latitude: lon, longitude: lat), bounds.contains(swapped) {
+            return .success((swapped, true))
+        }
+        return .failure(.outOfBounds)
+    }
+
+    /// The area for a row named `name` at `coordinate`.
+    package func area(name: String, coordinate: GeoPoint, fields: [Field], geocoded: Bool) -> Area {
+        let mapping = source.fields
+        func value(_ key: String?) -> String { Self.cell(key, of: fields) }
+        let province = value(mapping.province)
+        let district = value(mapping.district)
+        return Area(
+            id: Self.id(source: source.name, name: name, coordinate: coordinate),
+            kind: source.kind,
+            name: name,
+            coordinate: coordinate,
+            roadAddress: value(mapping.address),
+            lotAddress: value(mapping.lotAddress),
+            province: province.isEmpty ? (source.province ?? "") : province,
+            district: district.isEmpty ? (source.district ?? "") : Self.districtName(district),
+            source: source.name,
+            fields: fields,
+            geocoded: geocoded)
+    }
+
+    /// A district as people name it: some files give the district office (`서초구청`) for the
+    /// district (`서초구`).
+    static func districtName(_ text: String) -> String {
+        guard text.hasSuffix("청"), text.count > 2 else { return text }
+        let office = text.dropLast()
+        guard let last = office.last, "구시군".contains(last) else { return text }
+        return String(office)
+    }
+
+    /// A decimal number as the data sets write one: an optional sign, digits and an optional
+    /// fraction; no exponent, no `inf`, no hex, nothing after it.
+    static func decimal(_ text: String) -> Double? {
+        var digits = 0
+        var sawPoint = false
+        for (i, byte) in text.utf8.enumerated() {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digits += 1
+            case UInt8(ascii: "."): if sawPoint { return nil } else { sawPoint = true }
+            case UInt8(ascii: "-"), UInt8(ascii: "+"): if i != 0 { return nil }
+            default: return nil
+            }
+        }
+        guard digits > 0 else { return nil }
+        return Double(text)
+    }
+
+    /// The identity of a record: its name and its position to 1e-6 degrees (about 10 cm).
+    /// Two records equal in both are duplicates.
+    static func identity(name: String, coordinate: GeoPoint) -> String {
+        let lat = Int64((coordinate.latitude * 1e6).rounded())
+        let lon = Int64((coordinate.longitude * 1e6).rounded())
+        return "\(name)\u{1F}\(lat)\u{1F}\(lon)"
+    }
+
+    /// A stable id: the source name and a 64-bit FNV-1a hash of the record's identity, so it
+    /// survives refreshes and does not depend on page order.
+    package static func id(source: String, name: String, coordinate: GeoPoint) -> String {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in identity(name: name, coordinate: coordinate).utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+        }
+        let hex = String(hash, radix: 16)
+        return "\(source):" + String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}

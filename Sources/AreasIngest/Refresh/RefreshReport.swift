@@ -1,0 +1,95 @@
+/// What one refresh did, source by source.
+package struct RefreshReport: Sendable, Equatable {
+    package var startedAt: Double
+    package var durationMilliseconds: Double
+    package var forced: Bool
+    package var sources: [SourceReport]
+    /// Problems of the refresh as a whole, such as a positions file that cannot be read.
+    package var problems: [String] = []
+
+    /// True when every source was fetched and taken.
+    package var succeeded: Bool { sources.allSatisfy { $0.status == .updated } }
+
+    package init(startedAt: Double, durationMilliseconds: Double, forced: Bool, sources: [SourceReport]) {
+        self.startedAt = startedAt
+        self.durationMilliseconds = durationMilliseconds
+        self.forced = forced
+        self.sources = sources
+    }
+}
+
+/// One source's part of a refresh.
+package struct SourceReport: Sendable, Equatable {
+    package enum Status: String, Sendable {
+        /// Fetched completely and taken.
+        case updated
+        /// Could not be fetched; its previous areas are still served.
+        case failed
+        /// Fetched, but empty or shrunken beyond `maxShrink`: the previous areas are kept.
+        case heldBack = "held-back"
+    }
+
+    package var name: String
+    package var status: Status
+    package var pages: Int = 0
+    package var retries: Int = 0
+    package var received: Int = 0
+    package var accepted: Int = 0
+    package var rejected: [String: Int] = [:]
+    package var repaired: Int = 0
+    /// Areas at the position the source published.
+    package var published: Int = 0
+    /// Areas placed by asking the geocoder in this refresh.
+    package var geocodedNew: Int = 0
+    /// Areas placed by what the geocoder said in an earlier refresh.
+    package var geocodedRemembered: Int = 0
+    /// Areas placed by the operator's positions file.
+    package var placedByOperator: Int = 0
+    package var duplicates: Int = 0
+    package var added: Int = 0
+    package var removed: Int = 0
+    package var changed: Int = 0
+    /// Areas served for this source after the refresh.
+    package var serving: Int = 0
+    package var durationMilliseconds: Double = 0
+    package var error: String?
+    /// Things an operator should look at that did not stop the source.
+    package var warnings: [String] = []
+
+    /// One line for logs and `areasctl refresh`.
+    /// Fetched whole and taken, and its areas are the ones served before.
+    package var isUnchanged: Bool { status == .updated && added == 0 && removed == 0 && changed == 0 }
+
+    package init(name: String, status: Status) {
+        self.name = name
+        self.status = status
+    }
+
+    package var summary: String {
+        var text = "\(name): \(isUnchanged ? "unchanged" : status.rawValue)"
+        switch status {
+        case .updated where isUnchanged:
+            text += ", \(accepted) areas from \(pages) page\(pages == 1 ? "" : "s")"
+        case .updated:
+            text += ", \(accepted) areas from \(pages) page\(pages == 1 ? "" : "s") (+\(added) -\(removed) ~\(changed))"
+        case .failed, .heldBack:
+            text += ", still serving \(serving) areas"
+        }
+        let rejectedTotal = rejected.values.reduce(0, +)
+        if rejectedTotal > 0 {
+            text += ", \(rejectedTotal) rejected (" + rejected.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ")"
+        }
+        if repaired > 0 { text += ", \(repaired) repaired" }
+        let geocoded = geocodedNew + geocodedRemembered
+        if geocoded > 0 || placedByOperator > 0 {
+            text += ", \(published) published positions, \(geocoded) geocoded (\(geocodedNew) new, \(geocodedRemembered) remembered)"
+            if placedByOperator > 0 { text += ", \(placedByOperator) from the positions file" }
+        }
+        if duplicates > 0 { text += ", \(duplicates) duplicates" }
+        if retries > 0 { text += ", \(retries) retries" }
+        text += ", \(Int(durationMilliseconds.rounded())) ms"
+        if let error { text += ": \(error)" }
+        for warning in warnings { text += "; \(warning)" }
+        return text
+    }
+}

@@ -1,0 +1,189 @@
+import AreasCore
+import AreasProtocol
+import AreasSystem
+import Foundation
+
+/// Fetches every configured source and merges the results into a new catalog.
+///
+/// A source's new areas replace its old ones only when the whole source fetched cleanly and
+/// does not look like the upstream quota quirk (an empty or sharply shrunken success). Sources
+/// are fetched concurrently; each one's failure stays its own.
+package struct Refresher: Sendable {
+    package let config: AreasConfig
+    let environment: [String: String]
+    /// Where what the geocoder said is kept between refreshes and restarts; nowhere when nil.
+    let geocodeMemoryPath: String?
+    /// What the geocoder has said, as of the last refresh (nil until the first loads it).
+    let geocodeMemory = LockedValue<GeocodeMemory?>(nil)
+    /// Today's upstream requests, per source and for the geocoder.
+    package let quota: RequestQuota
+
+    /// `snapshotPath` is the snapshot the daemon writes (the config's unless overridden): the
+    /// geocoder's answers are kept beside it.
+    /// The rows at which the data portal's file exports stop, whatever the data set holds.
+    static let portalExportLimit = 10_000
+
+    package init(config: AreasConfig, environment: [String: String] = ProcessInfo.processInfo.environment, snapshotPath: String? = nil) {
+        self.config = config
+        self.environment = environment
+        self.geocodeMemoryPath = (snapshotPath ?? config.snapshot).map(GeocodeMemory.path(besideSnapshot:))
+        self.quota = RequestQuota(path: (snapshotPath ?? config.snapshot).map(RequestQuota.path(besideSnapshot:)))
+    }
+
+    package func refresh(_ previous: Catalog, force: Bool = false) async -> (catalog: Catalog, report: RefreshReport) {
+        let started = Date()
+        let clock = ContinuousClock()
+        let start = clock.now
+        let (geocoding, geocodingProblems) = startGeocoding(now: started.timeIntervalSince1970)
+        let results = await withTaskGroup(of: (Int, Catalog.Replacement?, SourceReport).self) { group in
+            for (i, source) in config.sources.enumerated() {
+                group.addTask {
+                    let (replacement, report) = await self.ingest(source, previous: previous, force: force, geocoding: geocoding)
+                    return (i, replacement, report)
+                }
+            }
+            var all: [(Int, Catalog.Replacement?, SourceReport)] = []
+            for await result in group { all.append(result) }
+            return all.sorted { $0.0 < $1.0 }
+        }
+        // Sources no longer configured are dropped; the rest keep their last good data.
+        var replacements: [String: Catalog.Replacement] = [:]
+        for (_, replacement, report) in results {
+            if let replacement { replacements[report.name] = replacement }
+        }
+        let next = previous.merging(replacements, keeping: config.sources.map(\.name))
+        var report = RefreshReport(
+            startedAt: started.timeIntervalSince1970,
+            durationMilliseconds: (clock.now - start).milliseconds,
+            forced: force,
+            sources: results.map(\.2))
+        report.problems = geocodingProblems
+        if let geocoding { report.problems += await finishGeocoding(geocoding, now: started.timeIntervalSince1970) }
+        return (next, report)
+    }
+
+    /// The transport for a source, with its key read from the environment.
+    package func transport(for source: SourceConfig) throws(UpstreamError) -> any PageTransport {
+        switch source.location {
+        case .recordedPages(let directory):
+            return try RecordedPageTransport(directory: directory)
+        case .url(let url):
+            var key: String?
+            if let variable = source.serviceKeyEnv {
+                guard let value = environment[variable], !value.isEmpty else {
+                    throw .transport("the service key variable \(variable) is not set in the environment")
+                }
+                key = value
+            }
+            let network = HTTPPageTransport(baseURL: url, format: source.format, serviceKey: key, timeoutSeconds: source.timeoutSeconds, maxPageBytes: source.maxPageBytes)
+            return QuotaTransport(inner: network, name: source.name, limit: source.dailyRequestLimit, quota: quota)
+        case .file(let path):
+            return FileTransport(path: path, maxBytes: source.maxPageBytes)
+        }
+    }
+
+    /// One source: fetch, validate, de-duplicate, compare, and decide whether to take it. The
+    /// answer is the source's new areas when they replace its old ones, nil when the old ones
+    /// (if any) stay.
+    func ingest(_ source: SourceConfig, previous catalog: Catalog, force: Bool, geocoding: Geocoding? = nil) async -> (Catalog.Replacement?, SourceReport) {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let previous = catalog.sources[source.name]
+        var report = SourceReport(name: source.name, status: .failed)
+        func finish(_ replacement: Catalog.Replacement?, _ report: inout SourceReport) -> (Catalog.Replacement?, SourceReport) {
+            report.serving = replacement?.table.count ?? previous?.range.count ?? 0
+            report.durationMilliseconds = (clock.now - start).milliseconds
+            return (replacement, report)
+        }
+
+        let fetched: PageFetcher.Fetched
+        do {
+            let fetcher = PageFetcher(source: source, transport: try transport(for: source))
+            fetched = try await fetcher.fetchAll()
+        } catch let failure as PageFetcher.Failure {
+            report.error = failure.description
+            report.retries = failure.attempts - 1
+            return finish(nil, &report)
+        } catch {
+            report.error = "\(error)"
+            return finish(nil, &report)
+        }
+        report.pages = fetched.pages
+        report.retries = fetched.retries
+        report.received = fetched.records.count
+        if source.format.isSingleFile && fetched.records.count == Self.portalExportLimit {
+            report.warnings.append("exactly \(Self.portalExportLimit) rows, where the portal cuts its exports off: the file may be incomplete")
+        }
+
+        // Each record goes into the source's table as it is validated.
+        let validator = RecordValidator(source: source, bounds: config.bounds)
+        var builder = AreaTable.Builder(capacity: fetched.records.count)
+        var seen: Set<String> = []
+        var unplaced: [RecordValidator.Unplaced] = []
+        func take(_ area: Area) -> Bool {
+            // Overlapping pages and repeated rows add nothing twice.
+            guard seen.insert(area.id).inserted else {
+                report.duplicates += 1
+                return false
+            }
+            builder.append(area)
+            return true
+        }
+        for record in fetched.records {
+            switch validator.validate(record) {
+            case .rejected(let reason):
+                report.rejected[reason.rawValue, default: 0] += 1
+            case .accepted(let area, let repaired):
+                guard take(area) else { continue }
+                report.published += 1
+                if repaired { report.repaired += 1 }
+            case .unplaced(let row):
+                unplaced.append(row)
+            }
+        }
+        if !unplaced.isEmpty {
+            let placements = await geocoding?.place(unplaced, source: source.name) ?? []
+            for (row, placement) in zip(unplaced, placements) {
+                switch placement {
+                case .rejected(let reason):
+                    report.rejected[reason.rawValue, default: 0] += 1
+                case .placed(let point, let how):
+                    guard take(validator.area(name: row.name, coordinate: point, fields: row.fields, geocoded: true)) else { continue }
+                    switch how {
+                    case .asked: report.geocodedNew += 1
+                    case .remembered: report.geocodedRemembered += 1
+                    case .operatorFile: report.placedByOperator += 1
+                    }
+                }
+            }
+        }
+        let table = builder.build().sortedByID()
+        report.accepted = table.count
+        let oldCount = previous?.range.count ?? 0
+        compare(table, with: catalog, span: previous, into: &report)
+
+        if !force, oldCount > 0 {
+            if table.isEmpty {
+                report.status = .heldBack
+                report.error = "the source came back empty (was \(oldCount) areas); kept the previous data. A forced refresh takes it."
+                return finish(nil, &report)
+            }
+            let shrink = 1 - Double(table.count) / Double(oldCount)
+            if shrink > source.maxShrink {
+                report.status = .heldBack
+                report.error = "the source shrank from \(oldCount) to \(table.count) areas (more than \(Int(source.maxShrink * 100))%); kept the previous data. A forced refresh takes it."
+                return finish(nil, &report)
+            }
+        }
+        report.status = .updated
+        return finish(Catalog.Replacement(table: table, fetchedAt: Date().timeIntervalSince1970), &report)
+    }
+
+    /// Counts the areas added, removed and changed against the source's previous run.
+    private func compare(_ table: AreaTable, with catalog: Catalog, span: Catalog.SourceSpan?, into report: inout SourceReport) {
+        let difference = table.difference(table.indices, from: catalog.table, span?.range ?? 0..<0)
+        report.added += difference.added
+        report.removed += difference.removed
+        report.changed += difference.changed
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// GET requests over HTTP(S) with one long-lived `URLSession` for the whole process: pages,
+/// files and geocoder questions all share its connections, and nothing is torn down per refresh.
+package enum HTTPClient {
+    private static let transfers = Transfers()
+
+    private static let session: URLSession = {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpMaximumConnectionsPerHost = 16
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        return URLSession(configuration: configuration, delegate: transfers, delegateQueue: nil)
+    }()
+
+    /// The status and body of `GET url`. A body larger than `maxBytes` is refused as too large,
+    /// as soon as its declared length or the bytes received pass the limit: a huge page is never
+    /// held whole. Errors never echo the URL: it may hold a service key.
+    package static func get(_ url: String, headers: [(String, String)] = [], timeoutSeconds: Double, maxBytes: Int) async throws(UpstreamError) -> PageResponse {
+        guard let target = URL(string: url) else { throw .transport("cannot form a URL from the configured address") }
+        var request = URLRequest(url: target)
+        request.timeoutInterval = timeoutSeconds
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        let result: Result<PageResponse, UpstreamError> = await withCheckedContinuation { continuation in
+            let task = session.dataTask(with: request)
+            transfers.begin(task.taskIdentifier, Transfer(maxBytes: maxBytes, timeoutSeconds: timeoutSeconds) { continuation.resume(returning: $0) })
+            task.resume()
+        }
+        return try result.get()
+    }
+
+    /// One request in flight: the body so far, its limit, and who waits for it.
+    final class Transfer: @unchecked Sendable {
+        let maxBytes: Int
+        let timeoutSeconds: Double
+        var body: [UInt8] = []
+        var status = 0
+        var headers: [String: String] = [:]
+        let finish: (Result<PageResponse, UpstreamError>) -> Void
+
+        init(maxBytes: Int, timeoutSeconds: Double, finish: @escaping (Result<PageResponse, UpstreamError>) -> Void) {
+            self.maxBytes = maxBytes
+            self.timeoutSeconds = timeoutSeconds
+            self.finish = finish
+        }
+    }
+
+    /// The session's delegate: collects each task's body and stops a task whose body passes
+    /// its limit.
+    final class Transfers: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+        private let lock = NSLock()
+        private var inFlight: [Int: Transfer] = [:]
+
+        func begin(_ id: Int, _ transfer: Transfer) { lock.withLock { inFlight[id] = transfer } }
+        private func transfer(_ id: Int) -> Transfer? { lock.withLock { inFlight[id] } }
+
+        func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+            guard let transfer = transfer(dataTask.taskIdentifier) else { return completionHandler(.cancel) }
+            transfer.status = (response as? HTTPURLResponse)?.statusCode ?? 0
+            for (name, value) in (response as? HTTPURLResponse)?.allHeaderFields ?? [:] {
+                if let name = name as? String, let value = value as? String { transfer.headers[name.lowercased()] = value }
+            }
+            let declared = response.expectedContentLength
+            if declared > Int64(transfer.maxBytes) {
+                refuse(transfer, .tooLarge(bytes: Int(declared), limit: transfer.maxBytes), task: dataTask.taskIdentifier)
+                return completionHandler(.cancel)
+            }
+            if declared > 0 { transfer.body.reserveCapacity(Int(declared)) }
+            completionHandler(.allow)
+        }
+
+        func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+            guard let transfer = transfer(dataTask.taskIdentifier) else { return }
+            if transfer.body.count + data.count > transfer.maxBytes {
+                refuse(transfer, .tooLarge(bytes: transfer.body.count + data.count, limit: transfer.maxBytes), task: dataTask.taskIdentifier)
+                dataTask.cancel()
+                return
+            }
+            transfer.body.append(contentsOf: data)
+        }
+
+        /// Answers the waiting caller now: a cancelled task's completion comes when the session
+        /// gets to it, and then finds nothing left to do.
+        private func refuse(_ transfer: Transfer, _ error: UpstreamError, task id: Int) {
+            lock.withLock { _ = inFlight.removeValue(forKey: id) }
+            transfer.body = []
+            transfer.finish(.failure(error))
+        }
+
+        func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
+            guard let transfer = lock.withLock({ inFlight.removeValue(forKey: task.taskIdentifier) }) else { return }
+            if let error {
+                let nsError = error as NSError
+                let why = nsError.code == NSURLErrorTimedOut ? "timed out after \(transfer.timeoutSeconds) s" : "\(nsError.localizedDescription) (code \(nsError.code))"
+                transfer.finish(.failure(.transport(why)))
+            } else {
+                transfer.finish(.success(PageResponse(status: transfer.status, body: transfer.body, headers: transfer.headers)))
+            }
+        }
+    }
+
+    /// `value` percent-encoded with everything but unreserved characters escaped, so `+`, `/`,
+    /// `=` and Korean text arrive intact.
+    package static func encode(_ value: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value
+    }
+}

@@ -1,0 +1,100 @@
+import AreasProtocol
+import AreasSystem
+import Foundation
+
+/// Upstream requests counted per source (and for the geocoder) per day, kept in a small file
+/// beside the snapshot so a restart does not forget what the day has spent. The data portals'
+/// development keys allow a fixed number of calls a day per service, reset at midnight in
+/// Korea: a source with `dailyRequestLimit` stops before it, and its old data stays served.
+package final class RequestQuota: @unchecked Sendable {
+    /// The name the geocoder's requests are counted under.
+    package static let geocoderName = "geocoder"
+
+    private let path: String?
+    private let lock = NSLock()
+    private var day: String
+    private var counts: [String: Int]
+
+    /// The counts file beside `snapshot` (`areas.snapshot.requests`).
+    package static func path(besideSnapshot snapshot: String) -> String { snapshot + ".requests" }
+
+    /// The day as the portals count it: the date in Korea (UTC+9, no daylight saving).
+    package static func day(at time: Double) -> String {
+        let seconds = Int((time + 9 * 3600).rounded(.down))
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let d = dayOfYear - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        let y = yearOfEra + era * 400 + (m <= 2 ? 1 : 0)
+        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        return "\(y)-\(two(m))-\(two(d))"
+    }
+
+    /// Today's counts from `path` (none when it is missing, unreadable, or of another day).
+    package init(path: String?, now: Double = Date().timeIntervalSince1970) {
+        self.path = path
+        day = Self.day(at: now)
+        counts = [:]
+        guard let path, let bytes = try? WholeFile.read(path, limit: 1 << 20),
+              case .object(let members)? = try? JSONParser.parse(bytes),
+              members.first(where: { $0.0 == "day" })?.1 == .string(day),
+              case .object(let stored)? = members.first(where: { $0.0 == "requests" })?.1 else { return }
+        for (name, value) in stored {
+            if case .number(let n) = value, n >= 0, n < 1e9 { counts[name] = Int(n) }
+        }
+    }
+
+    /// Counts one request for `name`, unless that would pass `limit`: then false, and nothing
+    /// is counted (the request must not be made).
+    package func take(_ name: String, limit: Int?, now: Double = Date().timeIntervalSince1970) -> Bool {
+        let snapshot: (String, [String: Int])? = lock.withLock {
+            let today = Self.day(at: now)
+            if today != day { day = today; counts = [:] }
+            if let limit, counts[name, default: 0] >= limit { return nil }
+            counts[name, default: 0] += 1
+            return (day, counts)
+        }
+        guard let (day, counts) = snapshot else { return false }
+        save(day: day, counts: counts)
+        return true
+    }
+
+    /// Requests counted today, by name.
+    package var today: [String: Int] { lock.withLock { counts } }
+
+    private func save(day: String, counts: [String: Int]) {
+        guard let path else { return }
+        var writer = JSONWriter(capacity: 256)
+        writer.beginObject()
+        writer.key("day"); writer.string(day)
+        writer.key("requests")
+        writer.beginObject()
+        for (name, count) in counts.sorted(by: { $0.key < $1.key }) {
+            writer.key(escaping: name)
+            writer.number(count)
+        }
+        writer.endObject()
+        writer.endObject()
+        // Best effort: a count not written costs at most the requests of one refresh.
+        try? WholeFile.replace(path, with: writer.bytes)
+    }
+}
+
+/// A transport that counts each request against the day's quota, and makes none past it.
+struct QuotaTransport: PageTransport {
+    let inner: any PageTransport
+    let name: String
+    let limit: Int?
+    let quota: RequestQuota
+
+    func fetch(page number: Int, size: Int) async throws(UpstreamError) -> PageResponse? {
+        guard quota.take(name, limit: limit) else { throw .quotaReserved(limit: limit ?? 0) }
+        return try await inner.fetch(page: number, size: size)
+    }
+}

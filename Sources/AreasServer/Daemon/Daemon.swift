@@ -1,0 +1,313 @@
+import AreasCore
+import AreasIngest
+import AreasSystem
+import Foundation
+import Synchronization
+
+/// areasd from start to exit: read the config, load the snapshot, listen, refresh on schedule,
+/// and stop cleanly on a signal. The executable is a thin `main` over this.
+package final class Daemon: @unchecked Sendable {
+    package struct Options: Sendable {
+        package var configPath = "config/areasd.json"
+        package var socketPath: String?
+        package var snapshotPath: String?
+        package var logLevel: Logger.Level?
+        /// Check the config (and the files and environment it names), report, and exit.
+        package var checkConfigOnly = false
+        package var help = false
+        package var version = false
+        package var manual = false
+        package init() {}
+    }
+
+    /// Descriptors kept back from connections for the daemon's own files and requests.
+    static let reservedDescriptors = 64
+
+    package static func parseOptions(_ arguments: [String]) throws(UsageError) -> Options {
+        var list = ArgumentList(arguments)
+        var options = Options()
+        options.help = list.flag("--help", "-h")
+        options.version = list.flag("--version")
+        options.manual = list.flag("--manual")
+        options.checkConfigOnly = list.flag("--check-config")
+        if let path = try list.value("--config", "-c") { options.configPath = path }
+        options.socketPath = try list.value("--socket", "-s")
+        options.snapshotPath = try list.value("--snapshot")
+        if let level = try list.value("--log-level") {
+            guard let parsed = Logger.Level(name: level) else { throw .invalidValue("--log-level", level) }
+            options.logLevel = parsed
+        }
+        let rest = try list.positionals()
+        guard rest.isEmpty else { throw .wrongArguments("unexpected argument '\(rest[0])'") }
+        return options
+    }
+
+    private let options: Options
+    private let environment: [String: String]
+    var logger: Logger
+    private var service: AreaService?
+    private var server: ConnectionServer?
+    private var socketPath = ""
+    /// Descriptors this process may open, once raised to the hard limit at start.
+    private var descriptorsAvailable: Int?
+    private var refreshTimer: (any DispatchSourceTimer)?
+    /// The socket files this process bound, by identity: only those files are removed at exit.
+    var boundSockets: [(path: String, identity: (device: UInt64, inode: UInt64))] = []
+    private var sources: [any DispatchSourceProtocol] = []
+    private let queue = DispatchQueue(label: "areasd.control")
+    private let notifier: SystemdNotifier
+    private let readySent = Atomic<Bool>(false)
+
+    package init(options: Options, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.options = options
+        self.environment = environment
+        self.logger = Logger(threshold: options.logLevel ?? .info, environment: environment)
+        self.notifier = SystemdNotifier(environment: environment)
+    }
+
+    /// "2853 areas, data 5 min old": the systemd status line.
+    static func status(_ state: ServingState) -> String {
+        guard state.hasData else { return "no data yet: waiting for the first refresh" }
+        let age = state.dataAge(now: Date().timeIntervalSince1970).map { MeasurementText.duration($0) } ?? "unknown"
+        return "serving \(state.index.count) areas, data \(age) old"
+    }
+
+    /// READY=1 the first time there is data to serve; STATUS= every time.
+    private func announce(_ state: ServingState) {
+        if state.hasData && !readySent.exchange(true, ordering: .relaxed) {
+            notifier.ready(status: Self.status(state))
+        } else {
+            notifier.status(Self.status(state))
+        }
+    }
+
+    /// `--check-config`: the config, the environment and the files it names, each problem on
+    /// a line; exit 0 when there is none, 78 (EX_CONFIG) otherwise.
+    package func checkConfig() -> (message: String, code: Int32) {
+        let config: AreasConfig
+        do {
+            config = try AreasConfig.load(path: options.configPath)
+        } catch {
+            return ("areasd: \(error)", 78)
+        }
+        let check = ConfigCheck(config: config, environment: environment)
+        let problems = check.problems() + check.unreadableFiles()
+        guard problems.isEmpty else { return (problems.map { "areasd: \($0)" }.joined(separator: "\n"), 78) }
+        return ("areasd: \(options.configPath): valid (\(config.sources.count) source\(config.sources.count == 1 ? "" : "s"))", 0)
+    }
+
+    /// Starts everything and returns; the caller then parks the main thread (`dispatchMain`).
+    /// Returns a message and exit code when it cannot start.
+    package func start() -> (message: String, code: Int32)? {
+        // A full disk or a file-size limit must fail the write, not kill the daemon.
+        Signals.ignore(SIGXFSZ)
+        Signals.ignore(SIGPIPE)
+        let config: AreasConfig
+        do {
+            config = try AreasConfig.load(path: options.configPath)
+        } catch {
+            return ("areasd: \(error)", 78)  // EX_CONFIG
+        }
+        let problems = ConfigCheck(config: config, environment: environment).problems()
+        guard problems.isEmpty else {
+            return (problems.map { "areasd: \($0)" }.joined(separator: "\n"), 78)
+        }
+        if options.logLevel == nil, let name = config.logLevel, let level = Logger.Level(name: name) {
+            logger.threshold = level
+        }
+        socketPath = options.socketPath ?? config.socket ?? DefaultPaths.socket(environment: environment)
+        let snapshotPath = options.snapshotPath ?? config.snapshot ?? DefaultPaths.snapshot(environment: environment)
+
+        // Served from a mapping from here on: a file cut short under it is said, not a silent crash.
+        Signals.exitOnBusError(message: "areasd: bus error reading the mapped snapshot: the file was cut short or rewritten in place"
+                               + " while served (replace a snapshot by renaming a new file over it, never by writing into it); exiting to be restarted")
+        // The last good data first, so the socket answers as soon as it exists.
+        let state = loadSnapshot(path: snapshotPath, footprint: config.footprint)
+        FreeMemory.release()
+        FreeMemory.mapLargeBlocksSeparately()
+        let service = AreaService(config: config, state: state, snapshotPath: snapshotPath, logger: logger, environment: environment,
+                                  onRefresh: { [weak self] state in self?.announce(state) })
+        self.service = service
+
+        let listener: FileDescriptor
+        do {
+            listener = try listen(config: config)
+        } catch {
+            return ("areasd: \(error)", 1)
+        }
+        descriptorsAvailable = DescriptorLimit.raiseToHardLimit()
+        let limits = serverLimits(for: config)
+        let http: [ConnectionServer.Listener]
+        do {
+            http = try httpListeners(config.http, limits: limits)
+        } catch {
+            return ("areasd: cannot serve HTTP: \(error)", 1)
+        }
+        let server: ConnectionServer
+        do {
+            server = try ConnectionServer(listeners: [ConnectionServer.Listener(listener, .lines)] + http, service: service, limits: limits)
+            self.server = server
+            try server.start()
+        } catch {
+            return ("areasd: cannot start the socket server: \(error)", 1)
+        }
+        logger.info("listening on \(socketPath) (\(state.index.count) areas, pid \(CurrentProcess.id))")
+
+        installSignalHandlers()
+        scheduleRefreshes(interval: config.refreshIntervalSeconds)
+        announce(state)
+        if let interval = notifier.watchdogInterval {
+            let timer = DispatchSource.makeTimerSource(queue: queue)
+            timer.schedule(deadline: .now(), repeating: interval)
+            timer.setEventHandler { [notifier] in notifier.watchdog() }
+            timer.resume()
+            sources.append(timer)
+        }
+        return nil
+    }
+
+    /// The data set in the snapshot at `path`, or an empty one when there is none or it is
+    /// unreadable (the first refresh fills in).
+    private func loadSnapshot(path: String, footprint: FootprintPolicy) -> ServingState {
+        let store = SnapshotStore(path: path, footprint: footprint)
+        var notes: [SnapshotStore.Note] = []
+        let loaded = store.load(notes: &notes)
+        logger.log(notes)
+        return ServingState(loaded ?? .empty(footprint: footprint), hasData: loaded != nil, lastReport: nil, snapshotPath: path,
+                            builtAt: Date().timeIntervalSince1970)
+    }
+
+    /// The socket server's limits for `config`. Each connection holds a descriptor, and the
+    /// daemon needs some of its own (listener, snapshot, HTTP to upstream, the notify socket):
+    /// past the limit, accept fails and a new client hangs instead of being told it is busy.
+    private func serverLimits(for config: AreasConfig) -> ConnectionServer.Limits {
+        var limits = ConnectionServer.Limits()
+        limits.maxConnections = config.maxConnections
+        if let available = descriptorsAvailable, config.maxConnections > available - Self.reservedDescriptors {
+            limits.maxConnections = Swift.max(1, available - Self.reservedDescriptors)
+            logger.warning("maxConnections \(config.maxConnections) is more than the descriptor limit (\(available)) allows; serving at most \(limits.maxConnections) connections (raise LimitNOFILE or ulimit -n)")
+        }
+        limits.idleTimeoutSeconds = config.idleTimeoutSeconds
+        limits.requestTimeoutSeconds = config.requestTimeoutSeconds
+        limits.maxOutputBytes = config.maxOutputBytes
+        return limits
+    }
+
+    private func listen(config: AreasConfig) throws -> FileDescriptor {
+        // Socket activation: systemd bound the socket and passes it as fd 3.
+        if environment["LISTEN_PID"].flatMap({ Int32($0) }) == CurrentProcess.id, environment["LISTEN_FDS"] == "1" {
+            let fd = FileDescriptor(rawValue: 3)
+            try fd.setCloseOnExec()
+            socketPath = "fd 3 (socket activation)"
+            return fd
+        }
+        return try bindUnixSocket(socketPath, mode: config.socketMode, group: config.socketGroup, groupKey: "socketGroup")
+    }
+
+    private func installSignalHandlers() {
+        for number in [SIGTERM, SIGINT, SIGHUP] {
+            Signals.ignore(number)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler { [self] in
+                if number == SIGHUP { reload() } else { shutdown(signal: number) }
+            }
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    private func scheduleRefreshes(interval: Double) {
+        guard let service else { return }
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.schedule(deadline: .now(), repeating: Self.timerSeconds(service.config))
+        var lastAttempt = 0.0
+        var lastFollow = 0.0
+        timer.setEventHandler {
+            // Read each time: SIGHUP may have changed it.
+            let interval = service.config.refreshIntervalSeconds
+            let now = Date().timeIntervalSince1970
+            // A follower asks its leader every intervalSeconds, whatever its data's age.
+            if let follow = service.config.follow {
+                if now - lastFollow >= follow.intervalSeconds && !service.isRefreshing {
+                    lastFollow = now
+                    service.startRefresh(force: false)
+                }
+                return
+            }
+            let state = service.state
+            let age = state.dataAge(now: now) ?? .infinity
+            // A failed attempt is retried after a tenth of the interval; with nothing to serve
+            // yet (no snapshot, first fetch failed), after a minute.
+            let retry = state.hasData ? Swift.min(interval, Swift.max(60, interval / 10)) : Swift.min(interval, 60)
+            if age >= interval && !service.isRefreshing && now - lastAttempt >= retry {
+                lastAttempt = now
+                service.startRefresh(force: false)
+            }
+        }
+        timer.resume()
+        refreshTimer = timer
+        sources.append(timer)
+    }
+
+    /// How often to look whether the data is older than the interval: often, but refreshing
+    /// only when it is.
+    private static func refreshCheckSeconds(_ interval: Double) -> Double { Swift.min(60, Swift.max(1, interval / 10)) }
+
+    /// How often the timer looks: a follower's interval may be shorter than its data's.
+    static func timerSeconds(_ config: AreasConfig) -> Double {
+        Swift.min(refreshCheckSeconds(config.refreshIntervalSeconds), config.follow.map { Swift.max(0.5, $0.intervalSeconds / 4) } ?? .infinity)
+    }
+
+    /// SIGHUP: read the config again and apply every key to what follows (sources, limits, log
+    /// level, refresh interval, results, aliases); where the socket and the snapshot live can
+    /// only change with a restart, and the log line says so when they differ.
+    private func reload() {
+        guard let service else { return }
+        notifier.reloading()
+        do {
+            let config = try AreasConfig.load(path: options.configPath)
+            let problems = ConfigCheck(config: config, environment: environment).problems()
+            guard problems.isEmpty else {
+                logger.error("SIGHUP: \(problems.map(\.description).joined(separator: "; ")); keeping the running configuration")
+                notifier.notify("READY=1\nSTATUS=\(Self.status(service.state))")
+                return
+            }
+            let before = service.config
+            service.replace(config: config)
+            server?.update(serverLimits(for: config))
+            if options.logLevel == nil { logger.threshold = config.logLevel.flatMap(Logger.Level.init(name:)) ?? .info }
+            if Self.timerSeconds(config) != Self.timerSeconds(before) {
+                let check = Self.timerSeconds(config)
+                refreshTimer?.schedule(deadline: .now() + check, repeating: check)
+            }
+            let restartKeys = Self.keysNeedingRestart(from: before, to: config)
+            let kept = restartKeys.isEmpty ? "" : "; \(restartKeys.joined(separator: ", ")) changed but take effect only after a restart"
+            logger.info("SIGHUP: reloaded \(options.configPath) (\(config.sources.count) sources), every other key applied\(kept); refreshing")
+            service.startRefresh(force: false)
+        } catch {
+            logger.error("SIGHUP: \(error); keeping the running configuration")
+        }
+        notifier.notify("READY=1\nSTATUS=\(Self.status(service.state))")
+    }
+
+    /// The keys a running daemon cannot change: the socket it listens on and the snapshot file
+    /// its data came from.
+    static func keysNeedingRestart(from old: AreasConfig, to new: AreasConfig) -> [String] {
+        var keys: [String] = []
+        if old.socket != new.socket { keys.append("socket") }
+        if old.socketMode != new.socketMode { keys.append("socketMode") }
+        if old.socketGroup != new.socketGroup { keys.append("socketGroup") }
+        if old.snapshot != new.snapshot { keys.append("snapshot") }
+        if old.http != new.http { keys.append("http") }
+        return keys
+    }
+
+    private func shutdown(signal number: Int32) {
+        logger.info("\(number == SIGTERM ? "SIGTERM" : "SIGINT"): stopping; answering requests already read")
+        notifier.stopping()
+        let clean = server?.stop(timeout: 10) ?? true
+        for bound in boundSockets { SocketPath.remove(bound.path, ifStill: bound.identity) }
+        logger.info(clean ? "stopped" : "stopped; some connections did not finish in 10 s")
+        exit(0)
+    }
+}

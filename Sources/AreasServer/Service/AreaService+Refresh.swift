@@ -1,0 +1,68 @@
+import AreasCore
+import AreasIngest
+import AreasSystem
+import Foundation
+
+extension AreaService {
+    /// A refresh to wait on.
+    package struct RefreshJobHandle: Sendable {
+        let job: RefreshCoordinator.Job
+        /// Blocks until the refresh finishes.
+        package func wait() -> RefreshReport? { job.wait() }
+    }
+
+    /// Starts a refresh, or joins the one already running; returns the job to wait on.
+    @discardableResult
+    package func startRefresh(force: Bool) -> RefreshJobHandle {
+        RefreshJobHandle(job: refreshes.start { [self] in await performRefresh(force: force) })
+    }
+
+    /// Fetches every source, merges what changed into a new catalog, writes it to the snapshot
+    /// and serves it; an unchanged refresh only updates the report.
+    private func performRefresh(force: Bool) async -> RefreshReport {
+        let config = self.config
+        if let follow = config.follow { return await performFollow(follow, force: force) }
+        let before = state
+        logger.info("refresh started: \(config.sources.count) sources" + (force ? " (forced)" : ""))
+        let (catalog, report) = await Refresher(config: config, environment: environment, snapshotPath: snapshotPath).refresh(before.catalog, force: force)
+        for source in report.sources {
+            if source.status == .updated {
+                logger.info("source " + source.summary)
+            } else {
+                logger.warning("source " + source.summary)
+            }
+        }
+        for problem in report.problems { logger.warning(problem) }
+        let next: ServingState
+        var notes: [SnapshotStore.Note] = []
+        // Only a source whose areas changed, or one dropped from the config, changes the data;
+        // then the index is rebuilt and the snapshot rewritten. Sources fetched again with the
+        // same areas only move their fetch times, kept beside the snapshot.
+        let changed = report.sources.contains { $0.status == .updated && (!$0.isUnchanged || !before.hasData) }
+            || Set(catalog.sources.keys) != Set(before.catalog.sources.keys)
+        let history = SourceHistory.after(report, previous: before.history, configured: config.sources.map(\.name), now: Date().timeIntervalSince1970)
+        if !changed {
+            var confirmed: [String: Double] = [:]
+            for source in report.sources where source.isUnchanged { confirmed[source.name] = catalog.sources[source.name]?.fetchedAt }
+            let refreshed = before.catalog.with(fetchedAt: confirmed)
+            next = before.with(catalog: refreshed, report: report, history: history)
+            if !confirmed.isEmpty && before.hasData { store.confirm(refreshed, notes: &notes) }
+        } else {
+            // Served from the new file once it is written and checked, so the memory the build
+            // took goes back and the pages are shared with the kernel's cache and any follower.
+            next = ServingState(store.install(catalog, notes: &notes), hasData: true, lastReport: report, snapshotPath: snapshotPath,
+                                builtAt: Date().timeIntervalSince1970, history: history)
+        }
+        logger.log(notes)
+        install(next)
+        if changed { FreeMemory.release() }  // the build's temporaries
+        onRefresh(next)
+        if !report.sources.isEmpty && report.sources.allSatisfy({ $0.status == .failed }) {
+            logger.error("refresh failed: no source could be fetched (\(report.sources.map(\.name).joined(separator: ", "))); still serving the previous \(next.index.count) areas")
+        } else {
+            logger.info("refresh finished in \(Int(report.durationMilliseconds)) ms: \(next.index.count) areas served" +
+                        (report.succeeded ? "" : "; some sources failed or were held back"))
+        }
+        return report
+    }
+}

@@ -1,0 +1,182 @@
+import AreasCore
+import AreasIngest
+import AreasProtocol
+import AreasSystem
+import Foundation
+
+/// Request dispatch: who may ask what, and which answer each request gets.
+extension AreaService {
+    /// Answers one request line into `writer`, followed by a newline. Never throws: every
+    /// failure becomes an error line.
+    package func respond(to line: UnsafeBufferPointer<UInt8>, peerUID: UInt32?, view: View, into writer: inout JSONWriter) {
+        var tally = RequestTally()
+        respond(to: line, peerUID: peerUID, view: view, into: &writer, tally: &tally)
+    }
+
+    /// The same, counting the request's operation or error in `tally`; returns the error's
+    /// code when the answer is an error (the HTTP front door's status).
+    @discardableResult
+    package func respond(to line: UnsafeBufferPointer<UInt8>, peerUID: UInt32?, view: View, into writer: inout JSONWriter, tally: inout RequestTally) -> RequestError.Code? {
+        // At debug level each request is logged: its op, time and outcome, never its text.
+        let startedAt = logger.threshold == .debug ? MonotonicClock.microseconds : nil
+        let request: Request
+        do throws(RequestError) {
+            request = try Request.parse(line)
+        } catch {
+            tally.answered += 1
+            return fail(error, operation: nil, peerUID: peerUID, startedAt: startedAt, into: &writer, tally: &tally)
+        }
+        return respond(to: request, peerUID: peerUID, view: view, into: &writer, tally: &tally, startedAt: startedAt)
+    }
+
+    /// Answers a request already read (an HTTP query's), as `respond(to:...)` answers a line.
+    @discardableResult
+    package func respond(to request: Request, peerUID: UInt32?, view: View, into writer: inout JSONWriter, tally: inout RequestTally) -> RequestError.Code? {
+        respond(to: request, peerUID: peerUID, view: view, into: &writer, tally: &tally,
+                startedAt: logger.threshold == .debug ? MonotonicClock.microseconds : nil)
+    }
+
+    private func respond(to request: Request, peerUID: UInt32?, view: View, into writer: inout JSONWriter, tally: inout RequestTally, startedAt: Int?) -> RequestError.Code? {
+        tally.answered += 1
+        tally.count(request.operation)
+        do throws(RequestError) {
+            try execute(request, peerUID: peerUID, view: view, into: &writer)
+        } catch {
+            return fail(error, operation: request.operation, peerUID: peerUID, startedAt: startedAt, into: &writer, tally: &tally)
+        }
+        writer.newline()
+        log(request.operation, "ok", peerUID: peerUID, startedAt: startedAt)
+        return nil
+    }
+
+    private func fail(_ error: RequestError, operation: RequestOperation?, peerUID: UInt32?, startedAt: Int?, into writer: inout JSONWriter, tally: inout RequestTally) -> RequestError.Code {
+        tally.count(error)
+        Answers.error(error, into: &writer)
+        writer.newline()
+        log(operation, error.code.rawValue, peerUID: peerUID, startedAt: startedAt)
+        return error.code
+    }
+
+    private func log(_ operation: RequestOperation?, _ outcome: String, peerUID: UInt32?, startedAt: Int?) {
+        guard let startedAt else { return }
+        logger.debug("request \(operation?.name ?? "unreadable") from uid \(peerUID.map(String.init) ?? "unknown"): \(outcome) in \(MonotonicClock.microseconds - startedAt) µs")
+    }
+
+    func isAdmin(_ uid: UInt32?, _ view: View) -> Bool {
+        guard let uid else { return false }
+        return uid == 0 || uid == CurrentProcess.userID || view.adminUids.contains(uid)
+    }
+
+    func execute(_ request: Request, peerUID: UInt32?, into writer: inout JSONWriter) throws(RequestError) {
+        try execute(request, peerUID: peerUID, view: view(), into: &writer)
+    }
+
+    func execute(_ request: Request, peerUID: UInt32?, view: View, into writer: inout JSONWriter) throws(RequestError) {
+        if request.isPrivileged && !isAdmin(peerUID, view) {
+            logger.warning("refused a refresh asked by uid \(peerUID.map(String.init) ?? "unknown"): only root, the daemon's user and adminUids may ask")
+            throw RequestError(.permissionDenied, "refresh is allowed only to root, the daemon's user, or adminUids (your uid is \(peerUID.map(String.init) ?? "unknown"))")
+        }
+        let state = view.state
+        let maxResults = view.maxResults
+        switch request {
+        case .near(let point, let k, let maxMeters, let kind, let region, let output):
+            try requireData(state)
+            let region = region.resolved(view.aliases)
+            let matches = try Self.run { () throws(GeoError) in
+                try state.index.nearest(to: point, k: Swift.min(k, maxResults), maxMeters: maxMeters, kind: kind, region: region)
+            }.get()
+            Answers.areas(matches, truncated: k > maxResults && matches.count == maxResults, state: state, output: output, into: &writer)
+        case .radius(let point, let meters, let kind, let region, let limit, let output):
+            try requireData(state)
+            let region = region.resolved(view.aliases)
+            let cap = Swift.min(limit ?? maxResults, maxResults)
+            let matches = try Self.run { () throws(GeoError) in
+                try state.index.areas(within: meters, of: point, kind: kind, region: region, limit: cap + 1)
+            }.get()
+            Answers.areas(Array(matches.prefix(cap)), truncated: matches.count > cap, state: state, output: output, into: &writer)
+        case .bbox(let box, let kind, let region, let limit, let output):
+            try requireData(state)
+            let region = region.resolved(view.aliases)
+            let cap = Swift.min(limit ?? maxResults, maxResults)
+            let matches = try Self.run { () throws(GeoError) in try state.index.areas(in: box, kind: kind, region: region, limit: cap + 1) }.get()
+            Answers.areas(Array(matches.prefix(cap)), truncated: matches.count > cap, state: state, output: output, into: &writer)
+        case .check(let point, let region):
+            try requireData(state)
+            Answers.check(state.index.check(point, region: region.resolved(view.aliases)), from: point, state: state, into: &writer)
+        case .along(let path, let meters, let kind, let region, let limit, let output):
+            try requireData(state)
+            let region = region.resolved(view.aliases)
+            let cap = Swift.min(limit ?? maxResults, maxResults)
+            let matches = try Self.run { () throws(GeoError) in
+                try state.index.along(path, meters: meters, kind: kind, region: region, limit: cap + 1)
+            }.get()
+            Answers.route(Array(matches.prefix(cap)), truncated: matches.count > cap, state: state, output: output, into: &writer)
+        case .get(let id):
+            try requireData(state)
+            guard let position = state.index.areas.position(of: id) else { throw RequestError(.notFound, "no area with id '\(id)'") }
+            writer.beginObject()
+            writer.key(.ok); writer.bool(true)
+            writer.key(.count); writer.number(1)
+            writer.key(.areas)
+            writer.beginArray()
+            state.index.areas.withBuffers { Answers.area(position, of: $0, distance: nil, detailed: true, into: &writer) }
+            writer.endObject()
+            writer.endArray()
+            writer.endObject()
+        case .stats:
+            Answers.stats(state, status: status, into: &writer)
+        case .health:
+            Answers.health(currentHealth(view), into: &writer)
+        case .metrics:
+            writer.beginObject()
+            writer.key(.ok); writer.bool(true)
+            writer.key(.metrics)
+            writer.string(metricsText(view))
+            writer.endObject()
+        case .refresh(let wait, let force):
+            let handle = startRefresh(force: force)
+            writer.beginObject()
+            writer.key(.ok); writer.bool(true)
+            var finished: RefreshReport?
+            if wait { view.whileWaiting { finished = handle.wait() } }
+            if let report = finished {
+                writer.key(.refreshed); writer.bool(true)
+                writer.key(.report)
+                Answers.report(report, into: &writer)
+            } else {
+                writer.key(.started); writer.bool(true)
+            }
+            writer.endObject()
+        }
+    }
+
+    private static func run<T>(_ body: () throws(GeoError) -> T) -> Result<T, RequestError> {
+        do throws(GeoError) {
+            return .success(try body())
+        } catch {
+            if case .tooExpensive = error { return .failure(RequestError(.tooExpensive, error.description)) }
+            return .failure(RequestError(.badRequest, error.description))
+        }
+    }
+
+    private func requireData(_ state: ServingState) throws(RequestError) {
+        guard state.hasData else {
+            throw RequestError(.unavailable, isRefreshing ? "no data loaded yet: the first refresh is running" : "no data loaded: the last refresh failed; see stats")
+        }
+    }
+
+    func currentHealth(_ view: View) -> Answers.Health {
+        Answers.Health(view.state, refreshInterval: view.refreshInterval, refreshing: isRefreshing)
+    }
+
+    /// The Prometheus text exposition of the service's counters and its data.
+    func metricsText(_ view: View) -> String {
+        PrometheusText.render(state: view.state, status: status, counters: counters, refreshInterval: view.refreshInterval)
+    }
+
+    /// What `stats` says of the service itself, beside its data.
+    var status: Answers.ServiceStatus {
+        Answers.ServiceStatus(
+            snapshotPath: snapshotPath, startedAt: startedAt, queriesServed: queriesServed, refreshing: isRefreshing)
+    }
+}

@@ -1,0 +1,105 @@
+import AreasCore
+import AreasIngest
+import AreasProtocol
+import AreasSystem
+import Foundation
+import Synchronization
+
+/// The daemon's served state: the current data set and configuration, the views connections
+/// read them through, and the refreshes that replace them.
+///
+/// Queries copy the current `ServingState` reference (a pointer copy under a lock held for
+/// nanoseconds, never during a refresh) and run on it without any lock. A refresh builds a
+/// complete new state off to the side and swaps it in; queries in flight finish on the old one.
+/// Answering requests is in `AreaService+Requests.swift`, refreshing in
+/// `AreaService+Refresh.swift`, and the answers' JSON in `Answers`.
+package final class AreaService: Sendable {
+    package let logger: Logger
+    let current: LockedValue<ServingState>
+    private let configuration: LockedValue<AreasConfig>
+    let refreshes = RefreshCoordinator()
+    /// A follower's last view of its leader's snapshot.
+    let follower = SnapshotFollower()
+    /// Requests, errors and connections since start, for `stats` and `metrics`.
+    package let counters = ServiceCounters()
+    let startedAt = Date().timeIntervalSince1970
+    let environment: [String: String]
+    package let snapshotPath: String
+    /// Called after each refresh with the new state (systemd status lines).
+    let onRefresh: @Sendable (ServingState) -> Void
+
+    package init(config: AreasConfig, state: ServingState, snapshotPath: String, logger: Logger,
+                environment: [String: String] = ProcessInfo.processInfo.environment,
+                onRefresh: @escaping @Sendable (ServingState) -> Void = { _ in }) {
+        self.configuration = LockedValue(config)
+        self.current = LockedValue(state)
+        self.snapshotPath = snapshotPath
+        self.logger = logger
+        self.environment = environment
+        self.onRefresh = onRefresh
+    }
+
+    package var state: ServingState { current.withLock { $0 } }
+    package var config: AreasConfig { configuration.withLock { $0 } }
+    /// The snapshot file's owner: loads, installs and adopts data sets as configured.
+    var store: SnapshotStore { SnapshotStore(path: snapshotPath, footprint: config.footprint) }
+
+    /// Bumped whenever the state or the config is replaced.
+    let generation = Atomic<Int>(0)
+    /// Bumped when the config is replaced: answers to the same question may differ after it
+    /// (limits, aliases), so it is part of the HTTP answers' ETag.
+    let configEpoch = Atomic<Int>(0)
+
+    /// A connection's own copy of the current state and settings. Refreshed only when the
+    /// generation moves, so in steady state a query takes no lock at all: one atomic load per
+    /// batch of requests.
+    package struct View: Sendable {
+        package internal(set) var state: ServingState
+        var maxResults: Int
+        var adminUids: [UInt32]
+        var refreshInterval: Double
+        var aliases: [String: String]
+        var generation: Int
+        var configEpoch: Int
+        /// How the connection waits for something slow within a request (a refresh asked for
+        /// with `wait`): its server gives up its turn to work meanwhile, so clients waiting for
+        /// a refresh never stop the queries of others.
+        package var whileWaiting: @Sendable (_ wait: () -> Void) -> Void = { $0() }
+    }
+
+    package func view() -> View {
+        let generation = generation.load(ordering: .acquiring)
+        let config = self.config
+        return View(state: state, maxResults: config.maxResults, adminUids: config.adminUids,
+                    refreshInterval: config.refreshIntervalSeconds, aliases: config.provinceAliases, generation: generation,
+                    configEpoch: configEpoch.load(ordering: .acquiring))
+    }
+
+    /// Brings `view` up to date if anything was replaced since it was taken.
+    package func update(_ view: inout View) {
+        guard generation.load(ordering: .acquiring) != view.generation else { return }
+        let whileWaiting = view.whileWaiting
+        view = self.view()
+        view.whileWaiting = whileWaiting
+    }
+
+    /// Serves `state` from now on; views pick it up at their next batch.
+    func install(_ state: ServingState) {
+        current.withLock { $0 = state }
+        generation.add(1, ordering: .releasing)
+    }
+
+    /// Adds a connection's counts; connections add whole batches at once.
+    package func count(_ tally: RequestTally) {
+        counters.add(tally)
+    }
+    package var queriesServed: Int { counters.answered.current }
+    package var isRefreshing: Bool { refreshes.isRunning }
+
+    /// Uses a new configuration from the next refresh on.
+    package func replace(config: AreasConfig) {
+        configuration.withLock { $0 = config }
+        configEpoch.add(1, ordering: .releasing)
+        generation.add(1, ordering: .releasing)
+    }
+}

@@ -1,0 +1,68 @@
+import AreasCore
+import AreasIngest
+
+/// Everything a query needs, built once per refresh and then only read.
+///
+/// The service holds one reference and replaces it whole when a refresh finishes, so a query
+/// sees one data set from start to end, never a mix. The areas live once: the catalog's table
+/// is the table the index serves (the index keeps it as it is, already in id order).
+package final class ServingState: Sendable {
+    package let catalog: Catalog
+    package let index: AreaIndex
+    /// False until a snapshot or a refresh has given any data.
+    package let hasData: Bool
+    package let lastReport: RefreshReport?
+    package let snapshotPath: String
+    /// Seconds since 1970 when this state was built.
+    package let builtAt: Double
+    /// Each configured source's refreshes since start.
+    package let history: [String: SourceHistory]
+    /// Names this data set for HTTP caches (the ETag's first part): new with every data set
+    /// built, kept by a refresh that changed nothing.
+    package let dataTag: String
+
+    /// Serves `dataSet` as it is: its index was built, or read from the snapshot, by the
+    /// snapshot store as configured.
+    package init(_ dataSet: DataSet, hasData: Bool, lastReport: RefreshReport?, snapshotPath: String, builtAt: Double,
+                history: [String: SourceHistory] = [:]) {
+        self.catalog = dataSet.catalog
+        self.index = dataSet.index
+        self.hasData = hasData
+        self.lastReport = lastReport
+        self.snapshotPath = snapshotPath
+        self.builtAt = builtAt
+        self.history = history
+        self.dataTag = String(UInt64(Swift.max(0, builtAt) * 1_000_000), radix: 36) + "-" + String(catalog.table.records.count, radix: 36)
+    }
+
+    /// Each source's run of `index.areas` and when it was fetched.
+    package var sources: [String: Catalog.SourceSpan] { catalog.sources }
+
+    /// How many areas of `kind` are served (for `stats` and the metrics).
+    package func count(of kind: AreaKind) -> Int {
+        index.count(of: kind)
+    }
+
+    /// The age of the oldest source's data, in seconds, or nil with no data.
+    package func dataAge(now: Double) -> Double? {
+        catalog.sources.values.map(\.fetchedAt).min().map { Swift.max(0, now - $0) }
+    }
+
+    /// The same areas and index with a newer report, and the catalog's newer fetch times (a
+    /// refresh that changed nothing).
+    func with(catalog: Catalog, report: RefreshReport, history: [String: SourceHistory]) -> ServingState {
+        assert(catalog.table.records.count == self.catalog.table.records.count, "the same areas, newer fetch times only")
+        return ServingState(reusing: self, catalog: catalog, report: report, history: history)
+    }
+
+    private init(reusing other: ServingState, catalog: Catalog, report: RefreshReport, history: [String: SourceHistory]) {
+        self.catalog = catalog
+        index = other.index
+        hasData = other.hasData
+        lastReport = report
+        snapshotPath = other.snapshotPath
+        builtAt = other.builtAt
+        dataTag = other.dataTag
+        self.history = history
+    }
+}
