@@ -7,15 +7,20 @@ cd "$(dirname "$0")/.."
 log=$(mktemp)
 status=0
 # promtool checks the metrics text (Debian ships it in the prometheus package); fish and zsh run
-# the completion scripts, mandoc lints the manual pages, nginx runs the README's server block.
+# the completion scripts, mandoc lints the manual pages, nginx runs the README's server block;
+# systemd-nspawn boots a real systemd for the units, setpriv asks as another user.
 missing=""
 command -v promtool >/dev/null || missing="$missing prometheus"
 for tool in fish zsh mandoc nginx curl openssl; do command -v $tool >/dev/null || [ -x /usr/sbin/$tool ] || missing="$missing $tool"; done
 command -v groff >/dev/null || missing="$missing groff-base"
+command -v systemd-nspawn >/dev/null || missing="$missing systemd-container"
+command -v setpriv >/dev/null || missing="$missing util-linux"
 if [ -n "$missing" ] && command -v apt-get >/dev/null && [ "$(id -u)" -eq 0 ]; then
-  { DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $missing >/dev/null 2>&1 \
-    || { apt-get update >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $missing >/dev/null 2>&1; }; } \
-    || echo "note: could not install$missing; the tests that need them are skipped"
+  echo "== installing:$missing"
+  export DEBIAN_FRONTEND=noninteractive
+  apt_install() { timeout 600 apt-get install -y --no-install-recommends $missing >/dev/null 2>&1; }
+  apt_install || { timeout 300 apt-get update >/dev/null 2>&1 && apt_install; } \
+    || echo "note: could not install$missing; the tests that need them are skipped (they say so below)"
 fi
 # Each phase has a deadline, so a hang ends with a message naming what was killed instead of
 # spending CI's whole limit; daemons a failed test left behind are killed after it.

@@ -10,7 +10,7 @@ package final class AreasClient {
 
     /// Why the daemon could not be reached or did not answer.
     package struct Unreachable: Error, CustomStringConvertible {
-        package enum Kind: Sendable { case cannotConnect, timedOut, closed }
+        package enum Kind: Sendable { case cannotConnect, permissionDenied, timedOut, closed }
         package var path: String
         package var reason: String
         package var kind: Kind = .cannotConnect
@@ -18,6 +18,7 @@ package final class AreasClient {
         package var description: String {
             switch kind {
             case .cannotConnect: return "cannot connect to areasd at \(path): \(reason) (is areasd running?)"
+            case .permissionDenied: return "permission denied connecting to areasd at \(path): \(reason)"
             case .timedOut: return "areasd at \(path) did not answer within \(reason) (a stopped or overloaded daemon; --timeout SECONDS waits longer)"
             case .closed: return "areasd at \(path) closed the connection before answering"
             }
@@ -33,6 +34,8 @@ package final class AreasClient {
             fd = try Sockets.connectUnix(path: path, timeoutSeconds: timeoutSeconds)
         } catch let error as SystemError where error.errno == EAGAIN {
             throw Unreachable(path: path, reason: Self.seconds(timeoutSeconds), kind: .timedOut)
+        } catch let error as SystemError where error.errno == EACCES {
+            throw Unreachable(path: path, reason: Self.whoMayConnect(path), kind: .permissionDenied)
         } catch let error as SystemError {
             throw Unreachable(path: path, reason: error.reason)
         } catch {
@@ -75,6 +78,13 @@ package final class AreasClient {
             if count == 0 { throw Unreachable(path: path, reason: "", kind: .closed) }
             buffer.append(contentsOf: chunk[0..<count])
         }
+    }
+
+    /// Who may connect to the socket at `path`, and how to become one of them.
+    static func whoMayConnect(_ path: String) -> String {
+        guard let status = try? FileSystem.status(of: path) else { return "its folder may not be entered by this user" }
+        guard let group = FileSystem.groupName(status.group) else { return "only its owner and group \(status.group) may connect" }
+        return "only its owner and members of group \(group) may connect (add this user with: sudo usermod -aG \(group) $USER, then log in again)"
     }
 
     private static func seconds(_ value: Double?) -> String {

@@ -12,7 +12,7 @@ extension ControlCommand {
         synopsis: "[--socket PATH] [--timeout SECONDS] COMMAND [options]",
         description: [
             "areasctl asks a running areasd (the smoking-area and non-smoking-zone daemon) one question over its Unix socket and prints the answer: a table for people, or JSON, GeoJSON, tab-separated or NDJSON lines for scripts. Notes such as a truncated answer go to standard error.",
-            "The socket is --socket PATH, else $AREAS_SOCKET, else $RUNTIME_DIRECTORY/areasd.sock, else /run/areasd/areasd.sock as root, else $XDG_RUNTIME_DIR/areasd.sock, else /tmp/areasd-$UID/areasd.sock: the same rule areasd follows, so the two agree without flags.",
+            "The socket is --socket PATH, else $AREAS_SOCKET, else $RUNTIME_DIRECTORY/areasd.sock, else the installed daemon's /run/areasd/areasd.sock when it is there (for every user: members of its group may ask), else the rule areasd follows when it picks its own: /run/areasd/areasd.sock as root, else $XDG_RUNTIME_DIR/areasd.sock, else /tmp/areasd-$UID/areasd.sock.",
         ],
         globalOptions: [
             .init(["--socket", "-s"], value: "PATH", "the daemon's socket"),

@@ -8,9 +8,24 @@ package enum DefaultPaths {
     package static func socket(environment: [String: String], uid: UInt32 = getuid()) -> String {
         if let path = environment["AREAS_SOCKET"], !path.isEmpty { return path }
         if let directory = firstOf(environment["RUNTIME_DIRECTORY"]) { return directory + "/areasd.sock" }
-        if uid == 0 { return "/run/areasd/areasd.sock" }
+        if uid == 0 { return systemSocket }
         if let directory = environment["XDG_RUNTIME_DIR"], !directory.isEmpty { return directory + "/areasd.sock" }
         return "/tmp/areasd-\(uid)/areasd.sock"
+    }
+
+    /// The installed daemon's socket (`config/areasd.socket`).
+    package static let systemSocket = "/run/areasd/areasd.sock"
+
+    /// Where areasctl asks: as `socket`, except that the installed daemon's socket comes before
+    /// a user's own once `$AREAS_SOCKET` and `$RUNTIME_DIRECTORY` are not set, whoever asks, when
+    /// something is there (`exists`): a member of the socket's group then reaches the installed
+    /// daemon with a plain `areasctl near 37.53 126.97`.
+    package static func clientSocket(environment: [String: String], uid: UInt32 = getuid(),
+                                     exists: (String) -> Bool = { (try? FileSystem.status(of: $0)) != nil }) -> String {
+        if let path = environment["AREAS_SOCKET"], !path.isEmpty { return path }
+        if let directory = firstOf(environment["RUNTIME_DIRECTORY"]) { return directory + "/areasd.sock" }
+        if exists(systemSocket) { return systemSocket }
+        return socket(environment: environment, uid: uid)
     }
 
     /// `$STATE_DIRECTORY/areas.snapshot` (systemd), else `/var/lib/areasd/areas.snapshot` as root,

@@ -13,6 +13,7 @@ package struct FileStatus: Sendable, Equatable {
     /// The same, as whole nanoseconds: exact, for telling two writes in one second apart.
     package var modifiedNanoseconds: Int
     package var owner: uid_t
+    package var group: gid_t
     package var permissions: mode_t
     /// Device and inode: the file's identity, whatever its name.
     package var device: UInt64
@@ -33,6 +34,7 @@ package struct FileStatus: Sendable, Equatable {
         modified = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
         modifiedNanoseconds = info.st_mtim.tv_sec * 1_000_000_000 + info.st_mtim.tv_nsec
         owner = info.st_uid
+        group = info.st_gid
         permissions = info.st_mode & 0o7777
         device = UInt64(info.st_dev)
         inode = UInt64(info.st_ino)

@@ -42,6 +42,15 @@ package enum FileSystem {
         try systemCall("chmod", subject: path) { chmod(path, permissions) }
     }
 
+    /// The name of group `id`, or nil when the system has none by that number.
+    package static func groupName(_ id: gid_t) -> String? {
+        var entry = group()
+        var result: UnsafeMutablePointer<group>?
+        var buffer = [CChar](repeating: 0, count: 16_384)
+        guard getgrgid_r(id, &entry, &buffer, buffer.count, &result) == 0, result != nil, let name = entry.gr_name else { return nil }
+        return String(cString: name)
+    }
+
     /// Gives `path` to the group named `group`.
     package static func setGroup(_ path: String, named group: String) throws(SystemError) {
         guard let entry = getgrnam(group) else { throw SystemError("getgrnam", errno: ENOENT, subject: group) }

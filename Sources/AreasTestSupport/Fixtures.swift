@@ -1,5 +1,6 @@
 import AreasCore
 import AreasIngest
+import AreasSystem
 import Foundation
 
 /// The package's own files (recorded pages under samples/, configs, fuzz regressions) and the
@@ -38,11 +39,22 @@ package enum Fixtures {
         try (1...SampleCounts.nonSmokingZonePages).map { n throws(MissingFile) in try xmlPage(n) }
     }
 
+    /// A new folder for one test. Every one made is removed when the test process exits,
+    /// whatever the test did: a test that fails before its own clean-up leaves nothing behind.
     package static func temporaryDirectory() -> String {
+        _ = removedAtExit
         let path = NSTemporaryDirectory() + "areas-test-" + UUID().uuidString.prefix(8)
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        madeFolders.withLock { $0.append(path) }
         return path
     }
+
+    private static let madeFolders = LockedValue<[String]>([])
+    private static let removedAtExit: Void = {
+        atexit {
+            for folder in Fixtures.madeFolders.withLock({ $0 }) { try? FileManager.default.removeItem(atPath: folder) }
+        }
+    }()
 
     /// One source with the test defaults: short retry delays, four pages at once.
     package static func source(

@@ -17,7 +17,7 @@ do {
     StandardError.write("areasctl: \(error)\nrun 'areasctl --help' for usage\n")
     exit(2)
 }
-let path = command.socketPath ?? DefaultPaths.socket(environment: ProcessInfo.processInfo.environment)
+let path = command.socketPath ?? DefaultPaths.clientSocket(environment: ProcessInfo.processInfo.environment)
 do {
     let client = try AreasClient(path: path, timeoutSeconds: command.timeoutSeconds)
     let answer = try client.send(command.line)
@@ -31,6 +31,10 @@ do {
         StandardError.write(note)
     }
     exit(output.status)
+} catch let error as AreasClient.Unreachable where error.kind == .permissionDenied {
+    // 77, as sysexits' EX_NOPERM: the same status as a refused refresh.
+    StandardError.write("areasctl: \(error)\n")
+    exit(77)
 } catch {
     StandardError.write("areasctl: \(error)\n")
     exit(3)

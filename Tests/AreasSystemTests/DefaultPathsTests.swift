@@ -15,6 +15,20 @@ import Testing
         #expect(DefaultPaths.socket(environment: environment, uid: uid) == expected)
     }
 
+    /// areasctl: the installed daemon's socket for every user once the environment names none,
+    /// when it is there; else the same rule as the daemon's.
+    @Test(arguments: [
+        (["AREAS_SOCKET": "/x/a.sock"], UInt32(1000), true, "/x/a.sock"),
+        (["RUNTIME_DIRECTORY": "/run/other"], 1000, true, "/run/other/areasd.sock"),
+        (["XDG_RUNTIME_DIR": "/run/user/1000"], 1000, true, "/run/areasd/areasd.sock"),
+        (["XDG_RUNTIME_DIR": "/run/user/1000"], 1000, false, "/run/user/1000/areasd.sock"),
+        ([:], 1000, false, "/tmp/areasd-1000/areasd.sock"),
+        ([:], 0, false, "/run/areasd/areasd.sock"),
+    ] as [([String: String], UInt32, Bool, String)])
+    func clientSocket(environment: [String: String], uid: UInt32, installed: Bool, expected: String) {
+        #expect(DefaultPaths.clientSocket(environment: environment, uid: uid, exists: { $0 == "/run/areasd/areasd.sock" && installed }) == expected)
+    }
+
     @Test(arguments: [
         (["STATE_DIRECTORY": "/var/lib/areasd:/var/lib/other", "HOME": "/home/a"], UInt32(1000), "/var/lib/areasd/areas.snapshot"),
         (["HOME": "/root"], 0, "/var/lib/areasd/areas.snapshot"),

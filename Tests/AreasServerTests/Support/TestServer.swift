@@ -106,7 +106,7 @@ enum Binaries {
 
     /// Runs a program (one of ours by name, or any by absolute path) to completion, returning
     /// its exit status and output.
-    static func run(_ name: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
+    static func run(_ name: String, _ arguments: [String], environment: [String: String] = [:], seconds: Double = 30) throws -> (status: Int32, stdout: String, stderr: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: name.hasPrefix("/") ? name : path(name))
         process.arguments = arguments
@@ -122,7 +122,7 @@ enum Binaries {
         out.start()
         err.start()
         // A child that does not finish in time is killed, so the test fails instead of hanging.
-        let finished = process.waitUntilExit(seconds: 30)
+        let finished = process.waitUntilExit(seconds: seconds)
         let stdout = out.readToEnd(seconds: finished ? 30 : 1)
         let stderr = err.readToEnd(seconds: finished ? 30 : 1)
         return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))

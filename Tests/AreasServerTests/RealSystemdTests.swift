@@ -1,0 +1,70 @@
+import AreasTestSupport
+import Foundation
+import Testing
+
+/// The shipped units, installed by `config/install.sh` as an operator installs them, under a
+/// real systemd (252 on Debian 12) booted in a container: readiness, the status line, who may
+/// query, reload, restart, and a stop followed by socket activation on the next query.
+@Suite(.serialized, .timeLimit(.minutes(5)),
+       .enabled(if: BootedSystemd.available, "needs root, systemd-nspawn and overlayfs (Tests/run.sh installs systemd-container)"))
+struct RealSystemdTests {
+    @Test func theInstalledUnitsServeRestartAndLetTheGroupIn() throws {
+        let machine = try BootedSystemd()
+        defer { machine.shutDown() }
+        let binaries = URL(fileURLWithPath: Binaries.path("areasd")).deletingLastPathComponent().path
+        let install = try machine.run("cd '\(Fixtures.root)' && bash config/install.sh --from '\(binaries)'", seconds: 120)
+        #expect(install.status == 0, "install.sh: \(install.stdout)\(install.stderr)")
+        // The bundled samples stand in for the live sources, which need keys and the network.
+        var config = try String(contentsOfFile: Fixtures.path("config/areasd.json"), encoding: .utf8)
+        config = config.replacingOccurrences(of: "\"../samples/", with: "\"\(Fixtures.root)/samples/")
+        config = config.replacingOccurrences(of: "~/.cache/areas-samples/areas.snapshot", with: "/var/lib/areasd/areas.snapshot")
+        try machine.write(config, to: "/etc/areasd/areasd.json")
+        let enable = try machine.run("systemctl daemon-reload && systemctl enable --now areasd.socket areasd.service")
+        #expect(enable.status == 0, "\(enable.stderr)")
+
+        // Type=notify: active once READY=1 came, which areasd sends once it serves.
+        #expect(machine.waitUntil("systemctl is-active --quiet areasd.service && areasctl health", seconds: 60), "never healthy")
+        let status = try machine.run("systemctl show -p StatusText --value areasd.service")
+        #expect(status.stdout.hasPrefix("serving \(SampleCounts.total) areas"), "\(status.stdout)")
+        let socket = try machine.run("stat -c '%U %G %a' /run/areasd/areasd.sock /run/areasd")
+        #expect(socket.stdout == "root areas 660\nroot root 755\n", "\(socket.stdout)\(socket.stderr)")
+
+        // Root, a member of the group, and a user outside it, each with a plain areasctl.
+        let asRoot = try machine.run("areasctl near 37.53 126.97 -k 1")
+        #expect(asRoot.status == 0 && asRoot.stdout.hasPrefix("DISTANCE"), "\(asRoot.stdout)\(asRoot.stderr)")
+        let users = try machine.run("useradd -m alice && usermod -aG areas alice && useradd -m bob")
+        #expect(users.status == 0, "\(users.stderr)")
+        let member = try machine.run("su alice -c 'areasctl near 37.53 126.97 -k 1'")
+        #expect(member.status == 0 && member.stdout.hasPrefix("DISTANCE"), "alice: \(member.status) \(member.stdout)\(member.stderr)")
+        let outsider = try machine.run("su bob -c 'areasctl health'")
+        #expect(outsider.status == 77, "bob: \(outsider.status) \(outsider.stderr)")
+        #expect(outsider.stderr.contains("members of group areas may connect"), "\(outsider.stderr)")
+
+        // Reload, restart and stop: the socket goes on listening, and a query after a stop
+        // starts the service again.
+        let reload = try machine.run("systemctl reload areasd.service && systemctl is-active areasd.service")
+        #expect(reload.status == 0 && reload.stdout == "active\n", "\(reload.stdout)\(reload.stderr)")
+        let restart = try machine.run("systemctl restart areasd.service")
+        #expect(restart.status == 0, "\(restart.stderr)")
+        #expect(machine.waitUntil("areasctl health", seconds: 30), "no answer after a restart")
+        let stop = try machine.run("systemctl stop areasd.service && systemctl is-active areasd.socket")
+        #expect(stop.stdout == "active\n", "the socket after a stop: \(stop.stdout)\(stop.stderr)")
+        let activated = try machine.run("areasctl --timeout 60 health", seconds: 70)
+        #expect(activated.status == 0, "the query after a stop: \(activated.stdout)\(activated.stderr)")
+        let after = try machine.run("systemctl is-active areasd.service areasd.socket")
+        #expect(after.stdout == "active\nactive\n", "\(after.stdout)")
+        let journal = try machine.run("journalctl -u areasd.socket --no-pager")
+        #expect(!journal.stdout.contains("POLLHUP"), "\(journal.stdout)")
+
+        // The cron line as installed, run as the user it names.
+        let cron = try machine.run("grep -v '^#' /etc/cron.d/areas-refresh | grep areasctl")
+        let fields = cron.stdout.split(separator: " ", maxSplits: 6, omittingEmptySubsequences: true)
+        try #require(fields.count == 7, "\(cron.stdout)")
+        let refresh = try machine.run("su \(fields[5]) -c '\(fields[6].trimmingCharacters(in: .whitespacesAndNewlines))'", seconds: 120)
+        #expect(refresh.status == 0, "the cron line: \(refresh.stdout)\(refresh.stderr)")
+        let service = try machine.run("systemctl show -p WatchdogUSec -p NRestarts -p Result areasd.service")
+        for line in ["WatchdogUSec=30s", "NRestarts=0", "Result=success"] {
+            #expect(service.stdout.split(separator: "\n").contains(Substring(line)), "\(service.stdout)")
+        }
+    }
+}
