@@ -15,6 +15,7 @@ for tool in fish zsh mandoc nginx curl openssl; do command -v $tool >/dev/null |
 command -v groff >/dev/null || missing="$missing groff-base"
 command -v systemd-nspawn >/dev/null || missing="$missing systemd-container"
 command -v setpriv >/dev/null || missing="$missing util-linux"
+command -v systemd-analyze >/dev/null || missing="$missing systemd"
 if [ -n "$missing" ] && command -v apt-get >/dev/null && [ "$(id -u)" -eq 0 ]; then
   echo "== installing:$missing"
   export DEBIAN_FRONTEND=noninteractive

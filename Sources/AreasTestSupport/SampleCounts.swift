@@ -14,12 +14,16 @@ package enum SampleCounts {
     package static let anyang = 129
     package static let ulsanBukgu = 24
     /// What a correct reader makes of each district file, as the generator counted the rows it
-    /// planted (`samples/district-files/expected.json`), by source name.
+    /// planted (`samples/district-files/expected.json`), by source name; empty when the file
+    /// cannot be read, which `districtFileCount` then shows.
     package static let districtFiles: [String: DistrictFile] = {
         guard let data = FileManager.default.contents(atPath: Fixtures.path("samples/district-files/expected.json")),
               let decoded = try? JSONDecoder().decode([String: DistrictFile].self, from: data) else { return [:] }
         return decoded
     }()
+
+    /// The district files the samples hold (the sample config's CSV and JSON-rows sources).
+    package static let districtFileCount = 5
 
     package struct DistrictFile: Decodable, Sendable {
         package var accepted: Int

@@ -46,7 +46,8 @@ final class QuestionsTests: XCTestCase {
                     && Geodesy.distance(point, index.areas[p].coordinate) <= FootprintPolicy.standard.radius(of: index.areas[p])
             }.sorted { (Geodesy.distance(point, index.areas[$0].coordinate), $0) < (Geodesy.distance(point, index.areas[$1].coordinate), $1) }
             XCTAssertEqual(got.zones.map(\.position), expected)
-            if got.inside { insideSeen += 1 }
+            XCTAssertEqual(got.inside, !expected.isEmpty, "inside at \(point)")
+            if !expected.isEmpty { insideSeen += 1 }
             let smoking = index.areas.indices.filter { index.areas[$0].kind == .smoking && region.contains(index.areas[$0]) }
                 .min { (Geodesy.distance(point, index.areas[$0].coordinate), index.areas[$0].id) < (Geodesy.distance(point, index.areas[$1].coordinate), index.areas[$1].id) }
             XCTAssertEqual(got.nearestSmoking?.position, smoking)

@@ -24,6 +24,14 @@ struct DistrictFileTests {
         }
     }
 
+    /// The cases below are one per file of `expected.json`: an unreadable one would leave none
+    /// to run, so its count is checked on its own.
+    @Test func everyDistrictFileHasItsExpectedCounts() {
+        #expect(SampleCounts.districtFiles.count == SampleCounts.districtFileCount,
+                "samples/district-files/expected.json gives \(SampleCounts.districtFiles.count) files, not \(SampleCounts.districtFileCount): unreadable or changed")
+        #expect(Set(SampleCounts.districtFiles.keys).isSubset(of: Set(SampleCounts.sourceNames)))
+    }
+
     @Test(arguments: SampleCounts.districtFiles.keys.sorted())
     func eachFileIngestsWithTheCountsItWasMadeWith(source name: String) async throws {
         let expected = try #require(SampleCounts.districtFiles[name])

@@ -5,8 +5,8 @@ import Testing
 /// parser is the oracle (the route must give the same request as the socket's own line).
 @Suite(.timeLimit(.minutes(5)))
 struct HTTPRouteTests {
-    static func head(_ target: String, accept: String? = nil) throws -> HTTPRequestHead {
-        var lines = ["GET \(target) HTTP/1.1", "Host: x"]
+    static func head(_ target: String, accept: String? = nil, method: String = "GET") throws -> HTTPRequestHead {
+        var lines = ["\(method) \(target) HTTP/1.1", "Host: x"]
         if let accept { lines.append("Accept: \(accept)") }
         guard case .head(let head, _) = try HTTPRequestParser().parse(Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8)) else {
             throw HTTPError(.badRequest, "incomplete")
@@ -93,5 +93,7 @@ struct HTTPRouteTests {
         #expect(try HTTPRoute.route(try Self.head("/healthz?strict=1")) == .health(strict: true))
         #expect(try HTTPRoute.route(try Self.head("/metrics")) == .metrics)
         #expect(try HTTPRoute.route(try Self.head("/v1/snapshot")) == .snapshot)
+        #expect(try HTTPRoute.route(try Self.head("/v1/near?lat=1&lon=2", method: "OPTIONS")) == .preflight)
+        #expect(try HTTPRoute.route(try Self.head("/nowhere", method: "OPTIONS")) == .preflight)
     }
 }

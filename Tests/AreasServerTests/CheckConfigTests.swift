@@ -27,6 +27,9 @@ struct CheckConfigTests {
         #expect(result.err.contains("geocoder.keyEnv: the environment variable KAKAO_REST_KEY is not set"), "\(result.err)")
         let withKeys = try Self.run(["--check-config", "--config", live], environment: ["DATA_GO_KR_KEY": "k", "KAKAO_REST_KEY": "k"])
         #expect(!withKeys.err.contains("environment variable"), "\(withKeys.err)")
+        // With the keys set, what is left is the district files the live config names.
+        #expect(withKeys.code == 78, "\(withKeys.err)")
+        #expect(withKeys.err.contains("cannot read") && withKeys.err.contains("no such file"), "\(withKeys.err)")
     }
 
     /// A geocode template that names a column the file does not have is found before any

@@ -84,13 +84,22 @@ import Testing
         #expect(log.contains("past maxOutputBytes (1048576)"), "\(log)")
     }
 
-    @Test func aConnectionWhoseThreadCannotStartIsRefusedAndFreed() throws {
+    /// Where a pids cgroup can be made here: cgroup v1's pids controller, or cgroup v2's
+    /// unified hierarchy with the pids controller enabled for its children.
+    static let pidsCgroupParent: String? = {
+        guard getuid() == 0 else { return nil }
+        if FileManager.default.fileExists(atPath: "/sys/fs/cgroup/pids/tasks") { return "/sys/fs/cgroup/pids" }
+        if let controllers = try? String(contentsOfFile: "/sys/fs/cgroup/cgroup.subtree_control", encoding: .utf8),
+           controllers.split(whereSeparator: \.isWhitespace).contains("pids") { return "/sys/fs/cgroup" }
+        return nil
+    }()
+
+    @Test(.enabled(if: pidsCgroupParent != nil, "needs root and a pids cgroup controller (cgroup v1's, or v2's enabled for children)"))
+    func aConnectionWhoseThreadCannotStartIsRefusedAndFreed() throws {
         // A task limit on the running daemon, as systemd's TasksMax sets one: a pids cgroup.
-        let cgroup = "/sys/fs/cgroup/pids/areas-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        guard (try? FileManager.default.createDirectory(atPath: cgroup, withIntermediateDirectories: false)) != nil else {
-            print("skipped: cannot create a pids cgroup at \(cgroup) (needs root and cgroup v1's pids controller)")
-            return
-        }
+        let parent = try #require(Self.pidsCgroupParent)
+        let cgroup = "\(parent)/areas-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: cgroup, withIntermediateDirectories: false)
         defer { try? FileManager.default.removeItem(atPath: cgroup) }
         let daemon = try SampleDaemon()
         let (socket, pid) = (daemon.socket, daemon.pid)

@@ -11,12 +11,14 @@ struct RealSystemdTests {
     @Test func theInstalledUnitsServeRestartAndLetTheGroupIn() throws {
         let machine = try BootedSystemd()
         defer { machine.shutDown() }
-        let binaries = URL(fileURLWithPath: Binaries.path("areasd")).deletingLastPathComponent().path
-        let install = try machine.run("cd '\(Fixtures.root)' && bash config/install.sh --from '\(binaries)'", seconds: 120)
+        let checkout = BootedSystemd.checkout
+        let built = URL(fileURLWithPath: Binaries.path("areasd")).deletingLastPathComponent().path
+        let binaries = built.hasPrefix(Fixtures.root + "/") ? checkout + built.dropFirst(Fixtures.root.count) : built
+        let install = try machine.run("cd '\(checkout)' && bash config/install.sh --from '\(binaries)'", seconds: 120)
         #expect(install.status == 0, "install.sh: \(install.stdout)\(install.stderr)")
         // The bundled samples stand in for the live sources, which need keys and the network.
         var config = try String(contentsOfFile: Fixtures.path("config/areasd.json"), encoding: .utf8)
-        config = config.replacingOccurrences(of: "\"../samples/", with: "\"\(Fixtures.root)/samples/")
+        config = config.replacingOccurrences(of: "\"../samples/", with: "\"\(checkout)/samples/")
         config = config.replacingOccurrences(of: "~/.cache/areas-samples/areas.snapshot", with: "/var/lib/areasd/areas.snapshot")
         try machine.write(config, to: "/etc/areasd/areasd.json")
         let enable = try machine.run("systemctl daemon-reload && systemctl enable --now areasd.socket areasd.service")

@@ -2,8 +2,9 @@ import AreasTestSupport
 import Foundation
 import Testing
 
-/// The shipped systemd units: valid for systemd's own checker, confined to an exposure of 2.0
-/// or lower, letting the group areas query through a socket a service stop cannot remove.
+/// The shipped systemd units: valid for systemd's own checker, confined to the exposure the
+/// README and the Operating article promise (1.2), letting the group areas query through a
+/// socket a service stop cannot remove.
 @Suite(.timeLimit(.minutes(5)))
 struct UnitFilesTests {
     static let analyze = "/usr/bin/systemd-analyze"
@@ -20,11 +21,8 @@ struct UnitFilesTests {
         return folder
     }
 
-    @Test func theUnitsPassVerifyAndScoreTwoOrLower() throws {
-        guard FileManager.default.isExecutableFile(atPath: Self.analyze) else {
-            print("skipped: \(Self.analyze) is not installed")
-            return
-        }
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: analyze), "needs systemd-analyze (Debian's systemd package)"))
+    func theUnitsPassVerifyAndScoreAsPromised() throws {
         let folder = try Self.unitFolder()
         let verify = try Binaries.run(Self.analyze, ["verify", folder + "/areasd.socket", folder + "/areasd.service"])
         #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
@@ -33,7 +31,7 @@ struct UnitFilesTests {
         let score = security.stdout.split(separator: "\n").last { $0.contains("Overall exposure level") }
             .flatMap { $0.split(separator: ":").last?.split(separator: " ").first }.flatMap { Double($0) }
         let exposure = try #require(score, "\(security.stdout)")
-        #expect(exposure <= 2.0, "exposure \(exposure)")
+        #expect(exposure <= 1.2, "exposure \(exposure)")
     }
 
     @Test func theSocketIsForTheGroupAreasAndOutlivesAServiceStop() throws {

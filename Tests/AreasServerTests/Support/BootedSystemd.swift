@@ -3,8 +3,12 @@ import Foundation
 import Glibc
 
 /// A real systemd, booted with `systemd-nspawn --boot` on an overlay of this machine's root:
-/// the package's own checkout and binaries are there as they are here, and whatever the test
-/// installs goes into the overlay, never onto the host. Commands run inside through `nsenter`.
+/// the toolchain and the system are there as they are here, the package's checkout (with its
+/// binaries) is bound read-only at `checkout`, and whatever the test installs goes into the
+/// overlay, never onto the host. Commands run inside through `nsenter`.
+///
+/// The checkout gets a fixed place of its own because the container's /tmp, and a service's
+/// with `PrivateTmp=yes`, is a fresh one: a checkout under /tmp would not be seen there.
 /// `shutDown()` (also at deinit) kills the container and removes the overlay.
 final class BootedSystemd {
     static let nspawn = "/usr/bin/systemd-nspawn"
@@ -21,6 +25,8 @@ final class BootedSystemd {
     }
 
     let folder: String
+    /// Where the package's checkout is inside.
+    static let checkout = "/opt/areas-checkout"
     private let root: String
     private let container: Process
     private let log: DaemonLog
@@ -42,7 +48,8 @@ final class BootedSystemd {
             throw DidNotBoot(description: "mount overlay: \(mount.stderr)")
         }
         container.executableURL = URL(fileURLWithPath: Self.nspawn)
-        container.arguments = ["-D", root, "--boot", "--private-network", "--register=no", "--keep-unit", "--console=passive"]
+        container.arguments = ["-D", root, "--boot", "--private-network", "--register=no", "--keep-unit", "--console=passive",
+                               "--bind-ro=\(Fixtures.root):\(Self.checkout)"]
         container.standardOutput = log.pipe
         container.standardError = log.pipe
         container.standardInput = FileHandle.nullDevice
