@@ -32,6 +32,11 @@ package final class LoopbackHTTPServer: Sendable {
         /// A 200 with no declared length whose body never ends: 64 KB of `pattern` a
         /// millisecond until the client goes away.
         case endless(contentType: String, pattern: [UInt8])
+        /// Announce `declaredLength` bytes, then send one every `interval` seconds until the
+        /// client goes away: a slow upstream that never stops long enough to time out idle.
+        case drip(status: Int, contentType: String, declaredLength: Int, interval: Double)
+        /// A redirect to `location`.
+        case redirect(status: Int, location: String)
 
         package static func text(_ status: Int, _ text: String, contentType: String = "text/plain; charset=utf-8") -> Reply {
             .body(status: status, contentType: contentType, Array(text.utf8))
@@ -105,6 +110,15 @@ package final class LoopbackHTTPServer: Sendable {
             while chunk.count < 65_536 { chunk += pattern }
             // Paced like a fast network (64 MB/s), not a loopback flood.
             while !stopped.load(ordering: .relaxed), (try? connection.writeAll(chunk)) != nil { usleep(1_000) }
+        case .drip(let status, let contentType, let declaredLength, let interval):
+            guard (try? connection.writeAll(Self.head(status, contentType, declaredLength))) != nil else { return }
+            for _ in 0..<declaredLength {
+                if stopped.load(ordering: .relaxed) || (try? connection.writeAll([UInt8(ascii: "x")])) == nil { return }
+                usleep(useconds_t(interval * 1_000_000))
+            }
+        case .redirect(let status, let location):
+            let head = "HTTP/1.1 \(status) Found\r\nLocation: \(location)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+            try? connection.writeAll(Array(head.utf8))
         case .hang:
             // Wait until the client gives up or the server stops.
             var byte: UInt8 = 0

@@ -18,7 +18,11 @@ package enum HTTPClient {
 
     /// The status and body of `GET url`. A body larger than `maxBytes` is refused as too large,
     /// as soon as its declared length or the bytes received pass the limit: a huge page is never
-    /// held whole. Errors never echo the URL: it may hold a service key.
+    /// held whole. `timeoutSeconds` bounds the whole request, from the first byte sent to the
+    /// last received (`URLRequest.timeoutInterval` alone bounds only the silence between two
+    /// packets, so an upstream that drips a byte a second would hold it for days). A redirect is
+    /// not followed: the request, and the key in its query or headers, go to the configured host
+    /// only. Errors never echo the URL: it may hold a service key.
     package static func get(_ url: String, headers: [(String, String)] = [], timeoutSeconds: Double, maxBytes: Int) async throws(UpstreamError) -> PageResponse {
         guard let target = URL(string: url) else { throw .transport("cannot form a URL from the configured address") }
         var request = URLRequest(url: target)
@@ -26,8 +30,12 @@ package enum HTTPClient {
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         let result: Result<PageResponse, UpstreamError> = await withCheckedContinuation { continuation in
             let task = session.dataTask(with: request)
-            transfers.begin(task.taskIdentifier, Transfer(maxBytes: maxBytes, timeoutSeconds: timeoutSeconds) { continuation.resume(returning: $0) })
+            let id = task.taskIdentifier
+            transfers.begin(id, Transfer(maxBytes: maxBytes, timeoutSeconds: timeoutSeconds) { continuation.resume(returning: $0) })
             task.resume()
+            DispatchQueue.global().asyncAfter(deadline: .now() + timeoutSeconds) { [transfers] in
+                if transfers.expire(id) { task.cancel() }
+            }
         }
         return try result.get()
     }
@@ -55,12 +63,32 @@ package enum HTTPClient {
         private var inFlight: [Int: Transfer] = [:]
 
         func begin(_ id: Int, _ transfer: Transfer) { lock.withLock { inFlight[id] = transfer } }
+
+        /// Ends the request `id` if it is still in flight at its deadline; true when it was.
+        func expire(_ id: Int) -> Bool {
+            guard let transfer = transfer(id) else { return false }
+            refuse(transfer, .transport("did not finish within \(Self.seconds(transfer.timeoutSeconds)) (a slow or stalled upstream; timeoutSeconds bounds the whole request)"), task: id)
+            return true
+        }
+
+        static func seconds(_ value: Double) -> String { value == value.rounded() ? "\(Int(value)) s" : "\(value) s" }
+
+        func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                        newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+            // Not followed: the redirect itself arrives as the answer, and is refused there.
+            completionHandler(nil)
+        }
         private func transfer(_ id: Int) -> Transfer? { lock.withLock { inFlight[id] } }
 
         func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
                         completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
             guard let transfer = transfer(dataTask.taskIdentifier) else { return completionHandler(.cancel) }
             transfer.status = (response as? HTTPURLResponse)?.statusCode ?? 0
+            if (300..<400).contains(transfer.status) && transfer.status != 304 {
+                refuse(transfer, .transport("answered HTTP \(transfer.status), a redirect, which is not followed: the request and its key go to the configured host only"),
+                       task: dataTask.taskIdentifier)
+                return completionHandler(.cancel)
+            }
             for (name, value) in (response as? HTTPURLResponse)?.allHeaderFields ?? [:] {
                 if let name = name as? String, let value = value as? String { transfer.headers[name.lowercased()] = value }
             }
@@ -77,17 +105,18 @@ package enum HTTPClient {
             guard let transfer = transfer(dataTask.taskIdentifier) else { return }
             if transfer.body.count + data.count > transfer.maxBytes {
                 refuse(transfer, .tooLarge(bytes: transfer.body.count + data.count, limit: transfer.maxBytes), task: dataTask.taskIdentifier)
+                transfer.body = []
                 dataTask.cancel()
                 return
             }
             transfer.body.append(contentsOf: data)
         }
 
-        /// Answers the waiting caller now: a cancelled task's completion comes when the session
-        /// gets to it, and then finds nothing left to do.
+        /// Answers the waiting caller now, once: a cancelled task's completion comes when the
+        /// session gets to it, and then finds nothing left to do. The body is left to the
+        /// delegate's queue, which alone writes it (the deadline fires on another).
         private func refuse(_ transfer: Transfer, _ error: UpstreamError, task id: Int) {
-            lock.withLock { _ = inFlight.removeValue(forKey: id) }
-            transfer.body = []
+            guard lock.withLock({ inFlight.removeValue(forKey: id) }) != nil else { return }
             transfer.finish(.failure(error))
         }
 
@@ -95,7 +124,7 @@ package enum HTTPClient {
             guard let transfer = lock.withLock({ inFlight.removeValue(forKey: task.taskIdentifier) }) else { return }
             if let error {
                 let nsError = error as NSError
-                let why = nsError.code == NSURLErrorTimedOut ? "timed out after \(transfer.timeoutSeconds) s" : "\(nsError.localizedDescription) (code \(nsError.code))"
+                let why = nsError.code == NSURLErrorTimedOut ? "timed out after \(Self.seconds(transfer.timeoutSeconds))" : "\(nsError.localizedDescription) (code \(nsError.code))"
                 transfer.finish(.failure(.transport(why)))
             } else {
                 transfer.finish(.success(PageResponse(status: transfer.status, body: transfer.body, headers: transfer.headers)))
