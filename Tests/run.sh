@@ -29,7 +29,11 @@ phase() {
   local limit=$1 name=$2; shift 2
   local started; started=$(date +%s)
   local rc=0
-  timeout --kill-after=30 "$limit" "$@" 2>&1 | tee "$log.$name" || rc=${PIPESTATUS[0]}
+  # Into a file, not a pipe: a test process that outlives swift test (it starts it in a
+  # process group of its own) could hold a pipe open, and the phase would never end.
+  timeout --kill-after=30 "$limit" "$@" > "$log.$name" 2>&1 || rc=$?
+  pkill -KILL -f "$PWD/.build/[^ ]*\.xctest" 2>/dev/null || true
+  cat "$log.$name"
   cat "$log.$name" >> "$log"
   if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
     echo "== $name ran past $limit and was killed; the last tests it started:"

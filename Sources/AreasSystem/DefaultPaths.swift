@@ -28,6 +28,18 @@ package enum DefaultPaths {
         return socket(environment: environment, uid: uid)
     }
 
+    /// The installed config (`config/install.sh` writes it).
+    package static let systemConfig = "/etc/areasd/areasd.json"
+
+    /// The config areasd reads without `--config`: `$CONFIGURATION_DIRECTORY/areasd.json`
+    /// (systemd), else the installed `/etc/areasd/areasd.json` when it is there, else the
+    /// checkout's `config/areasd.json` (the bundled samples).
+    package static func config(environment: [String: String], exists: (String) -> Bool = { (try? FileSystem.status(of: $0)) != nil }) -> String {
+        if let directory = firstOf(environment["CONFIGURATION_DIRECTORY"]) { return directory + "/areasd.json" }
+        if exists(systemConfig) { return systemConfig }
+        return "config/areasd.json"
+    }
+
     /// `$STATE_DIRECTORY/areas.snapshot` (systemd), else `/var/lib/areasd/areas.snapshot` as root,
     /// else `$XDG_STATE_HOME/areas/areas.snapshot`, else `~/.local/state/areas/areas.snapshot`.
     package static func snapshot(environment: [String: String], uid: UInt32 = getuid()) -> String {

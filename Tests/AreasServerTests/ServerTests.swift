@@ -174,13 +174,17 @@ final class ServerTests: XCTestCase {
 
     func testOversizedLineIsRefusedThenClosed() async throws {
         let server = try await TestServer.samples()
-        let fd = try Sockets.connectUnix(path: server.socketPath)
+        // Every read waits at most 10 s: a connection left open after too_large fails the test
+        // with a time-out instead of passing as "an error".
+        let fd = try Sockets.connectUnix(path: server.socketPath, timeoutSeconds: 10)
         defer { fd.close() }
         try fd.writeAll(Array(#"{"op":"health"}"#.utf8) + [10] + [UInt8](repeating: UInt8(ascii: "a"), count: 70_000))
         let reader = LineReader(fd: fd)
         XCTAssertEqual(try JSONParser.parse(try reader.next())["ok"]?.bool, true)
         XCTAssertEqual(try JSONParser.parse(try reader.next()).errorCode, "too_large")
-        XCTAssertThrowsError(try reader.next(), "closed after too_large")
+        XCTAssertThrowsError(try reader.next(), "closed after too_large") { error in
+            XCTAssertTrue(error is LineReader.Closed, "the connection was not closed: \(error)")
+        }
         XCTAssertEqual(try server.ask(#"{"op":"health"}"#)["ok"]?.bool, true, "others unaffected")
     }
 

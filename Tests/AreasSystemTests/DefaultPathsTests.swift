@@ -29,6 +29,16 @@ import Testing
         #expect(DefaultPaths.clientSocket(environment: environment, uid: uid, exists: { $0 == "/run/areasd/areasd.sock" && installed }) == expected)
     }
 
+    /// areasd without --config: systemd's ConfigurationDirectory, the installed file, the samples.
+    @Test(arguments: [
+        (["CONFIGURATION_DIRECTORY": "/etc/custom:/etc/other"], true, "/etc/custom/areasd.json"),
+        ([:], true, "/etc/areasd/areasd.json"),
+        ([:], false, "config/areasd.json"),
+    ] as [([String: String], Bool, String)])
+    func config(environment: [String: String], installed: Bool, expected: String) {
+        #expect(DefaultPaths.config(environment: environment, exists: { $0 == "/etc/areasd/areasd.json" && installed }) == expected)
+    }
+
     @Test(arguments: [
         (["STATE_DIRECTORY": "/var/lib/areasd:/var/lib/other", "HOME": "/home/a"], UInt32(1000), "/var/lib/areasd/areas.snapshot"),
         (["HOME": "/root"], 0, "/var/lib/areasd/areas.snapshot"),

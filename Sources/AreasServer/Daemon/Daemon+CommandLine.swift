@@ -13,7 +13,7 @@ extension Daemon {
             "It keeps the last good data in a snapshot file and serves it at once after a restart; a refresh replaces the data as a whole or not at all. Run by systemd (areasd.service and areasd.socket), it reports READY=1 once it has data, reloads its config on SIGHUP and stops cleanly on SIGTERM.",
         ],
         globalOptions: [
-            .init(["--config", "-c"], value: "PATH", "the config file (default config/areasd.json)"),
+            .init(["--config", "-c"], value: "PATH", "the config file (default /etc/areasd/areasd.json when installed, else config/areasd.json)"),
             .init(["--socket", "-s"], value: "PATH", "the socket to listen on, over the config's"),
             .init(["--snapshot"], value: "PATH", "the snapshot file, over the config's"),
             .init(["--log-level"], value: "LEVEL", choices: ["error", "warning", "info", "debug"], "the least severe log lines written (debug: one line per request)"),

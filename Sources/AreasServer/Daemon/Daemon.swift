@@ -8,7 +8,7 @@ import Synchronization
 /// and stop cleanly on a signal. The executable is a thin `main` over this.
 package final class Daemon: @unchecked Sendable {
     package struct Options: Sendable {
-        package var configPath = "config/areasd.json"
+        package var configPath = DefaultPaths.config(environment: ProcessInfo.processInfo.environment)
         package var socketPath: String?
         package var snapshotPath: String?
         package var logLevel: Logger.Level?
