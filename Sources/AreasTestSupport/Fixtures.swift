@@ -60,7 +60,7 @@ package enum Fixtures {
     package static func source(
         name: String = "zones", kind: AreaKind = .nonsmoking, format: SourceFormat = .dataGoKrXML,
         url: String, keyEnv: String? = nil, pageSize: Int = 1000, fields: FieldMapping = .dataGoKrStandard,
-        timeout: Double = 5, retries: Int = 3, maxPages: Int = 100
+        timeout: Double = 60, retries: Int = 3, maxPages: Int = 100
     ) -> SourceConfig {
         SourceConfig(
             name: name, kind: kind, format: format, location: .url(url), serviceKeyEnv: keyEnv,

@@ -41,7 +41,7 @@ final class FetchTests: XCTestCase {
     }
 
     private func refresh(_ upstream: Upstream, previous: Catalog = Catalog(), force: Bool = false, retries: Int = 3,
-                         timeout: Double = 5, env: [String: String] = [:], keyEnv: String? = nil) async -> (Catalog, SourceReport) {
+                         timeout: Double = 60, env: [String: String] = [:], keyEnv: String? = nil) async -> (Catalog, SourceReport) {
         let source = Fixtures.source(url: upstream.url, keyEnv: keyEnv, timeout: timeout, retries: retries)
         let (catalog, report) = await Refresher(config: Fixtures.config([source]), environment: env).refresh(previous, force: force)
         return (catalog, report.sources[0])

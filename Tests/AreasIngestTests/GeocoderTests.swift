@@ -23,7 +23,7 @@ struct GeocoderTests {
             let url = provider == "kakao" ? server.baseURL : server.baseURL + "/req/address"
             let json = """
                 {"snapshot": "areas.snapshot",
-                 "geocoder": {"provider": "\(provider)", "url": "\(url)", "keyEnv": "TEST_GEOCODER_KEY", "timeoutSeconds": 1, "retries": 1\(extra)},
+                 "geocoder": {"provider": "\(provider)", "url": "\(url)", "keyEnv": "TEST_GEOCODER_KEY", "timeoutSeconds": 5, "retries": 1\(extra)},
                  "sources": [{"name": "rows", "kind": "smoking", "format": "csv", "file": "rows.csv", "province": "서울특별시", "district": "중구",
                    "fields": {"name": "장소", "address": "주소"},
                    "geocode": {"query": "서울특별시 중구 {주소}"\(keyword ? ", \"keyword\": \"{장소}\"" : "")}}]}

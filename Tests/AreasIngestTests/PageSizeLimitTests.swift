@@ -10,7 +10,7 @@ struct PageSizeLimitTests {
     @Test func aDeclaredLengthPastTheLimitIsRefused() async throws {
         let server = try LoopbackHTTPServer { _ in .body(status: 200, contentType: "text/xml", [UInt8](repeating: 0x20, count: 3 << 20)) }
         defer { server.stop() }
-        let transport = HTTPPageTransport(baseURL: server.baseURL + "/zones", format: .dataGoKrXML, serviceKey: nil, timeoutSeconds: 10, maxPageBytes: 1 << 20)
+        let transport = HTTPPageTransport(baseURL: server.baseURL + "/zones", format: .dataGoKrXML, serviceKey: nil, timeoutSeconds: 60, maxPageBytes: 1 << 20)
         let error = await #expect(throws: UpstreamError.self) { _ = try await transport.fetch(page: 1, size: 100) }
         #expect(error?.description == "3145728 bytes is more than maxPageBytes (1048576)")
         #expect(error?.isTransient == true)
@@ -21,7 +21,7 @@ struct PageSizeLimitTests {
         // finish (the time-out is for silence) and would hold all of it.
         let server = try LoopbackHTTPServer { _ in .endless(contentType: "text/xml", pattern: Array("<item></item>".utf8)) }
         defer { server.stop() }
-        let transport = HTTPPageTransport(baseURL: server.baseURL + "/zones", format: .dataGoKrXML, serviceKey: nil, timeoutSeconds: 30, maxPageBytes: 1 << 20)
+        let transport = HTTPPageTransport(baseURL: server.baseURL + "/zones", format: .dataGoKrXML, serviceKey: nil, timeoutSeconds: 60, maxPageBytes: 1 << 20)
         let error = await #expect(throws: UpstreamError.self) { _ = try await transport.fetch(page: 1, size: 100) }
         guard case .tooLarge(let bytes, let limit) = error else {
             Issue.record("expected tooLarge, got \(String(describing: error))")
@@ -35,7 +35,7 @@ struct PageSizeLimitTests {
         let page = Array(String(repeating: "<item>가</item>", count: 50_000).utf8)
         let server = try LoopbackHTTPServer { _ in .body(status: 200, contentType: "text/xml", page) }
         defer { server.stop() }
-        let transport = HTTPPageTransport(baseURL: server.baseURL + "/zones", format: .dataGoKrXML, serviceKey: nil, timeoutSeconds: 10, maxPageBytes: 1 << 20)
+        let transport = HTTPPageTransport(baseURL: server.baseURL + "/zones", format: .dataGoKrXML, serviceKey: nil, timeoutSeconds: 60, maxPageBytes: 1 << 20)
         let response = try await transport.fetch(page: 1, size: 100)
         #expect(response?.status == 200)
         #expect(response?.body == page)

@@ -22,7 +22,7 @@ struct SlowAndRedirectingPeerTests {
             Issue.record("not a transport failure: \(String(describing: error))")
             return
         }
-        #expect(why.contains("did not finish within 2 s"), "\(why)")
+        #expect(why.contains("timed out after 2 s without the whole answer"), "\(why)")
         #expect(error?.isTransient == true, "retried later, as a failed request is")
         #expect(server.requestCount == 1)
     }
@@ -40,7 +40,7 @@ struct SlowAndRedirectingPeerTests {
         defer { upstream.stop() }
         let error = await #expect(throws: UpstreamError.self) {
             try await HTTPClient.get(upstream.baseURL + "/v2/local/search/address.json?query=x&serviceKey=secret",
-                                     headers: [("Authorization", "KakaoAK secret")], timeoutSeconds: 5, maxBytes: 1 << 20)
+                                     headers: [("Authorization", "KakaoAK secret")], timeoutSeconds: 60, maxBytes: 1 << 20)
         }
         guard case .transport(let why)? = error else {
             Issue.record("not a transport failure: \(String(describing: error))")
@@ -56,7 +56,7 @@ struct SlowAndRedirectingPeerTests {
     @Test func notModifiedIsAnAnswer() async throws {
         let server = try LoopbackHTTPServer { _ in .body(status: 304, contentType: "application/octet-stream", []) }
         defer { server.stop() }
-        let response = try await HTTPClient.get(server.baseURL + "/v1/snapshot", headers: [("If-None-Match", "\"x\"")], timeoutSeconds: 5, maxBytes: 1 << 20)
+        let response = try await HTTPClient.get(server.baseURL + "/v1/snapshot", headers: [("If-None-Match", "\"x\"")], timeoutSeconds: 60, maxBytes: 1 << 20)
         #expect(response.status == 304)
     }
 }

@@ -67,7 +67,7 @@ package enum HTTPClient {
         /// Ends the request `id` if it is still in flight at its deadline; true when it was.
         func expire(_ id: Int) -> Bool {
             guard let transfer = transfer(id) else { return false }
-            refuse(transfer, .transport("did not finish within \(Self.seconds(transfer.timeoutSeconds)) (a slow or stalled upstream; timeoutSeconds bounds the whole request)"), task: id)
+            refuse(transfer, .transport("timed out after \(Self.seconds(transfer.timeoutSeconds)) without the whole answer (timeoutSeconds bounds each request from start to end)"), task: id)
             return true
         }
 
