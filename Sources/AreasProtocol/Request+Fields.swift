@@ -28,15 +28,17 @@ struct Fields {
         init?(_ bytes: UnsafeBufferPointer<UInt8>) {
             if Key.opName.withUnsafeBufferPointer({ $0.sameBytes(as: bytes) }) {
                 self = .op
-                return
-            }
-            for (index, name) in RequestField.utf8Names.enumerated() where name.count == bytes.count {
-                guard name.withUnsafeBufferPointer({ $0.sameBytes(as: bytes) }), let field = RequestField(rawValue: index) else { continue }
+            } else if let field = Fields.position(of: bytes, in: RequestField.utf8Names).flatMap(RequestField.init(rawValue:)) {
                 self = .field(field)
-                return
+            } else {
+                return nil
             }
-            return nil
         }
+    }
+
+    /// Where `bytes` stands in `names`, compared in place: member names and `op` make no `String`.
+    static func position(of bytes: UnsafeBufferPointer<UInt8>, in names: [[UInt8]]) -> Int? {
+        names.firstIndex { name in name.count == bytes.count && name.withUnsafeBufferPointer { $0.sameBytes(as: bytes) } }
     }
 
     /// A member's value as read: plain text and numbers in place, anything else parsed
@@ -86,9 +88,7 @@ struct Fields {
     /// The operation `op` names, `nil` when there is no `op`.
     func operation() throws(RequestError) -> RequestOperation? {
         if case .text(let bytes) = values[Key.op.slot] {
-            for (index, name) in RequestOperation.utf8Names.enumerated() where name.count == bytes.count {
-                if name.withUnsafeBufferPointer({ $0.sameBytes(as: bytes) }), let operation = RequestOperation(rawValue: index) { return operation }
-            }
+            if let operation = Fields.position(of: bytes, in: RequestOperation.utf8Names).flatMap(RequestOperation.init(rawValue:)) { return operation }
             throw RequestOperation.unknown(String(decoding: bytes, as: UTF8.self))
         }
         switch find(slot: Key.op.slot) {

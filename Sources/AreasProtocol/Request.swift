@@ -138,7 +138,7 @@ extension Request {
     }
 
     /// Every operation's name, in the order `RequestOperation.index` numbers them (for counting).
-    public static let operationNames = RequestOperation.allCases.map(\.name)
+    public static var operationNames: [String] { RequestOperation.names }
 }
 
 extension Request {

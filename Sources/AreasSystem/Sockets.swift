@@ -180,10 +180,10 @@ package enum Sockets {
     /// Waits for a connection on `listener` or for `wakeup`, whichever comes first: the
     /// connection, or nil once woken. A listener systemd passed in may only be closed, never
     /// shut down (that would end it for the next start too), so a loop blocked here is woken
-    /// this way instead. The listener is made non-blocking: a connection that went away
-    /// between the wait and the accept then costs one more wait, not a blocked thread.
+    /// this way instead. `listener` must be non-blocking (`setNonBlocking`, once): a connection
+    /// that went away between the wait and the accept then costs one more wait, not a blocked
+    /// thread.
     package static func accept(_ listener: FileDescriptor, unless wakeup: Wakeup) throws(SystemError) -> FileDescriptor? {
-        try listener.setNonBlocking()
         var fds = [pollfd(fd: listener.rawValue, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeup.readEnd.rawValue, events: Int16(POLLIN), revents: 0)]
         while true {
             try systemCall("poll") { poll(&fds, 2, -1) }

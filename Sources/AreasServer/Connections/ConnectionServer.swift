@@ -85,6 +85,8 @@ package final class ConnectionServer: Sendable {
     package func start() throws(SystemError) {
         Signals.ignore(SIGPIPE)
         for listener in listeners {
+            // Woken from `poll`, accepting never waits (`Sockets.accept(_:unless:)`).
+            try listener.descriptor.setNonBlocking()
             finished.enter()
             do {
                 try SystemThread.start(stackSize: 256 * 1024) { [self] in
