@@ -329,3 +329,112 @@ expected["dongjak"] = dongjak.json()
 
 with open(os.path.join(files, "expected.json"), "w", encoding="utf-8") as f:
     json.dump(expected, f, ensure_ascii=False, indent=1, sort_keys=True)
+
+# 6. Overlapping sources, as an operator covering Seoul configures them (config/areasd.overlap.json):
+#    Yongsan's own district file re-publishes the odcloud booths (without the city and district
+#    in the names, a few meters off), the city-wide merge re-publishes them again (names spaced,
+#    prefixed or with a note in brackets, dates written 2024.03.15), and the nationwide standard
+#    CSV re-publishes Seoul's zones from the XML answer. Planted besides: two booths of one
+#    building on one position (two places), a differently named booth 3 m from another (two
+#    places), a date that is not a date. `expected.json` lists every planted pair.
+import math
+
+orng = random.Random(20261201)
+overlap = os.path.join(here, "overlap")
+os.makedirs(overlap, exist_ok=True)
+
+
+def shifted(lat, lon, low=0.5, high=5.0):
+    d, b = orng.uniform(low, high), orng.uniform(0, 2 * math.pi)
+    return (f"{float(lat) + d * math.cos(b) / 111320:.6f}",
+            f"{float(lon) + d * math.sin(b) / (111320 * math.cos(math.radians(float(lat)))):.6f}")
+
+
+def record(source, name, lat, lon):
+    return {"source": source, "name": name, "lat": lat, "lon": lon}
+
+
+def write_overlap(name, header, rows, encoding, line_end, bom=False):
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator=line_end).writerows([header] + rows)
+    with open(os.path.join(overlap, name), "wb") as f:
+        f.write((b"\xef\xbb\xbf" if bom else b"") + buffer.getvalue().encode(encoding))
+
+
+pairs, apart = [], []
+booth = [(r["서울특별시 용산구 설치 위치"], r["위도"], r["경도"]) for r in yongsan]
+district_rows, citywide_rows = [], []
+for i, (full, lat, lon) in enumerate(booth):
+    short = full.replace("서울특별시 용산구 ", "")
+    dlat, dlon = shifted(lat, lon)
+    district_rows.append([str(i + 1), "흡연시설", short, dlat, dlon, "2025-06-30"])
+    pairs.append([record("yongsan", full, lat, lon), record("yongsan-district", short, dlat, dlon)])
+    variant = [f"용산구 {short}", short.replace(" ", "", 1), f"{short}(개방형)", f"서울 {short}"][i % 4]
+    clat, clon = shifted(lat, lon)
+    citywide_rows.append(["용산구", variant, clat, clon, "미상" if i == 5 else "2024.03.15"])
+    pairs.append([record("yongsan", full, lat, lon), record("seoul-citywide", variant, clat, clon)])
+# Three booths only the district publishes; the city re-publishes the first.
+for j, place in enumerate(["전쟁기념관 정문", "용산가족공원 입구", "국립중앙박물관 주차장"]):
+    lat, lon = f"{37.5300 + orng.gauss(0, 0.006):.6f}", f"{126.9780 + orng.gauss(0, 0.006):.6f}"
+    district_rows.append([str(len(district_rows) + 1), "흡연시설", place, lat, lon, "2025-06-30"])
+    if j == 0:
+        clat, clon = shifted(lat, lon)
+        citywide_rows.append(["용산구", place.replace(" ", ""), clat, clon, "2024.03.15"])
+        pairs.append([record("yongsan-district", place, lat, lon), record("seoul-citywide", place.replace(" ", ""), clat, clon)])
+# Two booths of one building share a position: two places in each file, never one.
+mall = ("37.529170", "126.964420")
+for place in ["아이파크몰 8층 옥상", "아이파크몰 달 주차장 4.5층"]:
+    district_rows.append([str(len(district_rows) + 1), "흡연시설", place, mall[0], mall[1], "2025-06-30"])
+    clat, clon = shifted(*mall, low=1.0, high=2.0)
+    citywide_rows.append(["용산구", place, clat, clon, "2024.03.15"])
+    pairs.append([record("yongsan-district", place, *mall), record("seoul-citywide", place, clat, clon)])
+apart.append([record("yongsan-district", "아이파크몰 8층 옥상", *mall), record("yongsan-district", "아이파크몰 달 주차장 4.5층", *mall)])
+# A booth 3 m from another under another name: two places.
+near = shifted(booth[0][1], booth[0][2], low=3.0, high=3.0)
+citywide_rows.append(["용산구", "서울역 광장 관광안내소 앞", near[0], near[1], "2024.03.15"])
+apart.append([record("yongsan", booth[0][0], booth[0][1], booth[0][2]), record("seoul-citywide", "서울역 광장 관광안내소 앞", *near)])
+write_overlap("yongsan-district.csv", ["연번", "시설구분", "설치위치", "위도", "경도", "데이터기준일자"], district_rows, "cp949", "\r\n")
+write_overlap("seoul-smoking-citywide.csv", ["자치구명", "설치위치", "위도", "경도", "데이터기준일자"], citywide_rows, "utf-8", "\n", bom=True)
+
+# Seoul's zones, re-published by the standard CSV: clean rows of the XML answer only.
+seen_zones, seoul = set(), []
+for z in zones:
+    k = (z["prhsmkNm"], z["latitude"], z["longitude"])
+    if z["ctprvnNm"] != "서울특별시" or k in seen_zones or z["prhsmkNm"] != z["prhsmkNm"].strip(): continue
+    seen_zones.add(k)
+    try:
+        lat, lon = float(z["latitude"]), float(z["longitude"])
+    except ValueError:
+        continue
+    if 37 < lat < 38 and 126 < lon < 128 and z["latitude"] == z["latitude"].strip(): seoul.append(z)
+standard_overlap = []
+for i, z in enumerate(seoul[:120]):
+    name = [z["prhsmkNm"], z["prhsmkNm"].replace(" ", ""), "서울특별시 " + z["prhsmkNm"]][i % 3]
+    lat, lon = shifted(z["latitude"], z["longitude"], high=4.0)
+    standard_overlap.append([name, z["prhsmkScopeDesc"], "서울특별시", z["signguNm"], z["prhsmkSe"].ljust(100), z["prhsmkAppnBasis"],
+                             z["prhsmkAr"], z["ffnlg"], z["phoneNumber"], z["rdnmadr"], z["lnmadr"], z["institutionNm"], lat, lon,
+                             "2025-12-31", z["insttCode"], "2026-01-02 03:00:00"])
+    pairs.append([record("nonsmoking-zones", z["prhsmkNm"], z["latitude"], z["longitude"]), record("seoul-standard", name, lat, lon)])
+for i in range(10):
+    lat, lon = f"{37.55 + orng.gauss(0, 0.03):.6f}", f"{126.98 + orng.gauss(0, 0.03):.6f}"
+    standard_overlap.append([f"마포구 새마을{i + 1} 어린이공원", "놀이시설 경계 10m 이내", "서울특별시", "마포구", "어린이놀이시설".ljust(100),
+                             "국민건강증진법 제9조4항", "300", "100000", "02-330-1234", f"서울특별시 마포구 월드컵로 {i + 10}", "",
+                             "마포구 보건소", lat, lon, "2025-12-31", "3130000", "2026-01-02 03:00:00"])
+write_overlap("seoul-nonsmoking-standard.csv", standard_header, standard_overlap, "utf-8", "\r\n", bom=True)
+
+# Each planted pair is unambiguous: no other record of another source and the same kind lies
+# within 15 m of the pair's first record.
+def meters(a, b):
+    la, lb = math.radians(float(a["lat"])), math.radians(float(b["lat"]))
+    h = math.sin((lb - la) / 2) ** 2 + math.cos(la) * math.cos(lb) * math.sin(math.radians(float(b["lon"]) - float(a["lon"])) / 2) ** 2
+    return 2 * 6371008.8 * math.asin(math.sqrt(h))
+for first, second in pairs:
+    assert meters(first, second) <= 15, (first, second)
+with open(os.path.join(overlap, "expected.json"), "w", encoding="utf-8") as f:
+    json.dump({"mergeMeters": 15, "pairs": pairs, "apart": apart,
+               "accepted": {"yongsan-district": len(district_rows), "seoul-citywide": len(citywide_rows), "seoul-standard": len(standard_overlap)},
+               "merged": {"yongsan-district": 57, "seoul-citywide": 60, "seoul-standard": 120},
+               "unreadableDates": {"seoul-citywide": 1},
+               "referenceDates": {"nonsmoking-zones": ["2026-06-30", "2026-06-30"], "yongsan-district": ["2025-06-30", "2025-06-30"],
+                                  "seoul-citywide": ["2024-03-15", "2024-03-15"], "seoul-standard": ["2025-12-31", "2025-12-31"]}},
+              f, ensure_ascii=False, indent=1)

@@ -40,6 +40,9 @@ public struct AnswerKey: Sendable, Equatable {
     @inlinable public static var roadAddress: AnswerKey { AnswerKey("roadAddress") }
     @inlinable public static var lotAddress: AnswerKey { AnswerKey("lotAddress") }
     @inlinable public static var fields: AnswerKey { AnswerKey("fields") }
+    @inlinable public static var referenceDate: AnswerKey { AnswerKey("referenceDate") }
+    /// The records an area was merged from (`get`), and each record's sources (full answers).
+    @inlinable public static var records: AnswerKey { AnswerKey("records") }
     @inlinable public static var alongMeters: AnswerKey { AnswerKey("alongMeters") }
     @inlinable public static var sideMeters: AnswerKey { AnswerKey("sideMeters") }
 
@@ -122,6 +125,18 @@ public struct AnswerKey: Sendable, Equatable {
     @inlinable public static var changed: AnswerKey { AnswerKey("changed") }
     @inlinable public static var serving: AnswerKey { AnswerKey("serving") }
     @inlinable public static var warnings: AnswerKey { AnswerKey("warnings") }
+    @inlinable public static var merged: AnswerKey { AnswerKey("merged") }
+    @inlinable public static var unreadableDates: AnswerKey { AnswerKey("unreadableDates") }
+
+    // `sources`
+    @inlinable public static var format: AnswerKey { AnswerKey("format") }
+    @inlinable public static var rows: AnswerKey { AnswerKey("rows") }
+    @inlinable public static var geocodedCount: AnswerKey { AnswerKey("geocoded") }
+    @inlinable public static var overridden: AnswerKey { AnswerKey("overridden") }
+    @inlinable public static var referenceDates: AnswerKey { AnswerKey("referenceDates") }
+    @inlinable public static var oldest: AnswerKey { AnswerKey("oldest") }
+    @inlinable public static var newest: AnswerKey { AnswerKey("newest") }
+    @inlinable public static var districts: AnswerKey { AnswerKey("districts") }
     @inlinable public static var problems: AnswerKey { AnswerKey("problems") }
 }
 

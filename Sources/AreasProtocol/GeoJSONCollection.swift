@@ -3,7 +3,7 @@
 /// front door's `format=geojson` both write it from the same answer, so they agree byte for byte.
 public enum GeoJSONCollection {
     /// The properties kept for each feature: everything, or with `idsOnly` the id and distances.
-    static let fullProperties: [AnswerKey] = [.id, .kind, .name, .address, .district, .source, .geocoded, .distanceMeters, .alongMeters, .sideMeters, .footprintMeters]
+    static let fullProperties: [AnswerKey] = [.id, .kind, .name, .address, .district, .source, .geocoded, .referenceDate, .sources, .distanceMeters, .alongMeters, .sideMeters, .footprintMeters]
     static let idProperties: [AnswerKey] = [.id, .distanceMeters, .alongMeters]
 
     /// `answer` is a parsed success answer with `areas` (full areas: each has `lat` and `lon`).
@@ -37,6 +37,11 @@ public enum GeoJSONCollection {
                 case .number(let n): writer.number(n)
                 case .string(let text): writer.string(text)
                 case .bool(let flag): writer.bool(flag)
+                case .array(let items):
+                    // An area's `sources`: names only.
+                    writer.beginArray()
+                    for item in items { if let text = item.string { writer.string(text) } else { writer.null() } }
+                    writer.endArray()
                 default: writer.null()
                 }
             }

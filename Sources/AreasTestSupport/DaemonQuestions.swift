@@ -39,14 +39,14 @@ package enum DaemonQuestions {
 }
 
 extension Fixtures {
-    /// The bundled sample config, written into `directory` with the sample folders' absolute
-    /// paths and the snapshot in `directory`; `extra` top-level members are added. The path of
-    /// the written file.
-    package static func sampleConfig(in directory: String, extra: String = "") throws -> String {
-        var text = try String(contentsOfFile: path("config/areasd.json"), encoding: .utf8)
+    /// A bundled sample config (`config/areasd.json` unless named), written into `directory`
+    /// with the sample folders' absolute paths and the snapshot in `directory`; `extra`
+    /// top-level members are added. The path of the written file.
+    package static func sampleConfig(in directory: String, extra: String = "", from bundled: String = "config/areasd.json") throws -> String {
+        var text = try String(contentsOfFile: path(bundled), encoding: .utf8)
         text = text.replacingOccurrences(of: "\"../samples/", with: "\"\(root)/samples/")
         guard let snapshot = text.range(of: #""snapshot": "[^"]*""#, options: .regularExpression) else {
-            throw MissingFile(path: path("config/areasd.json") + " (its snapshot key)")
+            throw MissingFile(path: path(bundled) + " (its snapshot key)")
         }
         text.replaceSubrange(snapshot, with: #""snapshot": "\#(directory)/areas.snapshot""#)
         if !extra.isEmpty, let brace = text.range(of: "{\n") { text.replaceSubrange(brace, with: "{\n\(extra),\n") }

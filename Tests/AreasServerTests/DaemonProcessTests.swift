@@ -99,7 +99,7 @@ final class DaemonProcessTests: XCTestCase {
         XCTAssertTrue(again.waitUntilExit(seconds: 20), "again did not exit in 20 s")
         XCTAssertEqual(again.terminationStatus, 0)
         let againLog = String(decoding: againErr.readToEnd(), as: UTF8.self)
-        XCTAssertTrue(againLog.contains("loaded snapshot \(directory)/areas.snapshot (format 5, served in place): \(SampleCounts.total) areas"), againLog)
+        XCTAssertTrue(againLog.contains("loaded snapshot \(directory)/areas.snapshot (format \(SnapshotFile.version), served in place): \(SampleCounts.total) areas"), againLog)
     }
 
     func testTornSnapshotIsMovedAsideAndRefetched() throws {

@@ -4,18 +4,25 @@ extension AreaIndex {
 
     /// Whether the index is the one `init(table:nodeSize:footprint:)` would build with these
     /// settings (a snapshot's, laid out by a build configured otherwise, is not).
-    public func isBuilt(nodeSize: Int, footprint: FootprintPolicy) -> Bool {
-        (self.nodeSize == nodeSize || count == 0) && footprintPolicy == footprint
+    /// A `merge` of nil takes whatever merging the index was built with (a follower serves its
+    /// leader's areas as they are).
+    public func isBuilt(nodeSize: Int, footprint: FootprintPolicy, merge: MergePolicy? = nil) -> Bool {
+        (self.nodeSize == nodeSize || areas.isEmpty) && footprintPolicy == footprint && merge.map { $0 == mergePolicy } ?? true
     }
 
-    /// Lays the whole index out: the footprint policy it was built with, the table, the area
-    /// tree, the smoking areas and their tree, and the zones' footprint bands, so a reader
-    /// serves it without sorting, tiling or decoding anything.
+    /// Lays the whole index out: the footprint policy it was built with, the table, the merge
+    /// policy and each record's area, the area tree, the smoking areas and their tree, and the
+    /// zones' footprint bands, so a reader serves it without sorting, tiling, merging or
+    /// decoding anything.
     package func write(to writer: inout some FlatLayoutWriter) {
         writer.number(footprintPolicy.minimumMeters)
         writer.number(footprintPolicy.maximumMeters)
         writer.column(Column(Array(footprintPolicy.sizeField.utf8)))
         areas.write(to: &writer)
+        writer.number(mergePolicy.meters)
+        writer.number(mergePolicy.priority.count)
+        for name in mergePolicy.priority { writer.column(Column(Array(name.utf8))) }
+        writer.column(groups.leaders)
         tree.write(to: &writer)
         writer.column(smokingPositions)
         smokingTree.write(to: &writer)
@@ -30,8 +37,9 @@ extension AreaIndex {
 
     /// Reads an index laid out by `write(to:)`, in place, checking every part (see
     /// `AreaTable.init(reading:)` and `PackedRTree.init(reading:count:payloadLimit:)`), and that
-    /// the smoking areas and the zones are what their kinds say.
-    package init(reading reader: inout some FlatLayoutReader) throws(FlatLayoutError) {
+    /// the smoking areas and the zones are what their kinds say. A layout without the merge
+    /// section (`merged` false: snapshot format 5) is one whose records are all their own areas.
+    package init(reading reader: inout some FlatLayoutReader, merged: Bool = true) throws(FlatLayoutError) {
         let minimum = try reader.double("the footprint minimum", in: 0...100_000)
         let maximum = try reader.double("the footprint maximum", in: minimum...100_000)
         let sizeFieldBytes = try reader.column(of: UInt8.self)
@@ -40,6 +48,29 @@ extension AreaIndex {
         }
         let table = try AreaTable(reading: &reader)
         let records = table.records
+        var mergePolicy = MergePolicy.off
+        var groups = AreaGroups.none
+        if merged {
+            let meters = try reader.double("the merge distance", in: 0...100_000)
+            let sourceCount = try reader.integer("the merge priority's length", atMost: 100_000)
+            var priority: [String] = []
+            for _ in 0..<sourceCount {
+                let bytes = try reader.column(of: UInt8.self)
+                guard bytes.count <= 4096, let name = String(validating: bytes, as: UTF8.self) else {
+                    throw FlatLayoutError("a source name of the merge priority is not short UTF-8")
+                }
+                priority.append(name)
+            }
+            mergePolicy = MergePolicy(meters: meters, priority: priority)
+            let leaders = try reader.column(of: UInt32.self)
+            guard leaders.isEmpty || leaders.count == table.count else {
+                throw FlatLayoutError("\(leaders.count) area leaders for \(table.count) records")
+            }
+            for (i, leader) in leaders.enumerated() where Int(leader) >= table.count || leaders[Int(leader)] != leader || records[Int(leader)].kind != records[i].kind {
+                throw FlatLayoutError("record \(i)'s area leader (\(leader)) is not a record of its kind leading its own area")
+            }
+            groups = AreaGroups(leaders: leaders, table: table, priority: priority)
+        }
         let tree = try PackedRTree(reading: &reader, count: table.count, payloadLimit: table.count)
         let smokingPositions = try reader.column(of: UInt32.self)
         for position in smokingPositions where Int(position) >= table.count || records[Int(position)].kind != .smoking {
@@ -61,6 +92,7 @@ extension AreaIndex {
         }
         self.init(areas: table, tree: tree, smokingTree: smokingTree, smokingPositions: smokingPositions,
                   footprints: ZoneFootprints(bands: bands),
-                  footprintPolicy: FootprintPolicy(minimumMeters: minimum, maximumMeters: maximum, sizeField: sizeField))
+                  footprintPolicy: FootprintPolicy(minimumMeters: minimum, maximumMeters: maximum, sizeField: sizeField),
+                  groups: groups, mergePolicy: mergePolicy)
     }
 }

@@ -13,6 +13,10 @@ public struct AreaIndex: Sendable {
     let footprints: ZoneFootprints
     /// How zone sizes become footprints.
     public let footprintPolicy: FootprintPolicy
+    /// Which records are served as one area, and the policy that made them so. Only the
+    /// leading record of each area is in the trees; the others answer through it.
+    public let groups: AreaGroups
+    public let mergePolicy: MergePolicy
     /// How long building the tree took, in milliseconds.
     public let buildMilliseconds: Double
 
@@ -23,20 +27,22 @@ public struct AreaIndex: Sendable {
     }
 
     /// Sorts `areas` by id (keeping the first of any repeated id) and builds the tree.
-    public init(areas: [Area], nodeSize: Int = PackedRTree.defaultNodeSize, footprint: FootprintPolicy = .standard) {
-        self.init(table: AreaTable(areas: areas), nodeSize: nodeSize, footprint: footprint)
+    public init(areas: [Area], nodeSize: Int = PackedRTree.defaultNodeSize, footprint: FootprintPolicy = .standard, merge: MergePolicy = .off) {
+        self.init(table: AreaTable(areas: areas), nodeSize: nodeSize, footprint: footprint, merge: merge)
     }
 
     /// Orders `table` by id (keeping the first of any repeated id) and builds the trees.
-    public init(table: AreaTable, nodeSize: Int = PackedRTree.defaultNodeSize, footprint: FootprintPolicy = .standard) {
-        self.init(sortedTable: table.sortedByID(), nodeSize: nodeSize, footprint: footprint)
+    public init(table: AreaTable, nodeSize: Int = PackedRTree.defaultNodeSize, footprint: FootprintPolicy = .standard, merge: MergePolicy = .off) {
+        self.init(sortedTable: table.sortedByID(), nodeSize: nodeSize, footprint: footprint, merge: merge)
     }
 
-    /// Builds the trees over `sorted`, which is already in id order without repeats (a
-    /// catalog's table is: it was put in order when the catalog was made).
-    package init(sortedTable sorted: AreaTable, nodeSize: Int = PackedRTree.defaultNodeSize, footprint: FootprintPolicy = .standard) {
+    /// Merges `sorted`'s records as `merge` says and builds the trees over the areas; `sorted`
+    /// is already in id order without repeats (a catalog's table is: it was put in order when
+    /// the catalog was made).
+    package init(sortedTable sorted: AreaTable, nodeSize: Int = PackedRTree.defaultNodeSize, footprint: FootprintPolicy = .standard, merge: MergePolicy = .off) {
         let clock = ContinuousClock()
         let start = clock.now
+        let groups = AreaGroups.merging(sorted, policy: merge)
         // The area tree, the smoking-area tree and the zone footprints are independent: build
         // them side by side.
         final class Built: @unchecked Sendable {
@@ -53,17 +59,18 @@ public struct AreaIndex: Sendable {
             if part == 3 {
                 built.regionNames = RegionNames(sorted)
             } else if part == 2 {
-                let positions = records.indices.filter { records[$0].kind == .smoking }
+                let positions = records.indices.filter { records[$0].kind == .smoking && !groups.isMerged($0) }
                 built.smokingTree = PackedRTree(entries: positions.map { GeoBox(records[$0].coordinate) }, nodeSize: nodeSize)
                 built.smokingPositions = Column(positions.map { UInt32($0) })
             } else if part == 0 {
+                // A merged record stays in the tree with no class, so no query finds it.
                 built.tree = PackedRTree(
                     entries: records.map { GeoBox($0.coordinate) },
-                    classes: records.map { Self.classMask(of: $0.kind) },
+                    classes: records.indices.map { groups.isMerged($0) ? 0 : Self.classMask(of: records[$0].kind) },
                     nodeSize: nodeSize)
                 built.treeMilliseconds = (clock.now - start).milliseconds
             } else {
-                let zones = records.indices.lazy.filter { records[$0].kind == .nonsmoking }.map { i in
+                let zones = records.indices.lazy.filter { records[$0].kind == .nonsmoking && !groups.isMerged($0) }.map { i in
                     (center: records[i].coordinate, zone: ZoneFootprints.Zone(radiusMeters: footprint.radius(of: sorted, at: i), position: UInt32(i)))
                 }
                 built.footprints = ZoneFootprints(Array(zones), nodeSize: nodeSize)
@@ -77,11 +84,15 @@ public struct AreaIndex: Sendable {
         self.smokingTree = built.smokingTree
         self.smokingPositions = built.smokingPositions
         self.regionNames = built.regionNames ?? RegionNames(sorted)
+        self.groups = groups
+        self.mergePolicy = merge
     }
 
     /// An index from parts read back from a snapshot and checked there.
     init(areas: AreaTable, tree: PackedRTree, smokingTree: PackedRTree, smokingPositions: Column<UInt32>,
-         footprints: ZoneFootprints, footprintPolicy: FootprintPolicy) {
+         footprints: ZoneFootprints, footprintPolicy: FootprintPolicy, groups: AreaGroups, mergePolicy: MergePolicy) {
+        self.groups = groups
+        self.mergePolicy = mergePolicy
         self.areas = areas
         self.tree = tree
         self.smokingTree = smokingTree
@@ -101,9 +112,9 @@ public struct AreaIndex: Sendable {
     let smokingTree: PackedRTree
     let smokingPositions: Column<UInt32>
 
-    /// How many areas of `kind` the index holds.
+    /// How many areas of `kind` the index serves.
     public func count(of kind: AreaKind) -> Int {
-        kind == .smoking ? smokingPositions.count : areas.count - smokingPositions.count
+        kind == .smoking ? smokingPositions.count : count - smokingPositions.count
     }
 
     /// Bytes held by the spatial structures: the area tree, the smoking-area tree and the zone
@@ -119,11 +130,18 @@ public struct AreaIndex: Sendable {
 
     public static let empty = AreaIndex(areas: [])
 
-    public var count: Int { areas.count }
+    /// How many areas the index serves: its records less those merged into another's area.
+    public var count: Int { areas.count - groups.mergedCount }
 
-    /// The area with this id, by binary search.
+    /// The position of the area that the record with this id belongs to, by binary search:
+    /// a merged record's id still finds its area.
+    public func position(ofAreaWith id: String) -> Int? {
+        areas.position(of: id).map(groups.leader(of:))
+    }
+
+    /// The area that the record with this id belongs to.
     public func area(id: String) -> Area? {
-        areas.position(of: id).map { areas[$0] }
+        position(ofAreaWith: id).map { areas[$0] }
     }
 
     /// Areas inside `box`, edges inclusive, in id order; at most `limit`.

@@ -24,12 +24,14 @@ public struct Area: Sendable, Hashable {
     /// from the published data: answers say so, since such a position is only as good as
     /// the address it was found from.
     public var geocoded: Bool
+    /// The day the publisher states the data for (`데이터기준일자`), when it states one.
+    public var referenceDate: ReferenceDate?
 
     public init(
         id: String, kind: AreaKind, name: String, coordinate: GeoPoint,
         roadAddress: String = "", lotAddress: String = "",
         province: String = "", district: String = "",
-        source: String, fields: [Field] = [], geocoded: Bool = false
+        source: String, fields: [Field] = [], geocoded: Bool = false, referenceDate: ReferenceDate? = nil
     ) {
         self.id = id
         self.kind = kind
@@ -42,6 +44,7 @@ public struct Area: Sendable, Hashable {
         self.source = source
         self.fields = fields
         self.geocoded = geocoded
+        self.referenceDate = referenceDate
     }
 
     /// The address a person would look for: the road address, else the lot address.

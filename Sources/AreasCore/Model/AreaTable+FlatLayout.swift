@@ -52,7 +52,7 @@ extension AreaTable {
     /// not write is no `AreaKind` at all).
     private static func check(_ records: Column<Record>, starts: StringStarts, arena: Column<UInt8>) throws(FlatLayoutError) {
         let layout = RecordLayout.current
-        let (stride, coordinate, kind, geocoded, size) = (layout.stride, layout.coordinate, layout.kind, layout.geocoded, layout.size)
+        let (stride, coordinate, kind, geocoded) = (layout.stride, layout.coordinate, layout.kind, layout.geocoded)
         let refOffsets = layout.stringReferences
         let nonsmoking = UInt8(layout.nonsmokingByte)
         let smoking: UInt8 = nonsmoking == 0 ? 1 : 0
@@ -65,8 +65,8 @@ extension AreaTable {
                     let record = base + i * stride
                     let kindByte = record.load(fromByteOffset: kind, as: UInt8.self)
                     guard kindByte == smoking || kindByte == nonsmoking else { throw FlatLayoutError("area \(i) has kind byte \(kindByte)") }
-                    guard record.load(fromByteOffset: geocoded, as: UInt8.self) <= 1,
-                          record.load(fromByteOffset: size - 2, as: UInt16.self) == 0
+                    // The last two bytes are the reference day, where every value is a day.
+                    guard record.load(fromByteOffset: geocoded, as: UInt8.self) <= 1
                     else { throw FlatLayoutError("area \(i) has flag bytes this build does not write") }
                     let latitude = record.load(fromByteOffset: coordinate, as: Double.self)
                     let longitude = record.load(fromByteOffset: coordinate + 8, as: Double.self)

@@ -1,11 +1,11 @@
 extension AreaTable {
     /// Whether the area at `position` is the area at `otherPosition` of `other`: the same id,
-    /// kind, position (and whether it was geocoded), names, addresses, source and upstream
+    /// kind, position (and whether it was geocoded), reference date, names, addresses, source and upstream
     /// columns, compared as bytes (the two tables' strings live in different arenas).
     public func sameArea(at position: Int, as other: AreaTable, at otherPosition: Int) -> Bool {
         let a = records[position]
         let b = other.records[otherPosition]
-        guard a.kind == b.kind, a.geocoded == b.geocoded, a.coordinate == b.coordinate else { return false }
+        guard a.kind == b.kind, a.geocoded == b.geocoded, a.referenceDay == b.referenceDay, a.coordinate == b.coordinate else { return false }
         let ownFields = fieldRange(of: position)
         let otherFields = other.fieldRange(of: otherPosition)
         guard ownFields.count == otherFields.count else { return false }

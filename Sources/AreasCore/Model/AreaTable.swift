@@ -20,14 +20,15 @@ public struct AreaTable: Sendable, RandomAccessCollection {
         public var kind: AreaKind
         /// The position came from a geocoder, not from the published data.
         public var geocoded: Bool
-        /// Fills the record's last two bytes, so every byte of a record is defined and a
-        /// snapshot that stores records as they lie in memory holds no stray bytes. Always 0.
-        private var reserved: UInt16 = 0
+        /// The day the publisher states the record's data for (`ReferenceDate.day`), 0 when it
+        /// states none. It fills the record's last two bytes, so every byte of a record is
+        /// defined and a snapshot that stores records as they lie in memory holds no stray bytes.
+        public var referenceDay: UInt16 = 0
 
         package init(
             coordinate: GeoPoint, id: StringArena.Ref, name: StringArena.Ref, roadAddress: StringArena.Ref,
             lotAddress: StringArena.Ref, province: StringArena.Ref, district: StringArena.Ref,
-            source: StringArena.Ref, kind: AreaKind, geocoded: Bool = false
+            source: StringArena.Ref, kind: AreaKind, geocoded: Bool = false, referenceDay: UInt16 = 0
         ) {
             self.coordinate = coordinate
             self.id = id
@@ -39,7 +40,11 @@ public struct AreaTable: Sendable, RandomAccessCollection {
             self.source = source
             self.kind = kind
             self.geocoded = geocoded
+            self.referenceDay = referenceDay
         }
+
+        /// The date the publisher states, if any.
+        public var referenceDate: ReferenceDate? { ReferenceDate(day: referenceDay) }
 
         /// The address a person would look for: the road address, else the lot address.
         public var address: StringArena.Ref { roadAddress == StringArena.empty ? lotAddress : roadAddress }
@@ -76,7 +81,8 @@ public struct AreaTable: Sendable, RandomAccessCollection {
             id: strings.string(record.id), kind: record.kind, name: strings.string(record.name), coordinate: record.coordinate,
             roadAddress: strings.string(record.roadAddress), lotAddress: strings.string(record.lotAddress),
             province: strings.string(record.province), district: strings.string(record.district),
-            source: strings.string(record.source), fields: Array(fields), geocoded: record.geocoded)
+            source: strings.string(record.source), fields: Array(fields), geocoded: record.geocoded,
+            referenceDate: record.referenceDate)
     }
 
     /// The pairs of `fieldRefs` holding area `position`'s upstream columns.
@@ -199,7 +205,8 @@ extension AreaTable {
                 coordinate: area.coordinate, id: strings.intern(area.id), name: strings.intern(area.name),
                 roadAddress: strings.intern(area.roadAddress), lotAddress: strings.intern(area.lotAddress),
                 province: strings.intern(area.province), district: strings.intern(area.district),
-                source: strings.intern(area.source), kind: area.kind, geocoded: area.geocoded)
+                source: strings.intern(area.source), kind: area.kind, geocoded: area.geocoded,
+                referenceDay: area.referenceDate?.day ?? 0)
             records.append(record)
             for field in area.fields {
                 fieldRefs.append(strings.intern(field.key))

@@ -69,7 +69,8 @@ extension AreasConfig {
             fields = FieldMapping(
                 name: n, latitude: mapping.latitude, longitude: mapping.longitude,
                 address: mapping.address ?? standard?.address, lotAddress: mapping.lotAddress ?? standard?.lotAddress,
-                province: mapping.province ?? standard?.province, district: mapping.district ?? standard?.district)
+                province: mapping.province ?? standard?.province, district: mapping.district ?? standard?.district,
+                referenceDate: mapping.referenceDate ?? standard?.referenceDate)
         case (.dataGoKrXML, nil):
             fields = .dataGoKrStandard
         case (_, nil):
@@ -153,7 +154,7 @@ extension FieldMapping {
     /// Each configured column with the key that names it in the config.
     var columns: [(String, String)] {
         [("name", name), ("latitude", latitude), ("longitude", longitude), ("address", address),
-         ("lotAddress", lotAddress), ("province", province), ("district", district)]
+         ("lotAddress", lotAddress), ("province", province), ("district", district), ("referenceDate", referenceDate)]
             .compactMap { key, column in column.map { (key, $0) } }
     }
 
@@ -162,6 +163,7 @@ extension FieldMapping {
         FieldMapping(
             name: name.collapsingWhitespace, latitude: latitude?.collapsingWhitespace, longitude: longitude?.collapsingWhitespace,
             address: address?.collapsingWhitespace, lotAddress: lotAddress?.collapsingWhitespace,
-            province: province?.collapsingWhitespace, district: district?.collapsingWhitespace)
+            province: province?.collapsingWhitespace, district: district?.collapsingWhitespace,
+            referenceDate: referenceDate?.collapsingWhitespace)
     }
 }

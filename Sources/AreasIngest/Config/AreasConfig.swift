@@ -26,6 +26,13 @@ package struct AreasConfig: Sendable, Equatable {
     package var logLevel: String?
     /// Footprints given to non-smoking zones for `check`.
     package var footprint: FootprintPolicy = .standard
+    /// `merge.meters`: records of different sources this close that name one place are one area.
+    package var mergeMeters: Double = MergePolicy.defaultMeters
+    /// How a refresh merges sources, in the order they are configured; nil for a follower,
+    /// which serves its leader's areas as the leader merged them.
+    package var merge: MergePolicy? {
+        follow == nil ? MergePolicy(meters: mergeMeters, priority: sources.map(\.name)) : nil
+    }
     /// Province names people use, mapped to upstream's (`서울` to `서울특별시`); the standard
     /// short names are always known.
     package var provinceAliases: [String: String] = Region.standardAliases
@@ -159,6 +166,7 @@ package struct AreasConfig: Sendable, Equatable {
             logLevel: raw.logLevel,
             sources: sources)
         config.footprint = footprint
+        config.mergeMeters = try check.number(raw.merge?.meters, "merge.meters", default: MergePolicy.defaultMeters, minimum: 0, maximum: 1_000)
         config.provinceAliases = aliases
         config.requestTimeoutSeconds = try check.number(raw.requestTimeoutSeconds, "requestTimeoutSeconds", default: 10, minimum: 0.1, maximum: 3_600)
         config.maxOutputBytes = try check.count(raw.maxOutputBytes, "maxOutputBytes", default: 256 << 20, minimum: 1 << 20, maximum: 1 << 40)
@@ -180,6 +188,7 @@ package struct AreasConfig: Sendable, Equatable {
     static let knownGeocoderKeys = propertyNames(of: RawGeocoder())
     static let knownHTTPKeys = propertyNames(of: RawHTTP())
     static let knownFollowKeys = propertyNames(of: RawFollow())
+    static let knownMergeKeys = propertyNames(of: RawMerge())
 
     private static func propertyNames(of value: Any) -> Set<String> {
         Set(Mirror(reflecting: value).children.compactMap(\.label))
@@ -203,6 +212,9 @@ package struct AreasConfig: Sendable, Equatable {
         }
         if case .object(let follow)? = top.last(where: { $0.0 == "follow" })?.1 {
             try check(follow, knownFollowKeys, "follow.")
+        }
+        if case .object(let merge)? = top.last(where: { $0.0 == "merge" })?.1 {
+            try check(merge, knownMergeKeys, "merge.")
         }
         guard case .array(let sources)? = top.last(where: { $0.0 == "sources" })?.1 else { return }
         for (i, source) in sources.enumerated() {

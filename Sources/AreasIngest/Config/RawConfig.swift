@@ -15,12 +15,17 @@ struct RawConfig: Decodable {
     var adminUids: [UInt32]?
     var logLevel: String?
     var footprint: RawFootprint?
+    var merge: RawMerge?
     var provinceAliases: [String: String]?
     var geocoder: RawGeocoder?
     var positions: String?
     var http: RawHTTP?
     var follow: RawFollow?
     var sources: [RawSource]?
+}
+
+struct RawMerge: Decodable {
+    var meters: Double?
 }
 
 struct RawFootprint: Decodable {
@@ -70,6 +75,7 @@ struct RawFields: Decodable {
     var lotAddress: String?
     var province: String?
     var district: String?
+    var referenceDate: String?
 }
 
 struct RawGeocode: Decodable {

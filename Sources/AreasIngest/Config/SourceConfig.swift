@@ -25,14 +25,24 @@ package struct FieldMapping: Sendable, Equatable {
     package var lotAddress: String?
     package var province: String?
     package var district: String?
+    /// The date the publisher states its data for, as configured (checked to be a column of
+    /// the file); see `referenceDateColumn` for the one read.
+    package var referenceDate: String?
 
     /// The standard column names of the nationwide non-smoking zone data set.
     package static let dataGoKrStandard = FieldMapping(
         name: "prhsmkNm", latitude: "latitude", longitude: "longitude", address: "rdnmadr",
-        lotAddress: "lnmadr", province: "ctprvnNm", district: "signguNm")
+        lotAddress: "lnmadr", province: "ctprvnNm", district: "signguNm", referenceDate: "referenceDate")
+
+    /// The column of the standard data sets' (and most district files') reference date.
+    package static let standardReferenceDate = "데이터기준일자"
+
+    /// The column a reference date is read from: the configured one, else the standard data's
+    /// `데이터기준일자` when the source has one (a source without it states no date).
+    package var referenceDateColumn: String { referenceDate ?? Self.standardReferenceDate }
 
     package init(name: String, latitude: String?, longitude: String?, address: String? = nil,
-                lotAddress: String? = nil, province: String? = nil, district: String? = nil) {
+                lotAddress: String? = nil, province: String? = nil, district: String? = nil, referenceDate: String? = nil) {
         self.name = name
         self.latitude = latitude
         self.longitude = longitude
@@ -40,6 +50,7 @@ package struct FieldMapping: Sendable, Equatable {
         self.lotAddress = lotAddress
         self.province = province
         self.district = district
+        self.referenceDate = referenceDate
     }
 }
 

@@ -119,8 +119,8 @@ package struct Catalog: Sendable, Equatable {
         sources[source].map { $0.range.map { table[$0] } } ?? []
     }
 
-    /// The index over this catalog's table.
-    package func index(nodeSize: Int = PackedRTree.defaultNodeSize, footprint: FootprintPolicy = .standard) -> AreaIndex {
-        AreaIndex(sortedTable: table, nodeSize: nodeSize, footprint: footprint)
+    /// The index over this catalog's table, its records merged into areas as `merge` says.
+    package func index(nodeSize: Int = PackedRTree.defaultNodeSize, footprint: FootprintPolicy = .standard, merge: MergePolicy = .off) -> AreaIndex {
+        AreaIndex(sortedTable: table, nodeSize: nodeSize, footprint: footprint, merge: merge)
     }
 }

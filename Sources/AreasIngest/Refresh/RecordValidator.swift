@@ -108,7 +108,13 @@ package struct RecordValidator: Sendable {
             district: district.isEmpty ? (source.district ?? "") : Self.districtName(district),
             source: source.name,
             fields: fields,
-            geocoded: geocoded)
+            geocoded: geocoded,
+            referenceDate: ReferenceDate(parsing: value(mapping.referenceDateColumn)))
+    }
+
+    /// Whether a row states a reference date that is not a date (counted, and left out).
+    package func hasUnreadableReferenceDate(_ area: Area) -> Bool {
+        area.referenceDate == nil && !Self.cell(source.fields.referenceDateColumn, of: area.fields).isEmpty
     }
 
     /// A district as people name it: some files give the district office (`서초구청`) for the

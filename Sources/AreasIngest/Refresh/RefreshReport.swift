@@ -46,9 +46,13 @@ package struct SourceReport: Sendable, Equatable {
     /// Areas placed by the operator's positions file.
     package var placedByOperator: Int = 0
     package var duplicates: Int = 0
+    /// Areas whose stated reference date is not a date: served without one.
+    package var unreadableDates: Int = 0
     package var added: Int = 0
     package var removed: Int = 0
     package var changed: Int = 0
+    /// Records folded into an area of an earlier source (after the refresh's merge).
+    package var merged: Int = 0
     /// Areas served for this source after the refresh.
     package var serving: Int = 0
     package var durationMilliseconds: Double = 0
@@ -86,6 +90,7 @@ package struct SourceReport: Sendable, Equatable {
             if placedByOperator > 0 { text += ", \(placedByOperator) from the positions file" }
         }
         if duplicates > 0 { text += ", \(duplicates) duplicates" }
+        if unreadableDates > 0 { text += ", \(unreadableDates) reference dates that are not dates" }
         if retries > 0 { text += ", \(retries) retries" }
         text += ", \(Int(durationMilliseconds.rounded())) ms"
         if let error { text += ": \(error)" }

@@ -127,6 +127,7 @@ package struct Refresher: Sendable {
                 return false
             }
             builder.append(area)
+            if validator.hasUnreadableReferenceDate(area) { report.unreadableDates += 1 }
             return true
         }
         for record in fetched.records {

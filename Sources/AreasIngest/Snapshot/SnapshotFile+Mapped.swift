@@ -2,10 +2,10 @@ import AreasCore
 import AreasSystem
 
 extension SnapshotFile {
-    /// Where version 5's body starts: the header, padded to a cache line.
+    /// Where the body of versions 5 and 6 starts: the header, padded to a cache line.
     static let bodyOffset = 64
 
-    /// Version 5: the creation time; each source's name, fetch time and run of the table; then
+    /// Version 6 (5 without the merge section): the creation time; each source's name, fetch time and run of the table; then
     /// the whole index laid out flat (`AreaIndex.write(to:)`): the table's arena, records and
     /// field lists, and the trees, each column as it lies in memory. `index` must be the index
     /// of `catalog`'s table.
@@ -31,10 +31,10 @@ extension SnapshotFile {
         withUnsafeBytes(of: sum.littleEndian) { for i in 0..<8 { file[20 + i] = $0[i] } }
     }
 
-    /// Reads a version 5 file in place (its header and checksum already checked): every part of
-    /// the index is checked as `AreaIndex.init(reading:)` says, and every source's run must
-    /// cover the table in order, its areas naming it.
-    static func decodeLayout(_ file: UnsafeRawBufferPointer, owner: AnyObject, path: String) throws(Failure) -> Contents {
+    /// Reads a version 5 or 6 file in place (its header and checksum already checked): every
+    /// part of the index is checked as `AreaIndex.init(reading:)` says, and every source's run
+    /// must cover the table in order, its areas naming it.
+    static func decodeLayout(_ file: UnsafeRawBufferPointer, owner: AnyObject, path: String, version: UInt32) throws(Failure) -> Contents {
         func corrupt(_ reason: String) -> Failure { .corrupt(path: path, reason: reason) }
         var reader = SnapshotLayoutReader(file: file, owner: owner)
         do {
@@ -51,7 +51,7 @@ extension SnapshotFile {
                 let count = try reader.integer("source \(name)'s area count", atMost: Int(UInt32.max))
                 runs.append((name, fetchedAt, start, count))
             }
-            let index = try AreaIndex(reading: &reader)
+            let index = try AreaIndex(reading: &reader, merged: version >= 6)
             guard reader.offset == file.count else { throw corrupt("\(file.count - reader.offset) unexpected bytes after the index") }
             let table = index.areas
             var spans: [String: Catalog.SourceSpan] = [:]
@@ -77,7 +77,7 @@ extension SnapshotFile {
                 if run.count > 0 { next = range.upperBound }
             }
             guard next == table.count else { throw corrupt("the sources' runs cover \(next) of the \(table.count) areas") }
-            return Contents(catalog: Catalog(sortedTable: table, spans: spans), index: index, createdAt: createdAt)
+            return Contents(catalog: Catalog(sortedTable: table, spans: spans), index: index, createdAt: createdAt, version: version)
         } catch let failure as Failure {
             throw failure
         } catch let error as FlatLayoutError {

@@ -18,9 +18,9 @@ import Glibc
 package enum SnapshotFile {
     static let magic = Array("AREASNAP".utf8)
     /// The format version this build writes.
-    package static let version: UInt32 = 5
+    package static let version: UInt32 = 6
     /// The versions this build reads.
-    static let readableVersions: Set<UInt32> = [2, 3, 4, 5]
+    static let readableVersions: Set<UInt32> = [2, 3, 4, 5, 6]
     static let headerSize = 8 + 4 + 8 + 8
     /// Set in an area's kind byte (version 4) when its position came from a geocoder.
     static let geocodedBit: UInt8 = 0x80
@@ -48,11 +48,11 @@ package enum SnapshotFile {
     }
 
     /// What a snapshot holds: every area in one table, when each source was fetched, and
-    /// (from version 5) the index, ready to serve.
+    /// (from version 5) the index, ready to serve (from version 6, with the merged areas).
     package struct Contents: Sendable {
         /// The areas, each source its run of the table.
         package var catalog: Catalog
-        /// The index laid out in the file (version 5), over `catalog`'s table, served in place.
+        /// The index laid out in the file (versions 5 and 6), over `catalog`'s table, served in place.
         package var index: AreaIndex?
         package var createdAt: Double
         /// The format version the file was written in.
@@ -92,7 +92,7 @@ package enum SnapshotFile {
         try checkChecksum(raw, path: path)
         if fileVersion >= 5 {
             let image = SnapshotImage(copying: raw)
-            return try decodeLayout(image.bytes, owner: image, path: path)
+            return try decodeLayout(image.bytes, owner: image, path: path, version: fileVersion)
         }
         return try decodeAreas(raw, version: fileVersion, path: path)
     }
@@ -182,7 +182,7 @@ extension SnapshotFile {
             }
             let header = try file.read(upTo: headerSize)
             let (fileVersion, payloadLength) = try checkHeader(header, fileSize: status.size, path: path)
-            if fileVersion >= 5 { return try map(file, path: path) }
+            if fileVersion >= 5 { return try map(file, path: path, version: fileVersion) }
             // Header and payload in one array, read straight into it: no second copy of a
             // file that can be a hundred megabytes.
             var failure: SystemError?
@@ -206,14 +206,14 @@ extension SnapshotFile {
         }
     }
 
-    /// Maps a version 5 file and reads it in place. Checking it reads every page once; those
-    /// pages then leave the process's resident set (they stay in the kernel's cache), so the
-    /// process holds only what queries touch.
-    private static func map(_ file: FileDescriptor, path: String) throws -> Contents {
+    /// Maps a version 5 or 6 file and reads it in place. Checking it reads every page once;
+    /// those pages then leave the process's resident set (they stay in the kernel's cache), so
+    /// the process holds only what queries touch.
+    private static func map(_ file: FileDescriptor, path: String, version: UInt32) throws -> Contents {
         let mapping = try MappedFile(file, path: path)
         defer { mapping.releaseResidentPages() }
         try checkChecksum(mapping.bytes, path: path)
-        return try decodeLayout(mapping.bytes, owner: mapping, path: path)
+        return try decodeLayout(mapping.bytes, owner: mapping, path: path, version: version)
     }
 
     /// Checks the magic, the version and the payload's length against the file's size; the

@@ -8,14 +8,22 @@ package struct DataSet: Sendable {
     package var index: AreaIndex
 
     package init(catalog: Catalog, index: AreaIndex) {
-        precondition(index.count == catalog.table.count, "the index of the catalog's table")
+        precondition(index.areas.count == catalog.table.count, "the index of the catalog's table")
         self.catalog = catalog
         self.index = index
     }
 
-    /// `catalog` with its table indexed now (for data that no snapshot holds).
-    package static func indexing(_ catalog: Catalog, nodeSize: Int = PackedRTree.defaultNodeSize, footprint: FootprintPolicy = .standard) -> DataSet {
-        DataSet(catalog: catalog, index: catalog.index(nodeSize: nodeSize, footprint: footprint))
+    /// `catalog` with its table merged and indexed now (for data that no snapshot holds).
+    package static func indexing(_ catalog: Catalog, nodeSize: Int = PackedRTree.defaultNodeSize, footprint: FootprintPolicy = .standard,
+                                 merge: MergePolicy = .off) -> DataSet {
+        DataSet(catalog: catalog, index: catalog.index(nodeSize: nodeSize, footprint: footprint, merge: merge))
+    }
+
+    /// How many of each source's records are served as part of an earlier source's area.
+    package var mergedBySource: [String: Int] {
+        let groups = index.groups
+        guard !groups.isEmpty else { return [:] }
+        return catalog.sources.mapValues { span in span.range.reduce(0) { $0 + (groups.isMerged($1) ? 1 : 0) } }
     }
 
     /// No areas.
@@ -35,11 +43,15 @@ package struct SnapshotStore: Sendable {
     package let path: String
     package let nodeSize: Int
     package let footprint: FootprintPolicy
+    /// How records are merged into areas; nil takes a file's merging as it is (a follower
+    /// serves its leader's areas).
+    package let merge: MergePolicy?
 
-    package init(path: String, nodeSize: Int = PackedRTree.defaultNodeSize, footprint: FootprintPolicy = .standard) {
+    package init(path: String, nodeSize: Int = PackedRTree.defaultNodeSize, footprint: FootprintPolicy = .standard, merge: MergePolicy? = nil) {
         self.path = path
         self.nodeSize = nodeSize
         self.footprint = footprint
+        self.merge = merge
     }
 
     /// What the store did, for the daemon's log.
@@ -53,8 +65,8 @@ package struct SnapshotStore: Sendable {
 
     /// The data set in the snapshot, with the later fetch times confirmed beside it; nil when
     /// there is none or it is unreadable (a corrupt file is moved aside for inspection). A file
-    /// in an older format, or laid out with other footprints than configured, is indexed and
-    /// written again, so the next start serves it in place.
+    /// in an older format, or laid out with other footprints or merging than configured, is
+    /// indexed and written again, so the next start serves it in place.
     package func load(notes: inout [Note]) -> DataSet? {
         let clock = ContinuousClock()
         let start = clock.now
@@ -99,7 +111,7 @@ package struct SnapshotStore: Sendable {
     package func install(_ catalog: Catalog, notes: inout [Note]) -> DataSet {
         let clock = ContinuousClock()
         let start = clock.now
-        let built = DataSet.indexing(catalog, nodeSize: nodeSize, footprint: footprint)
+        let built = DataSet.indexing(catalog, nodeSize: nodeSize, footprint: footprint, merge: merge ?? .off)
         notes.append(.info("index built: \(built.index.count) areas in \(Int((clock.now - start).milliseconds)) ms"))
         do throws(SnapshotFile.Failure) {
             return try write(built)
@@ -179,14 +191,14 @@ package struct SnapshotStore: Sendable {
     // MARK: Pieces
 
     /// Whether `index` was built as this store is configured to build one.
-    func isBuilt(_ index: AreaIndex) -> Bool { index.isBuilt(nodeSize: nodeSize, footprint: footprint) }
+    package func isBuilt(_ index: AreaIndex) -> Bool { index.isBuilt(nodeSize: nodeSize, footprint: footprint, merge: merge) }
 
     /// A file's areas, served with `catalog` (its catalog, with fetch times confirmed since):
     /// with the file's own index when built as configured, else one built now (an older
     /// format, or a leader's laid out with other footprints).
     private func served(_ contents: SnapshotFile.Contents, catalog: Catalog) -> DataSet {
         if let index = contents.index, isBuilt(index) { return DataSet(catalog: catalog, index: index) }
-        return DataSet.indexing(catalog, nodeSize: nodeSize, footprint: footprint)
+        return DataSet.indexing(catalog, nodeSize: nodeSize, footprint: footprint, merge: merge ?? contents.index?.mergePolicy ?? .off)
     }
 
     /// `catalog` with the later fetch times confirmed since it was written.

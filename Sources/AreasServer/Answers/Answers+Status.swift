@@ -89,7 +89,8 @@ extension Answers {
         writer.key(.byProvince)
         writer.beginObject()
         var byReference: [StringArena.Ref: Int] = [:]
-        for record in records { byReference[record.province, default: 0] += 1 }
+        let groups = state.index.groups
+        for (position, record) in records.enumerated() where !groups.isMerged(position) { byReference[record.province, default: 0] += 1 }
         var provinces: [String: Int] = [:]
         for (province, count) in byReference { provinces[state.index.areas.strings.string(province), default: 0] += count }
         for (province, count) in provinces.sorted(by: { $0.key < $1.key }) {
@@ -111,7 +112,7 @@ extension Answers {
             }
             writer.key(escaping: name)
             writer.beginObject()
-            writer.key(.areas); writer.number(data?.range.count ?? 0)
+            writer.key(.areas); writer.number(data.map { state.areaCount(in: $0.range) } ?? 0)
             time(.fetchedAt, data?.fetchedAt)
             time(.ageSeconds, data.map { Swift.max(0, now - $0.fetchedAt) })
             time(.lastAttemptAt, history?.lastAttemptAt)
@@ -186,6 +187,8 @@ extension Answers {
             writer.key(.positionsFile); writer.number(source.placedByOperator)
             writer.endObject()
             writer.key(.duplicates); writer.number(source.duplicates)
+            writer.key(.merged); writer.number(source.merged)
+            writer.key(.unreadableDates); writer.number(source.unreadableDates)
             writer.key(.added); writer.number(source.added)
             writer.key(.removed); writer.number(source.removed)
             writer.key(.changed); writer.number(source.changed)

@@ -66,7 +66,7 @@ enum Answers {
                     if output == .ids {
                         writer.beginIDEntry(id: areas.utf8(areas.records[position].id), distanceMeters: distance)
                     } else {
-                        area(position, of: areas, distance: distance, detailed: false, into: &writer)
+                        area(position, of: areas, groups: state.index.groups, distance: distance, detailed: false, into: &writer)
                     }
                     extra(match, &writer)
                     writer.endObject()
@@ -86,7 +86,7 @@ enum Answers {
             writer.key(.zones)
             writer.beginArray()
             for zone in check.zones {
-                area(zone.position, of: areas, distance: zone.distanceMeters, detailed: false, into: &writer)
+                area(zone.position, of: areas, groups: state.index.groups, distance: zone.distanceMeters, detailed: false, into: &writer)
                 writer.key(.footprintMeters); writer.meters(state.index.footprintRadius(of: zone.position))
                 writer.endObject()
             }
@@ -96,7 +96,7 @@ enum Answers {
                 writer.null()
                 return
             }
-            area(nearest.position, of: areas, distance: nearest.distanceMeters, detailed: false, into: &writer)
+            area(nearest.position, of: areas, groups: state.index.groups, distance: nearest.distanceMeters, detailed: false, into: &writer)
             let bearing = Geodesy.bearing(from: point, to: areas.records[nearest.position].coordinate)
             writer.key(.bearingDegrees); writer.number((bearing * 10).rounded() / 10)
             writer.key(.direction); writer.string(Geodesy.compassPoint(bearing))
@@ -105,8 +105,10 @@ enum Answers {
         writer.endObject()
     }
 
-    /// Writes an area's fields into an open object; the caller may add more and closes it.
-    static func area(_ position: Int, of areas: AreaTable.Buffers, distance: Double?, detailed: Bool, into writer: inout JSONWriter) {
+    /// Writes an area's fields into an open object; the caller may add more and closes it. An
+    /// area merged from several sources names them (`sources`); `detailed` (for `get`) adds
+    /// every record it was merged from, each with its own fields.
+    static func area(_ position: Int, of areas: AreaTable.Buffers, groups: AreaGroups, distance: Double?, detailed: Bool, into writer: inout JSONWriter) {
         let area = areas.records[position]
         writer.beginObject()
         writer.key(.id); writer.string(utf8: areas.utf8(area.id))
@@ -120,6 +122,22 @@ enum Answers {
         writer.key(.source); writer.string(utf8: areas.utf8(area.source))
         // Only a geocoded position says anything: published ones keep the answer they always had.
         if area.geocoded { writer.key(.geocoded); writer.bool(true) }
+        // An area is as recent as the newest date any of its records states.
+        var day = area.referenceDay
+        if !groups.isEmpty, groups.recordCount(of: position) > 1 {
+            for member in groups.records(of: position) { day = max(day, areas.records[member].referenceDay) }
+        }
+        if let date = ReferenceDate(day: day) { writer.key(.referenceDate); writer.string(date.text) }
+        if !groups.isEmpty, groups.recordCount(of: position) > 1 {
+            writer.key(.sources)
+            writer.beginArray()
+            var named: [StringArena.Ref] = []
+            for member in groups.records(of: position) where !named.contains(areas.records[member].source) {
+                named.append(areas.records[member].source)
+                writer.string(utf8: areas.utf8(areas.records[member].source))
+            }
+            writer.endArray()
+        }
         if detailed {
             writer.key(.province); writer.string(utf8: areas.utf8(area.province))
             writer.key(.roadAddress); writer.string(utf8: areas.utf8(area.roadAddress))
@@ -132,6 +150,34 @@ enum Answers {
                 writer.string(utf8: value)
             }
             writer.endObject()
+            writer.key(.records)
+            writer.beginArray()
+            for member in groups.records(of: position) { record(member, of: areas, into: &writer) }
+            writer.endArray()
         }
+    }
+
+    /// One source record of an area, as `get` lists them: its own id, name, position, date and
+    /// upstream columns (as `[key, value]` pairs, in the order the source sent them).
+    static func record(_ position: Int, of areas: AreaTable.Buffers, into writer: inout JSONWriter) {
+        let record = areas.records[position]
+        writer.beginObject()
+        writer.key(.source); writer.string(utf8: areas.utf8(record.source))
+        writer.key(.id); writer.string(utf8: areas.utf8(record.id))
+        writer.key(.name); writer.string(utf8: areas.utf8(record.name))
+        writer.key(.lat); writer.number(record.coordinate.latitude)
+        writer.key(.lon); writer.number(record.coordinate.longitude)
+        if let date = record.referenceDate { writer.key(.referenceDate); writer.string(date.text) }
+        if record.geocoded { writer.key(.geocoded); writer.bool(true) }
+        writer.key(.fields)
+        writer.beginArray()
+        areas.forEachField(of: position) { key, value in
+            writer.beginArray()
+            writer.string(utf8: key)
+            writer.string(utf8: value)
+            writer.endArray()
+        }
+        writer.endArray()
+        writer.endObject()
     }
 }

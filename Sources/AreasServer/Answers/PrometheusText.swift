@@ -26,7 +26,7 @@ enum PrometheusText {
 
         let names = Set(state.sources.keys).union(state.history.keys).sorted()
         text.family("areas_source_areas", .gauge, "Areas served from each source.")
-        for name in names { text.sample("areas_source_areas", ["source": name], Double(state.sources[name]?.range.count ?? 0)) }
+        for name in names { text.sample("areas_source_areas", ["source": name], Double(state.sources[name].map { state.areaCount(in: $0.range) } ?? 0)) }
         text.family("areas_source_age_seconds", .gauge, "Age of each source's served data.")
         for name in names {
             if let fetched = state.sources[name]?.fetchedAt { text.sample("areas_source_age_seconds", ["source": name], Swift.max(0, now - fetched)) }

@@ -122,7 +122,7 @@ package final class Daemon: @unchecked Sendable {
         Signals.exitOnBusError(message: "areasd: bus error reading the mapped snapshot: the file was cut short or rewritten in place"
                                + " while served (replace a snapshot by renaming a new file over it, never by writing into it); exiting to be restarted")
         // The last good data first, so the socket answers as soon as it exists.
-        let state = loadSnapshot(path: snapshotPath, footprint: config.footprint)
+        let state = loadSnapshot(SnapshotStore(path: snapshotPath, footprint: config.footprint, merge: config.merge))
         FreeMemory.release()
         FreeMemory.mapLargeBlocksSeparately()
         let service = AreaService(config: config, state: state, snapshotPath: snapshotPath, logger: logger, environment: environment,
@@ -168,12 +168,11 @@ package final class Daemon: @unchecked Sendable {
 
     /// The data set in the snapshot at `path`, or an empty one when there is none or it is
     /// unreadable (the first refresh fills in).
-    private func loadSnapshot(path: String, footprint: FootprintPolicy) -> ServingState {
-        let store = SnapshotStore(path: path, footprint: footprint)
+    private func loadSnapshot(_ store: SnapshotStore) -> ServingState {
         var notes: [SnapshotStore.Note] = []
         let loaded = store.load(notes: &notes)
         logger.log(notes)
-        return ServingState(loaded ?? .empty(footprint: footprint), hasData: loaded != nil, lastReport: nil, snapshotPath: path,
+        return ServingState(loaded ?? .empty(footprint: store.footprint), hasData: loaded != nil, lastReport: nil, snapshotPath: store.path,
                             builtAt: Date().timeIntervalSince1970)
     }
 

@@ -38,19 +38,35 @@ extension AreaService {
         // Only a source whose areas changed, or one dropped from the config, changes the data;
         // then the index is rebuilt and the snapshot rewritten. Sources fetched again with the
         // same areas only move their fetch times, kept beside the snapshot.
+        // A config that merges or lays footprints out otherwise than the served index was built
+        // (after SIGHUP) rebuilds it too.
+        let store = self.store
         let changed = report.sources.contains { $0.status == .updated && (!$0.isUnchanged || !before.hasData) }
             || Set(catalog.sources.keys) != Set(before.catalog.sources.keys)
+            || (before.hasData && !store.isBuilt(before.index))
         let history = SourceHistory.after(report, previous: before.history, configured: config.sources.map(\.name), now: Date().timeIntervalSince1970)
+        func withMerged(_ dataSet: DataSet) -> RefreshReport {
+            var report = report
+            let merged = dataSet.mergedBySource
+            for i in report.sources.indices { report.sources[i].merged = merged[report.sources[i].name] ?? 0 }
+            return report
+        }
         if !changed {
             var confirmed: [String: Double] = [:]
             for source in report.sources where source.isUnchanged { confirmed[source.name] = catalog.sources[source.name]?.fetchedAt }
             let refreshed = before.catalog.with(fetchedAt: confirmed)
-            next = before.with(catalog: refreshed, report: report, history: history)
+            next = before.with(catalog: refreshed, report: withMerged(DataSet(catalog: before.catalog, index: before.index)), history: history)
             if !confirmed.isEmpty && before.hasData { store.confirm(refreshed, notes: &notes) }
         } else {
             // Served from the new file once it is written and checked, so the memory the build
             // took goes back and the pages are shared with the kernel's cache and any follower.
-            next = ServingState(store.install(catalog, notes: &notes), hasData: true, lastReport: report, snapshotPath: snapshotPath,
+            let dataSet = store.install(catalog, notes: &notes)
+            let merged = dataSet.mergedBySource.filter { $0.value > 0 }
+            if !merged.isEmpty {
+                notes.append(.info("merged \(dataSet.index.groups.mergedCount) records into earlier sources' areas (" +
+                                   merged.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ")"))
+            }
+            next = ServingState(dataSet, hasData: true, lastReport: withMerged(dataSet), snapshotPath: snapshotPath,
                                 builtAt: Date().timeIntervalSince1970, history: history)
         }
         logger.log(notes)

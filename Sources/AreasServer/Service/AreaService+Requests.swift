@@ -113,13 +113,14 @@ extension AreaService {
             Answers.route(Array(matches.prefix(cap)), truncated: matches.count > cap, state: state, output: output, into: &writer)
         case .get(let id):
             try requireData(state)
-            guard let position = state.index.areas.position(of: id) else { throw RequestError(.notFound, "no area with id '\(id)'") }
+            // A record merged into another source's area answers with that area.
+            guard let position = state.index.position(ofAreaWith: id) else { throw RequestError(.notFound, "no area with id '\(id)'") }
             writer.beginObject()
             writer.key(.ok); writer.bool(true)
             writer.key(.count); writer.number(1)
             writer.key(.areas)
             writer.beginArray()
-            state.index.areas.withBuffers { Answers.area(position, of: $0, distance: nil, detailed: true, into: &writer) }
+            state.index.areas.withBuffers { Answers.area(position, of: $0, groups: state.index.groups, distance: nil, detailed: true, into: &writer) }
             writer.endObject()
             writer.endArray()
             writer.endObject()

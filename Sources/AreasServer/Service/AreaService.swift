@@ -42,7 +42,7 @@ package final class AreaService: Sendable {
     package var state: ServingState { current.withLock { $0 } }
     package var config: AreasConfig { configuration.withLock { $0 } }
     /// The snapshot file's owner: loads, installs and adopts data sets as configured.
-    var store: SnapshotStore { SnapshotStore(path: snapshotPath, footprint: config.footprint) }
+    var store: SnapshotStore { SnapshotStore(path: snapshotPath, footprint: config.footprint, merge: config.merge) }
 
     /// Bumped whenever the state or the config is replaced.
     let generation = Atomic<Int>(0)

@@ -38,6 +38,14 @@ package final class ServingState: Sendable {
     /// Each source's run of `index.areas` and when it was fetched.
     package var sources: [String: Catalog.SourceSpan] { catalog.sources }
 
+    /// How many areas a run of records leads: the run less its records merged into another's
+    /// area (a source's served areas, for `stats`, `sources` and the metrics).
+    package func areaCount(in range: Range<Int>) -> Int {
+        let groups = index.groups
+        guard !groups.isEmpty else { return range.count }
+        return range.reduce(0) { $0 + (groups.isMerged($1) ? 0 : 1) }
+    }
+
     /// How many areas of `kind` are served (for `stats` and the metrics).
     package func count(of kind: AreaKind) -> Int {
         index.count(of: kind)

@@ -14,10 +14,11 @@ final class SampleDaemon {
     private let stderr: DaemonLog
     private var log: String?
 
-    /// `extra` members go into the sample config; `arguments` follow the config and socket.
-    init(extra: String = "", arguments: [String] = []) throws {
+    /// `extra` members go into the sample config (`bundled`, the default samples unless
+    /// named); `arguments` follow the config and socket.
+    init(extra: String = "", arguments: [String] = [], bundled: String = "config/areasd.json") throws {
         socket = folder + "/areasd.sock"
-        config = try Fixtures.sampleConfig(in: folder, extra: extra)
+        config = try Fixtures.sampleConfig(in: folder, extra: extra, from: bundled)
         (process, stderr) = try Binaries.startDaemon(["--config", config, "--socket", socket] + arguments)
         guard DaemonQuestions.waitUntilLoaded(socket) else {
             _ = stop()

@@ -1,0 +1,114 @@
+import AreasCore
+import AreasTestSupport
+import Testing
+
+/// Merging against a brute force that compares every record with every area formed before
+/// it (no grid), on clustered data where most records have a neighbour within the distance:
+/// the same areas, and the invariants an operator relies on.
+@Suite(.timeLimit(.minutes(5))) struct MergeTests {
+    static let places = ["용산역 광장", "서울역 1번출구", "아이파크몰 8층 옥상", "아이파크몰 달 주차장 4.5층", "전쟁기념관 정문", "흡연부스"]
+
+    /// Records of `sources` sources around a few points, names written as sources write them.
+    static func records(seed: UInt64, count: Int, sources: Int) throws -> [Area] {
+        var random = SplitMix64(seed: seed)
+        var areas: [Area] = []
+        for i in 0..<count {
+            let source = "s\(random.next() % UInt64(sources))"
+            let place = places[Int(random.next() % UInt64(places.count))]
+            let spelled = [place, place.replacingOccurrences(of: " ", with: ""), "서울특별시 용산구 \(place)", "\(place)(개방형)"][Int(random.next() % 4)]
+            let center = Int(random.next() % 4)
+            let lat = 37.53 + Double(center) * 0.0003 + Double.random(in: 0..<1, using: &random) * 0.0002
+            let lon = 126.97 + Double(center) * 0.0003 + Double.random(in: 0..<1, using: &random) * 0.0002
+            let kind: AreaKind = random.next() % 5 == 0 ? .nonsmoking : .smoking
+            areas.append(Area(id: "\(source):\(String(i, radix: 16))", kind: kind, name: spelled,
+                              coordinate: try GeoPoint(latitude: lat, longitude: lon), province: "서울특별시", district: "용산구", source: source))
+        }
+        return areas
+    }
+
+    /// The rule of `AreaGroups.merging`, written out as plainly as it reads.
+    static func bruteForceLeaders(_ table: AreaTable, policy: MergePolicy) -> [Int] {
+        let areas = Array(table)
+        func rank(_ i: Int) -> Int { policy.priority.firstIndex(of: areas[i].source) ?? policy.priority.count }
+        let order = areas.indices.sorted { (rank($0), $0) < (rank($1), $1) }
+        var leaders = Array(areas.indices)
+        var formed: [Int] = []
+        var sourcesOf: [Int: Set<String>] = [:]
+        for r in order {
+            let candidates = formed.filter { l in
+                areas[l].kind == areas[r].kind && !(sourcesOf[l]?.contains(areas[r].source) ?? false)
+                    && Geodesy.distance(areas[l].coordinate, areas[r].coordinate) <= policy.meters
+                    && PlaceName.samePlace(PlaceName.key(areas[l].name, province: areas[l].province, district: areas[l].district),
+                                           PlaceName.key(areas[r].name, province: areas[r].province, district: areas[r].district))
+            }
+            if let best = candidates.min(by: {
+                (Geodesy.distance(areas[$0].coordinate, areas[r].coordinate), rank($0), $0) < (Geodesy.distance(areas[$1].coordinate, areas[r].coordinate), rank($1), $1)
+            }) {
+                leaders[r] = best
+                sourcesOf[best, default: []].insert(areas[r].source)
+            } else {
+                formed.append(r)
+                sourcesOf[r] = [areas[r].source]
+            }
+        }
+        return leaders
+    }
+
+    @Test(arguments: [(1, 300, 3, 15.0), (2, 600, 5, 15.0), (3, 400, 2, 40.0), (4, 200, 4, 3.0)])
+    func theGridFindsWhatComparingEverythingFinds(seed: UInt64, count: Int, sources: Int, meters: Double) throws {
+        let table = AreaTable(areas: try Self.records(seed: seed, count: count, sources: sources)).sortedByID()
+        let policy = MergePolicy(meters: meters, priority: (0..<sources).reversed().map { "s\($0)" })
+        let groups = AreaGroups.merging(table, policy: policy)
+        let expected = Self.bruteForceLeaders(table, policy: policy)
+        #expect(table.indices.map(groups.leader(of:)) == expected)
+        // Clustered data merges often: the test would prove little otherwise.
+        #expect(groups.mergedCount > count / (meters >= 15 ? 4 : 10), "\(groups.mergedCount) of \(count) merged")
+
+        // Every record in exactly one area; no area holds two records of one source; each
+        // member is of its leader's kind, within the distance, and names the same place.
+        var seen = Set<Int>()
+        for leader in table.indices where !groups.isMerged(leader) {
+            let members = groups.records(of: leader)
+            #expect(members.first == leader)
+            #expect(Set(members.map { table[$0].source }).count == members.count)
+            for member in members {
+                #expect(seen.insert(member).inserted)
+                #expect(table[member].kind == table[leader].kind)
+                #expect(Geodesy.distance(table[member].coordinate, table[leader].coordinate) <= meters)
+                #expect(PlaceName.samePlace(table[member].name, table[leader].name, province: "서울특별시", district: "용산구"))
+            }
+        }
+        #expect(seen.count == table.count)
+    }
+
+    @Test func theIndexServesLeadersOnly() throws {
+        let table = AreaTable(areas: try Self.records(seed: 9, count: 500, sources: 4)).sortedByID()
+        let policy = MergePolicy(meters: 15, priority: ["s0", "s1", "s2", "s3"])
+        let index = AreaIndex(table: table, merge: policy)
+        let leaders = Set(table.indices.filter { !index.groups.isMerged($0) })
+        #expect(index.count == leaders.count && leaders.count < table.count)
+        let point = try GeoPoint(latitude: 37.5305, longitude: 126.9705)
+        let all = try index.nearest(to: point, k: table.count)
+        #expect(Set(all.map(\.position)) == leaders)
+        let smoking = try index.nearest(to: point, k: table.count, kind: .smoking)
+        #expect(Set(smoking.map(\.position)) == leaders.filter { table[$0].kind == .smoking })
+        let box = try GeoBox(south: 37.52, west: 126.96, north: 37.54, east: 126.98)
+        #expect(Set(try index.areas(in: box).map(\.position)) == leaders)
+        #expect(index.count(of: .nonsmoking) == leaders.filter { table[$0].kind == .nonsmoking }.count)
+        // Zones a point lies in are areas too, never a merged record.
+        #expect(index.check(point).zones.allSatisfy { leaders.contains($0.position) })
+        // A merged record's id finds its area.
+        for position in table.indices where index.groups.isMerged(position) {
+            #expect(index.position(ofAreaWith: table.id(at: position)) == index.groups.leader(of: position))
+        }
+    }
+
+    @Test func offOrOneSourceMergesNothing() throws {
+        let table = AreaTable(areas: try Self.records(seed: 5, count: 200, sources: 3)).sortedByID()
+        #expect(AreaGroups.merging(table, policy: .off).isEmpty)
+        let one = AreaTable(areas: try Self.records(seed: 5, count: 200, sources: 1)).sortedByID()
+        #expect(AreaGroups.merging(one, policy: MergePolicy(meters: 15, priority: ["s0"])).isEmpty)
+        #expect(AreaIndex(table: table).count == table.count)
+    }
+}
+

@@ -1,0 +1,180 @@
+import AreasCore
+import AreasIngest
+import AreasProtocol
+import AreasTestSupport
+import Foundation
+import Glibc
+import Testing
+
+/// A real areasd on the overlapping samples (`config/areasd.overlap.json`: the national XML
+/// zones and Yongsan's odcloud booths, re-published by the district's own file, the city-wide
+/// merge and the standard CSV), judged against what `samples/generate.py` planted
+/// (`samples/overlap/expected.json`): every planted pair one area, every planted neighbour
+/// apart, nothing lost, ids kept, dates right; the same after a restart and on a follower;
+/// with merging off, every record its own area.
+@Suite(.timeLimit(.minutes(5))) struct MergedSourcesTests {
+    struct Record: Decodable {
+        var source: String
+        var name: String
+        var lat: String
+        var lon: String
+
+        func id() throws -> String {
+            RecordValidator.id(source: source, name: name, coordinate: try GeoPoint(latitude: try #require(Double(lat)), longitude: try #require(Double(lon))))
+        }
+    }
+
+    struct Expected: Decodable {
+        var pairs: [[Record]]
+        var apart: [[Record]]
+        var accepted: [String: Int]
+        var merged: [String: Int]
+        var unreadableDates: [String: Int]
+        var referenceDates: [String: [String]]
+    }
+
+    static func expected() throws -> Expected {
+        try JSONDecoder().decode(Expected.self, from: Data(Fixtures.bytes("samples/overlap/expected.json")))
+    }
+
+    /// Records the overlap config's sources accept: the XML zones and Yongsan's booths as the
+    /// default samples count them, the rest as planted.
+    static func recordCount(_ expected: Expected) -> Int {
+        SampleCounts.nonSmokingZones + SampleCounts.yongsan + expected.accepted.values.reduce(0, +)
+    }
+
+    static func area(_ socket: String, id: String) throws -> JSONValue {
+        let answer = try #require(DaemonQuestions.ask(socket, Request.get(id: id)))
+        return try #require(answer["areas"]?.array.first, "get \(id): \(answer)")
+    }
+
+    @Test func everyPlantedPairIsOneAreaAndNothingIsLost() throws {
+        let expected = try Self.expected()
+        let daemon = try SampleDaemon(bundled: "config/areasd.overlap.json")
+        let merged = expected.merged.values.reduce(0, +)
+        let stats = try #require(DaemonQuestions.ask(daemon.socket, #"{"op":"stats"}"#))
+        #expect(stats["areas"]?.double.map(Int.init) == Self.recordCount(expected) - merged, "\(stats)")
+
+        for pair in expected.pairs {
+            let (first, second) = (try pair[0].id(), try pair[1].id())
+            let area = try Self.area(daemon.socket, id: first)
+            // The earliest source's record leads; the later one's id answers with that area.
+            #expect(area["id"]?.string == first)
+            #expect(try Self.area(daemon.socket, id: second)["id"]?.string == first, "\(pair[1].name) belongs to \(pair[0].name)")
+            let records = area["records"]?.array.compactMap { $0["id"]?.string } ?? []
+            #expect(records.contains(first) && records.contains(second))
+            #expect(area["sources"]?.array.compactMap(\.string).contains(pair[1].source) == true)
+        }
+        for pair in expected.apart {
+            #expect(try Self.area(daemon.socket, id: try pair[0].id())["id"] != Self.area(daemon.socket, id: try pair[1].id())["id"],
+                    "\(pair[0].name) and \(pair[1].name) are two places")
+        }
+
+        // Every record is in exactly one area's records: all areas, each merged one asked for
+        // its records.
+        let all = try #require(DaemonQuestions.ask(daemon.socket, #"{"op":"bbox","south":33,"west":124,"north":39,"east":132,"limit":10000}"#))
+        let areas = try #require(all["areas"]?.array)
+        var recordIDs: [String] = []
+        for area in areas {
+            let id = try #require(area["id"]?.string)
+            if area["sources"] == nil {
+                recordIDs.append(id)
+            } else {
+                recordIDs += try Self.area(daemon.socket, id: id)["records"]?.array.compactMap { $0["id"]?.string } ?? []
+            }
+        }
+        #expect(recordIDs.count == Self.recordCount(expected))
+        #expect(Set(recordIDs).count == recordIDs.count)
+
+        // No place twice: no two served areas of one kind from different sources within 15 m
+        // name the same place.
+        struct Served { var kind: String, name: String, district: String, source: String, point: GeoPoint }
+        let served = try areas.map { a in
+            Served(kind: a["kind"]?.string ?? "", name: a["name"]?.string ?? "", district: a["district"]?.string ?? "", source: a["source"]?.string ?? "",
+                   point: try GeoPoint(latitude: try #require(a["lat"]?.double), longitude: try #require(a["lon"]?.double)))
+        }.sorted { $0.point.latitude < $1.point.latitude }
+        for (i, a) in served.enumerated() {
+            for b in served[(i + 1)...] {
+                if b.point.latitude - a.point.latitude > 0.0002 { break }
+                guard a.kind == b.kind, a.source != b.source, Geodesy.distance(a.point, b.point) <= 15 else { continue }
+                #expect(!PlaceName.samePlace(PlaceName.key(a.name, province: "서울특별시", district: a.district),
+                                             PlaceName.key(b.name, province: "서울특별시", district: b.district)), "\(a.name) served twice: \(b.name)")
+            }
+        }
+
+        // What each source had folded in, and its dates, as the refresh reports them.
+        let report = try #require(stats["lastRefresh"]?["sources"]?.array)
+        for source in report {
+            let name = try #require(source["name"]?.string)
+            #expect(source["merged"]?.double.map(Int.init) == expected.merged[name] ?? 0, "\(name): \(source)")
+            #expect(source["unreadableDates"]?.double.map(Int.init) == expected.unreadableDates[name] ?? 0, "\(name)")
+        }
+        let pair = try #require(expected.pairs.first { $0[1].source == "seoul-citywide" })
+        let records = try Self.area(daemon.socket, id: try pair[0].id())["records"]?.array ?? []
+        for record in records {
+            let source = try #require(record["source"]?.string)
+            #expect(record["referenceDate"]?.string == expected.referenceDates[source]?.first, "\(source)")
+        }
+        daemon.stop()
+    }
+
+    @Test func aRestartAndAFollowerServeTheMergedAreasAsTheyWere() throws {
+        let expected = try Self.expected()
+        let daemon = try SampleDaemon(bundled: "config/areasd.overlap.json")
+        let questions = [#"{"op":"near","lat":37.5292,"lon":126.9644,"k":12,"kind":"smoking"}"#,
+                         #"{"op":"bbox","south":37.5,"west":126.9,"north":37.6,"east":127.1,"limit":10000}"#]
+        let before = questions.map { DaemonQuestions.ask(daemon.socket, $0) }
+        let merged = try expected.pairs.prefix(20).map { try Self.area(daemon.socket, id: try $0[1].id()) }
+        daemon.stop()
+
+        let (process, log) = try Binaries.startDaemon(["--config", daemon.config, "--socket", daemon.socket])
+        #expect(DaemonQuestions.waitUntilLoaded(daemon.socket))
+        #expect(questions.map { DaemonQuestions.ask(daemon.socket, $0) } == before)
+        #expect(try expected.pairs.prefix(20).map { try Self.area(daemon.socket, id: try $0[1].id()) } == merged)
+
+        // A follower of the leader's file serves the leader's areas as they are.
+        let follower = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: follower) }
+        try #"{"snapshot": "\#(follower)/areas.snapshot", "follow": {"file": "\#(daemon.folder)/areas.snapshot", "intervalSeconds": 1}}"#
+            .write(toFile: follower + "/areasd.json", atomically: true, encoding: .utf8)
+        let (followerProcess, followerLog) = try Binaries.startDaemon(["--config", follower + "/areasd.json", "--socket", follower + "/areasd.sock"])
+        #expect(DaemonQuestions.waitUntilLoaded(follower + "/areasd.sock"))
+        #expect(questions.map { DaemonQuestions.ask(follower + "/areasd.sock", $0) } == before)
+        #expect(try expected.pairs.prefix(20).map { try Self.area(follower + "/areasd.sock", id: try $0[1].id()) } == merged)
+        for started in [process, followerProcess] {
+            kill(started.processIdentifier, SIGTERM)
+            #expect(started.waitUntilExit(seconds: 20))
+        }
+        let restartLog = String(decoding: log.readToEnd(), as: UTF8.self)
+        #expect(restartLog.contains("(format \(SnapshotFile.version), served in place)"), "\(restartLog)")
+        _ = followerLog.readToEnd()
+    }
+
+    @Test func withMergingOffEveryRecordIsItsOwnArea() throws {
+        let expected = try Self.expected()
+        let folder = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let config = try Fixtures.sampleConfig(in: folder, from: "config/areasd.overlap.json")
+        let text = try String(contentsOfFile: config, encoding: .utf8)
+        #expect(text.contains(#""meters": 15"#))
+        try text.replacingOccurrences(of: #""meters": 15"#, with: #""meters": 0"#).write(toFile: config, atomically: true, encoding: .utf8)
+        let socket = folder + "/areasd.sock"
+        let (process, log) = try Binaries.startDaemon(["--config", config, "--socket", socket])
+        defer {
+            kill(process.processIdentifier, SIGTERM)
+            _ = process.waitUntilExit(seconds: 20)
+            _ = log.readToEnd()
+        }
+        #expect(DaemonQuestions.waitUntilLoaded(socket))
+        let all = try #require(DaemonQuestions.ask(socket, #"{"op":"bbox","south":33,"west":124,"north":39,"east":132,"limit":10000}"#))
+        let areas = try #require(all["areas"]?.array)
+        #expect(areas.count == Self.recordCount(expected))
+        #expect(areas.allSatisfy { $0["sources"] == nil })
+        for pair in expected.pairs.prefix(30) {
+            let id = try pair[1].id()
+            let area = try Self.area(socket, id: id)
+            #expect(area["id"]?.string == id)
+            #expect(area["records"]?.array.count == 1)
+        }
+    }
+}
