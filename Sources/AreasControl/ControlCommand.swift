@@ -60,6 +60,7 @@ package struct ControlCommand: Sendable {
         case .along: return .init(name, "LAT,LON LAT,LON ...", "every area along a route, in route order", options: query + ["--meters"])
         case .get: return .init(name, "ID", "one area with every field its source published", options: ["--json", "--geojson", "--format"])
         case .stats: return .init(name, "totals by kind, source and province, each source's last refresh, memory", options: ["--json"])
+        case .sources: return .init(name, "what each source gave (rows, accepted, rejected, merged, dates) and each district's areas", options: ["--json"])
         case .health: return .init(name, "exit 0 only when data is loaded, fresh, and every source's last refresh succeeded", options: ["--json"])
         case .metrics: return .init(name, "the daemon's counters in the Prometheus text format (0.0.4)", options: ["--json"])
         case .refresh: return .init(name, "fetch every source now and wait for the result, one line per source", options: ["--json", "--force", "--quiet"])
@@ -174,6 +175,9 @@ package struct ControlCommand: Sendable {
         case .stats:
             try none()
             request = .stats
+        case .sources:
+            try none()
+            request = .sources
         case .health:
             try none()
             request = .health

@@ -66,6 +66,8 @@ package enum ResponseFormatter {
             return Output(stdout: lines.joined(separator: "\n"), stderr: "", status: 0)
         case .stats:
             return Output(stdout: stats(object, now: now ?? Double(time(nil)), width: width), stderr: "", status: 0)
+        case .sources:
+            return Output(stdout: sources(object, width: width), stderr: "", status: 0)
         case .health:
             // Exit 0 only when the daemon says healthy: loaded, fresh, every source taken.
             let refreshing = object.bool(.refreshing) == true ? ", refreshing now" : ""

@@ -15,6 +15,8 @@ public enum Request: Sendable, Equatable {
     case along(path: [GeoPoint], meters: Double, kind: KindFilter, region: Region, limit: Int?, output: OutputMode)
     case get(id: String)
     case stats
+    /// What each source gave, and each district's counts.
+    case sources
     case health
     case refresh(wait: Bool, force: Bool)
     /// The daemon's counters and gauges in the Prometheus text format.
@@ -32,6 +34,7 @@ public enum Request: Sendable, Equatable {
         case .along: return .along
         case .get: return .get
         case .stats: return .stats
+        case .sources: return .sources
         case .health: return .health
         case .refresh: return .refresh
         case .metrics: return .metrics
@@ -128,6 +131,8 @@ extension Request {
             return .get(id: id)
         case .stats:
             return .stats
+        case .sources:
+            return .sources
         case .health:
             return .health
         case .refresh:
@@ -190,7 +195,7 @@ extension Request {
             writer.filters(kind, region, output)
         case .get(let id):
             writer.field(.id, id)
-        case .stats, .health, .metrics:
+        case .stats, .sources, .health, .metrics:
             break
         case .refresh(let wait, let force):
             writer.fieldKey(.wait); writer.bool(wait)
@@ -241,7 +246,7 @@ extension JSONWriter {
 /// `answer`. Each of those switches over it exhaustively, so a new operation that one of them
 /// misses does not compile.
 public enum RequestOperation: Int, CaseIterable, Sendable {
-    case near, radius, bbox, check, along, get, stats, health, refresh, metrics
+    case near, radius, bbox, check, along, get, stats, sources, health, refresh, metrics
 
     /// The name a request gives in `op`.
     public var name: String { Self.names[rawValue] }
@@ -266,7 +271,7 @@ public enum RequestOperation: Int, CaseIterable, Sendable {
         case .check: return [.lat, .lon, .province, .district]
         case .along: return [.path, .meters, .limit] + filters
         case .get: return [.id]
-        case .stats, .health, .metrics: return []
+        case .stats, .sources, .health, .metrics: return []
         case .refresh: return [.wait, .force]
         }
     }
@@ -284,6 +289,8 @@ public enum RequestOperation: Int, CaseIterable, Sendable {
         case area
         case check
         case stats
+        /// Each source's report and each district's counts.
+        case sources
         case health
         case metrics
         case refresh
@@ -296,6 +303,7 @@ public enum RequestOperation: Int, CaseIterable, Sendable {
         case .get: return .area
         case .check: return .check
         case .stats: return .stats
+        case .sources: return .sources
         case .health: return .health
         case .metrics: return .metrics
         case .refresh: return .refresh
@@ -306,7 +314,7 @@ public enum RequestOperation: Int, CaseIterable, Sendable {
     public var hasGeoJSON: Bool {
         switch answer {
         case .areas, .route, .area: return true
-        case .check, .stats, .health, .metrics, .refresh: return false
+        case .check, .stats, .sources, .health, .metrics, .refresh: return false
         }
     }
 
@@ -321,7 +329,7 @@ public enum RequestOperation: Int, CaseIterable, Sendable {
 
     public var endpoint: Endpoint {
         switch self {
-        case .near, .radius, .bbox, .check, .along, .stats: return .query(path: "/v1/\(name)")
+        case .near, .radius, .bbox, .check, .along, .stats, .sources: return .query(path: "/v1/\(name)")
         case .get: return .resource(prefix: "/v1/areas/", field: .id)
         case .health, .metrics, .refresh: return .none
         }
@@ -331,7 +339,7 @@ public enum RequestOperation: Int, CaseIterable, Sendable {
     public var answerFollowsData: Bool {
         switch self {
         case .near, .radius, .bbox, .check, .along, .get: return true
-        case .stats, .health, .metrics, .refresh: return false
+        case .stats, .sources, .health, .metrics, .refresh: return false
         }
     }
 

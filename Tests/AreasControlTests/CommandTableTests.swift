@@ -9,7 +9,7 @@ struct CommandTableTests {
     /// Operands that make each command's line valid, and a value each option accepts.
     static let operands: [String: [String]] = [
         "near": ["37.5", "127"], "radius": ["37.5", "127", "100"], "bbox": ["37", "126", "38", "127"], "check": ["37.5", "127"],
-        "along": ["37.5,127", "37.6,127.1"], "get": ["x"], "stats": [], "health": [], "metrics": [], "refresh": [],
+        "along": ["37.5,127", "37.6,127.1"], "get": ["x"], "stats": [], "sources": [], "health": [], "metrics": [], "refresh": [],
     ]
     static let values: [String: String] = [
         "-k": "3", "--max-meters": "100", "--meters": "30", "--limit": "5", "--kind": "smoking", "--province": "서울",

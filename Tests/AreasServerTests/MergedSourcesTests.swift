@@ -118,6 +118,46 @@ import Testing
         daemon.stop()
     }
 
+    /// `sources` over the socket and `GET /v1/sources`: each source's counts and dates as
+    /// planted, and each district's areas as the served areas themselves count them.
+    @Test func theSourcesReportSaysWhatEachSourceGave() throws {
+        let expected = try Self.expected()
+        let (daemon, address) = try SampleDaemon.withHTTP(bundled: "config/areasd.overlap.json")
+        let answer = try #require(DaemonQuestions.ask(daemon.socket, Request.sources))
+        let sources = try #require(answer["sources"]?.array)
+        #expect(sources.compactMap { $0["name"]?.string } == ["nonsmoking-zones", "yongsan", "yongsan-district", "seoul-citywide", "seoul-standard"])
+        for source in sources {
+            let name = try #require(source["name"]?.string)
+            let accepted = expected.accepted[name] ?? (name == "yongsan" ? SampleCounts.yongsan : SampleCounts.nonSmokingZones)
+            let merged = expected.merged[name] ?? 0
+            #expect(source["accepted"]?.double.map(Int.init) == accepted, "\(name)")
+            #expect(source["merged"]?.double.map(Int.init) == merged, "\(name)")
+            #expect(source["areas"]?.double.map(Int.init) == accepted - merged, "\(name)")
+            #expect(source["lastStatus"]?.string == "updated")
+            let dates = expected.referenceDates[name]
+            #expect(source["referenceDates"]?["oldest"]?.string == dates?.first && source["referenceDates"]?["newest"]?.string == dates?.last, "\(name): \(source)")
+        }
+        #expect(sources[0]["rows"]?.double == Double(SampleCounts.nonSmokingZoneRows))
+
+        // Each district's counts, against the served areas counted one by one.
+        let all = try #require(DaemonQuestions.ask(daemon.socket, #"{"op":"bbox","south":33,"west":124,"north":39,"east":132,"limit":10000}"#))
+        var counted: [String: (smoking: Int, nonsmoking: Int)] = [:]
+        for area in all["areas"]?.array ?? [] {
+            let key = (area["district"]?.string ?? "")
+            if area["kind"]?.string == "smoking" { counted[key, default: (0, 0)].smoking += 1 } else { counted[key, default: (0, 0)].nonsmoking += 1 }
+        }
+        let districts = try #require(answer["districts"]?.array)
+        let yongsan = try #require(districts.first { $0["district"]?.string == "용산구" })
+        #expect(yongsan["smoking"]?.double.map(Int.init) == counted["용산구"]?.smoking)
+        #expect(yongsan["nonsmoking"]?.double.map(Int.init) == counted["용산구"]?.nonsmoking)
+        #expect(districts.reduce(0) { $0 + Int(($1["smoking"]?.double ?? 0) + ($1["nonsmoking"]?.double ?? 0)) } == all["count"]?.double.map(Int.init))
+
+        let http = try HTTPTestClient(address).get("/v1/sources")
+        #expect(http.status == 200)
+        #expect(try JSONParser.parse(http.body) == answer)
+        daemon.stop()
+    }
+
     @Test func aRestartAndAFollowerServeTheMergedAreasAsTheyWere() throws {
         let expected = try Self.expected()
         let daemon = try SampleDaemon(bundled: "config/areasd.overlap.json")

@@ -126,6 +126,8 @@ extension AreaService {
             writer.endObject()
         case .stats:
             Answers.stats(state, status: status, into: &writer)
+        case .sources:
+            Answers.sources(state, configured: config.sources, into: &writer)
         case .health:
             Answers.health(currentHealth(view), into: &writer)
         case .metrics:

@@ -47,10 +47,10 @@ final class SampleDaemon {
 extension SampleDaemon {
     /// A sample daemon with the HTTP front door on a free loopback port (and any `extra`
     /// members); returns it and the "127.0.0.1:PORT" it listens on.
-    static func withHTTP(_ http: String = "", extra: String = "") throws -> (SampleDaemon, String) {
+    static func withHTTP(_ http: String = "", extra: String = "", bundled: String = "config/areasd.json") throws -> (SampleDaemon, String) {
         let address = try freeLoopbackAddress()
         let members = #""http": {"listen": "\#(address)"\#(http.isEmpty ? "" : ", " + http)}"# + (extra.isEmpty ? "" : ", " + extra)
-        return (try SampleDaemon(extra: members), address)
+        return (try SampleDaemon(extra: members, bundled: bundled), address)
     }
 }
 

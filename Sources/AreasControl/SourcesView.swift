@@ -1,0 +1,45 @@
+import AreasProtocol
+
+/// `areasctl sources` for people: a row per source (what it read, kept, rejected and merged,
+/// and the dates it states), then a row per district with its areas by kind. `--json` gives
+/// the daemon's answer as it is.
+extension ResponseFormatter {
+    static func sources(_ answer: Object, width: Int?) -> String {
+        func objects(_ key: AnswerKey) -> [Object] {
+            answer.array(key).compactMap { value -> Object? in
+                if case .object(let members) = value { return Object(members) } else { return nil }
+            }
+        }
+        func number(_ source: Object, _ key: AnswerKey) -> String { source.int(key).map(String.init) ?? "-" }
+        func dates(_ object: Object) -> String {
+            let dates = Object(object.members(.referenceDates))
+            guard let oldest = dates.string(.oldest), let newest = dates.string(.newest) else { return "-" }
+            return oldest == newest ? oldest : "\(oldest) to \(newest)"
+        }
+        var rows = [["SOURCE", "KIND", "AREAS", "ROWS", "ACCEPTED", "REJECTED", "MERGED", "DATED", "STATUS"]]
+        for source in objects(.sources) {
+            let rejected = source.members(.rejected).compactMap { reason, count -> (String, Int)? in
+                if case .number(let n) = count { return (reason, Int(n)) } else { return nil }
+            }
+            let rejectedText = source.value(.rejected) == nil || source.value(.rejected) == .null
+                ? "-" : String(rejected.reduce(0) { $0 + $1.1 })
+            let status = (source.string(.lastStatus) ?? "-") + (source.string(.lastError).map { ": " + $0 } ?? "")
+            rows.append([source.string(.name) ?? "?", source.string(.kind) ?? "-", number(source, .areas), number(source, .rows),
+                         number(source, .accepted), rejectedText, number(source, .merged), dates(source), status]
+                .map { $0.escapingControlCharacters() })
+        }
+        var text = align(rows, rightAligned: [2, 3, 4, 5, 6], elastic: [0, 8], width: width)
+        let districts = objects(.districts)
+        if !districts.isEmpty {
+            var table = [["PROVINCE", "DISTRICT", "SMOKING", "NON-SMOKING", "DATED"]]
+            for district in districts {
+                table.append([district.string(.province).map { $0.isEmpty ? "(unknown)" : $0 } ?? "-",
+                              district.string(.district).map { $0.isEmpty ? "(unknown)" : $0 } ?? "-",
+                              number(district, .smoking), number(district, .nonsmoking), dates(district)]
+                    .map { $0.escapingControlCharacters() })
+            }
+            text += "\n" + align(table, rightAligned: [2, 3], elastic: [0, 1], width: width)
+        }
+        return text
+    }
+}

@@ -1,0 +1,132 @@
+import AreasCore
+import AreasIngest
+import AreasProtocol
+
+/// `sources`: what each source gave and what became of it, and each district's counts, so a
+/// data office sees which sources and districts publish what, and since when.
+extension Answers {
+    static func sources(_ state: ServingState, configured: [SourceConfig], into writer: inout JSONWriter) {
+        let records = state.index.areas.records
+        let groups = state.index.groups
+        let reports = Dictionary((state.lastReport?.sources ?? []).map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        let names = configured.map(\.name) + state.sources.keys.filter { name in !configured.contains { $0.name == name } }.sorted()
+        writer.beginObject()
+        writer.key(.ok); writer.bool(true)
+        writer.key(.sources)
+        writer.beginArray()
+        for name in names {
+            let config = configured.first { $0.name == name }
+            let span = state.sources[name]?.range ?? 0..<0
+            let report = reports[name]
+            let history = state.history[name]
+            writer.beginObject()
+            writer.key(.name); writer.string(name)
+            writer.key(.kind)
+            if let kind = config?.kind ?? span.first.map({ records[$0].kind }) { writer.string(kind.rawValue) } else { writer.null() }
+            writer.key(.format)
+            if let format = config?.format { writer.string(format.rawValue) } else { writer.null() }
+            writer.key(.areas); writer.number(state.areaCount(in: span))
+            // What the last refresh read: unknown (null) after a start from the snapshot until
+            // the next refresh.
+            func count(_ key: AnswerKey, _ value: Int?) {
+                writer.key(key)
+                if let value { writer.number(value) } else { writer.null() }
+            }
+            count(.rows, report?.received)
+            count(.accepted, report?.accepted)
+            writer.key(.rejected)
+            if let rejected = report?.rejected {
+                writer.beginObject()
+                for (reason, n) in rejected.sorted(by: { $0.key < $1.key }) { writer.key(escaping: reason); writer.number(n) }
+                writer.endObject()
+            } else {
+                writer.null()
+            }
+            count(.geocodedCount, report.map { $0.geocodedNew + $0.geocodedRemembered + $0.placedByOperator })
+            count(.unreadableDates, report?.unreadableDates)
+            writer.key(.merged); writer.number(span.reduce(0) { $0 + (groups.isMerged($1) ? 1 : 0) })
+            writer.key(.overridden); writer.number(0)
+            writer.key(.referenceDates)
+            referenceDates(span.lazy.map { records[$0].referenceDay }, into: &writer)
+            func time(_ key: AnswerKey, _ value: Double?) {
+                writer.key(key)
+                if let value { writer.number(value.rounded()) } else { writer.null() }
+            }
+            time(.fetchedAt, state.sources[name]?.fetchedAt)
+            time(.lastAttemptAt, history?.lastAttemptAt)
+            time(.lastSuccessAt, history?.lastSuccessAt ?? state.sources[name]?.fetchedAt)
+            writer.key(.lastStatus)
+            if let status = history?.lastStatus { writer.string(status) } else { writer.null() }
+            writer.key(.lastError)
+            if let error = history?.lastError { writer.string(error) } else { writer.null() }
+            writer.endObject()
+        }
+        writer.endArray()
+        districts(state, into: &writer)
+        writer.endObject()
+    }
+
+    /// `{"oldest": "YYYY-MM-DD", "newest": ...}` of the dates stated, or null when none is.
+    private static func referenceDates(_ days: some Sequence<UInt16>, into writer: inout JSONWriter) {
+        var oldest = UInt16.max
+        var newest: UInt16 = 0
+        for day in days where day > 0 {
+            oldest = min(oldest, day)
+            newest = max(newest, day)
+        }
+        guard let first = ReferenceDate(day: oldest == .max ? 0 : oldest), let last = ReferenceDate(day: newest) else {
+            writer.null()
+            return
+        }
+        writer.beginObject()
+        writer.key(.oldest); writer.string(first.text)
+        writer.key(.newest); writer.string(last.text)
+        writer.endObject()
+    }
+
+    /// Served areas by province and district (names as the data gives them), by kind, with the
+    /// dates their records state.
+    private static func districts(_ state: ServingState, into writer: inout JSONWriter) {
+        struct Tally { var smoking = 0, nonsmoking = 0, oldest = UInt16.max, newest: UInt16 = 0 }
+        let table = state.index.areas
+        let groups = state.index.groups
+        var byRefs: [UInt64: Tally] = [:]
+        for (position, record) in table.records.enumerated() {
+            let key = UInt64(record.province) << 32 | UInt64(record.district)
+            var tally = byRefs[key] ?? Tally()
+            if !groups.isMerged(position) {
+                if record.kind == .smoking { tally.smoking += 1 } else { tally.nonsmoking += 1 }
+            }
+            if record.referenceDay > 0 {
+                tally.oldest = min(tally.oldest, record.referenceDay)
+                tally.newest = max(tally.newest, record.referenceDay)
+            }
+            byRefs[key] = tally
+        }
+        // Equal names stored apart (tables concatenated from several sources) count together.
+        var byName: [String: (province: String, district: String, tally: Tally)] = [:]
+        for (key, tally) in byRefs {
+            let province = table.strings.string(StringArena.Ref(key >> 32))
+            let district = table.strings.string(StringArena.Ref(truncatingIfNeeded: key))
+            var entry = byName[province + "\u{1F}" + district] ?? (province, district, Tally())
+            entry.tally.smoking += tally.smoking
+            entry.tally.nonsmoking += tally.nonsmoking
+            entry.tally.oldest = min(entry.tally.oldest, tally.oldest)
+            entry.tally.newest = max(entry.tally.newest, tally.newest)
+            byName[province + "\u{1F}" + district] = entry
+        }
+        writer.key(.districts)
+        writer.beginArray()
+        for (_, entry) in byName.sorted(by: { ($0.value.province, $0.value.district) < ($1.value.province, $1.value.district) }) {
+            writer.beginObject()
+            writer.key(.province); writer.string(entry.province)
+            writer.key(.district); writer.string(entry.district)
+            writer.key(.smoking); writer.number(entry.tally.smoking)
+            writer.key(.nonsmoking); writer.number(entry.tally.nonsmoking)
+            writer.key(.referenceDates)
+            referenceDates([entry.tally.oldest == .max ? 0 : entry.tally.oldest, entry.tally.newest], into: &writer)
+            writer.endObject()
+        }
+        writer.endArray()
+    }
+}
