@@ -7,7 +7,16 @@ extension AreaIndex {
     /// A `merge` of nil takes whatever merging the index was built with (a follower serves its
     /// leader's areas as they are).
     public func isBuilt(nodeSize: Int, footprint: FootprintPolicy, merge: MergePolicy? = nil) -> Bool {
-        (self.nodeSize == nodeSize || areas.isEmpty) && footprintPolicy == footprint && merge.map { $0 == mergePolicy } ?? true
+        (self.nodeSize == nodeSize || areas.isEmpty) && footprintPolicy == footprint
+            && merge.map { $0 == mergePolicy || (groups.isEmpty && hasOneSource) } ?? true
+    }
+
+    /// Whether every record comes from one source, so that no merging could change anything.
+    /// Ids begin with their source's name and the table is in id order, so a source's records
+    /// are one run: the first and the last record tell.
+    var hasOneSource: Bool {
+        guard let first = areas.records.first, let last = areas.records.last else { return true }
+        return areas.strings.equals(first.source, last.source)
     }
 
     /// Lays the whole index out: the footprint policy it was built with, the table, the merge

@@ -30,18 +30,26 @@ extension AreaGroups {
         }
         func key(_ y: Int64, _ x: Int64) -> Int64 { (y << 32) ^ (x & 0xFFFF_FFFF) }
 
-        var heads: [Int64: Int32] = [:]
+        var heads = CellTable(capacity: records.count)
         var next = [Int32](repeating: -1, count: records.count)
         var leaders = [UInt32](repeating: 0, count: records.count)
         // Per leader, the sources its area already has (a bit per rank, modulo 64: with more
         // sources than that, two may share a bit, which only keeps some records apart).
         var sourcesOf = [UInt64](repeating: 0, count: records.count)
-        var keys = [[Unicode.Scalar]?](repeating: nil, count: records.count)
-        func nameKey(_ position: Int) -> [Unicode.Scalar] {
+        var keys = [[UInt8]?](repeating: nil, count: records.count)
+        var keyer = PlaceName.Keyer()
+        // The region words of each province and district pair, made once.
+        var regions: [UInt64: [[UInt32]]] = [:]
+        func nameKey(_ position: Int) -> [UInt8] {
             if let key = keys[position] { return key }
             let record = records[position]
-            let key = PlaceName.key(table.strings.string(record.name), province: table.strings.string(record.province),
-                                    district: table.strings.string(record.district))
+            let key = table.strings.bytes.withUnsafeBufferPointer { arena in
+                let pair = UInt64(record.province) << 32 | UInt64(record.district)
+                let regional = regions[pair] ?? PlaceName.regionalWords(province: StringArena.utf8(record.province, in: arena),
+                                                                      district: StringArena.utf8(record.district, in: arena))
+                regions[pair] = regional
+                return keyer.key(StringArena.utf8(record.name, in: arena), regional: regional)
+            }
             keys[position] = key
             return key
         }
@@ -56,7 +64,7 @@ extension AreaGroups {
             var bestDistance = Double.infinity
             for dy in -1...1 {
                 for dx in -1...1 {
-                    var candidate = heads[key(y + Int64(dy), x + Int64(dx))] ?? -1
+                    var candidate = heads.value(key(y + Int64(dy), x + Int64(dx)))
                     while candidate >= 0 {
                         let other = Int(candidate)
                         candidate = next[other]
@@ -80,9 +88,7 @@ extension AreaGroups {
             } else {
                 leaders[position] = position32
                 sourcesOf[position] = bit
-                let k = key(y, x)
-                next[position] = heads[k] ?? -1
-                heads[k] = Int32(position)
+                next[position] = heads.replace(key(y, x), with: Int32(position))
             }
         }
         guard merged > 0 else { return .none }

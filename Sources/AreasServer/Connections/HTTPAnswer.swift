@@ -44,13 +44,18 @@ struct HTTPAnswer {
             let caching: [(String, String)] = cacheable
                 ? [("ETag", tag), ("Cache-Control", http.cacheControl), ("Vary", "Accept")]
                 : [noStore, ("Vary", "Accept")]
-            if cacheable && view.state.hasData, let condition = head.header("if-none-match"), matches(condition, tag) {
+            // Only a success may be 304: a request whose parameters were checked by the router
+            // succeeds whenever there is data, except a `get` of an id the data lacks and an
+            // `along` past the work limit, which are run (a 304 costs those a query).
+            let revalidated = cacheable && view.state.hasData && head.header("if-none-match").map { matches($0, tag) } == true
+            if revalidated && succeeds(request, on: view.state) {
                 tally.answered += 1
                 return HTTPAnswer(status: .notModified, contentType: nil, fields: caching, payload: .none)
             }
             if let code = service.respond(to: request, peerUID: peer, view: view, into: &body, tally: &tally) {
                 return HTTPAnswer(status: HTTPFrontDoor.status(for: code), contentType: json, fields: [noStore] + retry(code), payload: .writer)
             }
+            if revalidated { return HTTPAnswer(status: .notModified, contentType: nil, fields: caching, payload: .none) }
             guard geojson else { return HTTPAnswer(status: .ok, contentType: json, fields: caching, payload: .writer) }
             guard let answer = parsedAnswer(body) else {
                 return HTTPAnswer(status: .internalServerError, contentType: json, fields: [noStore], payload: .writer)
@@ -75,6 +80,16 @@ struct HTTPAnswer {
         case .snapshot:
             tally.answered += 1
             return snapshot(head, path: service.snapshotPath, body: &body)
+        }
+    }
+
+    /// Whether `request`, its parameters already checked, is sure to succeed on `state`'s data
+    /// without running it.
+    static func succeeds(_ request: Request, on state: ServingState) -> Bool {
+        switch request {
+        case .get(let id): return state.index.position(ofAreaWith: id) != nil
+        case .along: return false
+        default: return true
         }
     }
 
