@@ -438,3 +438,40 @@ with open(os.path.join(overlap, "expected.json"), "w", encoding="utf-8") as f:
                "referenceDates": {"nonsmoking-zones": ["2026-06-30", "2026-06-30"], "yongsan-district": ["2025-06-30", "2025-06-30"],
                                   "seoul-citywide": ["2024-03-15", "2024-03-15"], "seoul-standard": ["2025-12-31", "2025-12-31"]}},
               f, ensure_ascii=False, indent=1)
+
+# 7. The operator's corrections for the overlapping samples: a booth gone (named by the
+#    district's record of it), one moved, one renamed (named by the city's record), one added,
+#    and four lines that cannot apply (an id no record has, a repeat, an unknown action, a move
+#    without a position). `overrides-expected.json` says what each line does.
+def area_id(source, name, lat, lon):
+    identity = f"{name}\x1f{round(float(lat) * 1e6)}\x1f{round(float(lon) * 1e6)}"
+    h = 0xCBF29CE484222325
+    for b in identity.encode("utf-8"):
+        h = ((h ^ b) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return f"{source}:{h:016x}"
+
+
+hidden = pairs[2 * 10][1]     # the district's record of booth 10
+moved = pairs[2 * 20][0]      # booth 20 itself
+renamed = pairs[2 * 30 + 1][1]  # the city's record of booth 30
+moved_to = shifted(moved["lat"], moved["lon"], low=30, high=30)
+lines = [
+    ["hide", area_id(hidden["source"], hidden["name"], hidden["lat"], hidden["lon"]), "", "", "", "", "철거됨 (2026-11 현장 확인)"],
+    ["move", area_id(moved["source"], moved["name"], moved["lat"], moved["lon"]), "", "", moved_to[0], moved_to[1], "출구 공사로 이전"],
+    ["rename", area_id(renamed["source"], renamed["name"], renamed["lat"], renamed["lon"]), "용산역 광장 흡연부스 (안내판 이름)", "", "", "", "안내판의 이름"],
+    ["add", "yongsan-new-1", "용산역 광장 신설 부스", "smoking", "37.529600", "126.964600", "2026-11 신설"],
+    ["hide", "yongsan:0000000000000000", "", "", "", "", "없는 id"],
+    ["hide", area_id(hidden["source"], hidden["name"], hidden["lat"], hidden["lon"]), "", "", "", "", "두 번째 줄"],
+    ["frobnicate", "x", "", "", "", "", ""],
+    ["move", area_id(moved["source"], moved["name"], moved["lat"], moved["lon"]), "", "", "", "", "위치 없음"],
+]
+buffer = io.StringIO()
+csv.writer(buffer, lineterminator="\n").writerows([["action", "id", "name", "kind", "latitude", "longitude", "note"]] + lines)
+with open(os.path.join(overlap, "overrides.csv"), "w", encoding="utf-8") as f:
+    f.write(buffer.getvalue())
+with open(os.path.join(overlap, "overrides-expected.json"), "w", encoding="utf-8") as f:
+    json.dump({"hidden": [area_id(pairs[20][0]["source"], pairs[20][0]["name"], pairs[20][0]["lat"], pairs[20][0]["lon"]), lines[0][1]],
+               "moved": {"id": lines[1][1], "lat": float(moved_to[0]), "lon": float(moved_to[1])},
+               "renamed": {"by": lines[2][1], "area": area_id(pairs[60][0]["source"], pairs[60][0]["name"], pairs[60][0]["lat"], pairs[60][0]["lon"]), "name": lines[2][2]},
+               "added": {"id": "overrides:yongsan-new-1", "name": lines[3][2]},
+               "problemLines": [6, 7, 8, 9]}, f, ensure_ascii=False, indent=1)

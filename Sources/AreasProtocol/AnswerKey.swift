@@ -137,6 +137,7 @@ public struct AnswerKey: Sendable, Equatable {
     @inlinable public static var oldest: AnswerKey { AnswerKey("oldest") }
     @inlinable public static var newest: AnswerKey { AnswerKey("newest") }
     @inlinable public static var districts: AnswerKey { AnswerKey("districts") }
+    @inlinable public static var note: AnswerKey { AnswerKey("note") }
     @inlinable public static var problems: AnswerKey { AnswerKey("problems") }
 }
 

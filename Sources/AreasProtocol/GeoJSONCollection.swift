@@ -3,7 +3,7 @@
 /// front door's `format=geojson` both write it from the same answer, so they agree byte for byte.
 public enum GeoJSONCollection {
     /// The properties kept for each feature: everything, or with `idsOnly` the id and distances.
-    static let fullProperties: [AnswerKey] = [.id, .kind, .name, .address, .district, .source, .geocoded, .referenceDate, .sources, .distanceMeters, .alongMeters, .sideMeters, .footprintMeters]
+    static let fullProperties: [AnswerKey] = [.id, .kind, .name, .address, .district, .source, .geocoded, .referenceDate, .sources, .overridden, .distanceMeters, .alongMeters, .sideMeters, .footprintMeters]
     static let idProperties: [AnswerKey] = [.id, .distanceMeters, .alongMeters]
 
     /// `answer` is a parsed success answer with `areas` (full areas: each has `lat` and `lon`).

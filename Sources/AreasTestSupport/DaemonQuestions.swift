@@ -41,10 +41,13 @@ package enum DaemonQuestions {
 extension Fixtures {
     /// A bundled sample config (`config/areasd.json` unless named), written into `directory`
     /// with the sample folders' absolute paths and the snapshot in `directory`; `extra`
-    /// top-level members are added. The path of the written file.
-    package static func sampleConfig(in directory: String, extra: String = "", from bundled: String = "config/areasd.json") throws -> String {
+    /// top-level members are added, and the operator's corrections kept only with `overrides`.
+    /// The path of the written file.
+    package static func sampleConfig(in directory: String, extra: String = "", from bundled: String = "config/areasd.json", overrides: Bool = false) throws -> String {
         var text = try String(contentsOfFile: path(bundled), encoding: .utf8)
         text = text.replacingOccurrences(of: "\"../samples/", with: "\"\(root)/samples/")
+        // The overlapping samples' corrections only where a test asks for them.
+        if !overrides { text = text.replacingOccurrences(of: #"  "overrides": "\#(root)/samples/overlap/overrides.csv",\#n"#, with: "") }
         guard let snapshot = text.range(of: #""snapshot": "[^"]*""#, options: .regularExpression) else {
             throw MissingFile(path: path(bundled) + " (its snapshot key)")
         }

@@ -6,9 +6,11 @@ extension AreaIndex {
     /// settings (a snapshot's, laid out by a build configured otherwise, is not).
     /// A `merge` of nil takes whatever merging the index was built with (a follower serves its
     /// leader's areas as they are).
-    public func isBuilt(nodeSize: Int, footprint: FootprintPolicy, merge: MergePolicy? = nil) -> Bool {
+    /// An `overrides` fingerprint of nil takes whatever corrections the index has.
+    public func isBuilt(nodeSize: Int, footprint: FootprintPolicy, merge: MergePolicy? = nil, overrides: UInt64? = nil) -> Bool {
         (self.nodeSize == nodeSize || areas.isEmpty) && footprintPolicy == footprint
             && merge.map { $0 == mergePolicy || (groups.isEmpty && hasOneSource) } ?? true
+            && overrides.map { $0 == self.overrides.fingerprint } ?? true
     }
 
     /// Whether every record comes from one source, so that no merging could change anything.
@@ -32,6 +34,11 @@ extension AreaIndex {
         writer.number(mergePolicy.priority.count)
         for name in mergePolicy.priority { writer.column(Column(Array(name.utf8))) }
         writer.column(groups.leaders)
+        writer.number(overrides.fingerprint)
+        writer.column(overrides.positions)
+        writer.column(overrides.flags)
+        writer.column(overrides.noteStarts)
+        writer.column(overrides.noteBytes)
         tree.write(to: &writer)
         writer.column(smokingPositions)
         smokingTree.write(to: &writer)
@@ -59,6 +66,7 @@ extension AreaIndex {
         let records = table.records
         var mergePolicy = MergePolicy.off
         var groups = AreaGroups.none
+        var applied = AppliedOverrides.none
         if merged {
             let meters = try reader.double("the merge distance", in: 0...100_000)
             let sourceCount = try reader.integer("the merge priority's length", atMost: 100_000)
@@ -79,6 +87,7 @@ extension AreaIndex {
                 throw FlatLayoutError("record \(i)'s area leader (\(leader)) is not a record of its kind leading its own area")
             }
             groups = AreaGroups(leaders: leaders, table: table, priority: priority)
+            applied = try AppliedOverrides(reading: &reader, count: table.count)
         }
         let tree = try PackedRTree(reading: &reader, count: table.count, payloadLimit: table.count)
         let smokingPositions = try reader.column(of: UInt32.self)
@@ -102,6 +111,6 @@ extension AreaIndex {
         self.init(areas: table, tree: tree, smokingTree: smokingTree, smokingPositions: smokingPositions,
                   footprints: ZoneFootprints(bands: bands),
                   footprintPolicy: FootprintPolicy(minimumMeters: minimum, maximumMeters: maximum, sizeField: sizeField),
-                  groups: groups, mergePolicy: mergePolicy)
+                  groups: groups, mergePolicy: mergePolicy, overrides: applied)
     }
 }

@@ -17,6 +17,12 @@ public struct AreaIndex: Sendable {
     /// leading record of each area is in the trees; the others answer through it.
     public let groups: AreaGroups
     public let mergePolicy: MergePolicy
+    /// The operator's corrections as applied: moved and renamed areas are so in `areas`;
+    /// hidden ones are in no tree.
+    public let overrides: AppliedOverrides
+    /// Lines of the corrections that could not be applied (an id the data lacks, a repeat),
+    /// for the refresh's report; empty for an index read from a snapshot.
+    public let overrideProblems: [String]
     /// How long building the tree took, in milliseconds.
     public let buildMilliseconds: Double
 
@@ -39,10 +45,14 @@ public struct AreaIndex: Sendable {
     /// Merges `sorted`'s records as `merge` says and builds the trees over the areas; `sorted`
     /// is already in id order without repeats (a catalog's table is: it was put in order when
     /// the catalog was made).
-    package init(sortedTable sorted: AreaTable, nodeSize: Int = PackedRTree.defaultNodeSize, footprint: FootprintPolicy = .standard, merge: MergePolicy = .off) {
+    package init(sortedTable original: AreaTable, nodeSize: Int = PackedRTree.defaultNodeSize, footprint: FootprintPolicy = .standard,
+                 merge: MergePolicy = .off, overrides lines: [AreaOverride] = [], addedSource: String = AreaOverride.addedSource) {
         let clock = ContinuousClock()
         let start = clock.now
-        let groups = AreaGroups.merging(sorted, policy: merge)
+        let groups = AreaGroups.merging(original, policy: merge)
+        let (sorted, applied, problems) = AppliedOverrides.apply(lines, to: original, groups: groups, addedSource: addedSource)
+        // A record merged into another's area, or of an area the operator hid, is in no tree.
+        @Sendable func served(_ position: Int) -> Bool { !groups.isMerged(position) && (applied.isEmpty || !applied.hides(position)) }
         // The area tree, the smoking-area tree and the zone footprints are independent: build
         // them side by side.
         final class Built: @unchecked Sendable {
@@ -59,18 +69,18 @@ public struct AreaIndex: Sendable {
             if part == 3 {
                 built.regionNames = RegionNames(sorted)
             } else if part == 2 {
-                let positions = records.indices.filter { records[$0].kind == .smoking && !groups.isMerged($0) }
+                let positions = records.indices.filter { records[$0].kind == .smoking && served($0) }
                 built.smokingTree = PackedRTree(entries: positions.map { GeoBox(records[$0].coordinate) }, nodeSize: nodeSize)
                 built.smokingPositions = Column(positions.map { UInt32($0) })
             } else if part == 0 {
                 // A merged record stays in the tree with no class, so no query finds it.
                 built.tree = PackedRTree(
                     entries: records.map { GeoBox($0.coordinate) },
-                    classes: records.indices.map { groups.isMerged($0) ? 0 : Self.classMask(of: records[$0].kind) },
+                    classes: records.indices.map { served($0) ? Self.classMask(of: records[$0].kind) : 0 },
                     nodeSize: nodeSize)
                 built.treeMilliseconds = (clock.now - start).milliseconds
             } else {
-                let zones = records.indices.lazy.filter { records[$0].kind == .nonsmoking && !groups.isMerged($0) }.map { i in
+                let zones = records.indices.lazy.filter { records[$0].kind == .nonsmoking && served($0) }.map { i in
                     (center: records[i].coordinate, zone: ZoneFootprints.Zone(radiusMeters: footprint.radius(of: sorted, at: i), position: UInt32(i)))
                 }
                 built.footprints = ZoneFootprints(Array(zones), nodeSize: nodeSize)
@@ -86,13 +96,17 @@ public struct AreaIndex: Sendable {
         self.regionNames = built.regionNames ?? RegionNames(sorted)
         self.groups = groups
         self.mergePolicy = merge
+        self.overrides = applied
+        self.overrideProblems = problems
     }
 
     /// An index from parts read back from a snapshot and checked there.
     init(areas: AreaTable, tree: PackedRTree, smokingTree: PackedRTree, smokingPositions: Column<UInt32>,
-         footprints: ZoneFootprints, footprintPolicy: FootprintPolicy, groups: AreaGroups, mergePolicy: MergePolicy) {
+         footprints: ZoneFootprints, footprintPolicy: FootprintPolicy, groups: AreaGroups, mergePolicy: MergePolicy, overrides: AppliedOverrides) {
         self.groups = groups
         self.mergePolicy = mergePolicy
+        self.overrides = overrides
+        self.overrideProblems = []
         self.areas = areas
         self.tree = tree
         self.smokingTree = smokingTree
@@ -130,8 +144,14 @@ public struct AreaIndex: Sendable {
 
     public static let empty = AreaIndex(areas: [])
 
-    /// How many areas the index serves: its records less those merged into another's area.
-    public var count: Int { areas.count - groups.mergedCount }
+    /// How many areas the index serves: its records less those merged into another's area
+    /// and the areas the operator hid.
+    public var count: Int { areas.count - groups.mergedCount - overrides.hiddenCount }
+
+    /// Whether the record at `position` leads an area that is served.
+    public func isServed(_ position: Int) -> Bool {
+        !groups.isMerged(position) && (overrides.isEmpty || !overrides.hides(position))
+    }
 
     /// The position of the area that the record with this id belongs to, by binary search:
     /// a merged record's id still finds its area.

@@ -97,6 +97,12 @@ extension StringArena {
 
         public init() {}
 
+        /// A builder whose arena begins with `arena`'s strings at their references, for
+        /// appending a few more (`append`); nothing earlier is interned.
+        package init(continuing arena: StringArena) {
+            bytes = Array(arena.bytes)
+        }
+
         /// The reference of `string`, appending it if it is new.
         public mutating func intern(_ string: String) -> Ref {
             refs[number(of: string)]

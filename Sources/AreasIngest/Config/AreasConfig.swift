@@ -31,7 +31,15 @@ package struct AreasConfig: Sendable, Equatable {
     /// How a refresh merges sources, in the order they are configured; nil for a follower,
     /// which serves its leader's areas as the leader merged them.
     package var merge: MergePolicy? {
-        follow == nil ? MergePolicy(meters: mergeMeters, priority: sources.map(\.name)) : nil
+        follow == nil ? MergePolicy(meters: mergeMeters, priority: (overrides == nil ? [] : [AreaOverride.addedSource]) + sources.map(\.name)) : nil
+    }
+    /// The operator's corrections file, applied at every refresh.
+    package var overrides: String?
+
+    /// The sources a refresh keeps: the configured ones and, with an overrides file, the
+    /// areas its `add` lines add.
+    package var catalogSourceNames: [String] {
+        (overrides == nil ? [] : [AreaOverride.addedSource]) + sources.map(\.name)
     }
     /// Province names people use, mapped to upstream's (`서울` to `서울특별시`); the standard
     /// short names are always known.
@@ -172,6 +180,10 @@ package struct AreasConfig: Sendable, Equatable {
         config.maxOutputBytes = try check.count(raw.maxOutputBytes, "maxOutputBytes", default: 256 << 20, minimum: 1 << 20, maximum: 1 << 40)
         config.geocoder = try raw.geocoder.map { g throws(ConfigError) in try parseGeocoder(g, path: path, resolve: resolve) }
         config.positions = raw.positions.map(resolve)
+        config.overrides = raw.overrides.map(resolve)
+        if config.overrides != nil, let clash = sources.firstIndex(where: { $0.name == AreaOverride.addedSource }) {
+            throw ConfigError(path: path, key: "sources[\(clash)].name", problem: "'\(AreaOverride.addedSource)' names the areas the overrides file adds; choose another name")
+        }
         config.follow = follow
         config.http = try raw.http.map { h throws(ConfigError) in try parseHTTP(h, path: path, resolve: resolve) }
         if config.geocoder == nil, let i = sources.firstIndex(where: { $0.geocode != nil }) {

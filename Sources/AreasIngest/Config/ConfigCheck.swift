@@ -50,6 +50,14 @@ package struct ConfigCheck: Sendable {
                 problems.append(ConfigError(path: config.path, key: "positions", problem: error.description))
             }
         }
+        if let path = config.overrides {
+            do throws(UpstreamError) {
+                let file = try OverridesFile(path: path, bounds: config.bounds)
+                for problem in file.problems { problems.append(ConfigError(path: config.path, key: "overrides", problem: problem)) }
+            } catch {
+                problems.append(ConfigError(path: config.path, key: "overrides", problem: error.description))
+            }
+        }
         if let path = config.geocoder?.recordedAnswers {
             do throws(RecordedGeocoderAnswers.Failure) { _ = try RecordedGeocoderAnswers(path: path) } catch {
                 problems.append(ConfigError(path: config.path, key: "geocoder.recorded", problem: error.description))

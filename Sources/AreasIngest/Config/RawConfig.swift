@@ -19,6 +19,7 @@ struct RawConfig: Decodable {
     var provinceAliases: [String: String]?
     var geocoder: RawGeocoder?
     var positions: String?
+    var overrides: String?
     var http: RawHTTP?
     var follow: RawFollow?
     var sources: [RawSource]?

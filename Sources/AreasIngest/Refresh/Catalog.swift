@@ -120,7 +120,8 @@ package struct Catalog: Sendable, Equatable {
     }
 
     /// The index over this catalog's table, its records merged into areas as `merge` says.
-    package func index(nodeSize: Int = PackedRTree.defaultNodeSize, footprint: FootprintPolicy = .standard, merge: MergePolicy = .off) -> AreaIndex {
-        AreaIndex(sortedTable: table, nodeSize: nodeSize, footprint: footprint, merge: merge)
+    package func index(nodeSize: Int = PackedRTree.defaultNodeSize, footprint: FootprintPolicy = .standard, merge: MergePolicy = .off,
+                       overrides: [AreaOverride] = []) -> AreaIndex {
+        AreaIndex(sortedTable: table, nodeSize: nodeSize, footprint: footprint, merge: merge, overrides: overrides)
     }
 }

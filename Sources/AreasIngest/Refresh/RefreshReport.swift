@@ -1,3 +1,5 @@
+import AreasCore
+
 /// What one refresh did, source by source.
 package struct RefreshReport: Sendable, Equatable {
     package var startedAt: Double
@@ -6,6 +8,9 @@ package struct RefreshReport: Sendable, Equatable {
     package var sources: [SourceReport]
     /// Problems of the refresh as a whole, such as a positions file that cannot be read.
     package var problems: [String] = []
+    /// The operator's corrections as read by this refresh; nil when there is no overrides file
+    /// or it could not be read.
+    package var overrides: [AreaOverride]?
 
     /// True when every source was fetched and taken.
     package var succeeded: Bool { sources.allSatisfy { $0.status == .updated } }

@@ -51,15 +51,37 @@ package struct Refresher: Sendable {
         for (_, replacement, report) in results {
             if let replacement { replacements[report.name] = replacement }
         }
-        let next = previous.merging(replacements, keeping: config.sources.map(\.name))
+        // The operator's added areas are a source of their own, replaced when the lines change.
+        let overrides = readOverrides()
+        if let file = overrides.file {
+            let added = file.added
+            let span = previous.sources[AreaOverride.addedSource]
+            if span.map({ added.difference(added.indices, from: previous.table, $0.range).isEmpty }) != true {
+                replacements[AreaOverride.addedSource] = Catalog.Replacement(table: added, fetchedAt: started.timeIntervalSince1970)
+            }
+        }
+        let next = previous.merging(replacements, keeping: config.catalogSourceNames)
         var report = RefreshReport(
             startedAt: started.timeIntervalSince1970,
             durationMilliseconds: (clock.now - start).milliseconds,
             forced: force,
             sources: results.map(\.2))
-        report.problems = geocodingProblems
+        report.problems = geocodingProblems + overrides.problems
+        report.overrides = overrides.file?.lines
         if let geocoding { report.problems += await finishGeocoding(geocoding, now: started.timeIntervalSince1970) }
         return (next, report)
+    }
+
+    /// The operator's corrections as the file says them now, and what is wrong with it: nil
+    /// when none is configured or it cannot be read (then the report says why).
+    func readOverrides() -> (file: OverridesFile?, problems: [String]) {
+        guard let path = config.overrides else { return (nil, []) }
+        do throws(UpstreamError) {
+            let file = try OverridesFile(path: path, bounds: config.bounds)
+            return (file, file.problems)
+        } catch {
+            return (nil, ["overrides \(path): \(error); the corrections applied before stay"])
+        }
     }
 
     /// The transport for a source, with its key read from the environment.

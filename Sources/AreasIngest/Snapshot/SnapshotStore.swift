@@ -6,23 +6,28 @@ import Foundation
 package struct DataSet: Sendable {
     package var catalog: Catalog
     package var index: AreaIndex
+    /// Lines of the operator's corrections the build could not apply (an index read back from
+    /// its file no longer knows them).
+    package var overrideProblems: [String] = []
 
     package init(catalog: Catalog, index: AreaIndex) {
         precondition(index.areas.count == catalog.table.count, "the index of the catalog's table")
         self.catalog = catalog
         self.index = index
+        self.overrideProblems = index.overrideProblems
     }
 
     /// `catalog` with its table merged and indexed now (for data that no snapshot holds).
     package static func indexing(_ catalog: Catalog, nodeSize: Int = PackedRTree.defaultNodeSize, footprint: FootprintPolicy = .standard,
-                                 merge: MergePolicy = .off) -> DataSet {
-        DataSet(catalog: catalog, index: catalog.index(nodeSize: nodeSize, footprint: footprint, merge: merge))
+                                 merge: MergePolicy = .off, overrides: [AreaOverride] = []) -> DataSet {
+        DataSet(catalog: catalog, index: catalog.index(nodeSize: nodeSize, footprint: footprint, merge: merge, overrides: overrides))
     }
 
     /// How many of each source's records are served as part of an earlier source's area.
     package var mergedBySource: [String: Int] {
         let groups = index.groups
         guard !groups.isEmpty else { return [:] }
+        // Merged, not hidden: a hidden area's records are counted by `overridden`.
         return catalog.sources.mapValues { span in span.range.reduce(0) { $0 + (groups.isMerged($1) ? 1 : 0) } }
     }
 
@@ -46,12 +51,17 @@ package struct SnapshotStore: Sendable {
     /// How records are merged into areas; nil takes a file's merging as it is (a follower
     /// serves its leader's areas).
     package let merge: MergePolicy?
+    /// The operator's corrections to apply; nil takes a file's as they are (a follower, or
+    /// an overrides file that cannot be read now).
+    package let overrides: [AreaOverride]?
 
-    package init(path: String, nodeSize: Int = PackedRTree.defaultNodeSize, footprint: FootprintPolicy = .standard, merge: MergePolicy? = nil) {
+    package init(path: String, nodeSize: Int = PackedRTree.defaultNodeSize, footprint: FootprintPolicy = .standard, merge: MergePolicy? = nil,
+                 overrides: [AreaOverride]? = nil) {
         self.path = path
         self.nodeSize = nodeSize
         self.footprint = footprint
         self.merge = merge
+        self.overrides = overrides
     }
 
     /// What the store did, for the daemon's log.
@@ -111,10 +121,12 @@ package struct SnapshotStore: Sendable {
     package func install(_ catalog: Catalog, notes: inout [Note]) -> DataSet {
         let clock = ContinuousClock()
         let start = clock.now
-        let built = DataSet.indexing(catalog, nodeSize: nodeSize, footprint: footprint, merge: merge ?? .off)
+        let built = DataSet.indexing(catalog, nodeSize: nodeSize, footprint: footprint, merge: merge ?? .off, overrides: overrides ?? [])
         notes.append(.info("index built: \(built.index.count) areas in \(Int((clock.now - start).milliseconds)) ms"))
         do throws(SnapshotFile.Failure) {
-            return try write(built)
+            var written = try write(built)
+            written.overrideProblems = built.index.overrideProblems
+            return written
         } catch {
             notes.append(.error("\(error); the previous snapshot is unchanged, and the new data is served from memory"))
             return built
@@ -191,14 +203,17 @@ package struct SnapshotStore: Sendable {
     // MARK: Pieces
 
     /// Whether `index` was built as this store is configured to build one.
-    package func isBuilt(_ index: AreaIndex) -> Bool { index.isBuilt(nodeSize: nodeSize, footprint: footprint, merge: merge) }
+    package func isBuilt(_ index: AreaIndex) -> Bool {
+        index.isBuilt(nodeSize: nodeSize, footprint: footprint, merge: merge, overrides: overrides.map(AreaOverride.fingerprint))
+    }
 
     /// A file's areas, served with `catalog` (its catalog, with fetch times confirmed since):
     /// with the file's own index when built as configured, else one built now (an older
     /// format, or a leader's laid out with other footprints).
     private func served(_ contents: SnapshotFile.Contents, catalog: Catalog) -> DataSet {
         if let index = contents.index, isBuilt(index) { return DataSet(catalog: catalog, index: index) }
-        return DataSet.indexing(catalog, nodeSize: nodeSize, footprint: footprint, merge: merge ?? contents.index?.mergePolicy ?? .off)
+        return DataSet.indexing(catalog, nodeSize: nodeSize, footprint: footprint, merge: merge ?? contents.index?.mergePolicy ?? .off,
+                                overrides: overrides ?? [])
     }
 
     /// `catalog` with the later fetch times confirmed since it was written.

@@ -45,7 +45,7 @@ extension Answers {
             count(.geocodedCount, report.map { $0.geocodedNew + $0.geocodedRemembered + $0.placedByOperator })
             count(.unreadableDates, report?.unreadableDates)
             writer.key(.merged); writer.number(span.reduce(0) { $0 + (groups.isMerged($1) ? 1 : 0) })
-            writer.key(.overridden); writer.number(0)
+            writer.key(.overridden); writer.number(span.reduce(0) { $0 + (state.index.overrides.flags(of: $1).isEmpty ? 0 : 1) })
             writer.key(.referenceDates)
             referenceDates(span.lazy.map { records[$0].referenceDay }, into: &writer)
             func time(_ key: AnswerKey, _ value: Double?) {
@@ -63,6 +63,12 @@ extension Answers {
         }
         writer.endArray()
         districts(state, into: &writer)
+        // What the last refresh could not do as a whole: corrections whose id the data lacks,
+        // an unreadable overrides or positions file.
+        writer.key(.problems)
+        writer.beginArray()
+        for problem in state.lastReport?.problems ?? [] { writer.string(problem) }
+        writer.endArray()
         writer.endObject()
     }
 
@@ -89,12 +95,12 @@ extension Answers {
     private static func districts(_ state: ServingState, into writer: inout JSONWriter) {
         struct Tally { var smoking = 0, nonsmoking = 0, oldest = UInt16.max, newest: UInt16 = 0 }
         let table = state.index.areas
-        let groups = state.index.groups
+        let index = state.index
         var byRefs: [UInt64: Tally] = [:]
         for (position, record) in table.records.enumerated() {
             let key = UInt64(record.province) << 32 | UInt64(record.district)
             var tally = byRefs[key] ?? Tally()
-            if !groups.isMerged(position) {
+            if index.isServed(position) {
                 if record.kind == .smoking { tally.smoking += 1 } else { tally.nonsmoking += 1 }
             }
             if record.referenceDay > 0 {

@@ -89,8 +89,8 @@ extension Answers {
         writer.key(.byProvince)
         writer.beginObject()
         var byReference: [StringArena.Ref: Int] = [:]
-        let groups = state.index.groups
-        for (position, record) in records.enumerated() where !groups.isMerged(position) { byReference[record.province, default: 0] += 1 }
+        let index = state.index
+        for (position, record) in records.enumerated() where index.isServed(position) { byReference[record.province, default: 0] += 1 }
         var provinces: [String: Int] = [:]
         for (province, count) in byReference { provinces[state.index.areas.strings.string(province), default: 0] += count }
         for (province, count) in provinces.sorted(by: { $0.key < $1.key }) {

@@ -66,7 +66,7 @@ enum Answers {
                     if output == .ids {
                         writer.beginIDEntry(id: areas.utf8(areas.records[position].id), distanceMeters: distance)
                     } else {
-                        area(position, of: areas, groups: state.index.groups, distance: distance, detailed: false, into: &writer)
+                        area(position, of: areas, index: state.index, distance: distance, detailed: false, into: &writer)
                     }
                     extra(match, &writer)
                     writer.endObject()
@@ -86,7 +86,7 @@ enum Answers {
             writer.key(.zones)
             writer.beginArray()
             for zone in check.zones {
-                area(zone.position, of: areas, groups: state.index.groups, distance: zone.distanceMeters, detailed: false, into: &writer)
+                area(zone.position, of: areas, index: state.index, distance: zone.distanceMeters, detailed: false, into: &writer)
                 writer.key(.footprintMeters); writer.meters(state.index.footprintRadius(of: zone.position))
                 writer.endObject()
             }
@@ -96,7 +96,7 @@ enum Answers {
                 writer.null()
                 return
             }
-            area(nearest.position, of: areas, groups: state.index.groups, distance: nearest.distanceMeters, detailed: false, into: &writer)
+            area(nearest.position, of: areas, index: state.index, distance: nearest.distanceMeters, detailed: false, into: &writer)
             let bearing = Geodesy.bearing(from: point, to: areas.records[nearest.position].coordinate)
             writer.key(.bearingDegrees); writer.number((bearing * 10).rounded() / 10)
             writer.key(.direction); writer.string(Geodesy.compassPoint(bearing))
@@ -108,8 +108,9 @@ enum Answers {
     /// Writes an area's fields into an open object; the caller may add more and closes it. An
     /// area merged from several sources names them (`sources`); `detailed` (for `get`) adds
     /// every record it was merged from, each with its own fields.
-    static func area(_ position: Int, of areas: AreaTable.Buffers, groups: AreaGroups, distance: Double?, detailed: Bool, into writer: inout JSONWriter) {
+    static func area(_ position: Int, of areas: AreaTable.Buffers, index: AreaIndex, distance: Double?, detailed: Bool, into writer: inout JSONWriter) {
         let area = areas.records[position]
+        let groups = index.groups
         writer.beginObject()
         writer.key(.id); writer.string(utf8: areas.utf8(area.id))
         writer.key(.kind); writer.string(area.kind.rawValue)
@@ -128,6 +129,11 @@ enum Answers {
             for member in groups.records(of: position) { day = max(day, areas.records[member].referenceDay) }
         }
         if let date = ReferenceDate(day: day) { writer.key(.referenceDate); writer.string(date.text) }
+        // The operator's corrections say so, and `get` gives their note.
+        if !index.overrides.isEmpty, !index.overrides.flags(of: position).isEmpty {
+            writer.key(.overridden); writer.bool(true)
+            if detailed, let note = index.overrides.note(of: position) { writer.key(.note); writer.string(note) }
+        }
         if !groups.isEmpty, groups.recordCount(of: position) > 1 {
             writer.key(.sources)
             writer.beginArray()

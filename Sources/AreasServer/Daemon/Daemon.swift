@@ -122,11 +122,14 @@ package final class Daemon: @unchecked Sendable {
         Signals.exitOnBusError(message: "areasd: bus error reading the mapped snapshot: the file was cut short or rewritten in place"
                                + " while served (replace a snapshot by renaming a new file over it, never by writing into it); exiting to be restarted")
         // The last good data first, so the socket answers as soon as it exists.
-        let state = loadSnapshot(SnapshotStore(path: snapshotPath, footprint: config.footprint, merge: config.merge))
+        // The corrections as the file says them now; when it cannot be read, the snapshot's stay.
+        let overrides: [AreaOverride]? = config.overrides == nil ? [] : config.overrides.flatMap { try? OverridesFile(path: $0, bounds: config.bounds).lines }
+        let state = loadSnapshot(SnapshotStore(path: snapshotPath, footprint: config.footprint, merge: config.merge,
+                                               overrides: config.follow != nil ? nil : overrides))
         FreeMemory.release()
         FreeMemory.mapLargeBlocksSeparately()
         let service = AreaService(config: config, state: state, snapshotPath: snapshotPath, logger: logger, environment: environment,
-                                  onRefresh: { [weak self] state in self?.announce(state) })
+                                  overrides: overrides, onRefresh: { [weak self] state in self?.announce(state) })
         self.service = service
 
         let listener: FileDescriptor

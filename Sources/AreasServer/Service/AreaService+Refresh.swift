@@ -40,6 +40,7 @@ extension AreaService {
         // same areas only move their fetch times, kept beside the snapshot.
         // A config that merges or lays footprints out otherwise than the served index was built
         // (after SIGHUP) rebuilds it too.
+        if let lines = report.overrides { overrideLines.withLock { $0 = lines } }
         let store = self.store
         let changed = report.sources.contains { $0.status == .updated && (!$0.isUnchanged || !before.hasData) }
             || Set(catalog.sources.keys) != Set(before.catalog.sources.keys)
@@ -49,6 +50,7 @@ extension AreaService {
             var report = report
             let merged = dataSet.mergedBySource
             for i in report.sources.indices { report.sources[i].merged = merged[report.sources[i].name] ?? 0 }
+            report.problems += dataSet.overrideProblems
             return report
         }
         if !changed {
@@ -61,6 +63,10 @@ extension AreaService {
             // Served from the new file once it is written and checked, so the memory the build
             // took goes back and the pages are shared with the kernel's cache and any follower.
             let dataSet = store.install(catalog, notes: &notes)
+            for problem in dataSet.overrideProblems { notes.append(.warning(problem)) }
+            if !dataSet.index.overrides.isEmpty {
+                notes.append(.info("overrides: \(dataSet.index.overrides.positions.count) areas corrected, \(dataSet.index.overrides.hiddenCount) of them hidden"))
+            }
             let merged = dataSet.mergedBySource.filter { $0.value > 0 }
             if !merged.isEmpty {
                 notes.append(.info("merged \(dataSet.index.groups.mergedCount) records into earlier sources' areas (" +

@@ -115,12 +115,16 @@ extension AreaService {
             try requireData(state)
             // A record merged into another source's area answers with that area.
             guard let position = state.index.position(ofAreaWith: id) else { throw RequestError(.notFound, "no area with id '\(id)'") }
+            guard !state.index.overrides.hides(position) else {
+                let note = state.index.overrides.note(of: position).map { ": \($0)" } ?? ""
+                throw RequestError(.notFound, "the area with id '\(id)' is hidden by the operator's overrides\(note)")
+            }
             writer.beginObject()
             writer.key(.ok); writer.bool(true)
             writer.key(.count); writer.number(1)
             writer.key(.areas)
             writer.beginArray()
-            state.index.areas.withBuffers { Answers.area(position, of: $0, groups: state.index.groups, distance: nil, detailed: true, into: &writer) }
+            state.index.areas.withBuffers { Answers.area(position, of: $0, index: state.index, distance: nil, detailed: true, into: &writer) }
             writer.endObject()
             writer.endArray()
             writer.endObject()

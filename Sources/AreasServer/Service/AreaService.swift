@@ -27,10 +27,15 @@ package final class AreaService: Sendable {
     package let snapshotPath: String
     /// Called after each refresh with the new state (systemd status lines).
     let onRefresh: @Sendable (ServingState) -> Void
+    /// The operator's corrections as last read whole (nil while never read): a refresh that
+    /// cannot read the file applies these.
+    let overrideLines: LockedValue<[AreaOverride]?>
 
     package init(config: AreasConfig, state: ServingState, snapshotPath: String, logger: Logger,
                 environment: [String: String] = ProcessInfo.processInfo.environment,
+                overrides: [AreaOverride]? = nil,
                 onRefresh: @escaping @Sendable (ServingState) -> Void = { _ in }) {
+        self.overrideLines = LockedValue(overrides)
         self.configuration = LockedValue(config)
         self.current = LockedValue(state)
         self.snapshotPath = snapshotPath
@@ -42,7 +47,11 @@ package final class AreaService: Sendable {
     package var state: ServingState { current.withLock { $0 } }
     package var config: AreasConfig { configuration.withLock { $0 } }
     /// The snapshot file's owner: loads, installs and adopts data sets as configured.
-    var store: SnapshotStore { SnapshotStore(path: snapshotPath, footprint: config.footprint, merge: config.merge) }
+    var store: SnapshotStore {
+        let config = self.config
+        return SnapshotStore(path: snapshotPath, footprint: config.footprint, merge: config.merge,
+                             overrides: config.follow != nil ? nil : config.overrides == nil ? [] : overrideLines.withLock { $0 })
+    }
 
     /// Bumped whenever the state or the config is replaced.
     let generation = Atomic<Int>(0)

@@ -41,9 +41,8 @@ package final class ServingState: Sendable {
     /// How many areas a run of records leads: the run less its records merged into another's
     /// area (a source's served areas, for `stats`, `sources` and the metrics).
     package func areaCount(in range: Range<Int>) -> Int {
-        let groups = index.groups
-        guard !groups.isEmpty else { return range.count }
-        return range.reduce(0) { $0 + (groups.isMerged($1) ? 0 : 1) }
+        guard !index.groups.isEmpty || !index.overrides.isEmpty else { return range.count }
+        return range.reduce(0) { $0 + (index.isServed($1) ? 1 : 0) }
     }
 
     /// How many areas of `kind` are served (for `stats` and the metrics).

@@ -16,9 +16,9 @@ final class SampleDaemon {
 
     /// `extra` members go into the sample config (`bundled`, the default samples unless
     /// named); `arguments` follow the config and socket.
-    init(extra: String = "", arguments: [String] = [], bundled: String = "config/areasd.json") throws {
+    init(extra: String = "", arguments: [String] = [], bundled: String = "config/areasd.json", overrides: Bool = false) throws {
         socket = folder + "/areasd.sock"
-        config = try Fixtures.sampleConfig(in: folder, extra: extra, from: bundled)
+        config = try Fixtures.sampleConfig(in: folder, extra: extra, from: bundled, overrides: overrides)
         (process, stderr) = try Binaries.startDaemon(["--config", config, "--socket", socket] + arguments)
         guard DaemonQuestions.waitUntilLoaded(socket) else {
             _ = stop()
