@@ -152,6 +152,13 @@ import Testing
         #expect(yongsan["nonsmoking"]?.double.map(Int.init) == counted["용산구"]?.nonsmoking)
         #expect(districts.reduce(0) { $0 + Int(($1["smoking"]?.double ?? 0) + ($1["nonsmoking"]?.double ?? 0)) } == all["count"]?.double.map(Int.init))
 
+        // The same dates in stats and in the metrics (midnight UTC of each day).
+        let stats = try #require(DaemonQuestions.ask(daemon.socket, #"{"op":"stats"}"#))
+        #expect(stats["bySource"]?["seoul-citywide"]?["referenceDates"]?["oldest"]?.string == "2024-03-15")
+        let metrics = try #require(DaemonQuestions.ask(daemon.socket, #"{"op":"metrics"}"#)?["metrics"]?.string)
+        let citywide = try #require(ReferenceDate(parsing: "2024-03-15"))
+        #expect(metrics.contains(#"areas_source_reference_date_seconds{bound="newest",source="seoul-citywide"} \#(Int(citywide.secondsSince1970))"#), "\(metrics)")
+
         let http = try HTTPTestClient(address).get("/v1/sources")
         #expect(http.status == 200)
         #expect(try JSONParser.parse(http.body) == answer)
@@ -188,6 +195,21 @@ import Testing
         let restartLog = String(decoding: log.readToEnd(), as: UTF8.self)
         #expect(restartLog.contains("(format \(SnapshotFile.version), served in place)"), "\(restartLog)")
         _ = followerLog.readToEnd()
+    }
+
+    /// The default samples have no overlapping records: merging on (the default) and off
+    /// answer them byte for byte alike, as the build before merging did.
+    @Test func dataWithoutOverlapsIsServedAsBefore() throws {
+        let merging = try SampleDaemon()
+        let off = try SampleDaemon(extra: #""merge": {"meters": 0}"#)
+        for question in [#"{"op":"near","lat":37.53,"lon":126.97,"k":50}"#, #"{"op":"bbox","south":33,"west":124,"north":39,"east":132,"limit":10000}"#,
+                         #"{"op":"check","lat":37.528916,"lon":126.967984}"#, #"{"op":"get","id":"yongsan:027a36e0cd0ad58b"}"#] {
+            let a = try #require(DaemonQuestions.ask(merging.socket, question))
+            #expect(a == DaemonQuestions.ask(off.socket, question), "\(question)")
+        }
+        #expect(DaemonQuestions.ask(merging.socket, #"{"op":"stats"}"#)?["areas"]?.double == Double(SampleCounts.total))
+        merging.stop()
+        off.stop()
     }
 
     @Test func withMergingOffEveryRecordIsItsOwnArea() throws {

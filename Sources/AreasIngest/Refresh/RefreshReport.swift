@@ -53,6 +53,8 @@ package struct SourceReport: Sendable, Equatable {
     package var duplicates: Int = 0
     /// Areas whose stated reference date is not a date: served without one.
     package var unreadableDates: Int = 0
+    /// The oldest and newest date the fetched records state, when any does.
+    package var referenceDates: ClosedRange<ReferenceDate>?
     package var added: Int = 0
     package var removed: Int = 0
     package var changed: Int = 0
@@ -95,6 +97,9 @@ package struct SourceReport: Sendable, Equatable {
             if placedByOperator > 0 { text += ", \(placedByOperator) from the positions file" }
         }
         if duplicates > 0 { text += ", \(duplicates) duplicates" }
+        if let dates = referenceDates {
+            text += dates.lowerBound == dates.upperBound ? ", dated \(dates.lowerBound.text)" : ", dated \(dates.lowerBound.text) to \(dates.upperBound.text)"
+        }
         if unreadableDates > 0 { text += ", \(unreadableDates) reference dates that are not dates" }
         if retries > 0 { text += ", \(retries) retries" }
         text += ", \(Int(durationMilliseconds.rounded())) ms"

@@ -182,6 +182,10 @@ package struct Refresher: Sendable {
         }
         let table = builder.build().sortedByID()
         report.accepted = table.count
+        let days = table.records.lazy.map(\.referenceDay).filter { $0 > 0 }
+        if let oldest = days.min().flatMap(ReferenceDate.init(day:)), let newest = days.max().flatMap(ReferenceDate.init(day:)) {
+            report.referenceDates = oldest...newest
+        }
         let oldCount = previous?.range.count ?? 0
         compare(table, with: catalog, span: previous, into: &report)
 

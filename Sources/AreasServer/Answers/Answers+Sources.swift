@@ -47,7 +47,7 @@ extension Answers {
             writer.key(.merged); writer.number(span.reduce(0) { $0 + (groups.isMerged($1) ? 1 : 0) })
             writer.key(.overridden); writer.number(span.reduce(0) { $0 + (state.index.overrides.flags(of: $1).isEmpty ? 0 : 1) })
             writer.key(.referenceDates)
-            referenceDates(span.lazy.map { records[$0].referenceDay }, into: &writer)
+            referenceDates(state.referenceDates(in: span), into: &writer)
             func time(_ key: AnswerKey, _ value: Double?) {
                 writer.key(key)
                 if let value { writer.number(value.rounded()) } else { writer.null() }
@@ -72,21 +72,15 @@ extension Answers {
         writer.endObject()
     }
 
-    /// `{"oldest": "YYYY-MM-DD", "newest": ...}` of the dates stated, or null when none is.
-    private static func referenceDates(_ days: some Sequence<UInt16>, into writer: inout JSONWriter) {
-        var oldest = UInt16.max
-        var newest: UInt16 = 0
-        for day in days where day > 0 {
-            oldest = min(oldest, day)
-            newest = max(newest, day)
-        }
-        guard let first = ReferenceDate(day: oldest == .max ? 0 : oldest), let last = ReferenceDate(day: newest) else {
+    /// `{"oldest": "YYYY-MM-DD", "newest": ...}`, or null when no date is stated.
+    static func referenceDates(_ dates: (oldest: ReferenceDate, newest: ReferenceDate)?, into writer: inout JSONWriter) {
+        guard let dates else {
             writer.null()
             return
         }
         writer.beginObject()
-        writer.key(.oldest); writer.string(first.text)
-        writer.key(.newest); writer.string(last.text)
+        writer.key(.oldest); writer.string(dates.oldest.text)
+        writer.key(.newest); writer.string(dates.newest.text)
         writer.endObject()
     }
 
@@ -130,7 +124,10 @@ extension Answers {
             writer.key(.smoking); writer.number(entry.tally.smoking)
             writer.key(.nonsmoking); writer.number(entry.tally.nonsmoking)
             writer.key(.referenceDates)
-            referenceDates([entry.tally.oldest == .max ? 0 : entry.tally.oldest, entry.tally.newest], into: &writer)
+            let dates = ReferenceDate(day: entry.tally.oldest == .max ? 0 : entry.tally.oldest).flatMap { oldest in
+                ReferenceDate(day: entry.tally.newest).map { (oldest, $0) }
+            }
+            referenceDates(dates, into: &writer)
             writer.endObject()
         }
         writer.endArray()

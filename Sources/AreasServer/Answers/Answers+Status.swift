@@ -122,6 +122,8 @@ extension Answers {
             writer.key(.lastError)
             if let error = history?.lastError { writer.string(error) } else { writer.null() }
             writer.key(.requestsToday); writer.number(requestsToday[name] ?? 0)
+            writer.key(.referenceDates)
+            referenceDates(data.flatMap { state.referenceDates(in: $0.range) }, into: &writer)
             writer.endObject()
         }
         writer.endObject()
@@ -189,6 +191,8 @@ extension Answers {
             writer.key(.duplicates); writer.number(source.duplicates)
             writer.key(.merged); writer.number(source.merged)
             writer.key(.unreadableDates); writer.number(source.unreadableDates)
+            writer.key(.referenceDates)
+            referenceDates(source.referenceDates.map { ($0.lowerBound, $0.upperBound) }, into: &writer)
             writer.key(.added); writer.number(source.added)
             writer.key(.removed); writer.number(source.removed)
             writer.key(.changed); writer.number(source.changed)

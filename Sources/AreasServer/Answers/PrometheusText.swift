@@ -31,6 +31,12 @@ enum PrometheusText {
         for name in names {
             if let fetched = state.sources[name]?.fetchedAt { text.sample("areas_source_age_seconds", ["source": name], Swift.max(0, now - fetched)) }
         }
+        text.family("areas_source_reference_date_seconds", .gauge, "The oldest and newest date each source states its data for (데이터기준일자), midnight UTC in seconds since 1970.")
+        for name in names {
+            guard let range = state.sources[name]?.range, let dates = state.referenceDates(in: range) else { continue }
+            text.sample("areas_source_reference_date_seconds", ["source": name, "bound": "oldest"], dates.oldest.secondsSince1970)
+            text.sample("areas_source_reference_date_seconds", ["source": name, "bound": "newest"], dates.newest.secondsSince1970)
+        }
         // Counted for dailyRequestLimit; the day is Korea's, as the portals count it.
         let requestsToday = RequestQuota(path: RequestQuota.path(besideSnapshot: status.snapshotPath)).today
         text.family("areas_upstream_requests_today", .gauge, "Upstream requests made today (Korean time) by each source and the geocoder.")

@@ -45,6 +45,19 @@ package final class ServingState: Sendable {
         return range.reduce(0) { $0 + (index.isServed($1) ? 1 : 0) }
     }
 
+    /// The oldest and newest reference dates a run of records states, or nil when none does.
+    package func referenceDates(in range: Range<Int>) -> (oldest: ReferenceDate, newest: ReferenceDate)? {
+        let records = index.areas.records
+        var oldest = UInt16.max
+        var newest: UInt16 = 0
+        for position in range where records[position].referenceDay > 0 {
+            oldest = Swift.min(oldest, records[position].referenceDay)
+            newest = Swift.max(newest, records[position].referenceDay)
+        }
+        guard let first = ReferenceDate(day: oldest == .max ? 0 : oldest), let last = ReferenceDate(day: newest) else { return nil }
+        return (first, last)
+    }
+
     /// How many areas of `kind` are served (for `stats` and the metrics).
     package func count(of kind: AreaKind) -> Int {
         index.count(of: kind)
