@@ -141,3 +141,47 @@ struct HTTPRequestParserTests {
         #expect(status(Array(("GET / HTTP/1.1\r\nHost: x\r\nBig: " + String(repeating: "b", count: 2000)).utf8)) == .headerFieldsTooLarge)
     }
 }
+
+/// Empty lines before a request and heads that arrive a few bytes at a time: bounded, and
+/// scanned once.
+@Suite struct HTTPHeadResumeTests {
+    static let head = Array("GET /v1/check?lat=37.5&lon=127 HTTP/1.1\r\nHost: x\r\nAccept: */*\r\n\r\n".utf8)
+
+    @Test func aFewEmptyLinesAreIgnoredMoreAreRefused() throws {
+        let parser = HTTPRequestParser()
+        guard case .head(let parsed, let consumed) = try parser.parse(Array("\r\n\r\n\r\n\r\n".utf8) + Self.head) else {
+            Issue.record("four empty lines and a head")
+            return
+        }
+        #expect(parsed.path == "/v1/check" && consumed == 8 + Self.head.count)
+        #expect(throws: HTTPError.self) { try parser.parse(Array(String(repeating: "\r\n", count: 5).utf8)) }
+        // A flood of empty lines is refused as soon as it passes the limit, whatever follows.
+        #expect(throws: HTTPError.self) { try parser.parse(Array(String(repeating: "\r\n", count: 40_000).utf8)) }
+    }
+
+    @Test func emptyLinesCountTowardTheHeadLimit() throws {
+        var limits = HTTPRequestParser.Limits()
+        limits.maxHeadBytes = Self.head.count + 3
+        let parser = HTTPRequestParser(limits: limits)
+        #expect(throws: Never.self) { try parser.parse(Self.head) }
+        #expect(throws: HTTPError.self) { try parser.parse(Array("\r\n\r\n".utf8) + Self.head) }
+    }
+
+    /// Fed in pieces of every size with `scanned` kept between calls, the parser answers what
+    /// it answers for the whole, and never looks at a byte twice more than the few it backs up.
+    @Test(arguments: [1, 2, 3, 5, 8, 13])
+    func resumingFindsWhatTheWholeFinds(piece: Int) throws {
+        let parser = HTTPRequestParser()
+        let whole = try parser.parse(Self.head)
+        var pending: [UInt8] = []
+        var scanned = 0
+        var outcome = HTTPRequestParser.Outcome.incomplete
+        for start in stride(from: 0, to: Self.head.count, by: piece) {
+            pending += Self.head[start..<Swift.min(start + piece, Self.head.count)]
+            outcome = try parser.parse(pending, scanned: &scanned)
+            if case .incomplete = outcome { #expect(scanned == pending.count) }
+        }
+        #expect(outcome == whole)
+        #expect(scanned == 0)
+    }
+}

@@ -1,3 +1,4 @@
+import AreasCore
 import AreasControl
 import AreasIngest
 import AreasProtocol
@@ -107,5 +108,46 @@ import Testing
         let check = try Binaries.run("areasd", ["--check-config", "--config", folder + "/areasd.json"])
         #expect(check.status == 78)
         #expect(check.stderr.contains("sources: a follower fetches no source"), "\(check.stderr)")
+    }
+}
+
+/// A leader's snapshot that is whole and correctly sealed but holds nothing, or has lost most
+/// of a source: the follower keeps serving what it has, `health` says why, and a forced
+/// refresh takes the shrunken one (never the empty one).
+@Suite(.timeLimit(.minutes(5))) struct FollowerShrinkTests {
+    @Test func anEmptyOrShrunkenLeaderSnapshotIsNotTaken() throws {
+        let leader = try SampleDaemon()
+        let share = Fixtures.temporaryDirectory() + "/areas.snapshot"
+        try FileManager.default.copyItem(atPath: leader.folder + "/areas.snapshot", toPath: share)
+        leader.stop()
+        let follower = try FollowerTests.Follower(follow: #""file": "\#(share)""#)
+        let served = try #require(DaemonQuestions.waitUntil(seconds: 20) { FollowerTests.answer(follower.socket)?.contains("\"ok\":true") == true } ? FollowerTests.answer(follower.socket) : nil)
+        func replaceShare(_ catalog: Catalog) throws {
+            try SnapshotFile.write(catalog, to: share + ".new")
+            #expect(rename(share + ".new", share) == 0)
+        }
+        func lastError() -> String? { DaemonQuestions.ask(follower.socket, #"{"op":"stats"}"#)?["bySource"]?["leader"]?["lastError"]?.string }
+
+        // No sources, no areas.
+        try replaceShare(Catalog())
+        #expect(DaemonQuestions.waitUntil(seconds: 20) { lastError()?.contains("holds no areas") == true }, "\(lastError() ?? "none")")
+        #expect(FollowerTests.answer(follower.socket) == served)
+        let health = try #require(DaemonQuestions.ask(follower.socket, #"{"op":"health"}"#))
+        #expect(health["healthy"]?.bool == false && health["stale"]?.bool == false, "\(health)")
+
+        // The non-smoking zones cut to a tenth, the rest as they were.
+        let full = try #require(try SnapshotFile.load(path: follower.folder + "/areas.snapshot"))
+        var kept: [Area] = []
+        for position in full.catalog.table.indices {
+            let area = full.catalog.table[position]
+            if area.source != "nonsmoking-zones" || position % 10 == 0 { kept.append(area) }
+        }
+        try replaceShare(Catalog(areas: kept, fetchedAt: full.catalog.sources.mapValues(\.fetchedAt)))
+        #expect(DaemonQuestions.waitUntil(seconds: 20) { lastError()?.contains("would shrink") == true }, "\(lastError() ?? "none")")
+        #expect(FollowerTests.answer(follower.socket) == served)
+        // Forced, it is taken.
+        let forced = try #require(DaemonQuestions.ask(follower.socket, #"{"op":"refresh","wait":true,"force":true}"#))
+        #expect(forced["report"]?["succeeded"]?.bool == true, "\(forced)")
+        #expect(DaemonQuestions.ask(follower.socket, #"{"op":"stats"}"#)?["areas"]?.double == Double(kept.count))
     }
 }

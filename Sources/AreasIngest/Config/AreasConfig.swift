@@ -33,6 +33,12 @@ package struct AreasConfig: Sendable, Equatable {
     package var merge: MergePolicy? {
         follow == nil ? MergePolicy(meters: mergeMeters, priority: (overrides == nil ? [] : [AreaOverride.addedSource]) + sources.map(\.name)) : nil
     }
+    /// The fraction a refresh may shrink the data by without being forced (each source has
+    /// its own, this by default; a follower applies it to its leader's snapshots).
+    package var maxShrink = 0.5
+    /// How long a refresh waits for its sources: past it, the ones still running fail alone and
+    /// the others are taken and served.
+    package var refreshTimeoutSeconds: Double = 600
     /// The operator's corrections file, applied at every refresh.
     package var overrides: String?
 
@@ -181,6 +187,8 @@ package struct AreasConfig: Sendable, Equatable {
         config.geocoder = try raw.geocoder.map { g throws(ConfigError) in try parseGeocoder(g, path: path, resolve: resolve) }
         config.positions = raw.positions.map(resolve)
         config.overrides = raw.overrides.map(resolve)
+        config.maxShrink = maxShrink
+        config.refreshTimeoutSeconds = try check.number(raw.refreshTimeoutSeconds, "refreshTimeoutSeconds", default: 600, minimum: 1, maximum: 86_400)
         if config.overrides != nil, let clash = sources.firstIndex(where: { $0.name == AreaOverride.addedSource }) {
             throw ConfigError(path: path, key: "sources[\(clash)].name", problem: "'\(AreaOverride.addedSource)' names the areas the overrides file adds; choose another name")
         }

@@ -20,6 +20,7 @@ struct RawConfig: Decodable {
     var geocoder: RawGeocoder?
     var positions: String?
     var overrides: String?
+    var refreshTimeoutSeconds: Double?
     var http: RawHTTP?
     var follow: RawFollow?
     var sources: [RawSource]?

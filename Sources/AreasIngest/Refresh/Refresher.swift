@@ -35,16 +35,22 @@ package struct Refresher: Sendable {
         let clock = ContinuousClock()
         let start = clock.now
         let (geocoding, geocodingProblems) = startGeocoding(now: started.timeIntervalSince1970)
-        let results = await withTaskGroup(of: (Int, Catalog.Replacement?, SourceReport).self) { group in
-            for (i, source) in config.sources.enumerated() {
-                group.addTask {
-                    let (replacement, report) = await self.ingest(source, previous: previous, force: force, geocoding: geocoding)
-                    return (i, replacement, report)
-                }
+        // Each source on its own; past refreshTimeoutSeconds the refresh goes on without the
+        // ones still running, which fail alone and keep their last good data.
+        let collector = SourceResults<(Catalog.Replacement?, SourceReport)>(expecting: config.sources.count)
+        for (i, source) in config.sources.enumerated() {
+            Task {
+                collector.put(i, await self.ingest(source, previous: previous, force: force, geocoding: geocoding))
             }
-            var all: [(Int, Catalog.Replacement?, SourceReport)] = []
-            for await result in group { all.append(result) }
-            return all.sorted { $0.0 < $1.0 }
+        }
+        let finished = await collector.wait(seconds: config.refreshTimeoutSeconds)
+        let results = config.sources.enumerated().map { i, source -> (Int, Catalog.Replacement?, SourceReport) in
+            if let (replacement, report) = finished[i] { return (i, replacement, report) }
+            var report = SourceReport(name: source.name, status: .failed)
+            report.serving = previous.sources[source.name]?.range.count ?? 0
+            report.durationMilliseconds = (clock.now - start).milliseconds
+            report.error = "did not finish within \(MeasurementText.duration(config.refreshTimeoutSeconds)) (refreshTimeoutSeconds); the refresh went on without it and it is tried again at the next"
+            return (i, nil, report)
         }
         // Sources no longer configured are dropped; the rest keep their last good data.
         var replacements: [String: Catalog.Replacement] = [:]

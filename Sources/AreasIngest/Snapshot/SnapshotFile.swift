@@ -29,12 +29,15 @@ package enum SnapshotFile {
         case unreadable(path: String, reason: String)
         case corrupt(path: String, reason: String)
         case unwritable(path: String, reason: String)
+        /// Whole and sound, but not taken: a leader's snapshot that would shrink the data too far.
+        case refused(path: String, reason: String)
 
         package var description: String {
             switch self {
             case .unreadable(let path, let reason): return "cannot read snapshot \(path): \(reason)"
             case .corrupt(let path, let reason): return "snapshot \(path) is corrupt: \(reason)"
             case .unwritable(let path, let reason): return "cannot write snapshot \(path): \(reason)"
+            case .refused(let path, let reason): return "snapshot \(path) is not taken: \(reason)"
             }
         }
     }
@@ -269,20 +272,20 @@ extension SnapshotFile {
     /// mapped and checked: what is served from then on is exactly what a restart would load.
     package static func writeMapped(_ catalog: Catalog, index: AreaIndex, to path: String) throws(Failure) -> Contents {
         let bytes = encode(catalog, index: index, createdAt: Date().timeIntervalSince1970)
-        return try adopt(path: path) { () throws(SystemError) in try WholeFile.writeTemporary(for: path, bytes, permissions: permissions) }
+        return try adopt(path: path, judge: { _ in nil }) { () throws(SystemError) in try WholeFile.writeTemporary(for: path, bytes, permissions: permissions) }
     }
 
     /// Puts another snapshot (a leader's, fetched over HTTP) in place at `path`, once it has
     /// passed every check a load makes; a refused one leaves the file at `path` as it was.
-    package static func adopt(_ bytes: [UInt8], as path: String) throws(Failure) -> Contents {
-        try adopt(path: path) { () throws(SystemError) in try WholeFile.writeTemporary(for: path, bytes, permissions: permissions) }
+    package static func adopt(_ bytes: [UInt8], as path: String, judge: (Contents) -> String? = { _ in nil }) throws(Failure) -> Contents {
+        try adopt(path: path, judge: judge) { () throws(SystemError) in try WholeFile.writeTemporary(for: path, bytes, permissions: permissions) }
     }
 
     /// Puts the snapshot at `source` (a leader's, on a shared folder) in place at `path` once
     /// it passed every check: as a second name of the same file when both are on one file
     /// system (so the daemons mapping it share its pages), else as a copy.
-    package static func adopt(file source: String, as path: String) throws(Failure) -> Contents {
-        try adopt(path: path) { () throws(SystemError) in
+    package static func adopt(file source: String, as path: String, judge: (Contents) -> String? = { _ in nil }) throws(Failure) -> Contents {
+        try adopt(path: path, judge: judge) { () throws(SystemError) in
             if let linked = try WholeFile.linkTemporary(for: path, to: source) { return linked }
             let read: [UInt8]?
             do throws(WholeFile.ReadFailure) {
@@ -296,9 +299,9 @@ extension SnapshotFile {
         }
     }
 
-    /// Makes a temporary beside `path` with `place`, loads it with every check, and only then
-    /// renames it over `path`.
-    private static func adopt(path: String, _ place: () throws(SystemError) -> String) throws(Failure) -> Contents {
+    /// Makes a temporary beside `path` with `place`, loads it with every check, asks `judge`
+    /// (a reason to refuse it, or nil), and only then renames it over `path`.
+    private static func adopt(path: String, judge: (Contents) -> String?, _ place: () throws(SystemError) -> String) throws(Failure) -> Contents {
         let temporary: String
         do throws(SystemError) {
             temporary = try place()
@@ -308,6 +311,7 @@ extension SnapshotFile {
         let contents: Contents
         do throws(Failure) {
             guard let loaded = try load(path: temporary) else { throw .unreadable(path: path, reason: "the new file vanished") }
+            if let reason = judge(loaded) { throw .refused(path: path, reason: reason) }
             contents = loaded
         } catch {
             WholeFile.discard(temporary)

@@ -163,17 +163,18 @@ package struct SnapshotStore: Sendable {
     /// The leader's snapshot file (on a shared folder), taken once it passed every check a
     /// start makes: as a second name of the same file when both are on one file system (so the
     /// daemons mapping it share its pages), else as a copy.
-    package func adopt(file leader: String) -> Adoption {
-        taking({ () throws(SnapshotFile.Failure) in try SnapshotFile.adopt(file: leader, as: path) },
+    package func adopt(file leader: String, judge: (SnapshotFile.Contents) -> String? = { _ in nil }) -> Adoption {
+        taking({ () throws(SnapshotFile.Failure) in try SnapshotFile.adopt(file: leader, as: path, judge: judge) },
                orServing: { () throws(SnapshotFile.Failure) in try SnapshotFile.load(path: leader) },
-               confirmed: FetchTimes.read(beside: leader))
+               judge: judge, confirmed: FetchTimes.read(beside: leader))
     }
 
     /// A leader's snapshot fetched from `url`, with the fetch times its header confirmed.
-    package func adopt(_ bytes: [UInt8], from url: String, confirmed: [String: Double]) -> Adoption {
-        taking({ () throws(SnapshotFile.Failure) in try SnapshotFile.adopt(bytes, as: path) },
+    package func adopt(_ bytes: [UInt8], from url: String, confirmed: [String: Double],
+                       judge: (SnapshotFile.Contents) -> String? = { _ in nil }) -> Adoption {
+        taking({ () throws(SnapshotFile.Failure) in try SnapshotFile.adopt(bytes, as: path, judge: judge) },
                orServing: { () throws(SnapshotFile.Failure) in try SnapshotFile.decode(bytes, path: url) },
-               confirmed: confirmed)
+               judge: judge, confirmed: confirmed)
     }
 
     /// Takes a leader's snapshot with `adopt` (in place at the local path, checked); when the
@@ -181,6 +182,7 @@ package struct SnapshotStore: Sendable {
     private func taking(
         _ adopt: () throws(SnapshotFile.Failure) -> SnapshotFile.Contents,
         orServing read: () throws(SnapshotFile.Failure) -> SnapshotFile.Contents?,
+        judge: (SnapshotFile.Contents) -> String?,
         confirmed: [String: Double]
     ) -> Adoption {
         do throws(SnapshotFile.Failure) {
@@ -193,6 +195,7 @@ package struct SnapshotStore: Sendable {
             guard case .unwritable = error else { return .refused("refused the leader's snapshot: \(error)") }
             do throws(SnapshotFile.Failure) {
                 guard let contents = try read() else { return .refused("the leader's snapshot is not there") }
+                if let reason = judge(contents) { return .refused("refused the leader's snapshot: \(reason)") }
                 return .taken(served(contents, catalog: Self.confirming(contents.catalog, confirmed)), notKept: error.description)
             } catch {
                 return .refused("refused the leader's snapshot: \(error)")

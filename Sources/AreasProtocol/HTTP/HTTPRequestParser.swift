@@ -13,6 +13,9 @@ public struct HTTPRequestParser: Sendable {
         public var maxTargetBytes = 8 * 1024
         /// Header fields (431 past it).
         public var maxFields = 100
+        /// Empty lines before the request line (RFC 9112 §2.2 asks to ignore at least one);
+        /// more are a 400, and they count toward `maxHeadBytes`.
+        public var maxLeadingEmptyLines = 4
         public init() {}
     }
 
@@ -27,29 +30,52 @@ public struct HTTPRequestParser: Sendable {
     public init(limits: Limits = Limits()) { self.limits = limits }
 
     public func parse(_ bytes: [UInt8]) throws(HTTPError) -> Outcome {
-        try bytes.withUnsafeBufferPointer { buffer throws(HTTPError) in try parse(buffer) }
+        var scanned = 0
+        return try parse(bytes, scanned: &scanned)
+    }
+
+    /// Parses what has arrived of a head; `scanned` (0 for a new head) is how far earlier calls
+    /// over the same bytes looked, and is moved on when the head is still incomplete, so a head
+    /// that arrives a few bytes at a time is scanned once, not once per read.
+    public func parse(_ bytes: [UInt8], scanned: inout Int) throws(HTTPError) -> Outcome {
+        try bytes.withUnsafeBufferPointer { buffer throws(HTTPError) in try parse(buffer, scanned: &scanned) }
     }
 
     public func parse(_ buffer: UnsafeBufferPointer<UInt8>) throws(HTTPError) -> Outcome {
-        // RFC 9112 §2.2: blank lines before the request line are ignored.
-        var start = 0
-        while start + 1 < buffer.count && buffer[start] == .cr && buffer[start + 1] == .lf { start += 2 }
-        if start < buffer.count && buffer[start] == .lf { throw HTTPError(.badRequest, "a line ends in LF without CR") }
+        var scanned = 0
+        return try parse(buffer, scanned: &scanned)
+    }
 
-        guard let headEnd = Self.endOfHead(buffer, from: start) else {
+    public func parse(_ buffer: UnsafeBufferPointer<UInt8>, scanned: inout Int) throws(HTTPError) -> Outcome {
+        // RFC 9112 §2.2: empty lines before the request line are ignored, a few of them.
+        var start = 0
+        while start + 1 < buffer.count && buffer[start] == .cr && buffer[start + 1] == .lf {
+            start += 2
+            guard start / 2 <= limits.maxLeadingEmptyLines else {
+                throw HTTPError(.badRequest, "more than \(limits.maxLeadingEmptyLines) empty lines before the request line")
+            }
+        }
+        if start < buffer.count && buffer[start] == .lf { throw HTTPError(.badRequest, "a line ends in LF without CR") }
+        // What earlier calls looked at needs no second look: the end of the head is searched
+        // from three bytes before, line endings from one.
+        let resume = Swift.max(start, Swift.min(scanned, buffer.count))
+
+        guard let headEnd = Self.endOfHead(buffer, from: Swift.max(start, resume - 3)) else {
             // Not complete yet: refuse now what can be refused, rather than wait for more.
-            try Self.checkLineEndings(buffer, from: start, to: buffer.count)
+            try Self.checkLineEndings(buffer, from: Swift.max(start, resume - 1), to: buffer.count)
+            defer { scanned = buffer.count }
             if let lineEnd = Self.lineEnd(buffer, from: start, limit: buffer.count) {
                 _ = try requestLine(UnsafeBufferPointer(rebasing: buffer[start..<lineEnd]))
             } else if buffer.count - start > limits.maxTargetBytes + 32 {
                 throw HTTPError(.uriTooLong, "the request line is longer than \(limits.maxTargetBytes + 32) bytes")
             }
-            if buffer.count - start > limits.maxHeadBytes {
+            if buffer.count > limits.maxHeadBytes {
                 throw HTTPError(.headerFieldsTooLarge, "the request head is longer than \(limits.maxHeadBytes) bytes")
             }
             return .incomplete
         }
-        if headEnd - start > limits.maxHeadBytes {
+        scanned = 0
+        if headEnd + 4 > limits.maxHeadBytes {
             throw HTTPError(.headerFieldsTooLarge, "the request head is longer than \(limits.maxHeadBytes) bytes")
         }
         try Self.checkLineEndings(buffer, from: start, to: headEnd)

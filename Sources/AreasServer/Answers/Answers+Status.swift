@@ -62,7 +62,9 @@ extension Answers {
     static func healthProblem(_ state: ServingState, refreshInterval: Double, now: Double) -> String? {
         let age = state.dataAge(now: now)
         if !state.hasData { return "no data loaded yet" }
-        if let age, age > 2 * refreshInterval {
+        // Data without any source has no age, and no age is never fresh.
+        guard let age else { return "the data served has no source, so nothing says how old it is" }
+        if age > 2 * refreshInterval {
             return "the data is \(MeasurementText.duration(age)) old, more than twice the refresh interval (\(MeasurementText.duration(refreshInterval)))"
         }
         if let report = state.lastReport, !report.succeeded {

@@ -11,6 +11,8 @@ extension ConnectionServer {
         Sockets.setNoDelay(connection)
         let peer = Sockets.peerUID(connection)
         var pending: [UInt8] = []
+        // How far the parser has looked into `pending` for the end of the head.
+        var scanned = 0
         let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 16 * 1024, alignment: 16)
         defer { chunk.deallocate() }
         var body = JSONWriter(capacity: 16 * 1024)
@@ -34,7 +36,7 @@ extension ConnectionServer {
             while !pending.isEmpty {
                 let head: HTTPRequestHead
                 do {
-                    guard case .head(let parsed, let consumed) = try parser.parse(pending) else { break }
+                    guard case .head(let parsed, let consumed) = try parser.parse(pending, scanned: &scanned) else { break }
                     head = parsed
                     pending.removeSubrange(0..<consumed)
                 } catch {

@@ -17,7 +17,10 @@ extension AreaService {
         var source = SourceReport(name: Self.followSourceName, status: .updated)
         source.pages = 1
         var taken: DataSet?
-        switch await follower.poll(follow, into: store, force: force) {
+        let maxShrink = config.maxShrink
+        let served = before.catalog
+        let judge = { (contents: SnapshotFile.Contents) in ShrinkGuard.refusal(of: contents.catalog, replacing: served, maxShrink: maxShrink, force: force) }
+        switch await follower.poll(follow, into: store, force: force, judge: judge) {
         case .unchanged:
             source.accepted = before.index.count
             source.serving = before.index.count

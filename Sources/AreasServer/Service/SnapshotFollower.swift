@@ -32,14 +32,15 @@ final class SnapshotFollower: Sendable {
     private let seen = LockedValue(Seen())
 
     /// Asks the leader; a changed snapshot is put in place by `store`.
-    func poll(_ follow: FollowConfig, into store: SnapshotStore, force: Bool) async -> Outcome {
+    /// `judge` says why a verified snapshot is not taken (it would shrink the data too far).
+    func poll(_ follow: FollowConfig, into store: SnapshotStore, force: Bool, judge: (SnapshotFile.Contents) -> String?) async -> Outcome {
         switch follow.leader {
-        case .file(let path): return pollFile(path, into: store, force: force)
-        case .url(let url): return await pollURL(url, into: store, timeoutSeconds: follow.timeoutSeconds)
+        case .file(let path): return pollFile(path, into: store, force: force, judge: judge)
+        case .url(let url): return await pollURL(url, into: store, timeoutSeconds: follow.timeoutSeconds, judge: judge)
         }
     }
 
-    private func pollFile(_ path: String, into store: SnapshotStore, force: Bool) -> Outcome {
+    private func pollFile(_ path: String, into store: SnapshotStore, force: Bool, judge: (SnapshotFile.Contents) -> String?) -> Outcome {
         let info: FileStatus
         do {
             info = try FileSystem.existingStatus(of: path)
@@ -50,12 +51,12 @@ final class SnapshotFollower: Sendable {
         let identity = FileIdentity(device: info.device, inode: info.inode, size: Int64(info.size),
                                     modified: info.modifiedNanoseconds, confirmedModified: confirmedModified)
         if !force && seen.withLock({ $0.file }) == identity { return .unchanged }
-        let outcome = Outcome(store.adopt(file: path))
+        let outcome = Outcome(store.adopt(file: path, judge: judge))
         if case .changed = outcome { seen.withLock { $0.file = identity } }
         return outcome
     }
 
-    private func pollURL(_ url: String, into store: SnapshotStore, timeoutSeconds: Double) async -> Outcome {
+    private func pollURL(_ url: String, into store: SnapshotStore, timeoutSeconds: Double, judge: (SnapshotFile.Contents) -> String?) async -> Outcome {
         let etag = seen.withLock { $0.etag }
         let response: PageResponse
         do throws(UpstreamError) {
@@ -67,7 +68,7 @@ final class SnapshotFollower: Sendable {
         if response.status == 304 { return .unchanged }
         guard response.status == 200 else { return .failed("the leader answered HTTP \(response.status) for its snapshot") }
         let confirmed = response.headers["areas-fetched-at"].map { FetchTimes.parse(headerValue: $0) } ?? [:]
-        let outcome = Outcome(store.adopt(response.body, from: url, confirmed: confirmed))
+        let outcome = Outcome(store.adopt(response.body, from: url, confirmed: confirmed, judge: judge))
         if case .changed = outcome { seen.withLock { $0.etag = response.etag } }
         return outcome
     }

@@ -1,0 +1,58 @@
+import Foundation
+import Synchronization
+
+/// The results of a refresh's sources as they finish, waited for until all are in or the
+/// refresh's deadline passes, whichever is first.
+///
+/// Each source runs as a task of its own, outside any task group: a group waits for every
+/// child, so one source stalled in a transfer that ignores cancellation would hold the whole
+/// refresh. Past the deadline the refresh goes on with what has finished; a late result is
+/// dropped (each request of a source ends at its own `timeoutSeconds` anyway).
+final class SourceResults<Result: Sendable>: Sendable {
+    private struct State {
+        var results: [Int: Result] = [:]
+        var waiter: CheckedContinuation<[Int: Result], Never>?
+        var closed = false
+    }
+    private let state = Mutex(State())
+    private let expected: Int
+
+    init(expecting count: Int) { expected = count }
+
+    /// Records source `index`'s result; after the wait ended, it is dropped.
+    func put(_ index: Int, _ result: Result) {
+        let resume: (CheckedContinuation<[Int: Result], Never>, [Int: Result])? = state.withLock { state in
+            guard !state.closed else { return nil }
+            state.results[index] = result
+            guard state.results.count == expected, let waiter = state.waiter else { return nil }
+            state.closed = true
+            state.waiter = nil
+            return (waiter, state.results)
+        }
+        if let (waiter, results) = resume { waiter.resume(returning: results) }
+    }
+
+    /// Every result, or those in by `seconds` from now.
+    func wait(seconds: Double) async -> [Int: Result] {
+        await withCheckedContinuation { continuation in
+            let done: [Int: Result]? = state.withLock { state in
+                if state.results.count == expected {
+                    state.closed = true
+                    return state.results
+                }
+                state.waiter = continuation
+                return nil
+            }
+            if let done { return continuation.resume(returning: done) }
+            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in
+                let resume: (CheckedContinuation<[Int: Result], Never>, [Int: Result])? = state.withLock { state in
+                    guard !state.closed, let waiter = state.waiter else { return nil }
+                    state.closed = true
+                    state.waiter = nil
+                    return (waiter, state.results)
+                }
+                if let (waiter, results) = resume { waiter.resume(returning: results) }
+            }
+        }
+    }
+}
