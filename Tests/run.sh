@@ -23,6 +23,13 @@ if [ -n "$missing" ] && command -v apt-get >/dev/null && [ "$(id -u)" -eq 0 ]; t
   apt_install || { timeout 300 apt-get update >/dev/null 2>&1 && apt_install; } \
     || echo "note: could not install$missing; the tests that need them are skipped (they say so below)"
 fi
+# An independent decoder of the vector tiles the map answers are checked with (PyPI's
+# mapbox-vector-tile; Debian does not package it).
+if ! python3 -c "import mapbox_vector_tile" 2>/dev/null && [ "$(id -u)" -eq 0 ]; then
+  python3 -m pip --version >/dev/null 2>&1 || { command -v apt-get >/dev/null && timeout 600 apt-get install -y --no-install-recommends python3-pip >/dev/null 2>&1; } || true
+  timeout 300 python3 -m pip install --quiet --break-system-packages mapbox-vector-tile >/dev/null 2>&1 \
+    || echo "note: could not install mapbox-vector-tile; the tile tests read tiles with this package's decoder only (they say so below)"
+fi
 # Each phase has a deadline, so a hang ends with a message naming what was killed instead of
 # spending CI's whole limit; daemons a failed test left behind are killed after it.
 phase() {

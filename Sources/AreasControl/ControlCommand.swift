@@ -56,7 +56,10 @@ package struct ControlCommand: Sendable {
         case .bbox: return .init(name, "SOUTH WEST NORTH EAST", "every area inside the box, in id order", options: query)
         case .check:
             return .init(name, "LAT LON", "may I smoke here? the zones holding the point and the nearest smoking area",
-                         options: ["--json", "--province", "--district"])
+                         options: ["--json", "--province", "--district", "--previous"])
+        case .clusters:
+            return .init(name, "SOUTH WEST NORTH EAST", "the view's areas grouped as a map at --zoom shows them",
+                         options: ["--json", "--zoom", "--kind", "--province", "--district"])
         case .along: return .init(name, "LAT,LON LAT,LON ...", "every area along a route, in route order", options: query + ["--meters"])
         case .get: return .init(name, "ID", "one area with every field its source published", options: ["--json", "--geojson", "--format"])
         case .stats: return .init(name, "totals by kind, source and province, each source's last refresh, memory", options: ["--json"])
@@ -87,6 +90,8 @@ package struct ControlCommand: Sendable {
         let k = try list.value("-k", as: { Int($0) })
         let maxMeters = try list.value("--max-meters", as: { Double($0) })
         let corridor = try list.value("--meters", as: { Double($0) })
+        let zoom = try list.value("--zoom", as: { Int($0) })
+        let previousText = try list.value("--previous")
         let province = try list.value("--province")
         let district = try list.value("--district")
         let positionals = try list.positionals()
@@ -97,6 +102,7 @@ package struct ControlCommand: Sendable {
             ("--json", json), ("--geojson", geojson), ("--format", format != nil && format != .json), ("--quiet", quiet), ("--force", force), ("--kind", kind != nil),
             ("--output", output != nil), ("--limit", limit != nil), ("-k", k != nil), ("--max-meters", maxMeters != nil),
             ("--meters", corridor != nil), ("--province", province != nil), ("--district", district != nil),
+            ("--zoom", zoom != nil), ("--previous", previousText != nil),
         ]
         if let allowed = Self.options[verb], let stray = given.first(where: { $0.1 && !allowed.contains($0.0) }) {
             throw .wrongArguments("\(stray.0) does not apply to \(verb)")
@@ -114,6 +120,14 @@ package struct ControlCommand: Sendable {
         if let maxMeters, !(maxMeters >= 0 && maxMeters.isFinite) { throw .wrongArguments("--max-meters must be a distance of 0 or more meters, got \(maxMeters)") }
         if let corridor, !(0...Request.maximumCorridor).contains(corridor) {
             throw .wrongArguments("--meters must be from 0 to \(Int(Request.maximumCorridor)), got \(corridor)")
+        }
+        if let zoom, !(0...Request.maximumZoom).contains(zoom) { throw .wrongArguments("--zoom must be from 0 to \(Request.maximumZoom), got \(zoom)") }
+        let previous: GeoPoint? = try previousText.map { text throws(UsageError) in
+            let parts = text.split(separator: ",")
+            guard parts.count == 2, let lat = Double(parts[0]), let lon = Double(parts[1]), let point = try? GeoPoint(latitude: lat, longitude: lon) else {
+                throw .invalidValue("--previous", text)
+            }
+            return point
         }
         if geojson && output == OutputMode.count.rawValue { throw .wrongArguments("--output count has no places to draw: use it without --geojson") }
 
@@ -157,7 +171,11 @@ package struct ControlCommand: Sendable {
             let v = try numbers(["SOUTH", "WEST", "NORTH", "EAST"])
             request = .bbox(box: GeoBox(uncheckedSouth: v[0], west: v[1], north: v[2], east: v[3]), kind: kindFilter, region: region, limit: limit, output: outputMode)
         case .check:
-            request = .check(point: try point(try numbers(["LAT", "LON"])), region: region)
+            request = .check(point: try point(try numbers(["LAT", "LON"])), region: region, previous: previous)
+        case .clusters:
+            let v = try numbers(["SOUTH", "WEST", "NORTH", "EAST"])
+            guard let zoom else { throw .wrongArguments("clusters takes --zoom Z, the map's zoom (0 to \(Request.maximumZoom))") }
+            request = .clusters(box: GeoBox(uncheckedSouth: v[0], west: v[1], north: v[2], east: v[3]), zoom: zoom, kind: kindFilter, region: region)
         case .along:
             guard !operands.isEmpty else { throw .wrongArguments("along takes LAT,LON points: along 37.55,126.97 37.56,126.98") }
             var path: [GeoPoint] = []

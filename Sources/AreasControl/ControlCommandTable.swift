@@ -30,6 +30,8 @@ extension ControlCommand {
             .init(["--max-meters"], value: "METERS", "only areas this close"),
             .init(["--meters"], value: "METERS", "how far either side of the route (default 50)"),
             .init(["--limit"], value: "N", "at most N areas"),
+            .init(["--zoom"], value: "Z", "the map's Web Mercator zoom (0 to 22)"),
+            .init(["--previous"], value: "LAT,LON", "the position before: the answer adds the zones entered and left"),
             .init(["--kind"], value: "KIND", choices: KindFilter.allCases.map(\.rawValue), "smoking areas, non-smoking zones, or both (default)"),
             .init(["--province"], value: "NAME", "only this province (시도); short names such as 서울 work"),
             .init(["--district"], value: "NAME", "only this district (시군구)"),

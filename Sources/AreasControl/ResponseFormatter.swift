@@ -68,6 +68,8 @@ package enum ResponseFormatter {
             return Output(stdout: stats(object, now: now ?? Double(time(nil)), width: width), stderr: "", status: 0)
         case .sources:
             return Output(stdout: sources(object, width: width), stderr: "", status: 0)
+        case .clusters:
+            return Output(stdout: clusters(object, width: width), stderr: "", status: 0)
         case .health:
             // Exit 0 only when the daemon says healthy: loaded, fresh, every source taken.
             let refreshing = object.bool(.refreshing) == true ? ", refreshing now" : ""
@@ -106,6 +108,10 @@ package enum ResponseFormatter {
                              zone.string(.name) ?? "", zone.string(.address) ?? "", zone.string(.id) ?? ""])
             }
             text += "\n" + align(rows, rightAligned: [0, 1], elastic: [2, 3], width: width)
+        }
+        for (key, verb) in [(AnswerKey.entered, "entered"), (AnswerKey.exited, "left")] {
+            let ids = answer.array(key).compactMap(\.string)
+            if !ids.isEmpty { text += "\n\(verb): " + ids.map { $0.escapingControlCharacters() }.joined(separator: ", ") + "\n" }
         }
         let nearest = Object(answer.members(.nearestSmoking))
         if let name = nearest.string(.name) {

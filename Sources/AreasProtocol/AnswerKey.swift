@@ -54,6 +54,16 @@ public struct AnswerKey: Sendable, Equatable {
     @inlinable public static var nearestSmoking: AnswerKey { AnswerKey("nearestSmoking") }
     @inlinable public static var bearingDegrees: AnswerKey { AnswerKey("bearingDegrees") }
     @inlinable public static var direction: AnswerKey { AnswerKey("direction") }
+    @inlinable public static var entered: AnswerKey { AnswerKey("entered") }
+    @inlinable public static var exited: AnswerKey { AnswerKey("exited") }
+
+    // `clusters`
+    @inlinable public static var zoom: AnswerKey { AnswerKey("zoom") }
+    @inlinable public static var clusters: AnswerKey { AnswerKey("clusters") }
+    @inlinable public static var south: AnswerKey { AnswerKey("south") }
+    @inlinable public static var west: AnswerKey { AnswerKey("west") }
+    @inlinable public static var north: AnswerKey { AnswerKey("north") }
+    @inlinable public static var east: AnswerKey { AnswerKey("east") }
 
     // `health`
     @inlinable public static var loaded: AnswerKey { AnswerKey("loaded") }

@@ -176,6 +176,37 @@ struct Fields {
         return GeoPoint(uncheckedLatitude: lat, longitude: lon)
     }
 
+    /// `south`, `west`, `north`, `east`: a box of at least a point.
+    func box() throws(RequestError) -> GeoBox {
+        let south = try coordinate(.south, range: -90...90)
+        let west = try coordinate(.west, range: -180...180)
+        let north = try coordinate(.north, range: -90...90)
+        let east = try coordinate(.east, range: -180...180)
+        guard south <= north else { throw RequestError(.badRequest, "south (\(south)) must not be above north (\(north))") }
+        guard west <= east else { throw RequestError(.badRequest, "west (\(west)) must not be east of east (\(east))") }
+        return GeoBox(uncheckedSouth: south, west: west, north: north, east: east)
+    }
+
+    /// `previous`: `{"lat": .., "lon": ..}` (the socket) or `[lat, lon]`; nil when absent.
+    func previous() throws(RequestError) -> GeoPoint? {
+        let shape = "previous must be {\"lat\": LAT, \"lon\": LON} with lat between -90 and 90 and lon between -180 and 180"
+        switch find(.previous) {
+        case nil, .null?:
+            return nil
+        case .object(let members)?:
+            guard case .number(let lat)? = members.last(where: { $0.0 == "lat" })?.1,
+                  case .number(let lon)? = members.last(where: { $0.0 == "lon" })?.1,
+                  let point = try? GeoPoint(latitude: lat, longitude: lon) else { throw RequestError(.badRequest, shape) }
+            return point
+        case .array(let pair)? where pair.count == 2:
+            guard case .number(let lat) = pair[0], case .number(let lon) = pair[1],
+                  let point = try? GeoPoint(latitude: lat, longitude: lon) else { throw RequestError(.badRequest, shape) }
+            return point
+        case let other?:
+            throw RequestError(.badRequest, shape + ", got \(other.typeName)")
+        }
+    }
+
     func distance(_ key: RequestField) throws(RequestError) -> Double? {
         guard let value = try number(key) else { return nil }
         var name: String { key.name }

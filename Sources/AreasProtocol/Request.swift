@@ -9,10 +9,13 @@ public enum Request: Sendable, Equatable {
     case near(point: GeoPoint, k: Int, maxMeters: Double?, kind: KindFilter, region: Region, output: OutputMode)
     case radius(point: GeoPoint, meters: Double, kind: KindFilter, region: Region, limit: Int?, output: OutputMode)
     case bbox(box: GeoBox, kind: KindFilter, region: Region, limit: Int?, output: OutputMode)
-    /// May I smoke here: the zones the point is in, and the nearest smoking area.
-    case check(point: GeoPoint, region: Region)
+    /// May I smoke here: the zones the point is in, and the nearest smoking area; with the
+    /// position before, the zones entered and left on the way.
+    case check(point: GeoPoint, region: Region, previous: GeoPoint? = nil)
     /// Areas within `meters` of a route, in route order.
     case along(path: [GeoPoint], meters: Double, kind: KindFilter, region: Region, limit: Int?, output: OutputMode)
+    /// The areas of a view grouped for a map at a Web Mercator zoom.
+    case clusters(box: GeoBox, zoom: Int, kind: KindFilter, region: Region)
     case get(id: String)
     case stats
     /// What each source gave, and each district's counts.
@@ -32,6 +35,7 @@ public enum Request: Sendable, Equatable {
         case .bbox: return .bbox
         case .check: return .check
         case .along: return .along
+        case .clusters: return .clusters
         case .get: return .get
         case .stats: return .stats
         case .sources: return .sources
@@ -49,6 +53,8 @@ extension Request {
     public static let maximumPathPoints = 1_000
     /// The widest corridor along a route, in meters.
     public static let maximumCorridor = 50_000.0
+    /// The deepest Web Mercator zoom a map asks for.
+    public static let maximumZoom = 22
 
     /// Parses one request line (without its newline).
     public static func parse(_ line: UnsafeBufferPointer<UInt8>) throws(RequestError) -> Request {
@@ -107,17 +113,16 @@ extension Request {
             return .radius(point: point, meters: meters, kind: try fields.kind(), region: try fields.region(),
                            limit: try fields.integer(.limit, in: 0...Int(Int32.max)), output: try fields.output())
         case .bbox:
-            let south = try fields.coordinate(.south, range: -90...90)
-            let west = try fields.coordinate(.west, range: -180...180)
-            let north = try fields.coordinate(.north, range: -90...90)
-            let east = try fields.coordinate(.east, range: -180...180)
-            guard south <= north else { throw RequestError(.badRequest, "south (\(south)) must not be above north (\(north))") }
-            guard west <= east else { throw RequestError(.badRequest, "west (\(west)) must not be east of east (\(east))") }
-            let box = GeoBox(uncheckedSouth: south, west: west, north: north, east: east)
-            return .bbox(box: box, kind: try fields.kind(), region: try fields.region(),
+            return .bbox(box: try fields.box(), kind: try fields.kind(), region: try fields.region(),
                          limit: try fields.integer(.limit, in: 0...Int(Int32.max)), output: try fields.output())
+        case .clusters:
+            let box = try fields.box()
+            guard let zoom = try fields.integer(.zoom, in: 0...maximumZoom) else {
+                throw RequestError(.badRequest, "zoom is missing: a Web Mercator zoom from 0 to \(maximumZoom)")
+            }
+            return .clusters(box: box, zoom: zoom, kind: try fields.kind(), region: try fields.region())
         case .check:
-            return .check(point: try fields.point(), region: try fields.region())
+            return .check(point: try fields.point(), region: try fields.region(), previous: try fields.previous())
         case .along:
             let path = try fields.path()
             guard let meters = try fields.distance(.meters) else { throw RequestError(.badRequest, "meters is missing") }
@@ -177,9 +182,23 @@ extension Request {
             writer.field(.east, box.east)
             writer.field(.limit, limit)
             writer.filters(kind, region, output)
-        case .check(let point, let region):
+        case .check(let point, let region, let previous):
             writer.point(point)
             writer.region(region)
+            if let previous {
+                writer.fieldKey(.previous)
+                writer.beginObject()
+                writer.key("lat"); writer.number(previous.latitude)
+                writer.key("lon"); writer.number(previous.longitude)
+                writer.endObject()
+            }
+        case .clusters(let box, let zoom, let kind, let region):
+            writer.field(.south, box.south)
+            writer.field(.west, box.west)
+            writer.field(.north, box.north)
+            writer.field(.east, box.east)
+            writer.field(.zoom, zoom)
+            writer.filters(kind, region, .full)
         case .along(let path, let meters, let kind, let region, let limit, let output):
             writer.fieldKey(.path)
             writer.beginArray()
@@ -246,7 +265,7 @@ extension JSONWriter {
 /// `answer`. Each of those switches over it exhaustively, so a new operation that one of them
 /// misses does not compile.
 public enum RequestOperation: Int, CaseIterable, Sendable {
-    case near, radius, bbox, check, along, get, stats, sources, health, refresh, metrics
+    case near, radius, bbox, check, along, clusters, get, stats, sources, health, refresh, metrics
 
     /// The name a request gives in `op`.
     public var name: String { Self.names[rawValue] }
@@ -268,7 +287,8 @@ public enum RequestOperation: Int, CaseIterable, Sendable {
         case .near: return [.lat, .lon, .k, .maxMeters] + filters
         case .radius: return [.lat, .lon, .meters, .limit] + filters
         case .bbox: return [.south, .west, .north, .east, .limit] + filters
-        case .check: return [.lat, .lon, .province, .district]
+        case .check: return [.lat, .lon, .previous, .province, .district]
+        case .clusters: return [.south, .west, .north, .east, .zoom, .kind, .province, .district]
         case .along: return [.path, .meters, .limit] + filters
         case .get: return [.id]
         case .stats, .sources, .health, .metrics: return []
@@ -288,6 +308,8 @@ public enum RequestOperation: Int, CaseIterable, Sendable {
         /// One area with every field (`areas` of one).
         case area
         case check
+        /// Clusters and single areas of a view.
+        case clusters
         case stats
         /// Each source's report and each district's counts.
         case sources
@@ -302,6 +324,7 @@ public enum RequestOperation: Int, CaseIterable, Sendable {
         case .along: return .route
         case .get: return .area
         case .check: return .check
+        case .clusters: return .clusters
         case .stats: return .stats
         case .sources: return .sources
         case .health: return .health
@@ -314,7 +337,7 @@ public enum RequestOperation: Int, CaseIterable, Sendable {
     public var hasGeoJSON: Bool {
         switch answer {
         case .areas, .route, .area: return true
-        case .check, .stats, .sources, .health, .metrics, .refresh: return false
+        case .check, .clusters, .stats, .sources, .health, .metrics, .refresh: return false
         }
     }
 
@@ -329,7 +352,7 @@ public enum RequestOperation: Int, CaseIterable, Sendable {
 
     public var endpoint: Endpoint {
         switch self {
-        case .near, .radius, .bbox, .check, .along, .stats, .sources: return .query(path: "/v1/\(name)")
+        case .near, .radius, .bbox, .check, .along, .clusters, .stats, .sources: return .query(path: "/v1/\(name)")
         case .get: return .resource(prefix: "/v1/areas/", field: .id)
         case .health, .metrics, .refresh: return .none
         }
@@ -338,7 +361,7 @@ public enum RequestOperation: Int, CaseIterable, Sendable {
     /// Whether an HTTP answer may be cached until the data changes (it carries the data's ETag).
     public var answerFollowsData: Bool {
         switch self {
-        case .near, .radius, .bbox, .check, .along, .get: return true
+        case .near, .radius, .bbox, .check, .along, .clusters, .get: return true
         case .stats, .sources, .health, .metrics, .refresh: return false
         }
     }
@@ -357,35 +380,5 @@ public enum RequestOperation: Int, CaseIterable, Sendable {
         let names = allCases.map(\.name)
         let meant = Suggestion.closest(to: name, among: names, maximumDistance: 2).map { "; did you mean \($0)?" } ?? ""
         return RequestError(.unknownOp, "unknown op '\(name)' (expected \(names.dropLast().joined(separator: ", ")) or \(names.last ?? ""))\(meant)")
-    }
-}
-
-/// The members a request may have besides `op`. The request parser reads them by this key,
-/// `RequestOperation.fields` lists each operation's, and the HTTP router and areasctl write them by it.
-public enum RequestField: Int, CaseIterable, Sendable {
-    case lat, lon, k, maxMeters, kind, province, district, output, meters, limit
-    case south, west, north, east, path, id, wait, force
-
-    /// The member's name on the wire (and the HTTP parameter's).
-    public var name: String { Self.names[rawValue] }
-
-    /// The field a member or parameter name stands for.
-    public init?(name: String) {
-        guard let index = Self.names.firstIndex(of: name) else { return nil }
-        self.init(rawValue: index)
-    }
-
-    static let count = allCases.count
-    static let names = allCases.map { String(describing: $0) }
-    /// Names as bytes, to match member names without making strings.
-    static let utf8Names: [[UInt8]] = names.map { Array($0.utf8) }
-
-    /// Whether the value is a number: an HTTP parameter's text is read as one when it is a
-    /// decimal number.
-    public var isNumeric: Bool {
-        switch self {
-        case .lat, .lon, .k, .maxMeters, .meters, .limit, .south, .west, .north, .east: return true
-        case .kind, .province, .district, .output, .path, .id, .wait, .force: return false
-        }
     }
 }

@@ -10,10 +10,13 @@ struct CommandTableTests {
     static let operands: [String: [String]] = [
         "near": ["37.5", "127"], "radius": ["37.5", "127", "100"], "bbox": ["37", "126", "38", "127"], "check": ["37.5", "127"],
         "along": ["37.5,127", "37.6,127.1"], "get": ["x"], "stats": [], "sources": [], "health": [], "metrics": [], "refresh": [],
+        "clusters": ["33", "124", "39", "132"],
     ]
+    /// Options a command cannot go without, given unless the option under test is the one.
+    static let required: [String: [String]] = ["clusters": ["--zoom", "7"]]
     static let values: [String: String] = [
         "-k": "3", "--max-meters": "100", "--meters": "30", "--limit": "5", "--kind": "smoking", "--province": "서울",
-        "--district": "용산구", "--output": "ids", "--format": "tsv",
+        "--district": "용산구", "--output": "ids", "--format": "tsv", "--zoom": "7", "--previous": "37.5,127",
     ]
 
     static var pairs: [(String, String)] {
@@ -27,7 +30,8 @@ struct CommandTableTests {
         let table = ControlCommand.table
         let entry = try #require(table.command(command))
         let operands = try #require(Self.operands[command], "no operands for \(command) in this test")
-        let arguments = [command] + operands + [option] + (Self.values[option].map { [$0] } ?? [])
+        let needed = Self.required[command].flatMap { $0.first == option ? nil : $0 } ?? []
+        let arguments = [command] + operands + needed + [option] + (Self.values[option].map { [$0] } ?? [])
         let reads = entry.options.contains(option)
         do {
             _ = try ControlCommand.parse(arguments)

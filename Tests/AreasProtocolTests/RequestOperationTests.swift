@@ -17,6 +17,8 @@ struct RequestOperationTests {
         .check(point: point, region: Region(province: "부산")),
         .along(path: [point, GeoPoint(uncheckedLatitude: 37.56, longitude: 126.98)], meters: 50, kind: .smoking, region: Region(), limit: 2, output: .ids),
         .get(id: "yongsan:027a \"quoted\" \\ back"),
+        .clusters(box: GeoBox.korea, zoom: 7, kind: .smoking, region: Region(district: "용산구")),
+        .check(point: point, region: Region(), previous: point),
         .stats, .sources, .health, .metrics,
         .refresh(wait: true, force: false), .refresh(wait: false, force: true),
     ]
@@ -41,9 +43,9 @@ struct RequestOperationTests {
     }
 
     @Test(arguments: [
-        ("neer", "unknown op 'neer' (expected near, radius, bbox, check, along, get, stats, sources, health, refresh or metrics); did you mean near?"),
-        ("fly", "unknown op 'fly' (expected near, radius, bbox, check, along, get, stats, sources, health, refresh or metrics)"),
-        ("Stats", "unknown op 'Stats' (expected near, radius, bbox, check, along, get, stats, sources, health, refresh or metrics); did you mean stats?"),
+        ("neer", "unknown op 'neer' (expected near, radius, bbox, check, along, clusters, get, stats, sources, health, refresh or metrics); did you mean near?"),
+        ("fly", "unknown op 'fly' (expected near, radius, bbox, check, along, clusters, get, stats, sources, health, refresh or metrics)"),
+        ("Stats", "unknown op 'Stats' (expected near, radius, bbox, check, along, clusters, get, stats, sources, health, refresh or metrics); did you mean stats?"),
     ])
     func anUnknownOpListsTheOpsAndTheNearest(name: String, message: String) {
         #expect(throws: RequestError(.unknownOp, message)) { try Request.parse(Array(#"{"op":"\#(name)"}"#.utf8)) }

@@ -11,6 +11,8 @@ public enum HTTPRoute: Sendable, Equatable {
     case health(strict: Bool)
     case metrics
     case snapshot
+    /// A Mapbox Vector Tile of the data at zoom `z`, column `x`, row `y`.
+    case tile(z: Int, x: Int, y: Int)
     /// OPTIONS: what a browser asks before a cross-origin request with extra headers.
     case preflight
 
@@ -26,7 +28,9 @@ public enum HTTPRoute: Sendable, Equatable {
         return nil
     }
 
-    static let otherPaths = ["/healthz", "/metrics", "/v1/snapshot"] + resources.map { $0.prefix + $0.field.name.uppercased() }
+    static let otherPaths = ["/healthz", "/metrics", "/v1/snapshot", "/v1/tiles/Z/X/Y.mvt"] + resources.map { $0.prefix + $0.field.name.uppercased() }
+
+    static let tilePrefix = "/v1/tiles/"
 
     public static func route(_ head: HTTPRequestHead) throws(RequestError) -> HTTPRoute {
         if head.method == .options { return .preflight }
@@ -47,6 +51,10 @@ public enum HTTPRoute: Sendable, Equatable {
             return .snapshot
         default:
             break
+        }
+        if path.hasPrefix(tilePrefix) {
+            try allow(head, [])
+            return try tile(String(path.dropFirst(tilePrefix.count)))
         }
         let geojson = try wantsGeoJSON(head)
         if let resource = resources.first(where: { path.hasPrefix($0.prefix) }) {
@@ -77,6 +85,12 @@ public enum HTTPRoute: Sendable, Equatable {
             if field == .output && geojson { continue }
             if field == .path {
                 values.append((field, try pathValue(value)))
+            } else if field == .previous {
+                let parts = value.split(separator: ",", omittingEmptySubsequences: false)
+                guard parts.count == 2, let lat = decimalNumber(String(parts[0])), let lon = decimalNumber(String(parts[1])) else {
+                    throw RequestError(.badRequest, "previous must be LAT,LON (decimal degrees), got '\(value)'")
+                }
+                values.append((field, .array([.number(lat), .number(lon)])))
             } else if field.isNumeric, let number = decimalNumber(value) {
                 values.append((field, .number(number)))
             } else {
@@ -121,6 +135,17 @@ public enum HTTPRoute: Sendable, Equatable {
         return accept.lowercased().split(separator: ",").contains { range in
             range.split(separator: ";", omittingEmptySubsequences: false).first.map { String($0).trimmed == "application/geo+json" } ?? false
         }
+    }
+
+    /// `Z/X/Y.mvt`: a zoom from 0 to 22 and a column and row inside it.
+    static func tile(_ rest: String) throws(RequestError) -> HTTPRoute {
+        let shape = "a tile is /v1/tiles/Z/X/Y.mvt with Z from 0 to \(Request.maximumZoom) and X and Y from 0 to 2^Z - 1"
+        let parts = rest.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[2].hasSuffix(".mvt") else { throw RequestError(.badRequest, shape + ", got /v1/tiles/\(rest)") }
+        func number(_ text: Substring) -> Int? { text.count <= 8 && text.allSatisfy(\.isASCII) && text.allSatisfy(\.isNumber) ? Int(text) : nil }
+        guard let z = number(parts[0]), z <= Request.maximumZoom, let x = number(parts[1]), let y = number(parts[2].dropLast(4)),
+              x < 1 << z, y < 1 << z else { throw RequestError(.badRequest, shape + ", got /v1/tiles/\(rest)") }
+        return .tile(z: z, x: x, y: y)
     }
 
     /// `LAT,LON;LAT,LON;...` as the `path` array of points.

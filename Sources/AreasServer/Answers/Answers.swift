@@ -77,7 +77,9 @@ enum Answers {
         writer.endObject()
     }
 
-    static func check(_ check: AreaIndex.Check, from point: GeoPoint, state: ServingState, into writer: inout JSONWriter) {
+    /// `before`: the check at the position before, whose zones the answer compares with this
+    /// one's (`entered`, `exited`).
+    static func check(_ check: AreaIndex.Check, from point: GeoPoint, before: AreaIndex.Check? = nil, state: ServingState, into writer: inout JSONWriter) {
         writer.beginObject()
         writer.key(.ok); writer.bool(true)
         writer.key(.inside); writer.bool(check.inside)
@@ -91,6 +93,19 @@ enum Answers {
                 writer.endObject()
             }
             writer.endArray()
+            if let before {
+                // Zones whose footprint holds the point and did not hold the one before, and
+                // the other way round, nearest first as `zones` lists them.
+                let now = Set(check.zones.map(\.position)), then = Set(before.zones.map(\.position))
+                writer.key(.entered)
+                writer.beginArray()
+                for zone in check.zones where !then.contains(zone.position) { writer.string(utf8: areas.utf8(areas.records[zone.position].id)) }
+                writer.endArray()
+                writer.key(.exited)
+                writer.beginArray()
+                for zone in before.zones where !now.contains(zone.position) { writer.string(utf8: areas.utf8(areas.records[zone.position].id)) }
+                writer.endArray()
+            }
             writer.key(.nearestSmoking)
             guard let nearest = check.nearestSmoking else {
                 writer.null()

@@ -80,6 +80,21 @@ struct HTTPAnswer {
         case .snapshot:
             tally.answered += 1
             return snapshot(head, path: service.snapshotPath, body: &body)
+        case .tile(let z, let x, let y):
+            tally.answered += 1
+            guard view.state.hasData else {
+                return failure(.unavailable, body: &body, error: RequestError(.unavailable, "no data loaded yet: the first refresh is running"))
+            }
+            // Cached as every data answer: a tile changes only with the data.
+            let tag = "\"\(view.state.dataTag).\(view.configEpoch).mvt\""
+            let caching = [("ETag", tag), ("Cache-Control", http.cacheControl)]
+            if let condition = head.header("if-none-match"), matches(condition, tag) {
+                return HTTPAnswer(status: .notModified, contentType: nil, fields: caching, payload: .none)
+            }
+            guard let bytes = VectorTiles.tile(z: z, x: x, y: y, index: view.state.index) else {
+                return HTTPAnswer(status: .noContent, contentType: nil, fields: caching, payload: .none)
+            }
+            return HTTPAnswer(status: .ok, contentType: "application/vnd.mapbox-vector-tile", fields: caching, payload: .bytes(bytes))
         }
     }
 

@@ -100,9 +100,16 @@ extension AreaService {
             let cap = Swift.min(limit ?? maxResults, maxResults)
             let matches = try Self.run { () throws(GeoError) in try state.index.areas(in: box, kind: kind, region: region, limit: cap + 1) }.get()
             Answers.areas(Array(matches.prefix(cap)), truncated: matches.count > cap, state: state, output: output, into: &writer)
-        case .check(let point, let region):
+        case .check(let point, let region, let previous):
             try requireData(state)
-            Answers.check(state.index.check(point, region: region.resolved(view.aliases)), from: point, state: state, into: &writer)
+            let region = region.resolved(view.aliases)
+            let before = previous.map { state.index.check($0, region: region) }
+            Answers.check(state.index.check(point, region: region), from: point, before: before, state: state, into: &writer)
+        case .clusters(let box, let zoom, let kind, let region):
+            try requireData(state)
+            let region = region.resolved(view.aliases)
+            let clustering = try Self.run { () throws(GeoError) in try state.index.clusters(in: box, zoom: zoom, kind: kind, region: region) }.get()
+            Answers.clusters(clustering, state: state, into: &writer)
         case .along(let path, let meters, let kind, let region, let limit, let output):
             try requireData(state)
             let region = region.resolved(view.aliases)

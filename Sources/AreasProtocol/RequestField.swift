@@ -1,0 +1,29 @@
+/// The members a request may have besides `op`. The request parser reads them by this key,
+/// `RequestOperation.fields` lists each operation's, and the HTTP router and areasctl write them by it.
+public enum RequestField: Int, CaseIterable, Sendable {
+    case lat, lon, k, maxMeters, kind, province, district, output, meters, limit
+    case south, west, north, east, path, id, wait, force, zoom, previous
+
+    /// The member's name on the wire (and the HTTP parameter's).
+    public var name: String { Self.names[rawValue] }
+
+    /// The field a member or parameter name stands for.
+    public init?(name: String) {
+        guard let index = Self.names.firstIndex(of: name) else { return nil }
+        self.init(rawValue: index)
+    }
+
+    static let count = allCases.count
+    static let names = allCases.map { String(describing: $0) }
+    /// Names as bytes, to match member names without making strings.
+    static let utf8Names: [[UInt8]] = names.map { Array($0.utf8) }
+
+    /// Whether the value is a number: an HTTP parameter's text is read as one when it is a
+    /// decimal number.
+    public var isNumeric: Bool {
+        switch self {
+        case .lat, .lon, .k, .maxMeters, .meters, .limit, .south, .west, .north, .east, .zoom: return true
+        case .kind, .province, .district, .output, .path, .id, .wait, .force, .previous: return false
+        }
+    }
+}

@@ -1,0 +1,38 @@
+import AreasCore
+import AreasProtocol
+
+/// `clusters`: a view's areas grouped for a map.
+extension Answers {
+    static func clusters(_ clustering: Clustering, state: ServingState, into writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key(.ok); writer.bool(true)
+        writer.key(.zoom); writer.number(clustering.zoom)
+        writer.key(.count); writer.number(clustering.count)
+        writer.key(.clusters)
+        writer.beginArray()
+        for cluster in clustering.clusters {
+            writer.beginObject()
+            writer.key(.lat); writer.number((cluster.center.latitude * 1e6).rounded() / 1e6)
+            writer.key(.lon); writer.number((cluster.center.longitude * 1e6).rounded() / 1e6)
+            writer.key(.count); writer.number(cluster.count)
+            writer.key(.smoking); writer.number(cluster.smoking)
+            writer.key(.nonsmoking); writer.number(cluster.nonsmoking)
+            writer.key(.south); writer.number(cluster.bounds.south)
+            writer.key(.west); writer.number(cluster.bounds.west)
+            writer.key(.north); writer.number(cluster.bounds.north)
+            writer.key(.east); writer.number(cluster.bounds.east)
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.key(.areas)
+        writer.beginArray()
+        state.index.areas.withBuffers { areas in
+            for position in clustering.areas {
+                area(position, of: areas, index: state.index, distance: nil, detailed: false, into: &writer)
+                writer.endObject()
+            }
+        }
+        writer.endArray()
+        writer.endObject()
+    }
+}

@@ -1,0 +1,127 @@
+import AreasCore
+import AreasProtocol
+import AreasTestSupport
+import Foundation
+import Testing
+
+/// What a map asks of a real daemon on the samples: vector tiles against the areas `bbox`
+/// finds in each tile (positions projected here, by the formula written out again), read with
+/// this package's decoder and with `mapbox-vector-tile` from PyPI; their caching; and `check`
+/// with `previous` along a walk across a zone, against `check` at each end.
+@Suite(.timeLimit(.minutes(5))) struct MapAnswersTests {
+    /// Web Mercator, as the slippy-map convention writes it.
+    static func tile(of lat: Double, _ lon: Double, zoom: Int) -> (x: Double, y: Double) {
+        let n = pow(2, Double(zoom))
+        let rad = lat * .pi / 180
+        return ((lon + 180) / 360 * n, (1 - asinh(tan(rad)) / .pi) / 2 * n)
+    }
+
+    static let pythonDecoder: Bool = {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = ["-c", "import mapbox_vector_tile"]
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }()
+
+    @Test(arguments: [8, 12, 16, 18])
+    func aTileHoldsTheAreasWhosePixelsLieInIt(zoom: Int) throws {
+        let (daemon, address) = try SampleDaemon.withHTTP()
+        defer { daemon.stop() }
+        let at = Self.tile(of: 37.530728, 126.970556, zoom: zoom)  // a booth at Seoul station
+        let (x, y) = (Int(at.x), Int(at.y))
+        let response = try HTTPTestClient(address).get("/v1/tiles/\(zoom)/\(x)/\(y).mvt")
+        #expect(response.status == 200)
+        #expect(response.field("content-type") == "application/vnd.mapbox-vector-tile")
+        let layers = try VectorTileDecoder.decode(response.body)
+        // The areas whose position falls in the tile's half-open square.
+        let all = try #require(DaemonQuestions.ask(daemon.socket, #"{"op":"bbox","south":33,"west":124,"north":39,"east":132,"limit":10000}"#))
+        var expected: [String: [String]] = [:]
+        for area in all["areas"]?.array ?? [] {
+            let p = Self.tile(of: try #require(area["lat"]?.double), try #require(area["lon"]?.double), zoom: zoom)
+            guard Int(p.x.rounded(.down)) == x, Int(p.y.rounded(.down)) == y else { continue }
+            expected[try #require(area["kind"]?.string), default: []].append(try #require(area["id"]?.string))
+        }
+        #expect(!expected.isEmpty)
+        for kind in ["smoking", "nonsmoking"] {
+            let layer = layers.first { $0.name == kind }
+            let features = layer?.features ?? []
+            #expect(features.allSatisfy { $0.type == 1 && $0.points.count == 1 && (0..<4096).contains($0.points[0].x) && (0..<4096).contains($0.points[0].y) })
+            let ids = features.compactMap { feature -> String? in if case .string(let id)? = feature.properties["id"] { return id } else { return nil } }
+            let clustered = features.reduce(0) { total, feature in
+                if case .integer(let n)? = feature.properties["count"] { return total + Int(n) } else { return total }
+            }
+            #expect(ids.count + clustered == expected[kind]?.count ?? 0, "\(kind) at zoom \(zoom)")
+            #expect(Set(ids).isSubset(of: Set(expected[kind] ?? [])))
+            #expect(features.allSatisfy { $0.properties["id"] == nil ? $0.properties["name"] == nil : $0.properties["kind"] == .string(kind) })
+            if zoom >= 18 { #expect(Set(ids) == Set(expected[kind] ?? []) && clustered == 0) }
+        }
+        // The same tile, read by an independent decoder.
+        if Self.pythonDecoder {
+            let file = daemon.folder + "/tile.mvt"
+            try Data(response.body).write(to: URL(fileURLWithPath: file))
+            let script = "import json,sys,mapbox_vector_tile as m; t=m.decode(open(sys.argv[1],'rb').read(), default_options={'y_coord_down': True}); "
+                + "print(json.dumps({k: sorted([[f['geometry']['coordinates'][0], f['geometry']['coordinates'][1], f['properties'].get('id', ''), f['properties'].get('count', 0)] for f in v['features']]) for k, v in t.items()}))"
+            let output = try Binaries.run("/usr/bin/python3", ["-c", script, file], seconds: 60)
+            let theirs = try JSONParser.parse(Array(output.stdout.utf8))
+            for layer in layers {
+                let mine = layer.features.map { feature -> [JSONValue] in
+                    var id = "", count = 0.0
+                    if case .string(let text)? = feature.properties["id"] { id = text }
+                    if case .integer(let n)? = feature.properties["count"] { count = Double(n) }
+                    return [.number(Double(feature.points[0].x)), .number(Double(feature.points[0].y)), .string(id), .number(count)]
+                }
+                let sorted = mine.sorted { "\($0)" < "\($1)" }
+                let decoded = (theirs[layer.name]?.array ?? []).compactMap(\.array).sorted { "\($0)" < "\($1)" }
+                #expect(decoded.count == sorted.count && decoded.map { $0.map(\.double) } == sorted.map { $0.map(\.double) } || decoded == sorted, "\(layer.name)")
+            }
+        }
+    }
+
+    @Test(.enabled(if: MapAnswersTests.pythonDecoder, "mapbox-vector-tile from PyPI (Tests/run.sh installs it)"))
+    func theIndependentDecoderIsThere() {
+        #expect(Self.pythonDecoder)
+    }
+
+    @Test func tilesAreCachedLikeDataAndAnEmptyOneIsNoContent() throws {
+        let (daemon, address) = try SampleDaemon.withHTTP()
+        defer { daemon.stop() }
+        let first = try HTTPTestClient(address).get("/v1/tiles/10/872/396.mvt")
+        let tag = try #require(first.field("etag"))
+        #expect(first.field("cache-control")?.contains("max-age") == true)
+        #expect(try HTTPTestClient(address).get("/v1/tiles/10/872/396.mvt", fields: ["If-None-Match: \(tag)"]).status == 304)
+        // The open sea south of Jeju, and nothing at all at zoom 3 in the Atlantic.
+        #expect(try HTTPTestClient(address).get("/v1/tiles/3/3/3.mvt").status == 204)
+        for bad in ["/v1/tiles/23/0/0.mvt", "/v1/tiles/2/4/0.mvt", "/v1/tiles/2/0/-1.mvt", "/v1/tiles/2/0/0.png", "/v1/tiles/2/0.mvt", "/v1/tiles/x/0/0.mvt"] {
+            #expect(try HTTPTestClient(address).get(bad).status == 400, "\(bad)")
+        }
+    }
+
+    /// Walking north across the zone at 용산구 공원로61 어린이공원 in 5 m steps: each step's
+    /// `entered` and `exited` are the difference of `check` at the step's two ends.
+    @Test func enteredAndExitedAlongAWalk() throws {
+        let daemon = try SampleDaemon()
+        defer { daemon.stop() }
+        func zones(_ answer: JSONValue?) -> Set<String> { Set(answer?["zones"]?.array.compactMap { $0["id"]?.string } ?? []) }
+        var previous = (37.52850, 126.967984)
+        var entered = 0, exited = 0
+        for step in 1...40 {
+            let now = (37.52850 + Double(step) * 0.000045, 126.967984)
+            let answer = try #require(DaemonQuestions.ask(daemon.socket, Request.check(point: try GeoPoint(latitude: now.0, longitude: now.1), region: Region(),
+                                                                                       previous: try GeoPoint(latitude: previous.0, longitude: previous.1))))
+            let here = zones(DaemonQuestions.ask(daemon.socket, #"{"op":"check","lat":\#(now.0),"lon":\#(now.1)}"#))
+            let before = zones(DaemonQuestions.ask(daemon.socket, #"{"op":"check","lat":\#(previous.0),"lon":\#(previous.1)}"#))
+            #expect(Set(answer["entered"]?.array.compactMap(\.string) ?? []) == here.subtracting(before), "step \(step)")
+            #expect(Set(answer["exited"]?.array.compactMap(\.string) ?? []) == before.subtracting(here), "step \(step)")
+            entered += here.subtracting(before).count
+            exited += before.subtracting(here).count
+            previous = now
+        }
+        #expect(entered > 0 && exited > 0, "the walk crosses a zone")
+        // Without previous, neither member is there.
+        let plain = try #require(DaemonQuestions.ask(daemon.socket, #"{"op":"check","lat":37.528916,"lon":126.967984}"#))
+        #expect(plain["entered"] == nil && plain["exited"] == nil)
+    }
+}
