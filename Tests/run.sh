@@ -16,6 +16,12 @@ command -v groff >/dev/null || missing="$missing groff-base"
 command -v systemd-nspawn >/dev/null || missing="$missing systemd-container"
 command -v setpriv >/dev/null || missing="$missing util-linux"
 command -v systemd-analyze >/dev/null || missing="$missing systemd"
+# The map page: Debian's Leaflet, and a real browser with Korean fonts to load it in.
+[ -e /usr/share/javascript/leaflet/leaflet.js ] || missing="$missing libjs-leaflet libjs-leaflet.markercluster"
+command -v chromium >/dev/null || missing="$missing chromium"
+command -v chromedriver >/dev/null || missing="$missing chromium-driver"
+/usr/bin/python3 -c "import selenium" 2>/dev/null || missing="$missing python3-selenium"
+[ -d /usr/share/fonts/opentype/noto ] || missing="$missing fonts-noto-cjk"
 if [ -n "$missing" ] && command -v apt-get >/dev/null && [ "$(id -u)" -eq 0 ]; then
   echo "== installing:$missing"
   export DEBIAN_FRONTEND=noninteractive
@@ -25,9 +31,10 @@ if [ -n "$missing" ] && command -v apt-get >/dev/null && [ "$(id -u)" -eq 0 ]; t
 fi
 # An independent decoder of the vector tiles the map answers are checked with (PyPI's
 # mapbox-vector-tile; Debian does not package it).
-if ! python3 -c "import mapbox_vector_tile" 2>/dev/null && [ "$(id -u)" -eq 0 ]; then
-  python3 -m pip --version >/dev/null 2>&1 || { command -v apt-get >/dev/null && timeout 600 apt-get install -y --no-install-recommends python3-pip >/dev/null 2>&1; } || true
-  timeout 300 python3 -m pip install --quiet --break-system-packages mapbox-vector-tile >/dev/null 2>&1 \
+# The tests run /usr/bin/python3, the distribution's (not whatever python3 is first on PATH).
+if ! /usr/bin/python3 -c "import mapbox_vector_tile" 2>/dev/null && [ "$(id -u)" -eq 0 ]; then
+  /usr/bin/python3 -m pip --version >/dev/null 2>&1 || { command -v apt-get >/dev/null && timeout 600 apt-get install -y --no-install-recommends python3-pip >/dev/null 2>&1; } || true
+  timeout 300 /usr/bin/python3 -m pip install --quiet --break-system-packages mapbox-vector-tile >/dev/null 2>&1 \
     || echo "note: could not install mapbox-vector-tile; the tile tests read tiles with this package's decoder only (they say so below)"
 fi
 # Each phase has a deadline, so a hang ends with a message naming what was killed instead of

@@ -138,6 +138,12 @@ done
 "$bin/areasctl" completion zsh | install -D -m 0644 /dev/stdin "$share/zsh/site-functions/_areasctl"
 "$bin/areasctl" completion fish | install -D -m 0644 /dev/stdin "$share/fish/vendor_completions.d/areasctl.fish"
 install -D -m 0644 README.md "$share/doc/areas/README.md"
+# The map page (GET /map) runs on the distribution's Leaflet, which areasd serves from
+# /usr/share/javascript: installed here when the system has the packages and lacks them.
+if [ -z "$destdir" ] && command -v apt-get >/dev/null && [ ! -e /usr/share/javascript/leaflet/leaflet.js ]; then
+  DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libjs-leaflet libjs-leaflet.markercluster \
+    || echo "note: could not install libjs-leaflet; GET /map needs it (or http.assets naming a folder with leaflet/)"
+fi
 
 install -d -m 0755 "$etc/areasd"
 [ -e "$etc/areasd/areasd.json" ] || install -m 0644 config/areasd.live.json "$etc/areasd/areasd.json"

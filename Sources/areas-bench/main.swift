@@ -5,6 +5,7 @@ let usage = """
     usage: areas-bench index [--points N] [--seed S] [--queries Q] [--node-size 16] [--only NAME]
            areas-bench ingest [--zones N] [--snapshot-areas N] [--decode-only | --files-only [--csv-rows N]]
            areas-bench merge [--records 85000,1000000] [--runs 2]
+           areas-bench maps [--points 80000,1000000]
            areas-bench expensive [--points N] [--only NAME]
            areas-bench connections [--idle 1000,10000] [--points N] [--seconds S] [--slow-readers N] [--areasd PATH]
            areas-bench faults [--kills N]
@@ -44,6 +45,8 @@ do {
         try CLIStartupBenchmark(arguments: &arguments).run()
     case "faults":
         try FaultsBenchmark(arguments: &arguments).run()
+    case "maps":
+        try MapBenchmark(arguments: &arguments).run()
     case "merge":
         try MergeBenchmark(arguments: &arguments).run()
     case "ingest":

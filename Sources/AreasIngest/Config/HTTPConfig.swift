@@ -13,6 +13,14 @@ package struct HTTPConfig: Sendable, Equatable {
     package var allowOrigin: String = "*"
     /// `Cache-Control: public, max-age=` of data answers.
     package var maxAgeSeconds: Int = 60
+    /// Where the map page's scripts come from: the distribution's JavaScript folder, whose
+    /// `leaflet/` and `leaflet.markercluster/` (Debian's libjs-leaflet packages) are served under
+    /// `/map/`.
+    package var assets: String = "/usr/share/javascript"
+    /// A tile URL template (`https://.../{z}/{x}/{y}.png`) for the map's background; none by
+    /// default, so the page asks no other host for anything.
+    package var tiles: String?
+    package var tilesAttribution: String?
 
     package init(socket: String? = nil, listen: String? = nil) {
         self.socket = socket
@@ -27,6 +35,9 @@ struct RawHTTP: Decodable {
     var socketGroup: String?
     var allowOrigin: String?
     var maxAgeSeconds: Int?
+    var assets: String?
+    var tiles: String?
+    var tilesAttribution: String?
 }
 
 extension AreasConfig {
@@ -52,6 +63,15 @@ extension AreasConfig {
             http.allowOrigin = origin
         }
         http.maxAgeSeconds = try ValueCheck(path: path).count(raw.maxAgeSeconds, "http.maxAgeSeconds", default: 60, minimum: 0, maximum: 31_536_000)
+        http.assets = raw.assets.map(resolve) ?? http.assets
+        if let tiles = raw.tiles {
+            guard tiles.hasPrefix("https://") || tiles.hasPrefix("http://"), tiles.contains("{z}"), tiles.contains("{x}"), tiles.contains("{y}"),
+                  !tiles.contains(where: { $0 == "\"" || $0 == "<" || $0 == ">" || $0.isWhitespace }) else {
+                throw ConfigError(path: path, key: "http.tiles", problem: "'\(tiles)' is not a tile URL template such as \"https://tile.example.kr/{z}/{x}/{y}.png\"")
+            }
+            http.tiles = tiles
+        }
+        http.tilesAttribution = raw.tilesAttribution
         return http
     }
 

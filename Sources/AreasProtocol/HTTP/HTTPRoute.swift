@@ -13,6 +13,13 @@ public enum HTTPRoute: Sendable, Equatable {
     case snapshot
     /// A Mapbox Vector Tile of the data at zoom `z`, column `x`, row `y`.
     case tile(z: Int, x: Int, y: Int)
+    /// The map page (`/map`, and `/` for a person who types only the host).
+    case mapPage
+    /// One of the map's script or style files: a path under the assets folder, checked to be
+    /// plain names (no `..`, no hidden file) of a kind the page loads.
+    case mapAsset(path: String)
+    /// `/favicon.ico`, which browsers ask for unbidden: nothing, rather than an error.
+    case favicon
     /// OPTIONS: what a browser asks before a cross-origin request with extra headers.
     case preflight
 
@@ -28,9 +35,23 @@ public enum HTTPRoute: Sendable, Equatable {
         return nil
     }
 
-    static let otherPaths = ["/healthz", "/metrics", "/v1/snapshot", "/v1/tiles/Z/X/Y.mvt"] + resources.map { $0.prefix + $0.field.name.uppercased() }
+    static let otherPaths = ["/healthz", "/metrics", "/map", "/v1/snapshot", "/v1/tiles/Z/X/Y.mvt"] + resources.map { $0.prefix + $0.field.name.uppercased() }
 
     static let tilePrefix = "/v1/tiles/"
+    static let mapPrefix = "/map/"
+    /// The kinds of file the map page loads, and what they are.
+    public static let assetTypes = ["js": "text/javascript; charset=utf-8", "css": "text/css; charset=utf-8", "png": "image/png", "svg": "image/svg+xml"]
+
+    static func mapAsset(_ rest: String) throws(RequestError) -> HTTPRoute {
+        let parts = rest.split(separator: "/", omittingEmptySubsequences: false)
+        let plain = parts.count <= 4 && parts.allSatisfy { part in
+            !part.isEmpty && !part.hasPrefix(".") && part.utf8.allSatisfy { $0 < 0x80 && (Character(Unicode.Scalar($0)).isLetter || Character(Unicode.Scalar($0)).isNumber || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_")) }
+        }
+        guard plain, let last = parts.last, let dot = last.lastIndex(of: "."), assetTypes[String(last[last.index(after: dot)...])] != nil else {
+            throw RequestError(.notFound, "no map file /map/\(rest)")
+        }
+        return .mapAsset(path: rest)
+    }
 
     public static func route(_ head: HTTPRequestHead) throws(RequestError) -> HTTPRoute {
         if head.method == .options { return .preflight }
@@ -49,8 +70,17 @@ public enum HTTPRoute: Sendable, Equatable {
         case "/v1/snapshot":
             try allow(head, [])
             return .snapshot
+        case "/", "/map", "/map/":
+            try allow(head, ["lat", "lon", "zoom"])
+            return .mapPage
+        case "/favicon.ico":
+            return .favicon
         default:
             break
+        }
+        if path.hasPrefix(mapPrefix) {
+            try allow(head, [])
+            return try mapAsset(String(path.dropFirst(mapPrefix.count)))
         }
         if path.hasPrefix(tilePrefix) {
             try allow(head, [])

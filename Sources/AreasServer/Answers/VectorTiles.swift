@@ -5,9 +5,9 @@ import AreasProtocol
 /// a layer per kind. The grid's 64-pixel cells are fixed to the world and four fit a tile
 /// across, so no cluster straddles two tiles and a tile holds what a `clusters` view of it
 /// with that kind holds.
-enum VectorTiles {
+package enum VectorTiles {
     /// The tile, or nil when nothing lies in it.
-    static func tile(z: Int, x: Int, y: Int, index: AreaIndex) -> [UInt8]? {
+    package static func tile(z: Int, x: Int, y: Int, index: AreaIndex) -> [UInt8]? {
         let exact = WebMercator.tileBox(zoom: z, x: x, y: y)
         // A hair wider, so a point on an edge is found; it is then kept by its pixel only in
         // the tile whose half-open square holds it.

@@ -80,6 +80,15 @@ struct HTTPAnswer {
         case .snapshot:
             tally.answered += 1
             return snapshot(head, path: service.snapshotPath, body: &body)
+        case .mapPage:
+            tally.answered += 1
+            return HTTPAnswer(status: .ok, contentType: "text/html; charset=utf-8", fields: [("Cache-Control", "no-cache")],
+                              payload: .bytes(MapPage.html(http: http.map)))
+        case .favicon:
+            return HTTPAnswer(status: .noContent, contentType: nil, fields: [("Cache-Control", "public, max-age=86400")], payload: .none)
+        case .mapAsset(let path):
+            tally.answered += 1
+            return asset(path, in: http.map.assets, body: &body)
         case .tile(let z, let x, let y):
             tally.answered += 1
             guard view.state.hasData else {
@@ -96,6 +105,19 @@ struct HTTPAnswer {
             }
             return HTTPAnswer(status: .ok, contentType: "application/vnd.mapbox-vector-tile", fields: caching, payload: .bytes(bytes))
         }
+    }
+
+    /// A file of the map page's from the assets folder (the distribution's, so its links are
+    /// followed), as long as it is a regular file of at most 16 MiB.
+    static func asset(_ path: String, in folder: String, body: inout JSONWriter) -> HTTPAnswer {
+        let missing = RequestError(.notFound, "no map file /map/\(path) in \(folder) (install Debian's libjs-leaflet and libjs-leaflet.markercluster, or set http.assets)")
+        guard let file = try? FileDescriptor.open(folder + "/" + path, []) else { return failure(.notFound, body: &body, error: missing) }
+        guard let info = try? file.status(), info.kind == .regular, info.size <= 16 << 20 else {
+            file.close()
+            return failure(.notFound, body: &body, error: missing)
+        }
+        let type = path.split(separator: ".").last.flatMap { HTTPRoute.assetTypes[String($0)] } ?? "application/octet-stream"
+        return HTTPAnswer(status: .ok, contentType: type, fields: [("Cache-Control", "public, max-age=86400")], payload: .file(file, size: info.size))
     }
 
     /// Whether `request`, its parameters already checked, is sure to succeed on `state`'s data

@@ -1,3 +1,4 @@
+import AreasIngest
 import AreasProtocol
 import AreasSystem
 
@@ -9,13 +10,16 @@ package struct HTTPFrontDoor: Sendable {
     /// How long a shared cache may keep a data answer (`Cache-Control: public, max-age=`).
     package var maxAgeSeconds: Int
     package var parserLimits: HTTPRequestParser.Limits
+    /// The map page's settings: where its scripts are, and its background tiles if any.
+    package var map: HTTPConfig
     /// The `Cache-Control` of data answers, made once.
     let cacheControl: String
 
-    package init(allowOrigin: String? = "*", maxAgeSeconds: Int = 60, parserLimits: HTTPRequestParser.Limits = .init()) {
+    package init(allowOrigin: String? = "*", maxAgeSeconds: Int = 60, parserLimits: HTTPRequestParser.Limits = .init(), map: HTTPConfig = HTTPConfig()) {
         self.allowOrigin = allowOrigin
         self.maxAgeSeconds = maxAgeSeconds
         self.parserLimits = parserLimits
+        self.map = map
         cacheControl = "public, max-age=\(maxAgeSeconds)"
     }
 

@@ -32,7 +32,7 @@ extension Daemon {
         var parserLimits = HTTPRequestParser.Limits()
         parserLimits.maxHeadBytes = Swift.min(parserLimits.maxHeadBytes, limits.maxLineBytes)
         let frontDoor = HTTPFrontDoor(allowOrigin: config.allowOrigin.isEmpty ? nil : config.allowOrigin,
-                                      maxAgeSeconds: config.maxAgeSeconds, parserLimits: parserLimits)
+                                      maxAgeSeconds: config.maxAgeSeconds, parserLimits: parserLimits, map: config)
         var listeners: [ConnectionServer.Listener] = []
         if let path = config.socket {
             let fd = try bindUnixSocket(path, mode: config.socketMode, group: config.socketGroup, groupKey: "http.socketGroup")

@@ -1,0 +1,106 @@
+import AreasCore
+import AreasIngest
+import AreasProtocol
+import AreasServer
+import AreasSystem
+import AreasTestSupport
+import Foundation
+import Glibc
+
+/// `areas-bench maps`: what a map costs the daemon, through its request path on one thread.
+/// `clusters` for all of Korea at zoom 7 and for Seoul at zoom 11, beside `bbox` of the same
+/// view with `output: count` (the search alone, the reference); tiles at zooms 8, 12 and 16
+/// over Seoul, their CPU (median and p99 over the tiles of a 3 by 3 block) and bytes beside the
+/// GeoJSON of the same areas.
+struct MapBenchmark {
+    var scales = [80_000, 1_000_000]
+
+    init(arguments: inout ArgumentList) throws {
+        if let points = try arguments.value("--points") {
+            scales = points.split(separator: ",").compactMap { Int($0) }
+            guard !scales.isEmpty else { throw UsageError.invalidValue("--points", points) }
+        }
+        _ = try arguments.positionals()
+    }
+
+    func run() {
+        var summary: [String: Double] = [:]
+        for points in scales {
+            let data = SyntheticPoints.clustered(count: points, seed: 11)
+            let areas = data.enumerated().map { i, p in
+                Area(id: String(i, radix: 36), kind: i % 16 == 0 ? .smoking : .nonsmoking, name: "금연구역 \(i)", coordinate: p,
+                     roadAddress: "서울특별시 용산구 한강대로 \(i % 500)", province: "서울특별시", district: "용산구", source: "bench")
+            }
+            let state = ServingState(.indexing(Catalog(areas: areas, fetchedAt: ["bench": Date().timeIntervalSince1970])), hasData: true,
+                                     lastReport: nil, snapshotPath: "/nonexistent", builtAt: 0)
+            guard let service = BenchData.service(serving: state) else { return }
+            let view = service.view()
+            var writer = JSONWriter(capacity: 1 << 16)
+            func cpu(_ line: String, rounds: Int = 5) -> (seconds: Double, bytes: Int) {
+                let bytes = Array(line.utf8)
+                var best = Double.infinity
+                for _ in 0..<rounds {
+                    writer.reset()
+                    let start = ExpensiveRequestsBenchmark.threadCPUSeconds()
+                    bytes.withUnsafeBufferPointer { service.respond(to: $0, peerUID: nil, view: view, into: &writer) }
+                    best = min(best, ExpensiveRequestsBenchmark.threadCPUSeconds() - start)
+                }
+                return (best, writer.count)
+            }
+            print("\(points) areas")
+            for (name, box, zoom) in [("Korea", "\"south\":33,\"west\":124,\"north\":39,\"east\":132", 7),
+                                      ("Seoul", "\"south\":37.42,\"west\":126.76,\"north\":37.70,\"east\":127.18", 11)] {
+                let clusters = cpu(#"{"op":"clusters",\#(box),"zoom":\#(zoom)}"#)
+                let entries = writer.withBytes { bytes in
+                    (try? JSONParser.parse(Array(bytes.prefix(while: { $0 != 10 })))).map { ($0["clusters"]?.array.count ?? 0) + ($0["areas"]?.array.count ?? 0) } ?? 0
+                }
+                let count = cpu(#"{"op":"bbox",\#(box),"output":"count","limit":100000000}"#)
+                let ratio = clusters.seconds / count.seconds
+                print("  clusters, \(name) at zoom \(zoom): \(Measure.format(clusters.seconds * 1e6, 0)) µs CPU, \(entries) entries, \(clusters.bytes) bytes; "
+                      + "bbox count of the view \(Measure.format(count.seconds * 1e6, 0)) µs: \(Measure.format(ratio))x")
+                summary["n\(points)_clusters_\(name.lowercased())_us"] = clusters.seconds * 1e6
+                summary["n\(points)_clusters_\(name.lowercased())_vs_bbox_count"] = ratio
+                summary["n\(points)_clusters_\(name.lowercased())_entries"] = Double(entries)
+            }
+            for zoom in [8, 12, 16] {
+                let n = Double(1 << zoom)
+                let center = (x: Int((126.978 + 180) / 360 * n), y: Int((1 - asinh(tan(37.5665 * .pi / 180)) / .pi) / 2 * n))
+                var times: [Double] = []
+                var tileBytes = 0, geoJSONBytes = 0, tiles = 0
+                for dx in -1...1 {
+                    for dy in -1...1 {
+                        let (x, y) = (center.x + dx, center.y + dy)
+                        var best = Double.infinity
+                        var bytes: [UInt8]?
+                        for _ in 0..<5 {
+                            let start = ExpensiveRequestsBenchmark.threadCPUSeconds()
+                            bytes = VectorTiles.tile(z: zoom, x: x, y: y, index: state.index)
+                            best = min(best, ExpensiveRequestsBenchmark.threadCPUSeconds() - start)
+                        }
+                        times.append(best)
+                        tileBytes += bytes?.count ?? 0
+                        tiles += 1
+                        // The same areas as GeoJSON: the tile's box asked as bbox, written as a FeatureCollection.
+                        let box = WebMercator.tileBox(zoom: zoom, x: x, y: y)
+                        writer.reset()
+                        let line = Array(#"{"op":"bbox","south":\#(box.south),"west":\#(box.west),"north":\#(box.north),"east":\#(box.east),"limit":100000000}"#.utf8)
+                        line.withUnsafeBufferPointer { service.respond(to: $0, peerUID: nil, view: view, into: &writer) }
+                        if let answer = writer.withBytes({ try? JSONParser.parse(Array($0.prefix(while: { $0 != 10 }))) }) {
+                            var collection = JSONWriter(capacity: 1 << 16)
+                            GeoJSONCollection.write(answer, idsOnly: false, into: &collection)
+                            geoJSONBytes += collection.count
+                        }
+                    }
+                }
+                times.sort()
+                let median = times[times.count / 2], p99 = times[times.count - 1]
+                print("  tiles at zoom \(zoom), 3 by 3 over Seoul: CPU median \(Measure.format(median * 1e6, 0)) µs, p99 (the costliest of 9) \(Measure.format(p99 * 1e6, 0)) µs; "
+                      + "\(tileBytes / tiles) bytes a tile against \(geoJSONBytes / tiles) bytes of GeoJSON for the same areas (\(Measure.format(Double(geoJSONBytes) / Double(max(tileBytes, 1))))x)")
+                summary["n\(points)_tile_z\(zoom)_p99_us"] = p99 * 1e6
+                summary["n\(points)_tile_z\(zoom)_bytes"] = Double(tileBytes / tiles)
+                summary["n\(points)_tile_z\(zoom)_geojson_bytes"] = Double(geoJSONBytes / tiles)
+            }
+        }
+        print(Measure.json(summary))
+    }
+}

@@ -1,0 +1,62 @@
+import AreasProtocol
+import AreasTestSupport
+import Foundation
+import Testing
+
+/// The map page in a real headless Chromium driven by Selenium (`Tests/Browser/map_page.py`)
+/// against a real daemon on the samples: it loads with no console error, asks only the daemon,
+/// draws exactly the clusters and areas `/v1/clusters` gives for its view, follows the kind
+/// switches, opens an area's details and shows `check` where one clicks. The screenshot it
+/// takes is kept in `.build/test-artifacts/map.png`.
+@Suite(.timeLimit(.minutes(5))) struct MapPageTests {
+    static let browser: Bool = {
+        let files = ["/usr/bin/chromium", "/usr/bin/chromedriver", "/usr/share/javascript/leaflet/leaflet.js"]
+        guard files.allSatisfy(FileManager.default.fileExists(atPath:)) else { return false }
+        return (try? Binaries.run("/usr/bin/python3", ["-c", "import selenium"], seconds: 30).status) == 0
+    }()
+
+    static func clusters(_ address: String, _ view: JSONValue) throws -> JSONValue {
+        func number(_ key: String) throws -> String { String(try #require(view[key]?.double)) }
+        let kind = view["kind"]?.string ?? "all"
+        let query = "south=\(try number("south"))&west=\(try number("west"))&north=\(try number("north"))&east=\(try number("east"))&zoom=\(Int(try #require(view["zoom"]?.double)))&kind=\(kind)"
+        return try JSONParser.parse(try HTTPTestClient(address).get("/v1/clusters?" + query).body)
+    }
+
+    @Test(.enabled(if: MapPageTests.browser, "chromium, chromium-driver, python3-selenium and libjs-leaflet (Tests/run.sh installs them)"))
+    func thePageShowsWhatTheDaemonAnswers() throws {
+        let (daemon, address) = try SampleDaemon.withHTTP()
+        defer { daemon.stop() }
+        let run = try Binaries.run("/usr/bin/python3", [Fixtures.path("Tests/Browser/map_page.py"), "http://\(address)", daemon.folder], seconds: 180)
+        #expect(run.status == 0, "\(run.stderr)")
+        let seen = try JSONParser.parse(Array(run.stdout.utf8))
+        #expect(seen["console"]?.array.isEmpty == true, "console: \(seen["console"] ?? .null)")
+        let resources = seen["resources"]?.array.compactMap(\.string) ?? []
+        #expect(!resources.isEmpty && resources.allSatisfy { $0.hasPrefix("http://\(address)/") }, "\(resources)")
+        #expect(resources.contains("http://\(address)/map/leaflet/leaflet.js"))
+
+        for (name, kind) in [("first", "all"), ("nonsmokingOnly", "nonsmoking"), ("again", "all")] {
+            let state = try #require(seen[name])
+            let view = try #require(state["view"])
+            #expect(view["kind"]?.string == kind, "\(name)")
+            let answer = try Self.clusters(address, view)
+            #expect(state["clusterMarkers"]?.double == Double(answer["clusters"]?.array.count ?? -1), "\(name): \(state)")
+            #expect(state["areaMarkers"]?.double == Double(answer["areas"]?.array.count ?? -1), "\(name): \(state)")
+            #expect((state["clusterMarkers"]?.double ?? 0) + (state["areaMarkers"]?.double ?? 0) > 0)
+        }
+        // The details of the clicked area: one of the view's areas, by its id, with its source.
+        let ids = try Self.clusters(address, try #require(seen["again"]?["view"]))["areas"]?.array.compactMap { $0["id"]?.string } ?? []
+        let details = try #require(seen["details"]?.string)
+        #expect(ids.contains { details.contains($0) } && details.contains("출처"), "\(details)")
+        // check where the page was clicked, as the API answers it there.
+        let at = seen["checkedAt"]?.array.compactMap { $0.double } ?? []
+        try #require(at.count == 2, "the page says where it asked check")
+        let check = try JSONParser.parse(try HTTPTestClient(address).get("/v1/check?lat=\(at[0])&lon=\(at[1])").body)
+        let summary = try #require(check["summary"]?.string)
+        #expect(seen["check"]?.string?.contains(summary) == true, "\(seen["check"] ?? .null)")
+
+        let artifacts = Fixtures.path(".build/test-artifacts")
+        try FileManager.default.createDirectory(atPath: artifacts, withIntermediateDirectories: true)
+        try? FileManager.default.removeItem(atPath: artifacts + "/map.png")
+        try FileManager.default.copyItem(atPath: daemon.folder + "/map.png", toPath: artifacts + "/map.png")
+    }
+}

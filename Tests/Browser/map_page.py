@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""Drives areasd's map page in a real headless Chromium (Selenium and chromium-driver, from
+Debian) and prints what it saw as one JSON object; MapPageTests compares it with the API.
+
+usage: map_page.py BASE_URL OUTPUT_FOLDER
+"""
+import json
+import sys
+import time
+
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+
+base, out = sys.argv[1], sys.argv[2]
+options = Options()
+for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1000,800", "--lang=ko-KR"]:
+    options.add_argument(argument)
+options.binary_location = "/usr/bin/chromium"
+options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+driver = webdriver.Chrome(options=options, service=Service("/usr/bin/chromedriver"))
+driver.set_page_load_timeout(30)
+result = {}
+
+
+def body(name):
+    return driver.execute_script("return document.body.dataset[arguments[0]] || null", name)
+
+
+def settled(deadline=20):
+    """Waits until the page says it drew its last answer."""
+    end = time.time() + deadline
+    while time.time() < end:
+        if body("loaded") == "1":
+            return True
+        time.sleep(0.1)
+    raise SystemExit("the page did not finish loading within %d s" % deadline)
+
+
+def shown():
+    return {"view": json.loads(body("view")), "shown": json.loads(body("shown")),
+            "areaMarkers": len(driver.find_elements(By.CSS_SELECTOR, "path.area-marker")),
+            "clusterMarkers": len(driver.find_elements(By.CSS_SELECTOR, ".cluster-marker"))}
+
+
+def toggle(box):
+    driver.execute_script("document.body.dataset.loaded = '0'")
+    driver.find_element(By.ID, box).click()
+    settled()
+
+
+def popup(cls, deadline=10):
+    end = time.time() + deadline
+    while time.time() < end:
+        found = driver.find_elements(By.CSS_SELECTOR, ".leaflet-popup.%s .leaflet-popup-content" % cls)
+        if found and found[0].text.strip():
+            return found[0].text
+        time.sleep(0.1)
+    return None
+
+
+try:
+    driver.get(base + "/map?lat=37.55&lon=126.98&zoom=12")
+    settled()
+    result["first"] = shown()
+    toggle("show-smoking")
+    result["nonsmokingOnly"] = shown()
+    toggle("show-smoking")
+    result["again"] = shown()
+    # An area's details: an area marker in the open part of the map (not under the panel),
+    # clicked as a person would.
+    markers = [m for m in driver.find_elements(By.CSS_SELECTOR, "path.area-marker")
+               if 40 < m.rect["x"] < 560 and 120 < m.rect["y"] < 740 and m.rect["width"] > 0]
+    if not markers:
+        raise SystemExit("no area marker in the open part of the map")
+    ActionChains(driver).move_to_element(markers[0]).click().perform()
+    result["details"] = popup("area-details")
+    if result["details"] is None:
+        raise SystemExit("no details after clicking an area; status: %s" % driver.find_element(By.ID, "status").text)
+    # check where one clicks: an empty spot of the map, away from the panel.
+    driver.find_element(By.CSS_SELECTOR, ".leaflet-popup-close-button").click()
+    surface = driver.find_element(By.ID, "map")
+    ActionChains(driver).move_to_element_with_offset(surface, -350, 300).click().perform()
+    result["check"] = popup("check")
+    result["checkedAt"] = json.loads(body("checked") or "null")
+    result["resources"] = driver.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
+    result["console"] = [entry for entry in driver.get_log("browser") if entry.get("level") in ("SEVERE", "WARNING")]
+    driver.save_screenshot(out + "/map.png")
+finally:
+    driver.quit()
+print(json.dumps(result, ensure_ascii=False))
