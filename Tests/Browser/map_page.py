@@ -65,6 +65,11 @@ try:
     driver.get(base + "/map?lat=37.55&lon=126.98&zoom=12")
     settled()
     result["first"] = shown()
+    # What the first load cost: every request the page made, and the bytes they carried.
+    result["firstLoad"] = driver.execute_script(
+        "const all = performance.getEntriesByType('navigation').concat(performance.getEntriesByType('resource'));"
+        "return {requests: all.length, bytes: all.reduce((n, e) => n + (e.transferSize || 0), 0),"
+        " names: all.map(e => e.name.replace(location.origin, ''))}")
     toggle("show-smoking")
     result["nonsmokingOnly"] = shown()
     toggle("show-smoking")

@@ -36,6 +36,29 @@ public func fuzz(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
             let service = FuzzService.shared
             _ = HTTPAnswer.answer(head, service: service, view: service.view(), peer: nil, http: HTTPFrontDoor(), body: &body, tally: &tally)
         }
+    case "tile":
+        // Any bytes as points and properties: the tile the encoder makes reads back, with this
+        // package's decoder, as exactly those features; and any bytes given to the decoder
+        // are features or a typed error.
+        var features: [VectorTileEncoder.Feature] = []
+        var i = 0
+        while i + 6 <= bytes.count && features.count < 200 {
+            let x = Int(bytes[i]) << 4 | Int(bytes[i + 1] >> 4), y = Int(bytes[i + 2]) << 4 | Int(bytes[i + 3] >> 4)
+            let length = Int(bytes[i + 4]) % 24
+            let text = String(decoding: bytes[(i + 5)..<Swift.min(bytes.count, i + 5 + length)], as: UTF8.self)
+            let value: VectorTileEncoder.Value = bytes[i + 5] & 1 == 0 ? .string(text) : .count(UInt64(bytes[i + 3]))
+            features.append(.init(x: x, y: y, properties: bytes[i + 4] & 0x80 == 0 ? [("k\(bytes[i] % 4)", value)] : []))
+            i += 5 + length
+        }
+        var encoder = VectorTileEncoder()
+        encoder.layer("fuzz", features)
+        let decoded = (try? VectorTileDecoder.decode(encoder.bytes)) ?? []
+        precondition(decoded.first?.features.count ?? 0 == features.count, "the encoder's tile reads back whole")
+        for (feature, read) in zip(features, decoded.first?.features ?? []) {
+            precondition(read.points.count == 1 && read.points[0].x == feature.x && read.points[0].y == feature.y, "a point reads back where it was")
+            precondition(read.properties.count == Set(feature.properties.map(\.0)).count, "its properties read back")
+        }
+        _ = try? VectorTileDecoder.decode(bytes)
     case "snapshot":
         // Half the inputs get a valid header and checksum, so the payload parser is reached.
         _ = try? SnapshotFile.decode(bytes)

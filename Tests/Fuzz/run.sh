@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzzes the request parser, both page decoders, the district-file readers, the snapshot loader and the HTTP parser with libFuzzer and
+# Fuzzes the request parser, both page decoders, the district-file readers, the snapshot loader, the HTTP parser and the vector tile encoder with libFuzzer and
 # AddressSanitizer, each for SECONDS (default 60), seeded from samples/ and Tests/Fuzz/seeds.
 # Fails on any crash; crashing inputs are kept in .build/fuzz/<target>/ for regression tests.
 #   bash Tests/Fuzz/run.sh [SECONDS] [TARGET...]
@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 seconds=${1:-60}
 shift || true
-targets=${*:-request xml json csv snapshot http}
+targets=${*:-request xml json csv snapshot http tile}
 out=.build/fuzz
 mkdir -p "$out"
 
