@@ -45,6 +45,11 @@ public struct GeoBox: Sendable, Hashable, BitwiseCopyable {
     }
 
     @inlinable
+    /// Whether `other` lies wholly inside, edges inclusive.
+    public func contains(_ other: GeoBox) -> Bool {
+        other.south >= south && other.north <= north && other.west >= west && other.east <= east
+    }
+
     public func contains(_ point: GeoPoint) -> Bool {
         point.latitude >= south && point.latitude <= north
             && point.longitude >= west && point.longitude <= east

@@ -41,6 +41,137 @@ extension AreaIndex {
     /// every area stands alone unless that would pass it.
     public func clusters(in box: GeoBox, zoom: Int, kind: KindFilter = .all, region: Region = .anywhere,
                          maximumEntries: Int = 2_000) throws(GeoError) -> Clustering {
+        let resolved = regionNames.resolve(region)
+        if zoom >= Self.unclusteredZoom || !resolved.isAnywhere {
+            return try clustersByScanning(in: box, zoom: zoom, kind: kind, region: region, maximumEntries: maximumEntries)
+        }
+        var cellPixels = 64
+        while true {
+            let cells = cellsFromTree(in: box, zoom: zoom, kind: kind, cellPixels: cellPixels)
+            if cells.count > maximumEntries && cellPixels < 1 << 30 {
+                cellPixels *= 2
+                continue
+            }
+            return Self.clustering(cells, zoom: zoom, cellPixels: cellPixels)
+        }
+    }
+
+    /// One cell of the grid as its areas add up.
+    struct CellTally {
+        var x: Int64, y: Int64
+        var count = 0, smoking = 0
+        var latitude = 0.0, longitude = 0.0
+        var south = 90.0, west = 180.0, north = -90.0, east = -180.0
+        /// The cell's one area, while it has one that was added alone.
+        var single = -1
+
+        mutating func add(_ point: GeoPoint, smoking isSmoking: Bool, position: Int) {
+            single = count == 0 ? position : -1
+            count += 1
+            if isSmoking { smoking += 1 }
+            latitude += point.latitude
+            longitude += point.longitude
+            widen(GeoBox(point))
+        }
+
+        mutating func widen(_ box: GeoBox) {
+            south = min(south, box.south)
+            north = max(north, box.north)
+            west = min(west, box.west)
+            east = max(east, box.east)
+        }
+    }
+
+    /// The cells of the view's areas, walking the area tree: a node inside the view whose box
+    /// falls in one cell is added whole from the tree's summary, other nodes are opened, and
+    /// areas are added one by one only where a cell's edge runs through their node.
+    func cellsFromTree(in box: GeoBox, zoom: Int, kind: KindFilter, cellPixels: Int) -> [CellTally] {
+        guard let root = tree.root else { return [] }
+        let summary = summaryCache.summary(of: tree)
+        let mask = Self.classMask(of: kind)
+        let size = Double(cellPixels)
+        func cell(_ latitude: Double, _ longitude: Double) -> (x: Int64, y: Int64) {
+            let pixel = WebMercator.pixel(GeoPoint(uncheckedLatitude: latitude, longitude: longitude), zoom: zoom)
+            return (Int64((pixel.x / size).rounded(.down)), Int64((pixel.y / size).rounded(.down)))
+        }
+        var index: [Int64: Int] = [:]
+        var cells: [CellTally] = []
+        func tally(_ at: (x: Int64, y: Int64)) -> Int {
+            let key = at.y << 32 | (at.x & 0xFFFF_FFFF)
+            if let i = index[key] { return i }
+            index[key] = cells.count
+            cells.append(CellTally(x: at.x, y: at.y))
+            return cells.count - 1
+        }
+        let records = areas.records
+        let treeCount = tree.count
+        tree.withEntries { entries in
+            tree.nodeBoxes.withUnsafeBufferPointer { nodeBoxes in
+                var stack: [(level: Int, position: Int)] = [(tree.levelEnds.count - 1, root)]
+                while let (level, position) = stack.popLast() {
+                    for child in tree.children(of: position, level: level) where entries.classes[child] & mask != 0 {
+                        if level == 1 {
+                            let point = records[Int(entries.payloads[child])].coordinate
+                            guard box.contains(point) else { continue }
+                            let kindIsSmoking = entries.classes[child] == Self.classMask(of: AreaKind.smoking)
+                            cells[tally(cell(point.latitude, point.longitude))].add(point, smoking: kindIsSmoking, position: Int(entries.payloads[child]))
+                            continue
+                        }
+                        let node = child - treeCount
+                        let bounds = nodeBoxes[node]
+                        guard bounds.intersects(box) else { continue }
+                        let smoking = kind == .nonsmoking ? 0 : Int(summary.counts[2 * node])
+                        let zones = kind == .smoking ? 0 : Int(summary.counts[2 * node + 1])
+                        let inCell = box.contains(bounds) && cell(bounds.north, bounds.west) == cell(bounds.south, bounds.east)
+                        guard inCell && smoking + zones >= 2 else {
+                            if smoking + zones > 0 { stack.append((level - 1, child)) }
+                            continue
+                        }
+                        let i = tally(cell(bounds.north, bounds.west))
+                        cells[i].single = -1
+                        cells[i].count += smoking + zones
+                        cells[i].smoking += smoking
+                        if smoking > 0 {
+                            cells[i].latitude += summary.sums[4 * node]
+                            cells[i].longitude += summary.sums[4 * node + 1]
+                        }
+                        if zones > 0 {
+                            cells[i].latitude += summary.sums[4 * node + 2]
+                            cells[i].longitude += summary.sums[4 * node + 3]
+                        }
+                        cells[i].widen(bounds)
+                    }
+                }
+            }
+        }
+        return cells
+    }
+
+    /// Clusters and single areas from the cells, in cell and id order.
+    static func clustering(_ cells: [CellTally], zoom: Int, cellPixels: Int) -> Clustering {
+        var clusters: [Clustering.Cluster] = []
+        var singles: [Int] = []
+        var count = 0
+        for cell in cells.sorted(by: { ($0.y, $0.x) < ($1.y, $1.x) }) {
+            count += cell.count
+            if cell.count == 1 && cell.single >= 0 {
+                singles.append(cell.single)
+                continue
+            }
+            let n = Double(cell.count)
+            clusters.append(Clustering.Cluster(
+                center: GeoPoint(uncheckedLatitude: cell.latitude / n, longitude: cell.longitude / n), count: cell.count,
+                smoking: cell.smoking, nonsmoking: cell.count - cell.smoking,
+                bounds: GeoBox(uncheckedSouth: cell.south, west: cell.west, north: cell.north, east: cell.east), cell: (cell.x, cell.y)))
+        }
+        singles.sort()
+        return Clustering(zoom: zoom, count: count, clusters: clusters, areas: singles, cellPixels: cellPixels)
+    }
+
+    /// The same grouping from the view's areas one by one: for a region filter (which the
+    /// tree's summary does not know) and deep zooms.
+    func clustersByScanning(in box: GeoBox, zoom: Int, kind: KindFilter, region: Region,
+                            maximumEntries: Int) throws(GeoError) -> Clustering {
         let positions = try areas(in: box, kind: kind, region: region).map(\.position)
         let records = areas.records
         if zoom >= Self.unclusteredZoom && positions.count <= maximumEntries {

@@ -25,6 +25,8 @@ public struct AreaIndex: Sendable {
     public let overrideProblems: [String]
     /// How long building the tree took, in milliseconds.
     public let buildMilliseconds: Double
+    /// The tree's per-node counts for `clusters`, made on first use.
+    let summaryCache = TreeSummaryCache()
 
     /// A query answer: the area's position in `areas`, and its distance when the query had a point.
     public struct Match: Sendable, Hashable {
