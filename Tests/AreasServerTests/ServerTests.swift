@@ -3,6 +3,7 @@ import Glibc
 import Synchronization
 import XCTest
 @testable import AreasCore
+import AreasIngest
 @testable import AreasProtocol
 @testable import AreasServer
 @testable import AreasSystem
@@ -117,6 +118,19 @@ final class ServerTests: XCTestCase {
         XCTAssertEqual(limited.ids, Array(full.ids.prefix(5)))
         XCTAssertEqual(limited["truncated"]?.bool, true)
         XCTAssertEqual(full["truncated"]?.bool, false)
+        // A count is not cut at maxResults (it carries no areas), only at a limit given.
+        var config = try AreasConfig.load(path: Fixtures.path("config/areasd.json"))
+        config.maxResults = 1_000
+        let small = try await TestServer(config: config)
+        let listed = try small.ask(#"{"op":"bbox","south":33,"west":124,"north":39,"east":132}"#)
+        XCTAssertEqual(listed["count"]?.double, 1_000)
+        XCTAssertEqual(listed["truncated"]?.bool, true)
+        let everything = try small.ask(#"{"op":"bbox","south":33,"west":124,"north":39,"east":132,"output":"count"}"#)
+        let capped = try server.ask(#"{"op":"bbox","south":33,"west":124,"north":39,"east":132,"output":"count","limit":100}"#)
+        XCTAssertEqual(everything["count"]?.double, Double(small.service.state.index.count))
+        XCTAssertEqual(everything["truncated"]?.bool, false)
+        XCTAssertEqual(capped["count"]?.double, 100)
+        XCTAssertEqual(capped["truncated"]?.bool, true)
     }
 
     func testPipelinedRequestsAnswerInOrder() async throws {

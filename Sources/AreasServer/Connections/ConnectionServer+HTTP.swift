@@ -5,8 +5,12 @@ import AreasSystem
 /// conditional requests. Every query is answered by the same `AreaService.respond` as a request
 /// line (`HTTPAnswer`), so the body is the socket's answer byte for byte.
 extension ConnectionServer {
+    /// How long an HTTP connection may idle between requests (nginx keeps its own 75 s): a
+    /// browser's keep-alive connection otherwise holds a slot for `idleTimeoutSeconds`.
+    static let httpKeepAliveSeconds = 75.0
+
     func serveHTTP(_ connection: FileDescriptor, _ http: HTTPFrontDoor) {
-        var limits = self.limits
+        var limits = self.httpLimits
         var reader = ConnectionReader(connection, limits: limits)
         Sockets.setNoDelay(connection)
         let peer = Sockets.peerUID(connection)
@@ -30,7 +34,7 @@ extension ConnectionServer {
                 refuse(HTTPError(.requestTimeout, "the request was not complete \(limits.requestTimeoutSeconds) s after it began"), on: connection, http)
                 return
             }
-            limits = self.limits
+            limits = self.httpLimits
             parser.limits.maxHeadBytes = Swift.min(http.parserLimits.maxHeadBytes, limits.maxLineBytes)
             // Every complete request that has arrived, in order.
             while !pending.isEmpty {
@@ -55,6 +59,13 @@ extension ConnectionServer {
             }
             if body.capacity > Self.retainedBytes { body = JSONWriter(capacity: 16 * 1024) }
         }
+    }
+
+    /// The limits in force, with HTTP's shorter keep-alive.
+    var httpLimits: Limits {
+        var limits = self.limits
+        limits.idleTimeoutSeconds = Swift.min(limits.idleTimeoutSeconds, Self.httpKeepAliveSeconds)
+        return limits
     }
 
     /// Writes an answer's head and (unless the request was HEAD) its body; false when the

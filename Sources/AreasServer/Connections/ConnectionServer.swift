@@ -44,6 +44,8 @@ package final class ConnectionServer: Sendable {
     /// Replaced whole on SIGHUP; each connection reads it once per batch.
     let limitsInForce: LockedValue<Limits>
     let active = LockedValue<Set<Int32>>([])
+    /// How many of `active` are HTTP connections (changed only under `active`'s lock).
+    let httpActive = Atomic<Int>(0)
     /// The most connections open since memory was last given back.
     let peakConnections = Atomic<Int>(0)
     /// Requests are worked on by at most two connections per processor at a time: a thousand
@@ -182,16 +184,23 @@ package final class ConnectionServer: Sendable {
                 refusedInBurst = 0
             }
             let maxConnections = limits.maxConnections
+            let isHTTP: Bool
+            if case .http = listener.frontDoor { isHTTP = true } else { isHTTP = false }
+            // HTTP clients (keep-alive connections that idle) never take the last slots: those
+            // stay for the line socket, where the operator asks health and refresh.
+            let httpLimit = maxConnections - Self.lineReserve(maxConnections)
             let admitted = active.withLock { fds -> Bool in
-                guard fds.count < maxConnections else { return false }
+                guard fds.count < maxConnections, !isHTTP || httpActive.load(ordering: .relaxed) < httpLimit else { return false }
                 fds.insert(connection.rawValue)
+                if isHTTP { httpActive.add(1, ordering: .relaxed) }
                 peakConnections.max(fds.count, ordering: .relaxed)
                 service.counters.open.set(fds.count)
                 return true
             }
             guard admitted else {
                 service.counters.refused.add(1)
-                Self.sayAndClose(RequestError(.busy, "too many connections (limit \(maxConnections)); try again"), on: connection, frontDoor: listener.frontDoor)
+                let limit = isHTTP ? "\(httpLimit) for HTTP, the rest kept for the line socket" : "\(maxConnections)"
+                Self.sayAndClose(RequestError(.busy, "too many connections (limit \(limit)); try again"), on: connection, frontDoor: listener.frontDoor)
                 connection.close()
                 continue
             }
@@ -203,7 +212,7 @@ package final class ConnectionServer: Sendable {
                     case .lines: serveLines(connection)
                     case .http(let http): serveHTTP(connection, http)
                     }
-                    finish(connection)
+                    finish(connection, http: isHTTP)
                 }
                 if threadFailures > 0 {
                     service.logger.warning("threads start again after \(threadFailures) connections were refused")
@@ -215,7 +224,7 @@ package final class ConnectionServer: Sendable {
                 if threadFailures == 0 { service.logger.error("cannot start a thread for a connection (\(error)); refusing connections until one starts") }
                 threadFailures += 1
                 Self.sayAndClose(RequestError(.busy, "the server cannot take another connection now; try again"), on: connection, frontDoor: listener.frontDoor)
-                finish(connection)
+                finish(connection, http: isHTTP)
             }
         }
     }
@@ -243,9 +252,15 @@ package final class ConnectionServer: Sendable {
         return view
     }
 
-    private func finish(_ connection: FileDescriptor) {
+    /// Slots of `maxConnections` only the line socket may take: an eighth, from 1 to 64.
+    static func lineReserve(_ maxConnections: Int) -> Int {
+        Swift.min(64, Swift.max(1, maxConnections / 8))
+    }
+
+    private func finish(_ connection: FileDescriptor, http: Bool) {
         let remaining = active.withLock { fds in
             fds.remove(connection.rawValue)
+            if http { httpActive.subtract(1, ordering: .relaxed) }
             service.counters.open.set(fds.count)
             return fds.count
         }

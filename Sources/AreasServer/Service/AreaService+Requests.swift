@@ -89,7 +89,7 @@ extension AreaService {
         case .radius(let point, let meters, let kind, let region, let limit, let output):
             try requireData(state)
             let region = region.resolved(view.aliases)
-            let cap = Swift.min(limit ?? maxResults, maxResults)
+            let cap = Self.cap(limit, output: output, maxResults: maxResults)
             let matches = try Self.run { () throws(GeoError) in
                 try state.index.areas(within: meters, of: point, kind: kind, region: region, limit: cap + 1)
             }.get()
@@ -97,7 +97,7 @@ extension AreaService {
         case .bbox(let box, let kind, let region, let limit, let output):
             try requireData(state)
             let region = region.resolved(view.aliases)
-            let cap = Swift.min(limit ?? maxResults, maxResults)
+            let cap = Self.cap(limit, output: output, maxResults: maxResults)
             let matches = try Self.run { () throws(GeoError) in try state.index.areas(in: box, kind: kind, region: region, limit: cap + 1) }.get()
             Answers.areas(Array(matches.prefix(cap)), truncated: matches.count > cap, state: state, output: output, into: &writer)
         case .check(let point, let region, let previous):
@@ -113,7 +113,7 @@ extension AreaService {
         case .along(let path, let meters, let kind, let region, let limit, let output):
             try requireData(state)
             let region = region.resolved(view.aliases)
-            let cap = Swift.min(limit ?? maxResults, maxResults)
+            let cap = Self.cap(limit, output: output, maxResults: maxResults)
             let matches = try Self.run { () throws(GeoError) in
                 try state.index.along(path, meters: meters, kind: kind, region: region, limit: cap + 1)
             }.get()
@@ -171,6 +171,12 @@ extension AreaService {
             if case .tooExpensive = error { return .failure(RequestError(.tooExpensive, error.description)) }
             return .failure(RequestError(.badRequest, error.description))
         }
+    }
+
+    /// How many areas an answer may carry: `limit`, at most `maxResults`; a count carries no
+    /// areas, so it counts them all (or up to `limit`).
+    static func cap(_ limit: Int?, output: OutputMode, maxResults: Int) -> Int {
+        output == .count ? Swift.min(limit ?? .max, .max - 1) : Swift.min(limit ?? maxResults, maxResults)
     }
 
     private func requireData(_ state: ServingState) throws(RequestError) {
