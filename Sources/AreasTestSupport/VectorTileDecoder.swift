@@ -47,12 +47,12 @@ package enum VectorTileDecoder {
         var raw: [(tags: [UInt64], type: Int, geometry: [UInt64])] = []
         while let (field, wire) = try reader.key() {
             switch (field, wire) {
-            case (15, 0): layer.version = Int(try reader.varint())
+            case (15, 0): layer.version = Int(truncatingIfNeeded: try reader.varint())
             case (1, 2): layer.name = String(decoding: try reader.lengthDelimited(), as: UTF8.self)
             case (2, 2): raw.append(try feature(reader.lengthDelimited()))
             case (3, 2): keys.append(String(decoding: try reader.lengthDelimited(), as: UTF8.self))
             case (4, 2): values.append(try value(reader.lengthDelimited()))
-            case (5, 0): layer.extent = Int(try reader.varint())
+            case (5, 0): layer.extent = Int(truncatingIfNeeded: try reader.varint())
             default: try reader.skip(wire)
             }
         }
@@ -60,20 +60,21 @@ package enum VectorTileDecoder {
             var feature = Feature(type: type)
             guard tags.count % 2 == 0 else { throw Malformed(description: "an odd number of tags") }
             for i in stride(from: 0, to: tags.count, by: 2) {
-                guard Int(tags[i]) < keys.count, Int(tags[i + 1]) < values.count else { throw Malformed(description: "a tag past the keys or values") }
+                guard tags[i] < UInt64(keys.count), tags[i + 1] < UInt64(values.count) else { throw Malformed(description: "a tag past the keys or values") }
                 feature.properties[keys[Int(tags[i])]] = values[Int(tags[i + 1])]
             }
             // Commands: id & 0x7 (1 MoveTo), count >> 3, then zigzag deltas from the cursor.
             var cursor = (x: 0, y: 0)
             var i = 0
             while i < geometry.count {
-                let command = geometry[i] & 0x7, count = Int(geometry[i] >> 3)
+                let command = geometry[i] & 0x7, count = Int(truncatingIfNeeded: geometry[i] >> 3)
                 i += 1
                 guard command == 1 else { throw Malformed(description: "command \(command) in a point feature") }
+                guard count >= 0, count <= geometry.count else { throw Malformed(description: "a command repeated past the geometry") }
                 for _ in 0..<count {
                     guard i + 1 < geometry.count else { throw Malformed(description: "a MoveTo without its parameters") }
-                    cursor.x += Int(unzigzag(geometry[i]))
-                    cursor.y += Int(unzigzag(geometry[i + 1]))
+                    cursor.x &+= Int(unzigzag(geometry[i]))
+                    cursor.y &+= Int(unzigzag(geometry[i + 1]))
                     feature.points.append(cursor)
                     i += 2
                 }
@@ -89,7 +90,7 @@ package enum VectorTileDecoder {
         while let (field, wire) = try reader.key() {
             switch (field, wire) {
             case (2, 2): result.tags = try reader.packed()
-            case (3, 0): result.type = Int(try reader.varint())
+            case (3, 0): result.type = Int(truncatingIfNeeded: try reader.varint())
             case (4, 2): result.geometry = try reader.packed()
             default: try reader.skip(wire)
             }
@@ -137,8 +138,9 @@ package enum VectorTileDecoder {
         }
 
         mutating func lengthDelimited() throws -> ArraySlice<UInt8> {
-            let length = Int(try varint())
-            guard length <= bytes.count else { throw Malformed(description: "a field longer than its message") }
+            let declared = try varint()
+            guard declared <= UInt64(bytes.count) else { throw Malformed(description: "a field longer than its message") }
+            let length = Int(declared)
             defer { bytes = bytes.dropFirst(length) }
             return bytes.prefix(length)
         }

@@ -1,4 +1,5 @@
 import AreasCore
+import Foundation
 import AreasProtocol
 import AreasTestSupport
 import Testing
@@ -51,6 +52,14 @@ import Testing
                 #expect(again.clusters == clustering.clusters && again.areas == clustering.areas)
             }
         }
+    }
+
+    /// What the tile fuzzer found the decoder trapping on (a length of 2^64 - 1 bytes): now a
+    /// malformed tile, as is any cut or overlong input.
+    @Test(arguments: ["Gh14AgoGcG9pbnRzEgwS////////////MyIaBGphbWU=", "Gv8=", "GgMKAWEaBBIC"])
+    func aMalformedTileIsAnErrorNotATrap(base64: String) throws {
+        let bytes = try #require(Data(base64Encoded: base64))
+        #expect(throws: (any Error).self) { try VectorTileDecoder.decode(Array(bytes)) }
     }
 
     /// The specification's own example (4.3.5.1): a point at (25, 17) is `[9, 50, 34]`.

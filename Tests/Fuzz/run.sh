@@ -28,7 +28,7 @@ fi
 [ -x "$out/areas-fuzz" ] || { echo "the fuzzer did not build" >&2; exit 1; }
 
 # Seed corpora from the recorded pages and real requests.
-mkdir -p "$out/seeds/request" "$out/seeds/xml" "$out/seeds/json" "$out/seeds/csv" "$out/seeds/snapshot" "$out/seeds/http"
+mkdir -p "$out/seeds/request" "$out/seeds/xml" "$out/seeds/json" "$out/seeds/csv" "$out/seeds/snapshot" "$out/seeds/http" "$out/seeds/tile"
 cp samples/nonsmoking-zones/*.xml "$out/seeds/xml/" 2>/dev/null || true
 head -c 20000 samples/nonsmoking-zones/page-1.xml > "$out/seeds/xml/short.xml"
 for f in samples/*-smoking/*.json; do cp "$f" "$out/seeds/json/$(basename "$(dirname "$f")")-$(basename "$f")"; done
@@ -39,6 +39,9 @@ done < Tests/Fuzz/seeds/requests.jsonl
 for f in samples/district-files/*; do head -c 60000 "$f" > "$out/seeds/csv/$(basename "$f")"; done
 cp Tests/Fuzz/seeds/*.snapshot "$out/seeds/snapshot/" 2>/dev/null || true
 cp Tests/Fuzz/seeds/http/* "$out/seeds/http/"
+# Tiles: bytes read as points and names, and a real tile's bytes for the decoder.
+printf '\x10\x20\x30\x40\x05abcde\x7f\xff\x00\x01\x83xyz' > "$out/seeds/tile/points"
+printf '\x1a\x1d\x78\x02\x0a\x06points\x12\x0c\x12\x02\x00\x00\x18\x01\x22\x03\x09\x32\x22\x1a\x04name\x22\x04\x0a\x02hi\x28\x80\x20' > "$out/seeds/tile/tile.mvt"
 
 status=0
 for target in $targets; do
