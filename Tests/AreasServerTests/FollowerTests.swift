@@ -151,3 +151,27 @@ import Testing
         #expect(DaemonQuestions.ask(follower.socket, #"{"op":"stats"}"#)?["areas"]?.double == Double(kept.count))
     }
 }
+
+/// A leader that answers with something that is not a snapshot, slowly: refused at its first
+/// bytes, not after the whole body (here 100,000 bytes at one per 10 ms) is downloaded and held.
+@Suite(.timeLimit(.minutes(5))) struct FollowerOpeningTests {
+    @Test func aBodyThatIsNoSnapshotIsRefusedAtItsFirstBytes() throws {
+        let server = try LoopbackHTTPServer { _ in .drip(status: 200, contentType: "application/octet-stream", declaredLength: 100_000, interval: 0.01) }
+        defer { server.stop() }
+        let follower = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: follower) }
+        try #"{"snapshot": "\#(follower)/areas.snapshot", "follow": {"url": "\#(server.baseURL)/v1/snapshot", "intervalSeconds": 1, "timeoutSeconds": 120}}"#
+            .write(toFile: follower + "/areasd.json", atomically: true, encoding: .utf8)
+        let socket = follower + "/areasd.sock"
+        let (process, log) = try Binaries.startDaemon(["--config", follower + "/areasd.json", "--socket", socket])
+        defer {
+            kill(process.processIdentifier, SIGTERM)
+            _ = process.waitUntilExit(seconds: 20)
+            _ = log.readToEnd()
+        }
+        func lastError() -> String? { DaemonQuestions.ask(socket, #"{"op":"stats"}"#)?["bySource"]?["leader"]?["lastError"]?.string }
+        // 28 bytes take 0.3 s; the whole body would take 1,000 s, the time-out 120 s.
+        #expect(DaemonQuestions.waitUntil(seconds: 30) { lastError()?.contains("not an areas snapshot (bad magic)") == true }, "\(lastError() ?? "none")")
+        #expect(DaemonQuestions.ask(socket, #"{"op":"health"}"#)?["loaded"]?.bool == false)
+    }
+}

@@ -21,7 +21,7 @@ package enum SnapshotFile {
     package static let version: UInt32 = 6
     /// The versions this build reads.
     static let readableVersions: Set<UInt32> = [2, 3, 4, 5, 6]
-    static let headerSize = 8 + 4 + 8 + 8
+    package static let headerSize = 8 + 4 + 8 + 8
     /// Set in an area's kind byte (version 4) when its position came from a geocoder.
     static let geocodedBit: UInt8 = 0x80
 
@@ -221,15 +221,22 @@ extension SnapshotFile {
 
     /// Checks the magic, the version and the payload's length against the file's size; the
     /// version and the payload's length.
-    static func checkHeader(_ header: [UInt8], fileSize: Int, path: String) throws(Failure) -> (version: UInt32, payloadLength: Int) {
+    package static func checkHeader(_ header: [UInt8], fileSize: Int?, path: String) throws(Failure) -> (version: UInt32, payloadLength: Int) {
         func corrupt(_ reason: String) -> Failure { .corrupt(path: path, reason: reason) }
-        guard header.count == headerSize else { throw corrupt("\(fileSize) bytes is shorter than the header") }
+        guard header.count == headerSize else { throw corrupt("\(fileSize ?? header.count) bytes is shorter than the header") }
         guard Array(header[0..<8]) == magic else { throw corrupt("not an areas snapshot (bad magic)") }
         let fileVersion = header[8..<12].reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
         guard readableVersions.contains(fileVersion) else {
             throw corrupt("format version \(fileVersion), this build reads \(readableVersions.sorted().map(String.init).joined(separator: " and "))")
         }
         let length = header[12..<20].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        // Without the whole file (a download's first bytes), the length is judged alone.
+        guard let fileSize else {
+            guard length <= UInt64(maximumBytes - headerSize) else {
+                throw corrupt("the header says \(length) bytes, more than the \(maximumBytes) a snapshot may have")
+            }
+            return (fileVersion, Int(length))
+        }
         guard length == UInt64(fileSize - headerSize) else {
             throw corrupt("payload is \(fileSize - headerSize) bytes, header says \(length) (truncated or appended to)")
         }

@@ -23,7 +23,12 @@ package enum HTTPClient {
     /// packets, so an upstream that drips a byte a second would hold it for days). A redirect is
     /// not followed: the request, and the key in its query or headers, go to the configured host
     /// only. Errors never echo the URL: it may hold a service key.
-    package static func get(_ url: String, headers: [(String, String)] = [], timeoutSeconds: Double, maxBytes: Int) async throws(UpstreamError) -> PageResponse {
+    ///
+    /// `opening`, when given, judges the body's first `opening.bytes` bytes as soon as they
+    /// arrive (a reason to refuse it, or nil): a body that is not what was asked for is cut off
+    /// there, not downloaded whole first.
+    package static func get(_ url: String, headers: [(String, String)] = [], timeoutSeconds: Double, maxBytes: Int,
+                            opening: Opening? = nil) async throws(UpstreamError) -> PageResponse {
         guard let target = URL(string: url) else { throw .transport("cannot form a URL from the configured address") }
         var request = URLRequest(url: target)
         request.timeoutInterval = timeoutSeconds
@@ -31,7 +36,7 @@ package enum HTTPClient {
         let result: Result<PageResponse, UpstreamError> = await withCheckedContinuation { continuation in
             let task = session.dataTask(with: request)
             let id = task.taskIdentifier
-            transfers.begin(id, Transfer(maxBytes: maxBytes, timeoutSeconds: timeoutSeconds) { continuation.resume(returning: $0) })
+            transfers.begin(id, Transfer(maxBytes: maxBytes, timeoutSeconds: timeoutSeconds, opening: opening) { continuation.resume(returning: $0) })
             task.resume()
             DispatchQueue.global().asyncAfter(deadline: .now() + timeoutSeconds) { [transfers] in
                 if transfers.expire(id) { task.cancel() }
@@ -40,18 +45,31 @@ package enum HTTPClient {
         return try result.get()
     }
 
+    /// A check of a body's first bytes.
+    package struct Opening: Sendable {
+        package var bytes: Int
+        package var check: @Sendable ([UInt8]) -> String?
+
+        package init(bytes: Int, check: @escaping @Sendable ([UInt8]) -> String?) {
+            self.bytes = bytes
+            self.check = check
+        }
+    }
+
     /// One request in flight: the body so far, its limit, and who waits for it.
     final class Transfer: @unchecked Sendable {
         let maxBytes: Int
         let timeoutSeconds: Double
+        var opening: Opening?
         var body: [UInt8] = []
         var status = 0
         var headers: [String: String] = [:]
         let finish: (Result<PageResponse, UpstreamError>) -> Void
 
-        init(maxBytes: Int, timeoutSeconds: Double, finish: @escaping (Result<PageResponse, UpstreamError>) -> Void) {
+        init(maxBytes: Int, timeoutSeconds: Double, opening: Opening?, finish: @escaping (Result<PageResponse, UpstreamError>) -> Void) {
             self.maxBytes = maxBytes
             self.timeoutSeconds = timeoutSeconds
+            self.opening = opening
             self.finish = finish
         }
     }
@@ -110,6 +128,14 @@ package enum HTTPClient {
                 return
             }
             transfer.body.append(contentsOf: data)
+            if let opening = transfer.opening, transfer.body.count >= opening.bytes, (200..<300).contains(transfer.status) {
+                transfer.opening = nil
+                if let reason = opening.check(Array(transfer.body.prefix(opening.bytes))) {
+                    refuse(transfer, .transport(reason), task: dataTask.taskIdentifier)
+                    transfer.body = []
+                    dataTask.cancel()
+                }
+            }
         }
 
         /// Answers the waiting caller now, once: a cancelled task's completion comes when the

@@ -60,8 +60,18 @@ final class SnapshotFollower: Sendable {
         let etag = seen.withLock { $0.etag }
         let response: PageResponse
         do throws(UpstreamError) {
+            // Refused at its first bytes when it is no snapshot this build reads, or says it
+            // is larger than the limit: nothing else is downloaded and held.
+            let opening = HTTPClient.Opening(bytes: SnapshotFile.headerSize) { header in
+                do throws(SnapshotFile.Failure) {
+                    _ = try SnapshotFile.checkHeader(header, fileSize: nil, path: "the leader's answer")
+                    return nil
+                } catch {
+                    return "\(error)"
+                }
+            }
             response = try await HTTPClient.get(url, headers: etag.map { [("If-None-Match", $0)] } ?? [],
-                                                timeoutSeconds: timeoutSeconds, maxBytes: SnapshotFile.maximumBytes)
+                                                timeoutSeconds: timeoutSeconds, maxBytes: SnapshotFile.maximumBytes, opening: opening)
         } catch {
             return .failed("cannot fetch the leader's snapshot: \(error)")
         }
