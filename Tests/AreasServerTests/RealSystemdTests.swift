@@ -46,6 +46,14 @@ struct RealSystemdTests {
         // starts the service again.
         let reload = try machine.run("systemctl reload areasd.service && systemctl is-active areasd.service")
         #expect(reload.status == 0 && reload.stdout == "active\n", "\(reload.stdout)\(reload.stderr)")
+        // A broken config fails the reload, saying why, and the service goes on serving.
+        try machine.write(#"{"sources": 5}"#, to: "/etc/areasd/areasd.json")
+        let broken = try machine.run("systemctl reload areasd.service")
+        #expect(broken.status != 0, "a reload with a broken config: \(broken.stdout)\(broken.stderr)")
+        let said = try machine.run("journalctl -u areasd.service --no-pager | grep -c 'areasd.json: sources'")
+        #expect(said.stdout.trimmingCharacters(in: .whitespacesAndNewlines) != "0", "the journal names the key: \(said.stdout)")
+        #expect(try machine.run("systemctl is-active areasd.service && areasctl health").status == 0)
+        try machine.write(config, to: "/etc/areasd/areasd.json")
         let restart = try machine.run("systemctl restart areasd.service")
         #expect(restart.status == 0, "\(restart.stderr)")
         #expect(machine.waitUntil("areasctl health", seconds: 30), "no answer after a restart")
