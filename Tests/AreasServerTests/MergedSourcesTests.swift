@@ -180,21 +180,14 @@ import Testing
         #expect(try expected.pairs.prefix(20).map { try Self.area(daemon.socket, id: try $0[1].id()) } == merged)
 
         // A follower of the leader's file serves the leader's areas as they are.
-        let follower = Fixtures.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: follower) }
-        try #"{"snapshot": "\#(follower)/areas.snapshot", "follow": {"file": "\#(daemon.folder)/areas.snapshot", "intervalSeconds": 1}}"#
-            .write(toFile: follower + "/areasd.json", atomically: true, encoding: .utf8)
-        let (followerProcess, followerLog) = try Binaries.startDaemon(["--config", follower + "/areasd.json", "--socket", follower + "/areasd.sock"])
-        #expect(DaemonQuestions.waitUntilLoaded(follower + "/areasd.sock"))
-        #expect(questions.map { DaemonQuestions.ask(follower + "/areasd.sock", $0) } == before)
-        #expect(try expected.pairs.prefix(20).map { try Self.area(follower + "/areasd.sock", id: try $0[1].id()) } == merged)
-        for started in [process, followerProcess] {
-            kill(started.processIdentifier, SIGTERM)
-            #expect(started.waitUntilExit(seconds: 20))
-        }
+        let follower = try FollowerTests.Follower(follow: #""file": "\#(daemon.folder)/areas.snapshot""#)
+        #expect(DaemonQuestions.waitUntilLoaded(follower.socket))
+        #expect(questions.map { DaemonQuestions.ask(follower.socket, $0) } == before)
+        #expect(try expected.pairs.prefix(20).map { try Self.area(follower.socket, id: try $0[1].id()) } == merged)
+        kill(process.processIdentifier, SIGTERM)
+        #expect(process.waitUntilExit(seconds: 20))
         let restartLog = String(decoding: log.readToEnd(), as: UTF8.self)
         #expect(restartLog.contains("(format \(SnapshotFile.version), served in place)"), "\(restartLog)")
-        _ = followerLog.readToEnd()
     }
 
     /// The default samples have no overlapping records: merging on (the default) and off

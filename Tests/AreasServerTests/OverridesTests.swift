@@ -72,20 +72,13 @@ import Testing
         let (process, log) = try Binaries.startDaemon(["--config", daemon.config, "--socket", daemon.socket])
         #expect(DaemonQuestions.waitUntilLoaded(daemon.socket))
         try Self.check(daemon.socket, expected)
-        let follower = Fixtures.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: follower) }
-        try #"{"snapshot": "\#(follower)/areas.snapshot", "follow": {"file": "\#(daemon.folder)/areas.snapshot", "intervalSeconds": 1}}"#
-            .write(toFile: follower + "/areasd.json", atomically: true, encoding: .utf8)
-        let (followerProcess, followerLog) = try Binaries.startDaemon(["--config", follower + "/areasd.json", "--socket", follower + "/areasd.sock"])
-        #expect(DaemonQuestions.waitUntilLoaded(follower + "/areasd.sock"))
-        try Self.check(follower + "/areasd.sock", expected)
-        for started in [process, followerProcess] {
-            kill(started.processIdentifier, SIGTERM)
-            #expect(started.waitUntilExit(seconds: 20))
-        }
+        let follower = try FollowerTests.Follower(follow: #""file": "\#(daemon.folder)/areas.snapshot""#)
+        #expect(DaemonQuestions.waitUntilLoaded(follower.socket))
+        try Self.check(follower.socket, expected)
+        kill(process.processIdentifier, SIGTERM)
+        #expect(process.waitUntilExit(seconds: 20))
         let restart = String(decoding: log.readToEnd(), as: UTF8.self)
         #expect(restart.contains("served in place"), "\(restart)")
-        _ = followerLog.readToEnd()
     }
 
     @Test func anEditAppliesAtTheNextRefresh() throws {

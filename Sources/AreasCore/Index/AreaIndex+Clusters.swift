@@ -89,20 +89,7 @@ extension AreaIndex {
         guard let root = tree.root else { return [] }
         let summary = summaryCache.summary(of: tree)
         let mask = Self.classMask(of: kind)
-        let size = Double(cellPixels)
-        func cell(_ latitude: Double, _ longitude: Double) -> (x: Int64, y: Int64) {
-            let pixel = WebMercator.pixel(GeoPoint(uncheckedLatitude: latitude, longitude: longitude), zoom: zoom)
-            return (Int64((pixel.x / size).rounded(.down)), Int64((pixel.y / size).rounded(.down)))
-        }
-        var index: [Int64: Int] = [:]
-        var cells: [CellTally] = []
-        func tally(_ at: (x: Int64, y: Int64)) -> Int {
-            let key = at.y << 32 | (at.x & 0xFFFF_FFFF)
-            if let i = index[key] { return i }
-            index[key] = cells.count
-            cells.append(CellTally(x: at.x, y: at.y))
-            return cells.count - 1
-        }
+        var grid = CellGrid(zoom: zoom, cellPixels: cellPixels)
         let records = areas.records
         let treeCount = tree.count
         tree.withEntries { entries in
@@ -113,8 +100,7 @@ extension AreaIndex {
                         if level == 1 {
                             let point = records[Int(entries.payloads[child])].coordinate
                             guard box.contains(point) else { continue }
-                            let kindIsSmoking = entries.classes[child] == Self.classMask(of: AreaKind.smoking)
-                            cells[tally(cell(point.latitude, point.longitude))].add(point, smoking: kindIsSmoking, position: Int(entries.payloads[child]))
+                            grid.add(point, smoking: entries.classes[child] == Self.classMask(of: AreaKind.smoking), position: Int(entries.payloads[child]))
                             continue
                         }
                         let node = child - treeCount
@@ -122,29 +108,17 @@ extension AreaIndex {
                         guard bounds.intersects(box) else { continue }
                         let smoking = kind == .nonsmoking ? 0 : Int(summary.counts[2 * node])
                         let zones = kind == .smoking ? 0 : Int(summary.counts[2 * node + 1])
-                        let inCell = box.contains(bounds) && cell(bounds.north, bounds.west) == cell(bounds.south, bounds.east)
+                        let inCell = box.contains(bounds) && grid.cell(bounds.north, bounds.west) == grid.cell(bounds.south, bounds.east)
                         guard inCell && smoking + zones >= 2 else {
                             if smoking + zones > 0 { stack.append((level - 1, child)) }
                             continue
                         }
-                        let i = tally(cell(bounds.north, bounds.west))
-                        cells[i].single = -1
-                        cells[i].count += smoking + zones
-                        cells[i].smoking += smoking
-                        if smoking > 0 {
-                            cells[i].latitude += summary.sums[4 * node]
-                            cells[i].longitude += summary.sums[4 * node + 1]
-                        }
-                        if zones > 0 {
-                            cells[i].latitude += summary.sums[4 * node + 2]
-                            cells[i].longitude += summary.sums[4 * node + 3]
-                        }
-                        cells[i].widen(bounds)
+                        grid.add(node: bounds, smoking: smoking, zones: zones, sums: summary.sums[(4 * node)..<(4 * node + 4)])
                     }
                 }
             }
         }
-        return cells
+        return grid.cells
     }
 
     /// Clusters and single areas from the cells, in cell and id order.
@@ -177,54 +151,69 @@ extension AreaIndex {
         if zoom >= Self.unclusteredZoom && positions.count <= maximumEntries {
             return Clustering(zoom: zoom, count: positions.count, clusters: [], areas: positions, cellPixels: 0)
         }
-        let pixels = positions.map { WebMercator.pixel(records[$0].coordinate, zoom: zoom) }
         var cellPixels = 64
         while true {
-            let size = Double(cellPixels)
-            // Cells in first-seen order, each with its members' positions in `positions`.
-            var cellIndex: [Int64: Int] = [:]
-            var cells: [(x: Int64, y: Int64, members: [Int])] = []
-            for (i, pixel) in pixels.enumerated() {
-                let x = Int64((pixel.x / size).rounded(.down)), y = Int64((pixel.y / size).rounded(.down))
-                let key = y << 32 | (x & 0xFFFF_FFFF)
-                if let at = cellIndex[key] {
-                    cells[at].members.append(i)
-                } else {
-                    cellIndex[key] = cells.count
-                    cells.append((x, y, [i]))
-                }
+            var grid = CellGrid(zoom: zoom, cellPixels: cellPixels)
+            for position in positions {
+                grid.add(records[position].coordinate, smoking: records[position].kind == .smoking, position: position)
             }
-            if cells.count > maximumEntries && cellPixels < 1 << 30 {
+            if grid.cells.count > maximumEntries && cellPixels < 1 << 30 {
                 cellPixels *= 2
                 continue
             }
-            var clusters: [Clustering.Cluster] = []
-            var singles: [Int] = []
-            for cell in cells.sorted(by: { ($0.y, $0.x) < ($1.y, $1.x) }) {
-                if cell.members.count == 1 {
-                    singles.append(positions[cell.members[0]])
-                    continue
-                }
-                var latitude = 0.0, longitude = 0.0, smoking = 0
-                var south = 90.0, west = 180.0, north = -90.0, east = -180.0
-                for member in cell.members {
-                    let record = records[positions[member]]
-                    latitude += record.coordinate.latitude
-                    longitude += record.coordinate.longitude
-                    south = min(south, record.coordinate.latitude)
-                    north = max(north, record.coordinate.latitude)
-                    west = min(west, record.coordinate.longitude)
-                    east = max(east, record.coordinate.longitude)
-                    if record.kind == .smoking { smoking += 1 }
-                }
-                let n = Double(cell.members.count)
-                clusters.append(Clustering.Cluster(
-                    center: GeoPoint(uncheckedLatitude: latitude / n, longitude: longitude / n), count: cell.members.count,
-                    smoking: smoking, nonsmoking: cell.members.count - smoking,
-                    bounds: GeoBox(uncheckedSouth: south, west: west, north: north, east: east), cell: (cell.x, cell.y)))
-            }
-            singles.sort()
-            return Clustering(zoom: zoom, count: positions.count, clusters: clusters, areas: singles, cellPixels: cellPixels)
+            return Self.clustering(grid.cells, zoom: zoom, cellPixels: cellPixels)
         }
     }
 }
+
+/// The cells of a grid of `cellPixels`-pixel squares at `zoom`, in the order first seen.
+struct CellGrid {
+    let zoom: Int
+    let size: Double
+    private var index: [Int64: Int] = [:]
+    private(set) var cells: [AreaIndex.CellTally] = []
+
+    init(zoom: Int, cellPixels: Int) {
+        self.zoom = zoom
+        size = Double(cellPixels)
+    }
+
+    /// The cell holding a position, across and down from the north-west corner.
+    func cell(_ latitude: Double, _ longitude: Double) -> (x: Int64, y: Int64) {
+        let pixel = WebMercator.pixel(GeoPoint(uncheckedLatitude: latitude, longitude: longitude), zoom: zoom)
+        return (Int64((pixel.x / size).rounded(.down)), Int64((pixel.y / size).rounded(.down)))
+    }
+
+    /// The tally of cell `at`, made when first asked for.
+    mutating func tally(_ at: (x: Int64, y: Int64)) -> Int {
+        let key = at.y << 32 | (at.x & 0xFFFF_FFFF)
+        if let i = index[key] { return i }
+        index[key] = cells.count
+        cells.append(AreaIndex.CellTally(x: at.x, y: at.y))
+        return cells.count - 1
+    }
+
+    /// Adds one area to its cell.
+    mutating func add(_ point: GeoPoint, smoking: Bool, position: Int) {
+        cells[tally(cell(point.latitude, point.longitude))].add(point, smoking: smoking, position: position)
+    }
+
+    /// Adds a summarised subtree, wholly inside the cell of its north-west corner.
+    mutating func add(node bounds: GeoBox, smoking: Int, zones: Int, sums: ArraySlice<Double>) {
+        let i = tally(cell(bounds.north, bounds.west))
+        cells[i].single = -1
+        cells[i].count += smoking + zones
+        cells[i].smoking += smoking
+        let first = sums.startIndex
+        if smoking > 0 {
+            cells[i].latitude += sums[first]
+            cells[i].longitude += sums[first + 1]
+        }
+        if zones > 0 {
+            cells[i].latitude += sums[first + 2]
+            cells[i].longitude += sums[first + 3]
+        }
+        cells[i].widen(bounds)
+    }
+}
+

@@ -63,8 +63,11 @@ public struct ReferenceDate: Sendable, Hashable, Comparable {
     }
 
     /// `YYYY-MM-DD`.
-    public var text: String {
-        let (year, month, day) = Self.civil(fromDays: Int(self.day))
+    public var text: String { Self.text(ofDay: Int(day)) }
+
+    /// `YYYY-MM-DD` of any day count since 1970-01-01 (negative ones too).
+    public static func text(ofDay days: Int) -> String {
+        let (year, month, day) = civil(fromDays: days)
         func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
         return "\(year)-\(two(month))-\(two(day))"
     }

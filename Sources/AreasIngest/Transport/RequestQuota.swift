@@ -1,3 +1,4 @@
+import AreasCore
 import AreasProtocol
 import AreasSystem
 import Foundation
@@ -22,18 +23,7 @@ package final class RequestQuota: @unchecked Sendable {
     package static func day(at time: Double) -> String {
         let seconds = Int((time + 9 * 3600).rounded(.down))
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let d = dayOfYear - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        let y = yearOfEra + era * 400 + (m <= 2 ? 1 : 0)
-        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
-        return "\(y)-\(two(m))-\(two(d))"
+        return ReferenceDate.text(ofDay: days)
     }
 
     /// Today's counts from `path` (none when it is missing, unreadable, or of another day).

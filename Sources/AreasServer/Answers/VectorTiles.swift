@@ -16,10 +16,14 @@ package enum VectorTiles {
                          north: min(90, exact.north + margin), east: min(180, exact.east + margin))
         let extent = Double(VectorTileEncoder.extent)
         let originX = Double(x) * 256, originY = Double(y) * 256
-        func tileCoordinates(_ point: GeoPoint) -> (Int, Int)? {
+        /// A position in the tile's grid; nil outside its half-open square, unless `clamped`
+        /// (a cluster's mean, inside its cell but for rounding) puts it on the nearest edge.
+        func tileCoordinates(_ point: GeoPoint, clamped: Bool = false) -> (Int, Int)? {
             let pixel = WebMercator.pixel(point, zoom: z)
-            guard pixel.x >= originX, pixel.x < originX + 256, pixel.y >= originY, pixel.y < originY + 256 else { return nil }
-            return (Int(((pixel.x - originX) / 256 * extent).rounded(.down)), Int(((pixel.y - originY) / 256 * extent).rounded(.down)))
+            let inside = pixel.x >= originX && pixel.x < originX + 256 && pixel.y >= originY && pixel.y < originY + 256
+            guard inside || clamped else { return nil }
+            func grid(_ offset: Double) -> Int { min(Int(extent) - 1, max(0, Int((offset / 256 * extent).rounded(.down)))) }
+            return (grid(pixel.x - originX), grid(pixel.y - originY))
         }
         let cellsPerTile = Int64(256 / 64)
         var encoder = VectorTileEncoder()
@@ -29,9 +33,7 @@ package enum VectorTiles {
             for cluster in clustering.clusters {
                 guard cluster.cell.x / cellsPerTile == Int64(x), cluster.cell.y / cellsPerTile == Int64(y) else { continue }
                 // The mean of a cell's points is inside the cell, so inside the tile.
-                let pixel = WebMercator.pixel(cluster.center, zoom: z)
-                let tx = min(Int(extent) - 1, max(0, Int(((pixel.x - originX) / 256 * extent).rounded(.down))))
-                let ty = min(Int(extent) - 1, max(0, Int(((pixel.y - originY) / 256 * extent).rounded(.down))))
+                guard let (tx, ty) = tileCoordinates(cluster.center, clamped: true) else { continue }
                 features.append(.init(x: tx, y: ty, properties: [("count", .count(UInt64(cluster.count)))]))
             }
             index.areas.withBuffers { areas in
