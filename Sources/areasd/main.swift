@@ -19,6 +19,17 @@ do {
         exit(0)
     }
     let daemon = Daemon(options: options)
+    if let target = options.discover {
+        let (output, report, code) = daemon.discover(target, kind: options.discoverKind, name: options.discoverName)
+        StandardError.write(report)
+        print(output, terminator: "")
+        exit(code)
+    }
+    if options.dryRun {
+        let (output, code) = daemon.dryRun()
+        if code == 78 { StandardError.write(output + "\n") } else { print(output) }
+        exit(code)
+    }
     if options.checkConfigOnly {
         let (message, code) = daemon.checkConfig()
         if code == 0 { print(message) } else { StandardError.write(message + "\n") }

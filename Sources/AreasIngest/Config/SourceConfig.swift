@@ -88,7 +88,8 @@ package struct SourceConfig: Sendable, Equatable {
     /// What to ask the geocoder for a row without a usable position; nil rejects such rows.
     package var geocode: GeocodeQueries? = nil
     /// A page or file larger than this is refused.
-    package var maxPageBytes = 32 << 20
+    package var maxPageBytes = Self.defaultMaxPageBytes
+    package static let defaultMaxPageBytes = 32 << 20
     /// Requests a day (in Korea) this source's key may make, counted across restarts.
     package var dailyRequestLimit: Int?
 

@@ -19,8 +19,13 @@ package struct CSVDecoder: PageDecoder {
     }
 
     package func decode(_ body: [UInt8]) throws(UpstreamError) -> UpstreamPage {
-        let text = try encoding.utf8Text(body)
         var records: [[Field]] = []
+        try forEachRecord(utf8: try encoding.utf8Text(body)) { records.append($0) }
+        return UpstreamPage(records: records, totalCount: nil)
+    }
+
+    /// Calls `body` with each record of `text` (already UTF-8) in turn, as `decode` reads them.
+    package func forEachRecord(utf8 text: [UInt8], _ body: ([Field]) -> Void) throws(UpstreamError) {
         var names: [String] = []
         var sawHeader = !hasHeader
         do throws(CSVParser.Unterminated) {
@@ -38,13 +43,12 @@ package struct CSVDecoder: PageDecoder {
                     if !value.isEmpty { anyText = true }
                     fields.append(Field(column < names.count ? names[column] : String(column + 1), value))
                 }
-                if anyText { records.append(fields) }
+                if anyText { body(fields) }
             }
         } catch {
             throw .malformedPage("\(error)")
         }
         guard sawHeader else { throw .malformedPage("the file is empty: no header row") }
-        return UpstreamPage(records: records, totalCount: nil)
     }
 
     /// The rows of the file, header included, as text.

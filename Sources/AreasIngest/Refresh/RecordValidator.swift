@@ -56,7 +56,7 @@ package struct RecordValidator: Sendable {
         func value(_ key: String?) -> String { Self.cell(key, of: fields) }
         let name = value(mapping.name)
         guard !name.isEmpty else { return .rejected(.missingName) }
-        switch Self.position(latitude: value(mapping.latitude), longitude: value(mapping.longitude), in: bounds) {
+        switch Self.position(of: fields, mapping, in: bounds) {
         case .success(let (coordinate, repaired)):
             return .accepted(area(name: name, coordinate: coordinate, fields: fields, geocoded: false), repaired: repaired)
         case .failure(let rejection):
@@ -65,12 +65,24 @@ package struct RecordValidator: Sendable {
             // with nothing else in it is an empty one.
             let region = [mapping.province, mapping.district].compactMap { $0 }
             func question(_ template: GeocodeTemplate) -> String {
-                template.render { region.contains($0) ? "" : value($0) }.isEmpty ? "" : template.render(value)
+                template.columns.allSatisfy { region.contains($0) || value($0).isEmpty } ? "" : template.render(value)
             }
             return .unplaced(Unplaced(
                 name: name, fields: fields, query: question(geocode.query),
                 keyword: geocode.keyword.map(question), reason: rejection))
         }
+    }
+
+    /// The row's published position, when usable. A source whose `latitude` and `longitude`
+    /// name one column has both numbers in each cell (`37.5012, 127.0396`).
+    static func position(of fields: [Field], _ mapping: FieldMapping, in bounds: GeoBox) -> Result<(GeoPoint, repaired: Bool), Rejection> {
+        let latitude = cell(mapping.latitude, of: fields)
+        guard mapping.latitude != nil, mapping.latitude == mapping.longitude else {
+            return position(latitude: latitude, longitude: cell(mapping.longitude, of: fields), in: bounds)
+        }
+        guard !latitude.isEmpty else { return .failure(.missingCoordinates) }
+        guard let (first, second) = CoordinatePair.split(latitude) else { return .failure(.nonNumericCoordinates) }
+        return position(latitude: first, longitude: second, in: bounds)
     }
 
     /// A published position, when it is usable: both texts whole decimal numbers (no exponent,

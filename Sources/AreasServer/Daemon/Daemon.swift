@@ -14,6 +14,12 @@ package final class Daemon: @unchecked Sendable {
         package var logLevel: Logger.Level?
         /// Check the config (and the files and environment it names), report, and exit.
         package var checkConfigOnly = false
+        /// Refresh as configured, report, serve and keep nothing.
+        package var dryRun = false
+        /// A file or URL to write a source for, and what is known of it.
+        package var discover: String?
+        package var discoverKind: AreaKind?
+        package var discoverName: String?
         package var help = false
         package var version = false
         package var manual = false
@@ -30,6 +36,19 @@ package final class Daemon: @unchecked Sendable {
         options.version = list.flag("--version")
         options.manual = list.flag("--manual")
         options.checkConfigOnly = list.flag("--check-config")
+        options.dryRun = list.flag("--dry-run")
+        options.discover = try list.value("--discover")
+        if let kind = try list.value("--kind") {
+            guard let parsed = AreaKind(rawValue: kind) else { throw .invalidValue("--kind", kind) }
+            options.discoverKind = parsed
+        }
+        options.discoverName = try list.value("--name")
+        if options.discover == nil, options.discoverKind != nil || options.discoverName != nil {
+            throw .wrongArguments("--kind and --name go with --discover")
+        }
+        if let name = options.discoverName, name.isEmpty || !name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." }) {
+            throw .invalidValue("--name", name)
+        }
         if let path = try list.value("--config", "-c") { options.configPath = path }
         options.socketPath = try list.value("--socket", "-s")
         options.snapshotPath = try list.value("--snapshot")
@@ -42,8 +61,8 @@ package final class Daemon: @unchecked Sendable {
         return options
     }
 
-    private let options: Options
-    private let environment: [String: String]
+    let options: Options
+    let environment: [String: String]
     var logger: Logger
     private var service: AreaService?
     private var server: ConnectionServer?
