@@ -475,3 +475,150 @@ with open(os.path.join(overlap, "overrides-expected.json"), "w", encoding="utf-8
                "renamed": {"by": lines[2][1], "area": area_id(pairs[60][0]["source"], pairs[60][0]["name"], pairs[60][0]["lat"], pairs[60][0]["lon"]), "name": lines[2][2]},
                "added": {"id": "overrides:yongsan-new-1", "name": lines[3][2]},
                "problemLines": [6, 7, 8, 9]}, f, ensure_ascii=False, indent=1)
+
+
+# 8. More shapes publishers use, for `areasd --discover`: each file with the source a person
+#    would write for it beside it (`<file>.source.json`), and in `expected.json` what a correct
+#    reader makes of it. Geocoder answers for their address-only rows join the recorded ones.
+shapes = os.path.join(here, "discovery")
+os.makedirs(shapes, exist_ok=True)
+rng = random.Random(20261201)
+shape_expected = {}
+
+
+def write_shape(name, header, rows, encoding, line_end, source, bom=False):
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator=line_end)
+    if header is not None:
+        writer.writerow(header)
+    writer.writerows(rows)
+    with open(os.path.join(shapes, name), "wb") as f:
+        f.write((b"\xef\xbb\xbf" if bom else b"") + buffer.getvalue().encode(encoding))
+    source = dict(source, file=name)
+    with open(os.path.join(shapes, name + ".source.json"), "w", encoding="utf-8") as f:
+        json.dump(source, f, ensure_ascii=False, indent=2)
+        f.write("\n")
+
+
+def around(lat, lon, spread=0.01):
+    return f"{lat + rng.gauss(0, spread):.6f}", f"{lon + rng.gauss(0, spread):.6f}"
+
+
+# a. Dobong: CP949, CRLF, no header: a serial number, the name, a category that repeats, the
+#    full road address, latitude, longitude.
+rows, tally = [], Tally()
+for i in range(40):
+    name = f"{rng.choice(['창동역', '도봉산역', '쌍문역', '방학역'])} {rng.randint(1, 4)}번 출구 흡연부스 {i + 1}"
+    lat, lon = around(37.6688, 127.0471)
+    rows.append([str(i + 1), name, "흡연부스", f"서울특별시 도봉구 도봉로 {rng.randint(100, 900)}", lat, lon])
+    tally.good(key(name, lat, lon))
+write_shape("dobong-noheader.csv", None, rows, "cp949", "\r\n", {
+    "name": "dobong", "kind": "smoking", "format": "csv", "encoding": "cp949", "header": False,
+    "province": "서울특별시", "district": "도봉구",
+    "fields": {"name": "2", "latitude": "5", "longitude": "6", "address": "4"}})
+shape_expected["dobong"] = tally.json()
+
+# b. Songpa: UTF-8, coordinates in columns named only X and Y (X the longitude).
+rows, tally = [], Tally()
+for i in range(35):
+    name = f"송파구 {rng.choice(['잠실역', '석촌호수', '올림픽공원', '가락시장'])} 흡연구역 {i + 1}"
+    lat, lon = around(37.5145, 127.1059)
+    rows.append([str(i + 1), name, lon, lat, f"서울특별시 송파구 올림픽로 {rng.randint(1, 400)}"])
+    tally.good(key(name, lat, lon))
+write_shape("songpa-xy.csv", ["번호", "시설명", "X", "Y", "도로명주소"], rows, "utf-8", "\n", {
+    "name": "songpa", "kind": "smoking", "format": "csv", "province": "서울특별시", "district": "송파구",
+    "fields": {"name": "시설명", "latitude": "Y", "longitude": "X", "address": "도로명주소"}})
+shape_expected["songpa"] = tally.json()
+
+# c. Haeundae: latitude and longitude in one cell ("35.163100, 129.163600"); one cell with a
+#    single number (rejected).
+rows, tally = [], Tally()
+for i in range(30):
+    name = f"해운대 {rng.choice(['해수욕장', '동백섬', '마린시티', '장산역'])} 흡연시설 {i + 1}"
+    lat, lon = around(35.1631, 129.1636)
+    cell = f"{lat}, {lon}" if i % 3 else f"({lat} {lon})"
+    if i == 17: cell = lat; tally.bad("non-numeric coordinates")
+    else: tally.good(key(name, lat, lon))
+    rows.append([str(i + 1), name, cell, "해운대구청"])
+write_shape("haeundae-one-cell.csv", ["연번", "흡연구역명", "좌표", "관리기관"], rows, "utf-8", "\r\n", {
+    "name": "haeundae", "kind": "smoking", "format": "csv", "province": "부산광역시", "district": "해운대구",
+    "fields": {"name": "흡연구역명", "latitude": "좌표", "longitude": "좌표"}}, bom=True)
+shape_expected["haeundae"] = tally.json()
+
+# d. Seongdong: a category column that says 흡연부스 on every row and one naming the installer,
+#    beside the name; CP949.
+rows, tally = [], Tally()
+for i in range(45):
+    name = f"{rng.choice(['왕십리역', '성수역', '뚝섬역', '서울숲'])} 광장 {i + 1}"
+    lat, lon = around(37.5634, 127.0369)
+    rows.append([name, "흡연부스", "성동구청", lat, lon, "2026-08-31"])
+    tally.good(key(name, lat, lon))
+write_shape("seongdong-category.csv", ["설치장소", "시설구분", "설치주체", "위도", "경도", "데이터기준일자"], rows, "cp949", "\r\n", {
+    "name": "seongdong", "kind": "smoking", "format": "csv", "encoding": "cp949", "province": "서울특별시", "district": "성동구",
+    "fields": {"name": "설치장소", "latitude": "위도", "longitude": "경도", "referenceDate": "데이터기준일자"}})
+shape_expected["seongdong"] = tally.json()
+
+# e. Jung-gu (Seoul): the name and the address coincide on some rows (the publisher wrote the
+#    address where it had no better name).
+rows, tally = [], Tally()
+for i in range(40):
+    address = f"서울특별시 중구 {rng.choice(['을지로', '퇴계로', '세종대로', '남대문로'])} {rng.randint(1, 300)}"
+    name = address if i % 4 == 0 else f"{rng.choice(['시청역', '을지로입구역', '명동역', '서울역'])} 흡연구역 {i + 1}"
+    lat, lon = around(37.5641, 126.9979, 0.006)
+    rows.append([str(i + 1), name, address, lat, lon])
+    tally.good(key(name, lat, lon))
+write_shape("jung-name-is-address.csv", ["연번", "설치위치", "도로명주소", "위도", "경도"], rows, "utf-8", "\n", {
+    "name": "jung", "kind": "smoking", "format": "csv", "province": "서울특별시", "district": "중구",
+    "fields": {"name": "설치위치", "latitude": "위도", "longitude": "경도", "address": "도로명주소"}})
+shape_expected["jung"] = tally.json()
+
+# f. Mapo: coordinates on a few rows, addresses (without the city) on all; the rest geocoded.
+rows, tally = [], Tally()
+for i in range(30):
+    name = f"{rng.choice(['홍대입구역', '합정역', '망원역', '공덕역'])} {rng.randint(1, 9)}번 출구 {i + 1}"
+    street = f"{rng.choice(['월드컵로', '양화로', '마포대로', '독막로'])} {rng.randint(1, 250)}"
+    lat, lon = around(37.5663, 126.9019)
+    if i < 6:
+        rows.append([str(i + 1), name, "마포구", street, lat, lon]); tally.good(key(name, lat, lon))
+        continue
+    rows.append([str(i + 1), name, "마포구", street, "", ""])
+    query = query_text("서울특별시", "마포구", street)
+    if i % 7 == 3:
+        tally.bad("not found by the geocoder")  # no answer recorded
+        continue
+    answers["address:" + query] = kakao([{"address_name": query, "address_type": "ROAD_ADDR", "x": f"{float(lon):.12f}", "y": f"{float(lat):.12f}"}])
+    tally.good(key(name, f"{float(lat):.12f}", f"{float(lon):.12f}"), "geocoded")
+write_shape("mapo-partial-coordinates.csv", ["연번", "장소명", "시군구명", "소재지도로명주소", "위도", "경도"], rows, "cp949", "\r\n", {
+    "name": "mapo", "kind": "smoking", "format": "csv", "encoding": "cp949", "province": "서울특별시",
+    "fields": {"name": "장소명", "latitude": "위도", "longitude": "경도", "address": "소재지도로명주소", "district": "시군구명"},
+    "geocode": {"query": "서울특별시 {시군구명} {소재지도로명주소}", "keyword": "{장소명}"}})
+shape_expected["mapo"] = tally.json()
+
+# g. Sejong: a bare JSON array of rows, numbers as numbers, nulls for missing positions (these
+#    geocoded by their full address).
+json_rows, tally = [], Tally()
+for i in range(28):
+    name = f"세종 {rng.choice(['정부청사', '호수공원', '조치원역', '나성동'])} 흡연실 {i + 1}"
+    lat, lon = round(36.4800 + rng.gauss(0, 0.02), 6), round(127.2890 + rng.gauss(0, 0.02), 6)
+    address = f"세종특별자치시 {rng.choice(['한누리대로', '도움6로', '조치원로', '갈매로'])} {rng.randint(1, 2500)}"
+    row = {"번호": i + 1, "흡연시설명": name, "위도": lat, "경도": lon, "주소": address, "면적": rng.randint(5, 40), "비고": None}
+    if i % 9 == 4:
+        row["위도"], row["경도"] = None, None
+        answers["address:" + address] = kakao([{"address_name": address, "address_type": "ROAD_ADDR", "x": f"{lon:.12f}", "y": f"{lat:.12f}"}])
+        tally.good(key(name, f"{lat:.12f}", f"{lon:.12f}"), "geocoded")
+    else:
+        tally.good(key(name, repr(lat), repr(lon)))
+    json_rows.append(row)
+with open(os.path.join(shapes, "sejong-rows.json"), "w", encoding="utf-8") as f:
+    json.dump(json_rows, f, ensure_ascii=False)
+with open(os.path.join(shapes, "sejong-rows.json.source.json"), "w", encoding="utf-8") as f:
+    json.dump({"name": "sejong", "kind": "smoking", "format": "json-rows", "file": "sejong-rows.json", "province": "세종특별자치시",
+               "fields": {"name": "흡연시설명", "latitude": "위도", "longitude": "경도", "address": "주소"},
+               "geocode": {"query": "{주소}", "keyword": "{흡연시설명}"}}, f, ensure_ascii=False, indent=2)
+    f.write("\n")
+shape_expected["sejong"] = tally.json()
+
+with open(os.path.join(shapes, "expected.json"), "w", encoding="utf-8") as f:
+    json.dump(shape_expected, f, ensure_ascii=False, indent=1, sort_keys=True)
+with open(os.path.join(here, "geocoder", "kakao-answers.json"), "w", encoding="utf-8") as f:
+    json.dump(answers, f, ensure_ascii=False, indent=0, sort_keys=True)

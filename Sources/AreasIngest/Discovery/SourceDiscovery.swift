@@ -53,7 +53,12 @@ package struct SourceDiscovery: Sendable {
             do throws(UpstreamError) {
                 table = .json(try JSONRowsDecoder(encoding: .utf8).decode(text).records)
             } catch {
-                throw .unreadable("\(error)")
+                // Not JSON after all when its first line reads as a header (`{이름},위도,경도`)
+                // rather than JSON's `"key":`.
+                let firstLine = text.prefix { $0 != UInt8(ascii: "\n") }
+                let looksLikeJSON = firstLine.count > 1 && (firstLine.contains(UInt8(ascii: ":")) || firstLine.allSatisfy { $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "{") || $0 == 0x20 || $0 == 0x0D })
+                guard !looksLikeJSON, DelimitedTextShape.candidates.contains(where: firstLine.contains) else { throw .unreadable("\(error)") }
+                table = .delimited(text, DelimitedTextShape.of(text))
             }
         } else if first == UInt8(ascii: "<") {
             throw .unreadable("XML, not a table of rows: the nationwide non-smoking zone API is read by \"format\": \"data-go-kr-xml\", whose columns are built in")

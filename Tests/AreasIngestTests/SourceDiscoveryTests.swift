@@ -1,0 +1,219 @@
+import AreasCore
+import AreasProtocol
+import Foundation
+import Testing
+@testable import AreasIngest
+@testable import AreasTestSupport
+
+/// `--discover` against the sources a person wrote by hand: for each sample file, the source
+/// discovery prints, put into a config as it is, serves exactly what the hand-written source
+/// serves (the same names, positions, regions and geocoded flags), and as many areas as the
+/// generator planted.
+@Suite(.timeLimit(.minutes(5)))
+struct SourceDiscoveryTests {
+    /// A sample file, the hand-written source for it, and what discovery is told.
+    struct Shape: Sendable, CustomTestStringConvertible {
+        var file: String
+        var name: String
+        var kind: AreaKind? = nil
+        var testDescription: String { name }
+    }
+
+    /// The sample config's district files and the generated shapes (`samples/discovery`).
+    static let shapes: [Shape] = [
+        Shape(file: "samples/district-files/seocho-smoking.csv", name: "seocho"),
+        Shape(file: "samples/district-files/gangbuk-smoking-noheader.csv", name: "gangbuk"),
+        Shape(file: "samples/district-files/eunpyeong-smoking-addresses.csv", name: "eunpyeong"),
+        Shape(file: "samples/district-files/standard-nonsmoking-daegu.csv", name: "daegu-standard"),
+        Shape(file: "samples/district-files/dongjak-smoking.json", name: "dongjak"),
+        Shape(file: "samples/discovery/dobong-noheader.csv", name: "dobong"),
+        Shape(file: "samples/discovery/songpa-xy.csv", name: "songpa"),
+        Shape(file: "samples/discovery/haeundae-one-cell.csv", name: "haeundae"),
+        Shape(file: "samples/discovery/seongdong-category.csv", name: "seongdong"),
+        Shape(file: "samples/discovery/jung-name-is-address.csv", name: "jung"),
+        // Nothing in this file says smoking or non-smoking: the operator says.
+        Shape(file: "samples/discovery/mapo-partial-coordinates.csv", name: "mapo", kind: .smoking),
+        Shape(file: "samples/discovery/sejong-rows.json", name: "sejong"),
+    ]
+
+    /// The hand-written source: the sample config's, or the one written beside the file.
+    static func handWritten(_ shape: Shape) throws -> JSONValue {
+        if shape.file.hasPrefix("samples/district-files/") {
+            let config = try JSONParser.parse(Fixtures.bytes("config/areasd.json"))
+            let source = try #require(config["sources"]?.array.first { $0["name"]?.string == shape.name })
+            return replacing("file", in: source, with: .string(Fixtures.path(shape.file)))
+        }
+        let source = try JSONParser.parse(Fixtures.bytes(shape.file + ".source.json"))
+        return replacing("file", in: source, with: .string(Fixtures.path(shape.file)))
+    }
+
+    static func replacing(_ key: String, in object: JSONValue, with value: JSONValue) -> JSONValue {
+        guard case .object(let members) = object else { return object }
+        return .object(members.map { $0.0 == key ? ($0.0, value) : $0 })
+    }
+
+    /// How many areas the generator planted for the shape (its `expected.json`).
+    static func planted(_ shape: Shape) throws -> Int {
+        let folder = (shape.file as NSString).deletingLastPathComponent
+        let expected = try JSONParser.parse(Fixtures.bytes(folder + "/expected.json"))
+        return try #require(expected[shape.name]?["accepted"]?.double).int
+    }
+
+    /// The areas one source serves, from a config holding it alone (as JSON text, the way an
+    /// operator pastes it), with the samples' recorded geocoder and positions file.
+    static func served(_ source: JSONValue) async throws -> [Served] {
+        let folder = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let config = JSONValue.object([
+            ("snapshot", .string(folder + "/areas.snapshot")),
+            ("geocoder", .object([("provider", .string("kakao")), ("recorded", .string(Fixtures.path("samples/geocoder/kakao-answers.json")))])),
+            ("positions", .string(Fixtures.path("samples/district-files/positions.csv"))),
+            ("sources", .array([source])),
+        ])
+        try Data(config.indentedText.utf8).write(to: URL(fileURLWithPath: folder + "/areasd.json"))
+        let loaded = try AreasConfig.load(path: folder + "/areasd.json")
+        let (catalog, report) = await Refresher(config: loaded, environment: [:], snapshotPath: folder + "/areas.snapshot").refresh(Catalog())
+        let name = try #require(loaded.sources.first?.name)
+        #expect(report.sources.first?.status == .updated, "\(report.sources.first?.summary ?? "no report")")
+        return catalog.areas(of: name).map(Served.init).sorted()
+    }
+
+    /// What a client sees of an area.
+    struct Served: Comparable, CustomStringConvertible {
+        var name: String
+        var latitude: Int64
+        var longitude: Int64
+        var province: String
+        var district: String
+        var geocoded: Bool
+
+        init(_ area: Area) {
+            name = area.name
+            latitude = Int64((area.coordinate.latitude * 1e7).rounded())
+            longitude = Int64((area.coordinate.longitude * 1e7).rounded())
+            province = area.province
+            district = area.district
+            geocoded = area.geocoded
+        }
+
+        static func < (a: Served, b: Served) -> Bool { a.description < b.description }
+        var description: String { "\(name) \(latitude) \(longitude) \(province) \(district) \(geocoded)" }
+    }
+
+    static func discover(_ shape: Shape) throws -> DiscoveredSource {
+        let discovery = SourceDiscovery(origin: .file(Fixtures.path(shape.file)), kind: shape.kind, name: shape.name)
+        return try discovery.discover(Fixtures.bytes(shape.file))
+    }
+
+    @Test(arguments: shapes)
+    func discoveredSourceServesWhatTheHandWrittenOneServes(_ shape: Shape) async throws {
+        let found = try Self.discover(shape)
+        #expect(found.problems.isEmpty, "\(found.report)")
+        let discovered = try await Self.served(found.block)
+        let handWritten = try await Self.served(Self.handWritten(shape))
+        #expect(discovered.count == (try Self.planted(shape)), "\(found.report)")
+        #expect(discovered == handWritten, "\(found.report)\n\(found.block.indentedText)")
+        #expect(discovered.filter(\.geocoded).count == handWritten.filter(\.geocoded).count)
+    }
+
+    /// The columns a person chose are the columns discovery chose for the name and position.
+    @Test(arguments: shapes)
+    func theSameColumnsAsAPersonChose(_ shape: Shape) throws {
+        let found = try Self.discover(shape)
+        let hand = try Self.handWritten(shape)
+        for key in ["name", "latitude", "longitude"] {
+            #expect(found.block["fields"]?[key]?.string == hand["fields"]?[key]?.string, "fields.\(key)\n\(found.report)")
+        }
+        #expect(found.block["header"]?.bool ?? true == hand["header"]?.bool ?? true)
+        #expect(found.block["format"]?.string == hand["format"]?.string)
+        #expect((found.block["geocode"] != nil) == (found.rowsToGeocode > 0))
+    }
+
+    /// The report says what a person needs to check the choice.
+    @Test func theReportSaysWhyAndWhatARefreshWouldMake() throws {
+        let found = try Self.discover(Self.shapes[0])
+        let report = found.report
+        #expect(report.contains("cp949 (not valid UTF-8)"))
+        #expect(report.contains("name          '장 소': named like a place"))
+        #expect(report.contains("not '구 분'"), "a runner-up and why not")
+        #expect(report.contains("repeats one value (흡연시설)"))
+        #expect(report.contains("province      서울특별시 for every row: the only province with 서초구"))
+        #expect(report.contains("27 with usable positions"))
+        #expect(report.contains("rejected: out of bounds 9, missing coordinates 4, non-numeric coordinates 4, zero coordinates 4"))
+        #expect(report.contains("first areas:\n  강남역 11번 출구 1  37.484773, 127.013899"))
+    }
+
+    @Test func aFileThatDoesNotSayItsKindNeedsOne() throws {
+        let found = try Self.discover(Shape(file: "samples/discovery/mapo-partial-coordinates.csv", name: "mapo"))
+        #expect(found.problems.count == 1)
+        #expect(found.problems.first?.contains("give --kind smoking or --kind nonsmoking") == true)
+    }
+
+    @Test(arguments: [
+        ("위도,경도,비고\n37.5,127.0,\n37.6,127.1,\n", "no column holds names"),
+        // No position, and a name no geocoder template can name (braces in the header).
+        ("{이름},메모\n흡연부스 가,x\n흡연부스 나,y\n", "no row would be served"),
+    ])
+    func aSourceThatWouldServeNothingSaysWhatIsMissing(text: String, problem: String) throws {
+        let found = try SourceDiscovery(origin: .file("x.csv")).discover(Array(text.utf8))
+        #expect(found.problems.contains { $0.contains(problem) }, "\(found.problems)")
+    }
+
+    @Test(arguments: [
+        ([UInt8](), "the file is empty"),
+        (Array("<response><header/></response>".utf8), "XML"),
+        (Array("[{\"a\": ".utf8), "invalid JSON"),
+        ([0xFF, 0xFE, 0xFF, 0xFE, 0x41], "neither UTF-8 nor CP949"),
+    ])
+    func unreadableFilesSayWhy(bytes: [UInt8], reason: String) {
+        #expect {
+            _ = try SourceDiscovery(origin: .file("x")).discover(bytes)
+        } throws: { error in
+            "\(error)".contains(reason)
+        }
+    }
+
+    /// Delimiters other than the comma, and a header told apart from data.
+    @Test(arguments: [
+        ("흡연구역명\t위도\t경도\n가 부스\t37.5\t127.0\n나 부스\t37.6\t127.1\n", UInt8(ascii: "\t"), true),
+        ("흡연구역명;위도;경도\n가 부스;37,5;127,0\n", UInt8(ascii: ";"), true),
+        ("가 흡연부스,37.51,127.01\n나 흡연부스,37.52,127.02\n다 흡연부스,37.53,127.03\n", UInt8(ascii: ","), false),
+    ])
+    func delimiterAndHeader(text: String, delimiter: UInt8, header: Bool) {
+        let shape = DelimitedTextShape.of(Array(text.utf8))
+        #expect(shape.delimiter == delimiter)
+        #expect(shape.hasHeader == header, "\(shape.headerReason)")
+    }
+
+    @Test(arguments: [
+        ("37.5012, 127.0396", "37.5012", "127.0396"), ("(37.5 127.1)", "37.5", "127.1"), ("37.5/127.1", "37.5", "127.1"),
+        ("[127.1, 37.5]", "127.1", "37.5"),
+    ])
+    func bothNumbersInOneCell(cell: String, first: String, second: String) throws {
+        let (a, b) = try #require(CoordinatePair.split(cell))
+        #expect(a == first && b == second)
+    }
+
+    @Test(arguments: ["37.5", "", "37.5, 127.1, 3", "가, 나"])
+    func cellsThatAreNotAPair(cell: String) throws {
+        let fields = [Field("좌표", cell)]
+        let mapping = FieldMapping(name: "n", latitude: "좌표", longitude: "좌표")
+        #expect(throws: Never.self) {
+            if case .success = RecordValidator.position(of: fields, mapping, in: .korea) { Issue.record("'\(cell)' read as a position") }
+        }
+    }
+
+    /// A key in the URL is not printed: the source reads it from the environment.
+    @Test func aServiceKeyInTheURLBecomesAnEnvironmentVariable() {
+        let discovery = SourceDiscovery(origin: .url("https://api.odcloud.kr/api/15073796/v1/uddi:abc?page=1&perPage=10&serviceKey=SECRET"))
+        let found = try? discovery.discover(Array(#"{"page":1,"perPage":10,"totalCount":1,"data":[{"흡연구역명":"가 부스","위도":37.5,"경도":127.0}]}"#.utf8))
+        #expect(found?.block["url"]?.string == "https://api.odcloud.kr/api/15073796/v1/uddi:abc")
+        #expect(found?.block["serviceKeyEnv"]?.string == "DATA_GO_KR_KEY")
+        #expect(found?.block["format"]?.string == "odcloud-json")
+        #expect(found?.block.indentedText.contains("SECRET") == false)
+    }
+}
+
+private extension Double {
+    var int: Int { Int(self) }
+}
