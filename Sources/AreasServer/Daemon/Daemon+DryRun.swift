@@ -9,8 +9,9 @@ extension Daemon {
     /// corrected, reported and thrown away. Nothing a running daemon uses is touched: the
     /// snapshot, the socket and the geocoder's memory stay as they are (the memory is read,
     /// so known positions cost no request, and the positions this run finds are dropped).
-    /// Exit 0 when every source updated, 1 when one failed or was held back, 78 for a bad
-    /// config.
+    /// Changes are counted against the configured snapshot, and a source that would shrink
+    /// past `maxShrink` is reported held back, as a refresh would. Exit 0 when every source
+    /// updated, 1 when one failed or would be held back, 78 for a bad config.
     package func dryRun() -> (output: String, code: Int32) {
         let config: AreasConfig
         do {
@@ -33,11 +34,21 @@ extension Daemon {
             try? FileManager.default.copyItem(atPath: memory, toPath: GeocodeMemory.path(besideSnapshot: snapshot))
         }
 
+        // Compared with what the configured snapshot holds, read and left as it is, so the
+        // report's changes and the shrink guard are the ones a real refresh would meet.
+        var served = Catalog()
+        var against = "no snapshot at \(configured) to compare with"
+        if let bytes = try? WholeFile.read(configured, limit: SnapshotFile.maximumBytes),
+           let contents = try? SnapshotFile.decode(bytes, path: configured) {
+            served = contents.catalog
+            against = "compared with the \(contents.catalog.table.count) records of \(configured)"
+        }
+        let before = served
         let outcome = LockedValue<(Catalog, RefreshReport)?>(nil)
         let done = DispatchSemaphore(value: 0)
         let environment = self.environment
         Task {
-            let result = await Refresher(config: config, environment: environment, snapshotPath: snapshot).refresh(Catalog(), force: true)
+            let result = await Refresher(config: config, environment: environment, snapshotPath: snapshot).refresh(before)
             outcome.withLock { $0 = result }
             done.signal()
         }
@@ -46,7 +57,7 @@ extension Daemon {
         var report = result
         let dataSet = DataSet.indexing(catalog, footprint: config.footprint, merge: config.merge ?? .off, overrides: report.overrides ?? [])
         let merged = dataSet.mergedBySource
-        var lines = ["areasd: dry run of \(options.configPath): nothing is served, written or kept"]
+        var lines = ["areasd: dry run of \(options.configPath), \(against): nothing is served, written or kept"]
         for i in report.sources.indices {
             report.sources[i].merged = merged[report.sources[i].name] ?? 0
             let source = report.sources[i]

@@ -1,0 +1,88 @@
+import AreasCore
+import AreasProtocol
+import Foundation
+import Synchronization
+import Testing
+@testable import AreasIngest
+@testable import AreasTestSupport
+
+/// `areasd --discover` and `areasd --dry-run` as an operator runs them: real processes, the
+/// bundled files, a real local HTTP server for a URL.
+@Suite(.timeLimit(.minutes(5)))
+struct DiscoverCommandTests {
+    @Test func printsOneSourceToPasteAndAReportForAPerson() throws {
+        let file = Fixtures.path("samples/discovery/songpa-xy.csv")
+        let (status, stdout, stderr) = try Binaries.run("areasd", ["--discover", file, "--name", "songpa"])
+        #expect(status == 0, "\(stderr)")
+        let block = try JSONParser.parse(Array(stdout.utf8))
+        #expect(block["name"]?.string == "songpa")
+        #expect(block["file"]?.string == file, "the path as given")
+        #expect(block["fields"]?["latitude"]?.string == "Y" && block["fields"]?["longitude"]?.string == "X")
+        #expect(stderr.contains("columns chosen:") && stderr.contains("35 with usable positions"), "\(stderr)")
+
+        // Pasted into a config as printed, it is a valid source.
+        let folder = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Data(#"{"snapshot": "\#(folder)/a.snapshot", "sources": [\#(stdout)]}"#.utf8).write(to: URL(fileURLWithPath: folder + "/areasd.json"))
+        let check = try Binaries.run("areasd", ["--check-config", "--config", folder + "/areasd.json"])
+        #expect(check.status == 0, "\(check.stderr)")
+    }
+
+    @Test(arguments: [
+        (["--discover", "samples/discovery/mapo-partial-coordinates.csv"], Int32(1), "give --kind smoking or --kind nonsmoking"),
+        (["--discover", "samples/discovery/mapo-partial-coordinates.csv", "--kind", "smoking"], Int32(0), "24 to geocode"),
+        (["--discover", "samples/no-such-file.csv"], Int32(1), "no such file"),
+        (["--discover", "samples/discovery/mapo-partial-coordinates.csv", "--kind", "vaping"], Int32(2), "--kind"),
+        (["--kind", "smoking"], Int32(2), "--kind and --name go with --discover"),
+        (["--discover", "samples/discovery/songpa-xy.csv", "--name", "a b"], Int32(2), "--name"),
+    ])
+    func exitStatus(arguments: [String], status: Int32, says: String) throws {
+        let arguments = arguments.map { $0.hasPrefix("samples/") ? Fixtures.path($0) : $0 }
+        let result = try Binaries.run("areasd", arguments)
+        #expect(result.status == status, "\(result.stderr)")
+        #expect(result.stderr.contains(says), "\(result.stderr)")
+        if status != 0 { #expect(result.stdout.isEmpty || status == 1, "nothing to paste on bad usage") }
+    }
+
+    /// A URL: one GET; the key in it is not printed, and a redirect is not followed.
+    @Test func aURLIsFetchedOnceAndItsKeyStaysOut() throws {
+        let csv = try Fixtures.bytes("samples/discovery/seongdong-category.csv")
+        let upstream = try LoopbackHTTPServer { request in
+            request.path == "/file.csv" ? .body(status: 200, contentType: "text/csv", csv) : .redirect(status: 302, location: "http://127.0.0.1:1/elsewhere")
+        }
+        defer { upstream.stop() }
+        let result = try Binaries.run("areasd", ["--discover", upstream.baseURL + "/file.csv?serviceKey=SECRET", "--name", "seongdong"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stdout.contains("SECRET") && !result.stderr.contains("SECRET"))
+        let block = try JSONParser.parse(Array(result.stdout.utf8))
+        #expect(block["url"]?.string == upstream.baseURL + "/file.csv")
+        #expect(block["serviceKeyEnv"]?.string == "DATA_GO_KR_KEY")
+        #expect(upstream.requestCount == 1)
+
+        let redirected = try Binaries.run("areasd", ["--discover", upstream.baseURL + "/moved.csv"])
+        #expect(redirected.status == 1)
+        #expect(redirected.stderr.contains("a redirect, which is not followed"), "\(redirected.stderr)")
+    }
+
+    /// A dry run refreshes the sample config and reports; the snapshot and geocoder memory
+    /// the config names are neither made nor changed.
+    @Test func aDryRunTouchesNothing() throws {
+        let folder = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let config = try Fixtures.sampleConfig(in: folder)
+        let snapshot = folder + "/areas.snapshot"
+        let memory = GeocodeMemory.path(besideSnapshot: snapshot)
+        // A daemon's memory of positions is read, never written.
+        let remembered = Array(#"{"version": 1, "entries": {}}"#.utf8)
+        try Data(remembered).write(to: URL(fileURLWithPath: memory))
+        let before = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+        let result = try Binaries.run("areasd", ["--dry-run", "--config", config, "--snapshot", snapshot], seconds: 120)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("nothing is served, written or kept"))
+        for name in SampleCounts.sourceNames { #expect(result.stdout.contains("source \(name): updated"), "\(name)\n\(result.stdout)") }
+        #expect(result.stdout.contains("would serve \(SampleCounts.total) areas"), "\(result.stdout)")
+        #expect(!FileManager.default.fileExists(atPath: snapshot))
+        #expect(FileManager.default.contents(atPath: memory).map([UInt8].init) == remembered)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == before)
+    }
+}
