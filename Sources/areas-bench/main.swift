@@ -6,6 +6,7 @@ let usage = """
            areas-bench ingest [--zones N] [--snapshot-areas N] [--decode-only | --files-only [--csv-rows N]]
            areas-bench merge [--records 85000,1000000] [--runs 2]
            areas-bench maps [--points 80000,1000000]
+           areas-bench discover [--rows 100000] [--runs 3]
            areas-bench expensive [--points N] [--only NAME]
            areas-bench connections [--idle 1000,10000] [--points N] [--seconds S] [--slow-readers N] [--areasd PATH]
            areas-bench faults [--kills N]
@@ -49,6 +50,8 @@ do {
         try MapBenchmark(arguments: &arguments).run()
     case "merge":
         try MergeBenchmark(arguments: &arguments).run()
+    case "discover":
+        try DiscoveryBenchmark(arguments: &arguments).run()
     case "ingest":
         let benchmark = try IngestBenchmark(arguments: &arguments)
         try await benchmark.run()
