@@ -173,6 +173,17 @@ struct SourceDiscoveryTests {
         }
     }
 
+    /// A file whose header swaps 위도 and 경도: the values say which is which.
+    @Test func valuesDecideWhenTheHeaderSwapsLatitudeAndLongitude() throws {
+        var text = "흡연구역명,위도,경도\n"
+        for i in 0..<20 { text += "가 흡연부스 \(i),127.0\(i),37.5\(i)\n" }
+        let found = try SourceDiscovery(origin: .file("x.csv")).discover(Array(text.utf8))
+        #expect(found.block["fields"]?["latitude"]?.string == "경도")
+        #expect(found.block["fields"]?["longitude"]?.string == "위도")
+        #expect(found.report.contains("though named for the other, the values decide"))
+        #expect(found.rowsWithPositions == 20)
+    }
+
     /// Delimiters other than the comma, and a header told apart from data.
     @Test(arguments: [
         ("흡연구역명\t위도\t경도\n가 부스\t37.5\t127.0\n나 부스\t37.6\t127.1\n", UInt8(ascii: "\t"), true),

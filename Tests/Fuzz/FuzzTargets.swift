@@ -23,6 +23,12 @@ public func fuzz(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
         _ = try? CSVDecoder(encoding: .auto).decode(bytes)
         _ = try? CSVDecoder(encoding: .cp949, hasHeader: false, delimiter: UInt8(ascii: ";")).decode(bytes)
         _ = try? JSONRowsDecoder().decode(bytes)
+    case "discover":
+        // Any bytes: a source and its report, or a typed error; the block always prints.
+        if let found = try? SourceDiscovery(origin: .file("fuzz.csv")).discover(bytes) {
+            _ = found.block.indentedText
+            _ = found.report
+        }
     case "http":
         // Any bytes: heads in order, or a typed error with a status; each head routed and
         // answered like the front door does, without trapping.

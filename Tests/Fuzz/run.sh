@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzzes the request parser, both page decoders, the district-file readers, the snapshot loader, the HTTP parser and the vector tile encoder with libFuzzer and
+# Fuzzes the request parser, both page decoders, the district-file readers, source discovery, the snapshot loader, the HTTP parser and the vector tile encoder with libFuzzer and
 # AddressSanitizer, each for SECONDS (default 60), seeded from samples/ and Tests/Fuzz/seeds.
 # Fails on any crash; crashing inputs are kept in .build/fuzz/<target>/ for regression tests.
 #   bash Tests/Fuzz/run.sh [SECONDS] [TARGET...]
@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 seconds=${1:-60}
 shift || true
-targets=${*:-request xml json csv snapshot http tile}
+targets=${*:-request xml json csv discover snapshot http tile}
 out=.build/fuzz
 mkdir -p "$out"
 
@@ -28,7 +28,7 @@ fi
 [ -x "$out/areas-fuzz" ] || { echo "the fuzzer did not build" >&2; exit 1; }
 
 # Seed corpora from the recorded pages and real requests.
-mkdir -p "$out/seeds/request" "$out/seeds/xml" "$out/seeds/json" "$out/seeds/csv" "$out/seeds/snapshot" "$out/seeds/http" "$out/seeds/tile"
+mkdir -p "$out/seeds/request" "$out/seeds/xml" "$out/seeds/json" "$out/seeds/csv" "$out/seeds/snapshot" "$out/seeds/http" "$out/seeds/tile" "$out/seeds/discover"
 cp samples/nonsmoking-zones/*.xml "$out/seeds/xml/" 2>/dev/null || true
 head -c 20000 samples/nonsmoking-zones/page-1.xml > "$out/seeds/xml/short.xml"
 for f in samples/*-smoking/*.json; do cp "$f" "$out/seeds/json/$(basename "$(dirname "$f")")-$(basename "$f")"; done
@@ -36,7 +36,8 @@ i=0
 while IFS= read -r line; do
   i=$((i + 1)); printf '%s' "$line" > "$out/seeds/request/$i.json"
 done < Tests/Fuzz/seeds/requests.jsonl
-for f in samples/district-files/*; do head -c 60000 "$f" > "$out/seeds/csv/$(basename "$f")"; done
+for f in samples/district-files/* samples/discovery/*; do head -c 60000 "$f" > "$out/seeds/csv/$(basename "$f")"; done
+cp "$out"/seeds/csv/* "$out/seeds/discover/"
 cp Tests/Fuzz/seeds/*.snapshot "$out/seeds/snapshot/" 2>/dev/null || true
 cp Tests/Fuzz/seeds/http/* "$out/seeds/http/"
 # Tiles: bytes read as points and names, and a real tile's bytes for the decoder.
