@@ -15,8 +15,6 @@ package struct ControlCommand: Sendable {
     /// `--output` as given; with `--geojson` the daemon is still asked for whole areas, so
     /// every feature has its real position, and `ids` keeps only the id and distance.
     package var output: OutputMode?
-    /// `--province`, to say which names the data has when none matched.
-    package var province: String?
     package var format: Format
     /// For `refresh`: print only failures.
     package var quiet: Bool
@@ -24,14 +22,6 @@ package struct ControlCommand: Sendable {
     /// How long to wait for the daemon: `--timeout`, else 5 s (600 s for `refresh`, which
     /// waits for a whole refresh).
     package var timeoutSeconds: Double
-
-    /// A note for an answer with no areas when `--province` names no province of the data
-    /// (nor a short name of one): the names it has, from `stats`' `byProvince`.
-    package static func provinceNote(_ province: String, known: [String]) -> String? {
-        let resolved = Region.standardAliases[province] ?? province
-        guard !known.contains(resolved) else { return nil }
-        return "note: the data has no province '\(province)'; it has: \(known.joined(separator: ", "))\n"
-    }
 
     /// A usage error when `latitude` cannot be one, with a hint when the pair swapped lies in
     /// Korea: its longitudes (124 to 132) are no latitudes, and people type "x, y" as often as
@@ -51,12 +41,12 @@ package struct ControlCommand: Sendable {
     static func command(for operation: RequestOperation) -> CommandLineTable.Command {
         let name = operation.name
         switch operation {
-        case .near: return .init(name, "LAT LON", "the nearest areas, nearest first (default 10)", options: query + ["-k", "--max-meters"])
+        case .near: return .init(name, "LAT LON", "the nearest areas, nearest first (-k, default 10)", options: query.filter { $0 != "--limit" } + ["-k", "--max-meters"])
         case .radius: return .init(name, "LAT LON METERS", "every area within METERS, nearest first", options: query)
         case .bbox: return .init(name, "SOUTH WEST NORTH EAST", "every area inside the box, in id order", options: query)
         case .check:
             return .init(name, "LAT LON", "may I smoke here? the zones holding the point and the nearest smoking area",
-                         options: ["--json", "--province", "--district", "--previous"])
+                         options: ["--json", "--province", "--district", "--previous", "--quiet"])
         case .clusters:
             return .init(name, "SOUTH WEST NORTH EAST", "the view's areas grouped as a map at --zoom shows them",
                          options: ["--json", "--zoom", "--kind", "--province", "--district"])
@@ -115,7 +105,7 @@ package struct ControlCommand: Sendable {
         }
         // Ranges checked here, so an error names the flag the user typed, with exit 2 like any
         // other usage error.
-        if let k, !(0...Request.maximumK).contains(k) { throw .wrongArguments("-k must be from 0 to \(Request.maximumK), got \(k)") }
+        if let k, !(1...Request.maximumK).contains(k) { throw .wrongArguments("-k must be from 1 to \(Request.maximumK), got \(k)") }
         if let limit, limit < 0 { throw .wrongArguments("--limit must be 0 or more, got \(limit)") }
         if let maxMeters, !(maxMeters >= 0 && maxMeters.isFinite) { throw .wrongArguments("--max-meters must be a distance of 0 or more meters, got \(maxMeters)") }
         if let corridor, !(0...Request.maximumCorridor).contains(corridor) {
@@ -149,7 +139,23 @@ package struct ControlCommand: Sendable {
         // message names the field; areasctl checks only what it can say better.
         func point(_ v: [Double], rest: String = "") throws(UsageError) -> GeoPoint {
             try checkOrder(latitude: v[0], longitude: v[1], verb: verb, rest: rest)
+            guard (-180...180).contains(v[1]) else { throw .wrongArguments("longitude must be between -180 and 180, got \(Self.text(v[1]))") }
             return GeoPoint(uncheckedLatitude: v[0], longitude: v[1])
+        }
+        /// SOUTH WEST NORTH EAST, each in range and in order; corners typed as longitude and
+        /// latitude are pointed out.
+        func box(_ v: [Double]) throws(UsageError) -> GeoBox {
+            let swapped = [v[1], v[0], v[3], v[2]]
+            if !(-90...90).contains(v[0]) || !(-90...90).contains(v[2]), (try? GeoBox(south: swapped[0], west: swapped[1], north: swapped[2], east: swapped[3])) != nil,
+               (-90...90).contains(swapped[0]) && (-90...90).contains(swapped[2]) {
+                throw .wrongArguments("\(Self.text(v[0])) is not a latitude: each corner looks like longitude then latitude (try: areasctl \(verb) \(swapped.map(Self.text).joined(separator: " ")))")
+            }
+            for (name, value, limit) in [("SOUTH", v[0], 90.0), ("WEST", v[1], 180.0), ("NORTH", v[2], 90.0), ("EAST", v[3], 180.0)] where abs(value) > limit {
+                throw .wrongArguments("\(name) must be between -\(Int(limit)) and \(Int(limit)), got \(Self.text(value))")
+            }
+            if v[0] > v[2] { throw .wrongArguments("SOUTH (\(Self.text(v[0]))) is north of NORTH (\(Self.text(v[2]))): give the box as SOUTH WEST NORTH EAST") }
+            if v[1] > v[3] { throw .wrongArguments("WEST (\(Self.text(v[1]))) is east of EAST (\(Self.text(v[3]))): give the box as SOUTH WEST NORTH EAST") }
+            return GeoBox(uncheckedSouth: v[0], west: v[1], north: v[2], east: v[3])
         }
         guard let operation = RequestOperation(name: verb) else {
             let meant = Suggestion.closest(to: verb, among: Self.table.commands.map(\.name), maximumDistance: 2).map { " (did you mean \($0)?)" } ?? ""
@@ -163,19 +169,22 @@ package struct ControlCommand: Sendable {
         switch operation {
         case .near:
             let v = try numbers(["LAT", "LON"])
-            request = .near(point: try point(v), k: limit ?? k ?? 10, maxMeters: maxMeters, kind: kindFilter, region: region, output: outputMode)
+            request = .near(point: try point(v), k: k ?? 10, maxMeters: maxMeters, kind: kindFilter, region: region, output: outputMode)
         case .radius:
             let v = try numbers(["LAT", "LON", "METERS"])
+            guard (0...Request.maximumMeters).contains(v[2]) else {
+                throw .wrongArguments("METERS must be from 0 to \(Int(Request.maximumMeters)), got \(Self.text(v[2]))")
+            }
             request = .radius(point: try point(v, rest: " " + Self.text(v[2])), meters: v[2], kind: kindFilter, region: region, limit: limit, output: outputMode)
         case .bbox:
             let v = try numbers(["SOUTH", "WEST", "NORTH", "EAST"])
-            request = .bbox(box: GeoBox(uncheckedSouth: v[0], west: v[1], north: v[2], east: v[3]), kind: kindFilter, region: region, limit: limit, output: outputMode)
+            request = .bbox(box: try box(v), kind: kindFilter, region: region, limit: limit, output: outputMode)
         case .check:
             request = .check(point: try point(try numbers(["LAT", "LON"])), region: region, previous: previous)
         case .clusters:
             let v = try numbers(["SOUTH", "WEST", "NORTH", "EAST"])
             guard let zoom else { throw .wrongArguments("clusters takes --zoom Z, the map's zoom (0 to \(Request.maximumZoom))") }
-            request = .clusters(box: GeoBox(uncheckedSouth: v[0], west: v[1], north: v[2], east: v[3]), zoom: zoom, kind: kindFilter, region: region)
+            request = .clusters(box: try box(v), zoom: zoom, kind: kindFilter, region: region)
         case .along:
             guard !operands.isEmpty else { throw .wrongArguments("along takes LAT,LON points: along 37.55,126.97 37.56,126.98") }
             var path: [GeoPoint] = []
@@ -184,7 +193,13 @@ package struct ControlCommand: Sendable {
                 guard parts.count == 2, let lat = Double(parts[0]), let lon = Double(parts[1]), lat.isFinite, lon.isFinite else {
                     throw .invalidValue("LAT,LON", operand)
                 }
-                path.append(GeoPoint(uncheckedLatitude: lat, longitude: lon))
+                if !(-90...90).contains(lat), (try? GeoPoint(latitude: lon, longitude: lat)).map(GeoBox.korea.contains) == true {
+                    throw .wrongArguments("\(operand): latitude and longitude look swapped (try \(Self.text(lon)),\(Self.text(lat)))")
+                }
+                guard let point = try? GeoPoint(latitude: lat, longitude: lon) else {
+                    throw .wrongArguments("\(operand) is not a position: latitude -90 to 90, longitude -180 to 180")
+                }
+                path.append(point)
             }
             request = .along(path: path, meters: corridor ?? 50, kind: kindFilter, region: region, limit: limit, output: outputMode)
         case .get:
@@ -207,7 +222,7 @@ package struct ControlCommand: Sendable {
             request = .refresh(wait: true, force: force)
         }
         return ControlCommand(
-            operation: operation, request: request, output: output.flatMap(OutputMode.init(rawValue:)), province: province, format: json ? .json : geojson ? .geojson : format ?? .table,
+            operation: operation, request: request, output: output.flatMap(OutputMode.init(rawValue:)), format: json ? .json : geojson ? .geojson : format ?? .table,
             quiet: quiet, socketPath: socketPath, timeoutSeconds: timeout ?? (operation == .refresh ? 600 : 5))
     }
 }

@@ -26,7 +26,7 @@ extension ControlCommand {
                   "print the completion script for bash, zsh or fish"),
         ],
         commandOptions: [
-            .init(["-k"], value: "N", "how many of the nearest (0 to 10,000; default 10)"),
+            .init(["-k"], value: "N", "how many of the nearest (1 to 10,000; default 10)"),
             .init(["--max-meters"], value: "METERS", "only areas this close"),
             .init(["--meters"], value: "METERS", "how far either side of the route (default 50)"),
             .init(["--limit"], value: "N", "at most N areas"),
@@ -41,11 +41,11 @@ extension ControlCommand {
             .init(["--json"], "the daemon's answer as it sent it (--format json)"),
             .init(["--geojson"], "a GeoJSON FeatureCollection with every area's position (--format geojson)"),
             .init(["--force"], "replace the data even when a source shrank past maxShrink"),
-            .init(["--quiet", "-q"], "print only failures"),
+            .init(["--quiet", "-q"], "print only failures (refresh); print nothing, only the exit status (check)"),
         ],
         exitStatus: [
             (0, "success"),
-            (1, "an error answer, an unhealthy health, or a refresh with a failed or held-back source"),
+            (1, "an error answer, an unhealthy health, a refresh with a failed or held-back source, or a check inside a non-smoking zone (check exits 0 when the point is in none)"),
             (2, "bad usage: an unknown command or option, an option the command does not read, a value out of range"),
             (3, "no answer: no daemon, the daemon busy, or no answer within --timeout"),
             (77, "permission denied (refresh asked by a user who may not)"),
@@ -57,6 +57,7 @@ extension ControlCommand {
         examples: [
             ("areasctl near 37.53 126.97 -k 3", "the three nearest areas to a point in Yongsan"),
             ("areasctl check 37.5289 126.968", "may I smoke here?"),
+            ("areasctl check -q 37.5289 126.968 && echo allowed", "the same for a script: exit 0 outside every non-smoking zone"),
             ("areasctl radius 37.55 126.97 500 --kind smoking --format geojson > nearby.geojson", "smoking areas within 500 m, for a map"),
             ("areasctl health || echo degraded", "for a probe or a cron job"),
             ("source <(areasctl completion bash)", "completion in this shell"),

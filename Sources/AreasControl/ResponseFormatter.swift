@@ -38,7 +38,9 @@ package enum ResponseFormatter {
         }
         switch command.operation.answer {
         case .check:
-            return Output(stdout: check(object, width: width), stderr: "", status: 0)
+            // A script's question: 0 when the point is in no non-smoking zone, 1 when it is.
+            let status: Int32 = object.bool(.inside) == true ? 1 : 0
+            return Output(stdout: command.quiet ? "" : check(object, width: width), stderr: "", status: status)
         case .areas, .route:
             let areas = object.array(.areas).compactMap { value -> Object? in
                 if case .object(let m) = value { return Object(m) } else { return nil }
@@ -46,7 +48,16 @@ package enum ResponseFormatter {
             // Notes go to stderr, so what is printed stays the answer alone.
             let truncated = object.bool(.truncated) == true
             let count = object.int(.count) ?? areas.count
-            let note = truncated ? "note: more areas matched than the \(count) shown; narrow the query or raise --limit\n" : ""
+            var note = truncated ? "note: more areas matched than the \(count) shown; narrow the query or raise --limit\n" : ""
+            // The daemon's word on an empty answer: a province or district the data lacks.
+            if let why = object.string(.note) { note += "note: \(why.escapingControlCharacters())\n" }
+            if command.output == .count {
+                switch command.format {
+                case .tsv: return Output(stdout: "\(count)\n", stderr: note, status: 0)
+                case .ndjson: return Output(stdout: "{\"count\":\(count)}\n", stderr: note, status: 0)
+                default: return Output(stdout: Self.areas(count) + "\n", stderr: note, status: 0)
+                }
+            }
             switch command.format {
             case .geojson: return Output(stdout: geoJSON(.object(response), idsOnly: command.output == .ids), stderr: note, status: 0)
             case .tsv: return Output(stdout: tsv(areas, idsOnly: command.output == .ids), stderr: note, status: 0)
@@ -55,8 +66,12 @@ package enum ResponseFormatter {
             }
         case .area:
             guard case .object(let first)? = object.array(.areas).first else { return Output(stdout: "", stderr: "", status: 1) }
-            if command.format == .geojson { return Output(stdout: geoJSON(.object(response)), stderr: "", status: 0) }
-            return Output(stdout: detail(Object(first)), stderr: "", status: 0)
+            switch command.format {
+            case .geojson: return Output(stdout: geoJSON(.object(response)), stderr: "", status: 0)
+            case .tsv: return Output(stdout: tsv([Object(first)], idsOnly: false), stderr: "", status: 0)
+            case .ndjson: return Output(stdout: ndjson([.object(first)]), stderr: "", status: 0)
+            default: return Output(stdout: detail(Object(first)), stderr: "", status: 0)
+            }
         case .refresh:
             return refresh(Object(object.members(.report)), quiet: command.quiet)
         case .metrics:
@@ -81,19 +96,6 @@ package enum ResponseFormatter {
         }
     }
 
-    /// The `count` of an answer, if it has one.
-    package static func count(of line: [UInt8]) -> Int? {
-        guard case .object(let members)? = try? JSONParser.parse(line) else { return nil }
-        return Object(members).int(.count)
-    }
-
-    /// The province names a `stats` answer lists.
-    package static func provinces(in line: [UInt8]) -> [String]? {
-        guard case .object(let members)? = try? JSONParser.parse(line),
-              case .object(let provinces)? = Object(members).value(.byProvince) else { return nil }
-        return provinces.map(\.0).filter { $0 != "(unknown)" }
-    }
-
     // MARK: Pieces
 
     static func check(_ answer: Object, width: Int? = nil) -> String {
@@ -113,17 +115,22 @@ package enum ResponseFormatter {
             let ids = answer.array(key).compactMap(\.string)
             if !ids.isEmpty { text += "\n\(verb): " + ids.map { $0.escapingControlCharacters() }.joined(separator: ", ") + "\n" }
         }
+        // The summary names the nearest smoking area, how far and which way; what it leaves
+        // out is where to find it and its id.
         let nearest = Object(answer.members(.nearestSmoking))
-        if let name = nearest.string(.name) {
-            text += "\nnearest smoking area: \(name), \(nearest.double(.distanceMeters).map(MeasurementText.distance) ?? "") \(nearest.string(.direction) ?? "")"
-            text += " (\(nearest.string(.address) ?? ""); \(nearest.string(.id) ?? ""))\n"
+        let whereabouts = [nearest.string(.address), nearest.string(.id)].compactMap { $0 }.filter { !$0.isEmpty }
+        if !whereabouts.isEmpty {
+            text += "\nnearest smoking area: " + whereabouts.map { $0.escapingControlCharacters() }.joined(separator: "  ") + "\n"
         }
         return text
     }
 
+    /// "1 area", "3,379 areas".
+    static func areas(_ count: Int) -> String { "\(count) area\(count == 1 ? "" : "s")" }
+
     /// A table for people; with `--output ids`, only the distance and id columns.
     static func table(_ areas: [Object], count: Int, idsOnly: Bool = false, width: Int? = nil) -> String {
-        guard !areas.isEmpty else { return count > 0 ? "\(count) areas\n" : "no areas found\n" }
+        guard !areas.isEmpty else { return count > 0 ? Self.areas(count) + "\n" : "no areas found\n" }
         let hasDistance = areas.contains { $0.double(.distanceMeters) != nil }
         let onRoute = areas.contains { $0.double(.alongMeters) != nil }
         let described = idsOnly ? [] : ["KIND", "NAME", "ADDRESS"]
@@ -211,7 +218,7 @@ package enum ResponseFormatter {
         var failed = false
         for case .object(let members) in report.array(.sources) {
             let source = Object(members)
-            let ok = source.string(.status) == "updated"
+            let ok = source.string(.status) == "updated" || source.string(.status) == "unchanged"
             failed = failed || !ok
             let line = (source.string(.summary) ?? "") + "\n"
             if ok { if !quiet { out += line } } else { err += line }

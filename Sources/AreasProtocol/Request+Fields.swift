@@ -210,8 +210,8 @@ struct Fields {
     func distance(_ key: RequestField) throws(RequestError) -> Double? {
         guard let value = try number(key) else { return nil }
         var name: String { key.name }
-        guard value >= 0, value <= 20_100_000 else {
-            throw RequestError(.badRequest, "\(name) must be a number of meters from 0 to 20100000, got \(value)")
+        guard value >= 0, value <= Request.maximumMeters else {
+            throw RequestError(.badRequest, "\(name) must be a number of meters from 0 to \(Int(Request.maximumMeters)), got \(value)")
         }
         return value
     }

@@ -55,6 +55,8 @@ extension Request {
     public static let maximumCorridor = 50_000.0
     /// The deepest Web Mercator zoom a map asks for.
     public static let maximumZoom = 22
+    /// The longest distance a request may name: half the Earth's circumference, about.
+    public static let maximumMeters = 20_100_000.0
 
     /// Parses one request line (without its newline).
     public static func parse(_ line: UnsafeBufferPointer<UInt8>) throws(RequestError) -> Request {

@@ -1,6 +1,6 @@
 /// A command line being read: options are taken out by name, what is left is positional.
 ///
-/// Small on purpose: the three executables need `--name value`, `--name=value`, flags and
+/// Small on purpose: the three executables need `--name value`, `--name=value`, `-kVALUE`, flags and
 /// positionals, with a clear message for anything else.
 package struct ArgumentList {
     package private(set) var remaining: [String]
@@ -37,6 +37,11 @@ package struct ArgumentList {
                 if argument.hasPrefix(name + "=") {
                     remaining.remove(at: index)
                     return String(argument.dropFirst(name.count + 1))
+                }
+                // A one-letter option takes its value attached too, as getopt does: `-k2`.
+                if name.count == 2, !name.hasPrefix("--"), argument.count > 2, argument.hasPrefix(name), !argument.hasPrefix("--") {
+                    remaining.remove(at: index)
+                    return String(argument.dropFirst(2))
                 }
             }
             index += 1

@@ -7,4 +7,6 @@ package enum MonotonicClock {
         clock_gettime(CLOCK_MONOTONIC, &now)
         return Int(now.tv_sec) * 1_000_000 + Int(now.tv_nsec) / 1000
     }
+
+    package static var seconds: Double { Double(microseconds) / 1e6 }
 }

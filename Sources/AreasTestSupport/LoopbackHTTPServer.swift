@@ -35,6 +35,9 @@ package final class LoopbackHTTPServer: Sendable {
         /// Announce `declaredLength` bytes, then send one every `interval` seconds until the
         /// client goes away: a slow upstream that never stops long enough to time out idle.
         case drip(status: Int, contentType: String, declaredLength: Int, interval: Double)
+        /// `body` announced whole, then sent a byte every `interval` seconds: a slow peer whose
+        /// answer is good, so only a deadline can end it.
+        case dripBody(status: Int, contentType: String, [UInt8], interval: Double)
         /// A redirect to `location`.
         case redirect(status: Int, location: String)
 
@@ -111,11 +114,9 @@ package final class LoopbackHTTPServer: Sendable {
             // Paced like a fast network (64 MB/s), not a loopback flood.
             while !stopped.load(ordering: .relaxed), (try? connection.writeAll(chunk)) != nil { usleep(1_000) }
         case .drip(let status, let contentType, let declaredLength, let interval):
-            guard (try? connection.writeAll(Self.head(status, contentType, declaredLength))) != nil else { return }
-            for _ in 0..<declaredLength {
-                if stopped.load(ordering: .relaxed) || (try? connection.writeAll([UInt8(ascii: "x")])) == nil { return }
-                usleep(useconds_t(interval * 1_000_000))
-            }
+            drip(connection, status, contentType, declaredLength, interval) { _ in UInt8(ascii: "x") }
+        case .dripBody(let status, let contentType, let body, let interval):
+            drip(connection, status, contentType, body.count, interval) { body[$0] }
         case .redirect(let status, let location):
             let head = "HTTP/1.1 \(status) Found\r\nLocation: \(location)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
             try? connection.writeAll(Array(head.utf8))
@@ -126,6 +127,15 @@ package final class LoopbackHTTPServer: Sendable {
                 let n = Glibc.read(connection.rawValue, &byte, 1)
                 if n <= 0 && !(n < 0 && errno == EINTR) { return }
             }
+        }
+    }
+
+    /// Announces `length` bytes, then sends `byte(i)` one every `interval` until the client goes.
+    private func drip(_ connection: FileDescriptor, _ status: Int, _ contentType: String, _ length: Int, _ interval: Double, _ byte: (Int) -> UInt8) {
+        guard (try? connection.writeAll(Self.head(status, contentType, length))) != nil else { return }
+        for i in 0..<length {
+            if stopped.load(ordering: .relaxed) || (try? connection.writeAll([byte(i)])) == nil { return }
+            usleep(useconds_t(interval * 1_000_000))
         }
     }
 

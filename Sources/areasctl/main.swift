@@ -24,12 +24,6 @@ do {
     let output = ResponseFormatter.render(answer, for: command, width: TerminalWidth.current(environment: ProcessInfo.processInfo.environment))
     print(output.stdout, terminator: "")
     StandardError.write(output.stderr)
-    // Nothing found in a province: say whether the name is one the data has.
-    if let province = command.province, ResponseFormatter.count(of: answer) == 0,
-       let known = ResponseFormatter.provinces(in: try client.send(Request.stats.line)),
-       let note = ControlCommand.provinceNote(province, known: known) {
-        StandardError.write(note)
-    }
     exit(output.status)
 } catch let error as AreasClient.Unreachable where error.kind == .permissionDenied {
     // 77, as sysexits' EX_NOPERM: the same status as a refused refresh.

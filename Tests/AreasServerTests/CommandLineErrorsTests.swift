@@ -16,7 +16,7 @@ struct CommandLineErrorsTests {
         (["near", "126.97", "37.53"], "126.97 is not a latitude: latitude and longitude look swapped (try: areasctl near 37.53 126.97)"),
         (["radius", "126.97", "37.53", "500"], "look swapped (try: areasctl radius 37.53 126.97 500)"),
         (["near", "37.5", "126.9", "--max-meters", "-5"], "--max-meters must be a distance of 0 or more meters, got -5.0"),
-        (["near", "37.5", "126.9", "-k", "20000"], "-k must be from 0 to 10000, got 20000"),
+        (["near", "37.5", "126.9", "-k", "20000"], "-k must be from 1 to 10000, got 20000"),
         (["along", "--meters", "60000", "37.5,126.9"], "--meters must be from 0 to 50000"),
         (["near", "37.5", "126.9", "--output", "count", "--geojson"], "--output count has no places to draw"),
         (["nera", "37.5", "126.9"], "unknown command 'nera' (did you mean near?)"),
@@ -36,7 +36,7 @@ struct CommandLineErrorsTests {
         let socket = daemon.socket
         let unknown = try Binaries.run("areasctl", ["--socket", socket, "near", "37.53", "126.97", "--province", "서울툭별시"])
         #expect(unknown.status == 0)
-        #expect(unknown.stderr.contains("note: the data has no province '서울툭별시'; it has: "), "\(unknown.stderr)")
+        #expect(unknown.stderr.contains("note: the data has no province '서울툭별시' (did you mean 서울특별시?); it has: "), "\(unknown.stderr)")
         #expect(unknown.stderr.contains("서울특별시"))
         // A short name of a province the data has: answered, and no note.
         let short = try Binaries.run("areasctl", ["--socket", socket, "near", "37.53", "126.97", "--province", "서울"])

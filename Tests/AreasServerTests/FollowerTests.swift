@@ -6,6 +6,7 @@ import AreasSystem
 import AreasTestSupport
 import Foundation
 import Glibc
+import Synchronization
 import Testing
 
 /// One leader and two followers as real processes: one follows the leader's `GET /v1/snapshot`,
@@ -173,5 +174,50 @@ import Testing
         // 28 bytes take 0.3 s; the whole body would take 1,000 s, the time-out 120 s.
         #expect(DaemonQuestions.waitUntil(seconds: 30) { lastError()?.contains("not an areas snapshot (bad magic)") == true }, "\(lastError() ?? "none")")
         #expect(DaemonQuestions.ask(socket, #"{"op":"health"}"#)?["loaded"]?.bool == false)
+    }
+}
+
+/// A leader whose good snapshot comes back a byte every 10 ms: the follower's poll ends at
+/// `follow.timeoutSeconds` as a failure `health` reports, it keeps serving what it had, and a
+/// `refresh` is answered within the time-out instead of waiting for the body.
+@Suite(.timeLimit(.minutes(5))) struct FollowerSlowLeaderTests {
+    @Test func aPollPastItsTimeOutFailsAndHealthSaysSo() async throws {
+        let folder = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let config = try AreasConfig.load(path: Fixtures.sampleConfig(in: folder))
+        let (catalog, _) = await Refresher(config: config, environment: [:], snapshotPath: folder + "/areas.snapshot").refresh(Catalog())
+        let snapshot = SnapshotFile.encode(catalog)
+        final class Polls: Sendable { let count = Atomic<Int>(0) }
+        let polls = Polls()
+        let leader = try LoopbackHTTPServer { _ in
+            polls.count.add(1, ordering: .relaxed).oldValue == 0
+                ? .body(status: 200, contentType: "application/octet-stream", snapshot)
+                : .dripBody(status: 200, contentType: "application/octet-stream", snapshot, interval: 0.01)
+        }
+        defer { leader.stop() }
+        let follower = folder + "/follower"
+        try FileManager.default.createDirectory(atPath: follower, withIntermediateDirectories: true)
+        try #"{"snapshot": "\#(follower)/areas.snapshot", "follow": {"url": "\#(leader.baseURL)/v1/snapshot", "intervalSeconds": 1, "timeoutSeconds": 2}}"#
+            .write(toFile: follower + "/areasd.json", atomically: true, encoding: .utf8)
+        let socket = follower + "/areasd.sock"
+        let (process, log) = try Binaries.startDaemon(["--config", follower + "/areasd.json", "--socket", socket])
+        defer {
+            kill(process.processIdentifier, SIGTERM)
+            _ = process.waitUntilExit(seconds: 20)
+            _ = log.readToEnd()
+        }
+        #expect(DaemonQuestions.waitUntil(seconds: 30) { DaemonQuestions.ask(socket, #"{"op":"health"}"#)?["areas"]?.double == Double(SampleCounts.total) })
+        func health() -> JSONValue? { DaemonQuestions.ask(socket, #"{"op":"health"}"#) }
+        // The second poll drips; 2 s later it has failed, and health says so.
+        #expect(DaemonQuestions.waitUntil(seconds: 20) { health()?["healthy"]?.bool == false }, "\(String(describing: health()))")
+        let problem = health()?["problem"]?.string ?? ""
+        #expect(problem.contains("leader"), "\(problem)")
+        let lastError = DaemonQuestions.ask(socket, #"{"op":"stats"}"#)?["bySource"]?["leader"]?["lastError"]?.string ?? ""
+        #expect(lastError.contains("timed out after 2 s"), "\(lastError)")
+        #expect(health()?["areas"]?.double == Double(SampleCounts.total), "still serving what it had")
+        // A refresh joins or starts a poll, which ends at the time-out: answered well within 8 s.
+        let client = try AreasClient(path: socket, timeoutSeconds: 8)
+        let answer = try JSONParser.parse(client.send(Array(#"{"op":"refresh"}"#.utf8)))
+        #expect(answer["ok"] != nil, "\(answer)")
     }
 }

@@ -33,6 +33,10 @@ struct RegionNames: Sendable {
         districts = byName(districtRefs)
     }
 
+    /// The names the data set has, sorted.
+    var provinceNames: [String] { provinces.keys.sorted() }
+    var districtNames: [String] { districts.keys.sorted() }
+
     /// The references `region` admits.
     func resolve(_ region: Region) -> ResolvedRegion {
         ResolvedRegion(provinces: region.province.map { provinces[$0] ?? [] }, districts: region.district.map { districts[$0] ?? [] })

@@ -1,3 +1,5 @@
+import AreasCore
+
 /// South Korea's provinces (시·도) and their districts (시·군·구), as publishers write them:
 /// how discovery tells a province or district column from any other, reads the region an
 /// address or a name begins with, and finds a district's province when a file names only the
@@ -24,21 +26,11 @@ package enum KoreanRegions {
         ("제주특별자치도", ["제주시", "서귀포시"]),
     ]
 
-    /// Other ways the provinces are written: short forms and the names some changed from.
+    /// Every way a province is written: its official name and the filter's aliases (short
+    /// forms, former names, romanised names).
     static let provinceAliases: [String: String] = {
-        var aliases: [String: String] = [:]
-        for (name, _) in provinces {
-            aliases[name] = name
-            let short = String(name.prefix(2))
-            aliases[short] = name
-            if name.hasSuffix("특별시") || name.hasSuffix("광역시") || name.hasSuffix("특별자치시") { aliases[short + "시"] = name }
-        }
-        for (alias, name) in [("강원도", "강원특별자치도"), ("전라북도", "전북특별자치도"), ("제주도", "제주특별자치도"),
-                              ("경기", "경기도"), ("충북", "충청북도"), ("충남", "충청남도"), ("전남", "전라남도"),
-                              ("경북", "경상북도"), ("경남", "경상남도"), ("전북", "전북특별자치도"), ("강원", "강원특별자치도"),
-                              ("제주", "제주특별자치도"), ("세종", "세종특별자치시")] {
-            aliases[alias] = name
-        }
+        var aliases = Region.standardAliases
+        for (name, _) in provinces { aliases[name] = name }
         return aliases
     }()
 

@@ -27,7 +27,10 @@ extension Answers {
 
         var healthy: Bool { problem == nil }
 
-        init(_ state: ServingState, refreshInterval: Double, refreshing: Bool, now: Double = Date().timeIntervalSince1970) {
+        /// `overdue`: how long the refresh under way has run and the time-out it has passed
+        /// (a refresh, or a follower's poll, that should have ended by now).
+        init(_ state: ServingState, refreshInterval: Double, refreshing: Bool, overdue: (running: Double, limit: Double)? = nil,
+             now: Double = Date().timeIntervalSince1970) {
             let age = state.dataAge(now: now)
             loaded = state.hasData
             areas = state.index.count
@@ -36,6 +39,9 @@ extension Answers {
             self.refreshing = refreshing
             lastRefreshSucceeded = state.lastReport?.succeeded
             problem = Answers.healthProblem(state, refreshInterval: refreshInterval, now: now)
+            if problem == nil, let overdue {
+                problem = "a refresh has run for \(MeasurementText.duration(overdue.running)), past its time-out (\(MeasurementText.duration(overdue.limit)))"
+            }
         }
     }
 
@@ -171,7 +177,8 @@ extension Answers {
         for source in report.sources {
             writer.beginObject()
             writer.key(.name); writer.string(source.name)
-            writer.key(.status); writer.string(source.status.rawValue)
+            // As the summary says it: fetched whole and the same areas as before.
+            writer.key(.status); writer.string(source.isUnchanged ? "unchanged" : source.status.rawValue)
             writer.key(.pages); writer.number(source.pages)
             writer.key(.retries); writer.number(source.retries)
             writer.key(.received); writer.number(source.received)

@@ -16,14 +16,14 @@ enum Answers {
         writer.endObject()
     }
 
-    static func areas(_ matches: [AreaIndex.Match], truncated: Bool, state: ServingState, output: OutputMode, into writer: inout JSONWriter) {
-        list(matches, truncated: truncated, state: state, output: output, into: &writer) { match in
+    static func areas(_ matches: [AreaIndex.Match], truncated: Bool, state: ServingState, output: OutputMode, note: String? = nil, into writer: inout JSONWriter) {
+        list(matches, truncated: truncated, state: state, output: output, note: note, into: &writer) { match in
             (match.position, match.distanceMeters)
         } extra: { _, _ in }
     }
 
-    static func route(_ matches: [AreaIndex.RouteMatch], truncated: Bool, state: ServingState, output: OutputMode, into writer: inout JSONWriter) {
-        list(matches, truncated: truncated, state: state, output: output, into: &writer) { match in
+    static func route(_ matches: [AreaIndex.RouteMatch], truncated: Bool, state: ServingState, output: OutputMode, note: String? = nil, into writer: inout JSONWriter) {
+        list(matches, truncated: truncated, state: state, output: output, note: note, into: &writer) { match in
             (match.position, nil)
         } extra: { match, writer in
             writer.key(.alongMeters); writer.meters(match.alongMeters)
@@ -34,7 +34,7 @@ enum Answers {
     /// `{"ok":true,"count":..,"truncated":..,"areas":[...]}` in the requested output mode; each
     /// match names its area's position and distance, and may add members of its own.
     private static func list<Match>(
-        _ matches: [Match], truncated: Bool, state: ServingState, output: OutputMode, into writer: inout JSONWriter,
+        _ matches: [Match], truncated: Bool, state: ServingState, output: OutputMode, note: String?, into writer: inout JSONWriter,
         locate: (Match) -> (position: Int, distance: Double?),
         extra: (Match, inout JSONWriter) -> Void
     ) {
@@ -42,6 +42,7 @@ enum Answers {
         writer.key(.ok); writer.bool(true)
         writer.key(.count); writer.number(matches.count)
         writer.key(.truncated); writer.bool(truncated)
+        if let note { writer.key(.note); writer.string(note) }
         if output != .count {
             writer.key(.areas)
             writer.beginArray()

@@ -12,7 +12,8 @@ package enum CheckSentence {
         if let nearest = check.nearestSmoking, let meters = nearest.distanceMeters {
             let area = areas[nearest.position]
             let direction = Geodesy.compassPoint(Geodesy.bearing(from: point, to: area.coordinate))
-            sentence += " Nearest smoking area: \(MeasurementText.distance(meters)) \(direction), \(area.name)."
+            // Standing on it, a direction means nothing.
+            sentence += meters < 1 ? " Nearest smoking area: here, \(area.name)." : " Nearest smoking area: \(MeasurementText.distance(meters)) \(direction), \(area.name)."
         } else {
             sentence += " No smoking area is known."
         }

@@ -62,6 +62,20 @@ extension AreaService {
         logger.debug("request \(operation?.name ?? "unreadable") from uid \(peerUID.map(String.init) ?? "unknown"): \(outcome) in \(MonotonicClock.microseconds - startedAt) µs")
     }
 
+    /// A point outside the bounds the data is kept within has no nearest area, zone or
+    /// corridor worth answering with (the nearest to 0, 0 is 13,000 km away): said instead.
+    static func requireInside(_ bounds: GeoBox, _ point: GeoPoint, what: String = "the point") throws(RequestError) {
+        guard !bounds.contains(point) else { return }
+        func text(_ value: Double) -> String { value == value.rounded() ? String(Int(value)) : String(value) }
+        throw RequestError(.badRequest, "\(what) (\(text(point.latitude)), \(text(point.longitude))) lies outside the data's bounds (latitude \(text(bounds.south)) to \(text(bounds.north)), longitude \(text(bounds.west)) to \(text(bounds.east))): no areas are known there")
+    }
+
+    /// For an answer with nothing in it: why, when its region names what the data lacks.
+    static func note(_ empty: Bool, _ region: Region, _ state: ServingState) -> String? {
+        guard empty, !region.isAnywhere else { return nil }
+        return state.index.unknownRegion(region)
+    }
+
     func isAdmin(_ uid: UInt32?, _ view: View) -> Bool {
         guard let uid else { return false }
         return uid == 0 || uid == CurrentProcess.userID || view.adminUids.contains(uid)
@@ -81,27 +95,33 @@ extension AreaService {
         switch request {
         case .near(let point, let k, let maxMeters, let kind, let region, let output):
             try requireData(state)
+            try Self.requireInside(view.bounds, point)
             let region = region.resolved(view.aliases)
             let matches = try Self.run { () throws(GeoError) in
                 try state.index.nearest(to: point, k: Swift.min(k, maxResults), maxMeters: maxMeters, kind: kind, region: region)
             }.get()
-            Answers.areas(matches, truncated: k > maxResults && matches.count == maxResults, state: state, output: output, into: &writer)
+            Answers.areas(matches, truncated: k > maxResults && matches.count == maxResults, state: state, output: output,
+                          note: Self.note(matches.isEmpty, region, state), into: &writer)
         case .radius(let point, let meters, let kind, let region, let limit, let output):
             try requireData(state)
+            try Self.requireInside(view.bounds, point)
             let region = region.resolved(view.aliases)
             let cap = Self.cap(limit, output: output, maxResults: maxResults)
             let matches = try Self.run { () throws(GeoError) in
                 try state.index.areas(within: meters, of: point, kind: kind, region: region, limit: cap + 1)
             }.get()
-            Answers.areas(Array(matches.prefix(cap)), truncated: matches.count > cap, state: state, output: output, into: &writer)
+            Answers.areas(Array(matches.prefix(cap)), truncated: matches.count > cap, state: state, output: output,
+                          note: Self.note(matches.isEmpty, region, state), into: &writer)
         case .bbox(let box, let kind, let region, let limit, let output):
             try requireData(state)
             let region = region.resolved(view.aliases)
             let cap = Self.cap(limit, output: output, maxResults: maxResults)
             let matches = try Self.run { () throws(GeoError) in try state.index.areas(in: box, kind: kind, region: region, limit: cap + 1) }.get()
-            Answers.areas(Array(matches.prefix(cap)), truncated: matches.count > cap, state: state, output: output, into: &writer)
+            Answers.areas(Array(matches.prefix(cap)), truncated: matches.count > cap, state: state, output: output,
+                          note: Self.note(matches.isEmpty, region, state), into: &writer)
         case .check(let point, let region, let previous):
             try requireData(state)
+            try Self.requireInside(view.bounds, point)
             let region = region.resolved(view.aliases)
             let before = previous.map { state.index.check($0, region: region) }
             Answers.check(state.index.check(point, region: region), from: point, before: before, state: state, into: &writer)
@@ -112,12 +132,14 @@ extension AreaService {
             Answers.clusters(clustering, state: state, into: &writer)
         case .along(let path, let meters, let kind, let region, let limit, let output):
             try requireData(state)
+            if !path.contains(where: view.bounds.contains), let first = path.first { try Self.requireInside(view.bounds, first, what: "every point of the route") }
             let region = region.resolved(view.aliases)
             let cap = Self.cap(limit, output: output, maxResults: maxResults)
             let matches = try Self.run { () throws(GeoError) in
                 try state.index.along(path, meters: meters, kind: kind, region: region, limit: cap + 1)
             }.get()
-            Answers.route(Array(matches.prefix(cap)), truncated: matches.count > cap, state: state, output: output, into: &writer)
+            Answers.route(Array(matches.prefix(cap)), truncated: matches.count > cap, state: state, output: output,
+                          note: Self.note(matches.isEmpty, region, state), into: &writer)
         case .get(let id):
             try requireData(state)
             // A record merged into another source's area answers with that area.
@@ -186,7 +208,12 @@ extension AreaService {
     }
 
     func currentHealth(_ view: View) -> Answers.Health {
-        Answers.Health(view.state, refreshInterval: view.refreshInterval, refreshing: isRefreshing)
+        let config = self.config
+        let limit = config.follow?.timeoutSeconds ?? config.refreshTimeoutSeconds
+        // A moment's grace: the deadline's own work (failing the stalled sources, installing
+        // the rest) finishes just after it.
+        let overdue = refreshes.runningSeconds.flatMap { $0 > limit + 1 ? (running: $0, limit: limit) : nil }
+        return Answers.Health(view.state, refreshInterval: view.refreshInterval, refreshing: isRefreshing, overdue: overdue)
     }
 
     /// The Prometheus text exposition of the service's counters and its data.

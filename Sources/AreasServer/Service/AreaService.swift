@@ -67,6 +67,8 @@ package final class AreaService: Sendable {
         var maxResults: Int
         var adminUids: [UInt32]
         var refreshInterval: Double
+        /// Where the data can have areas: a question about a point outside has no answer.
+        var bounds: GeoBox
         var aliases: [String: String]
         var generation: Int
         var configEpoch: Int
@@ -80,7 +82,7 @@ package final class AreaService: Sendable {
         let generation = generation.load(ordering: .acquiring)
         let config = self.config
         return View(state: state, maxResults: config.maxResults, adminUids: config.adminUids,
-                    refreshInterval: config.refreshIntervalSeconds, aliases: config.provinceAliases, generation: generation,
+                    refreshInterval: config.refreshIntervalSeconds, bounds: config.bounds, aliases: config.provinceAliases, generation: generation,
                     configEpoch: configEpoch.load(ordering: .acquiring))
     }
 

@@ -10,6 +10,8 @@ final class RefreshCoordinator: Sendable {
     final class Job: Sendable {
         let done = DispatchSemaphore(value: 0)
         let result = LockedValue<RefreshReport?>(nil)
+        /// When it started, on the monotonic clock.
+        let startedAt = MonotonicClock.seconds
 
         func wait() -> RefreshReport? {
             done.wait()
@@ -21,6 +23,9 @@ final class RefreshCoordinator: Sendable {
     private let inFlight = LockedValue<Job?>(nil)
 
     var isRunning: Bool { inFlight.withLock { $0 != nil } }
+
+    /// How long the refresh under way has been running, or nil when none is.
+    var runningSeconds: Double? { inFlight.withLock { $0.map { MonotonicClock.seconds - $0.startedAt } } }
 
     /// Starts `work`, or joins the refresh already running; returns the job to wait on.
     func start(_ work: @escaping @Sendable () async -> RefreshReport) -> Job {

@@ -1,0 +1,93 @@
+import AreasControl
+import AreasCore
+import AreasProtocol
+import AreasSystem
+import Testing
+
+/// areasctl as a shell user meets it: values it can tell are wrong are usage errors (exit 2)
+/// with the fix in the message, every format prints what it names for every command, and
+/// `check` answers a script with its exit status.
+@Suite(.timeLimit(.minutes(5))) struct ShellUseTests {
+    @Test(arguments: [
+        (["bbox", "38", "126", "37", "127"], "SOUTH (38) is north of NORTH (37)"),
+        (["bbox", "37", "127", "38", "126"], "WEST (127) is east of EAST (126)"),
+        (["bbox", "126.9", "37.5", "127.0", "37.6"], "try: areasctl bbox 37.5 126.9 37.6 127"),
+        (["bbox", "37", "126", "38", "200"], "EAST must be between -180 and 180"),
+        (["clusters", "38", "126", "37", "127", "--zoom", "10"], "SOUTH (38) is north of NORTH (37)"),
+        (["along", "126.97,37.55", "126.98,37.56"], "126.97,37.55: latitude and longitude look swapped (try 37.55,126.97)"),
+        (["along", "37.55,126.97", "37.56,190"], "37.56,190 is not a position"),
+        (["radius", "37.5", "127", "-5"], "METERS must be from 0 to 20100000, got -5"),
+        (["radius", "37.5", "127", "1e9"], "METERS must be from 0 to 20100000"),
+        (["near", "37.5", "127", "-k", "0"], "-k must be from 1 to 10000, got 0"),
+        (["near", "37.5", "127", "--limit", "3"], "--limit does not apply to near"),
+        (["near", "37.5", "200"], "longitude must be between -180 and 180"),
+    ])
+    func valuesItCanCheckAreUsageErrors(arguments: [String], message: String) {
+        #expect {
+            _ = try ControlCommand.parse(arguments)
+        } throws: { error in
+            (error as? UsageError).map { "\($0)".contains(message) } ?? false
+        }
+    }
+
+    @Test func aOneLetterOptionTakesItsValueAttached() throws {
+        let attached = try ControlCommand.parse(["near", "37.5", "127", "-k2"])
+        let apart = try ControlCommand.parse(["near", "37.5", "127", "-k", "2"])
+        #expect(attached.request == apart.request)
+        let afterSeparator = try ControlCommand.parse(["near", "--", "37.5", "-127"])
+        #expect(afterSeparator.request == Request.near(point: GeoPoint(uncheckedLatitude: 37.5, longitude: -127), k: 10, maxMeters: nil, kind: .all, region: Region(), output: .full))
+    }
+
+    private func render(_ answer: String, _ arguments: [String]) throws -> ResponseFormatter.Output {
+        ResponseFormatter.render(Array(answer.utf8), for: try ControlCommand.parse(arguments))
+    }
+
+    @Test(arguments: [
+        ([String](), "1 area\n"), (["--format", "tsv"], "1\n"), (["--format", "ndjson"], "{\"count\":1}\n"),
+    ])
+    func aCountInEveryFormat(format: [String], printed: String) throws {
+        let output = try render(#"{"ok":true,"count":1,"truncated":false}"#, ["radius", "37.5", "127", "300", "--output", "count"] + format)
+        #expect(output.stdout == printed)
+        #expect(output.status == 0)
+    }
+
+    static let getAnswer = #"{"ok":true,"count":1,"areas":[{"id":"yongsan:027a36e0cd0ad58b","kind":"smoking","name":"서울역 광장","lat":37.5546,"lon":126.9706,"address":"서울특별시 용산구 한강대로 405","source":"yongsan","fields":[["위도","37.5546"]]}]}"#
+
+    @Test func getInEveryFormat() throws {
+        let tsv = try render(Self.getAnswer, ["get", "yongsan:027a36e0cd0ad58b", "--format", "tsv"])
+        #expect(tsv.stdout == "yongsan:027a36e0cd0ad58b\t\tsmoking\t37.5546\t126.9706\t서울역 광장\t서울특별시 용산구 한강대로 405\n")
+        let ndjson = try render(Self.getAnswer, ["get", "yongsan:027a36e0cd0ad58b", "--format", "ndjson"])
+        let line = try JSONParser.parse(Array(ndjson.stdout.utf8.dropLast()))
+        #expect(line["id"]?.string == "yongsan:027a36e0cd0ad58b" && line["fields"] != nil)
+        #expect(ndjson.stdout.filter { $0 == "\n" }.count == 1)
+    }
+
+    static func checkAnswer(inside: Bool, nearestAddress: String) -> String {
+        #"{"ok":true,"inside":\#(inside),"summary":"\#(inside ? "No smoking here: inside 1 non-smoking zone (공원)." : "Not inside any known non-smoking zone.") Nearest smoking area: 30 m N, 부스.","zones":[],"nearestSmoking":{"id":"s:1","name":"부스","distanceMeters":30,"direction":"N","address":"\#(nearestAddress)"}}"#
+    }
+
+    @Test(arguments: [(true, Int32(1)), (false, Int32(0))])
+    func checkSaysByItsExitStatusWhetherSmokingIsForbidden(inside: Bool, status: Int32) throws {
+        let answer = Self.checkAnswer(inside: inside, nearestAddress: "")
+        let loud = try render(answer, ["check", "37.5", "127"])
+        #expect(loud.status == status)
+        // The nearest area is named once, in the summary; the line after adds only its id.
+        #expect(loud.stdout.components(separatedBy: "부스").count == 2, "\(loud.stdout)")
+        #expect(loud.stdout.hasSuffix("nearest smoking area: s:1\n"), "no empty address: \(loud.stdout)")
+        let quiet = try render(answer, ["check", "-q", "37.5", "127"])
+        #expect(quiet.stdout.isEmpty && quiet.status == status)
+    }
+
+    @Test func theDaemonsNoteOnAnEmptyAnswerGoesToStandardError() throws {
+        let output = try render(#"{"ok":true,"count":0,"truncated":false,"note":"the data has no district '용산' (did you mean 용산구?); it has: 용산구","areas":[]}"#,
+                                ["near", "37.5", "127", "--district", "용산"])
+        #expect(output.stdout == "no areas found\n")
+        #expect(output.stderr == "note: the data has no district '용산' (did you mean 용산구?); it has: 용산구\n")
+    }
+
+    @Test func anUnchangedSourceIsARefreshThatSucceeded() throws {
+        let answer = #"{"ok":true,"refreshed":true,"report":{"succeeded":true,"sources":[{"name":"a","status":"unchanged","summary":"a: unchanged, 3 areas from 1 page"}]}}"#
+        let output = try render(answer, ["refresh"])
+        #expect(output.status == 0 && output.stdout == "a: unchanged, 3 areas from 1 page\n" && output.stderr.isEmpty)
+    }
+}

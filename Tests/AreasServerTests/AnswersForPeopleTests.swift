@@ -1,0 +1,75 @@
+import AreasCore
+import AreasProtocol
+import AreasTestSupport
+import Foundation
+import Testing
+
+/// What the daemon says where an answer could mislead: a point outside the data's bounds, a
+/// region the data lacks (over the socket and HTTP alike), standing on a smoking area, a
+/// refresh that changed nothing. Through a real daemon on the samples.
+@Suite(.timeLimit(.minutes(5))) struct AnswersForPeopleTests {
+    @Test func aPointOutsideTheBoundsIsSaidNotAnsweredFromAfar() throws {
+        let (daemon, address) = try SampleDaemon.withHTTP()
+        defer { daemon.stop() }
+        for request in [#"{"op":"near","lat":0,"lon":0}"#, #"{"op":"radius","lat":35.68,"lon":139.77,"meters":500}"#,
+                        #"{"op":"check","lat":0,"lon":0}"#, #"{"op":"along","path":[[0,0],[1,1]],"meters":50}"#] {
+            let answer = try #require(DaemonQuestions.ask(daemon.socket, request))
+            #expect(answer["error"]?["code"]?.string == "bad_request", "\(answer)")
+            #expect(answer["error"]?["message"]?.string?.contains("lies outside the data's bounds (latitude 33 to 39, longitude 124 to 132)") == true, "\(answer)")
+        }
+        let response = try HTTPTestClient(address).get("/v1/near?lat=0&lon=0")
+        #expect(response.status == 400)
+        #expect(response.text.contains("outside the data's bounds"))
+        // A route that enters the bounds is answered.
+        #expect(DaemonQuestions.ask(daemon.socket, #"{"op":"along","path":[[33.0,123.0],[37.55,126.97]],"meters":50}"#)?["ok"]?.bool == true)
+    }
+
+    @Test func aRegionTheDataLacksIsNamedOverHTTP() throws {
+        let (daemon, address) = try SampleDaemon.withHTTP()
+        defer { daemon.stop() }
+        for (query, note) in [("province=서울툭별시", "the data has no province '서울툭별시' (did you mean 서울특별시?); it has: "),
+                              ("district=용산", "the data has no district '용산' (did you mean 용산구?); it has: ")] {
+            let target = "/v1/near?lat=37.53&lon=126.97&" + (query.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) ?? query)
+            let body = try JSONParser.parse(try HTTPTestClient(address).get(target).body)
+            #expect(body["count"]?.double == 0)
+            #expect(body["note"]?.string?.hasPrefix(note) == true, "\(body)")
+            #expect(body["note"]?.string?.contains(", ,") == false, "no empty names")
+        }
+    }
+
+    @Test func aRomanisedProvinceNameFindsItsAreas() throws {
+        let daemon = try SampleDaemon()
+        defer { daemon.stop() }
+        let socket = daemon.socket
+        let roman = try #require(DaemonQuestions.ask(socket, #"{"op":"near","lat":37.53,"lon":126.97,"k":5,"province":"Seoul","output":"ids"}"#))
+        let hangul = try #require(DaemonQuestions.ask(socket, #"{"op":"near","lat":37.53,"lon":126.97,"k":5,"province":"서울특별시","output":"ids"}"#))
+        #expect(roman["count"]?.double == 5)
+        #expect(roman["areas"] == hangul["areas"])
+        #expect(roman["note"] == nil)
+    }
+
+    /// On a smoking area's own position: no direction, which would mean nothing.
+    @Test func standingOnASmokingAreaIsHere() throws {
+        let daemon = try SampleDaemon()
+        defer { daemon.stop() }
+        let socket = daemon.socket
+        let booth = try #require(DaemonQuestions.ask(socket, #"{"op":"near","lat":37.53,"lon":126.97,"k":1,"kind":"smoking"}"#)?["areas"]?.array.first)
+        let lat = try #require(booth["lat"]?.double), lon = try #require(booth["lon"]?.double), name = try #require(booth["name"]?.string)
+        let check = try #require(DaemonQuestions.ask(socket, #"{"op":"check","lat":\#(lat),"lon":\#(lon)}"#))
+        #expect(check["summary"]?.string?.hasSuffix("Nearest smoking area: here, \(name).") == true, "\(check)")
+    }
+
+    /// A source fetched again with the same areas is "unchanged" in the JSON as in the summary.
+    @Test func anUnchangedSourceSaysSoInTheReport() throws {
+        let daemon = try SampleDaemon()
+        defer { daemon.stop() }
+        let socket = daemon.socket
+        let report = try #require(DaemonQuestions.ask(socket, #"{"op":"refresh","wait":true}"#)?["report"])
+        for source in report["sources"]?.array ?? [] {
+            let summary = source["summary"]?.string ?? ""
+            #expect(source["status"]?.string == (summary.contains(": unchanged") ? "unchanged" : "updated"), "\(summary)")
+        }
+        #expect(report["sources"]?.array.contains { $0["status"]?.string == "unchanged" } == true)
+        #expect(report["succeeded"]?.bool == true)
+    }
+}
