@@ -109,7 +109,7 @@ package enum ResponseFormatter {
                 rows.append([zone.double(.distanceMeters).map(MeasurementText.distance) ?? "", zone.double(.footprintMeters).map(MeasurementText.distance) ?? "",
                              zone.string(.name) ?? "", zone.string(.address) ?? "", zone.string(.id) ?? ""])
             }
-            text += "\n" + align(rows, rightAligned: [0, 1], elastic: [2, 3], width: width)
+            text += "\n" + align(rows, rightAligned: [0, 1], elastic: [3, 2], droppable: 3, middle: [4], width: width)
         }
         for (key, verb) in [(AnswerKey.entered, "entered"), (AnswerKey.exited, "left")] {
             let ids = answer.array(key).compactMap(\.string)
@@ -144,9 +144,12 @@ package enum ResponseFormatter {
             rows.append(row)
         }
         let measured = (hasDistance ? 1 : 0) + (onRoute ? 2 : 0)
-        // KIND is short; NAME and ADDRESS give way to fit the terminal.
-        let elastic: Set<Int> = idsOnly ? [] : [measured + 1, measured + 2]
-        return align(rows, rightAligned: Set(0..<measured), elastic: elastic, width: width)
+        // KIND is short; ADDRESS, then NAME give way to fit the terminal, ADDRESS goes before
+        // a name is cut to a few syllables, and an id loses its middle only when nothing else
+        // is left.
+        let elastic = idsOnly ? [] : [measured + 2, measured + 1]
+        return align(rows, rightAligned: Set(0..<measured), elastic: elastic, droppable: idsOnly ? nil : measured + 2,
+                     middle: [rows[0].count - 1], width: width)
     }
 
     /// Tab-separated lines without a header, for `cut` and `awk`: id, then the distance in
@@ -235,33 +238,77 @@ package enum ResponseFormatter {
     }
 
     /// Columns padded to the widest cell, counting wide (Hangul, CJK) characters as two. With
-    /// a `width`, the `elastic` columns (names, addresses) give up space, the widest first,
-    /// until each line fits, and their long cells end in "…"; distances and ids stay whole.
-    static func align(_ rows: [[String]], rightAligned: Set<Int>, elastic: Set<Int> = [], width: Int? = nil) -> String {
+    /// a `width`, the lines are made to fit it: the `elastic` columns (addresses, names) give
+    /// up space in their order, their long cells ending in "…", the last of them (the one that
+    /// matters most) keeping 24 columns while the `middle` columns (ids) lose their middle down
+    /// to 17; the `droppable` column (an address) goes when it would be cut below 16 columns or
+    /// the name below 24 and leaving it out gives the name more. Distances stay whole.
+    static func align(_ rows: [[String]], rightAligned: Set<Int>, elastic: [Int] = [], droppable: Int? = nil, middle: Set<Int> = [],
+                      width: Int? = nil) -> String {
         guard let columns = rows.map(\.count).max() else { return "" }
         var widths = [Int](repeating: 0, count: columns)
         for row in rows { for (i, cell) in row.enumerated() { widths[i] = Swift.max(widths[i], displayWidth(cell)) } }
+        var shown = Array(0..<columns)
         if let width {
-            let narrowest = 8
-            var excess = widths.reduce(2 * (columns - 1), +) - width
-            while excess > 0, let widest = elastic.filter({ widths[$0] > narrowest }).max(by: { widths[$0] < widths[$1] }) {
-                widths[widest] -= 1
-                excess -= 1
+            // Who gives way, and down to what: the lesser elastic columns to 8, the last (most
+            // important) to 24, the ids to 17, and only then the last to 8.
+            let kept = elastic.last
+            let order = elastic.dropLast().map { ($0, 8) } + (kept.map { [($0, 24)] } ?? []) + middle.map { ($0, 17) } + (kept.map { [($0, 8)] } ?? [])
+            func fit(_ widths: inout [Int], _ shown: [Int]) {
+                var excess = shown.map { widths[$0] }.reduce(2 * (shown.count - 1), +) - width
+                for (column, narrowest) in order where shown.contains(column) && excess > 0 {
+                    let given = Swift.min(excess, Swift.max(0, widths[column] - narrowest))
+                    widths[column] -= given
+                    excess -= given
+                }
             }
+            var fitted = widths
+            fit(&fitted, shown)
+            // A column cut to a few characters says nothing: better give its room to the name.
+            if let droppable, let kept, kept != droppable,
+               fitted[kept] < Swift.min(24, widths[kept]) || fitted[droppable] < Swift.min(16, widths[droppable]) {
+                let without = shown.filter { $0 != droppable }
+                var narrower = widths
+                fit(&narrower, without)
+                let uselessLeft = fitted[droppable] < Swift.min(16, widths[droppable])
+                if narrower[kept] > fitted[kept] || (uselessLeft && narrower[kept] >= fitted[kept]) { (shown, fitted) = (without, narrower) }
+            }
+            // An id cut by a character or two is still unusable: the name gives those instead.
+            if let kept {
+                for column in middle where shown.contains(column) {
+                    let cut = widths[column] - fitted[column]
+                    if cut > 0 && cut < 6 && fitted[kept] - cut >= 8 {
+                        fitted[column] += cut
+                        fitted[kept] -= cut
+                    }
+                }
+            }
+            widths = fitted
         }
         var text = ""
         for row in rows {
             var line = ""
-            for (i, cell) in row.enumerated() {
-                let shown = displayWidth(cell) > widths[i] ? elide(cell, to: widths[i]) : cell
-                let pad = String(repeating: " ", count: widths[i] - displayWidth(shown))
-                let isLast = i == row.count - 1
-                line += rightAligned.contains(i) ? pad + shown : (isLast ? shown : shown + pad)
+            let cells = shown.filter { $0 < row.count }
+            for (position, i) in cells.enumerated() {
+                let cell = row[i]
+                let fits = displayWidth(cell) <= widths[i]
+                let written = fits ? cell : middle.contains(i) ? elideMiddle(cell, to: widths[i]) : elide(cell, to: widths[i])
+                let pad = String(repeating: " ", count: Swift.max(0, widths[i] - displayWidth(written)))
+                let isLast = position == cells.count - 1
+                line += rightAligned.contains(i) ? pad + written : (isLast ? written : written + pad)
                 if !isLast { line += "  " }
             }
             text += line + "\n"
         }
         return text
+    }
+
+    /// `text` with its middle replaced by "…" to fit `width` columns: both ends of an id stay.
+    static func elideMiddle(_ text: String, to width: Int) -> String {
+        let characters = Array(text)
+        guard characters.count > width, width >= 3 else { return text }
+        let head = (width - 1) / 2, tail = width - 1 - head
+        return String(characters.prefix(head)) + "…" + String(characters.suffix(tail))
     }
 
     /// The longest start of `text` that fits `width` columns with "…" after it.
