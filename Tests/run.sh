@@ -8,13 +8,15 @@ log=$(mktemp)
 status=0
 # promtool checks the metrics text (Debian ships it in the prometheus package); fish and zsh run
 # the completion scripts, mandoc lints the manual pages, nginx runs the README's server block;
-# systemd-nspawn boots a real systemd for the units, setpriv asks as another user.
+# systemd-nspawn boots a real systemd for the units, setpriv asks as another user, man and
+# script show the manual as a terminal sees it.
 missing=""
 command -v promtool >/dev/null || missing="$missing prometheus"
 for tool in fish zsh mandoc nginx curl openssl; do command -v $tool >/dev/null || [ -x /usr/sbin/$tool ] || missing="$missing $tool"; done
 command -v groff >/dev/null || missing="$missing groff-base"
 command -v systemd-nspawn >/dev/null || missing="$missing systemd-container"
 command -v setpriv >/dev/null || missing="$missing util-linux"
+command -v man >/dev/null || missing="$missing man-db"
 command -v systemd-analyze >/dev/null || missing="$missing systemd"
 # The map page: Debian's Leaflet, and a real browser with Korean fonts to load it in.
 [ -e /usr/share/javascript/leaflet/leaflet.js ] || missing="$missing libjs-leaflet libjs-leaflet.markercluster"

@@ -5,6 +5,8 @@ import AreasSystem
 /// the manual, a completion script), or a question for the daemon.
 package enum ControlInvocation: Sendable {
     case text(String)
+    /// The manual page's roff source: shown through `man` on a terminal.
+    case manual(String)
     case ask(ControlCommand)
 
     package static func parse(_ arguments: [String]) throws(UsageError) -> ControlInvocation {
@@ -15,7 +17,7 @@ package enum ControlInvocation: Sendable {
             return .text(named.flatMap(table.command).map(table.help(for:)) ?? table.help)
         }
         if beforeSeparator.contains("--version") { return .text("areasctl \(AreasVersion.current)\n") }
-        if beforeSeparator.contains("--manual") { return .text(table.manualPage(version: AreasVersion.current, date: AreasVersion.date)) }
+        if beforeSeparator.contains("--manual") { return .manual(table.manualPage(version: AreasVersion.current, date: AreasVersion.date)) }
         if beforeSeparator.first == "completion" {
             let shells = CommandLineTable.Shell.allCases.map(\.rawValue).joined(separator: ", ")
             guard arguments.count == 2 else { throw .wrongArguments("completion takes one shell: \(shells)") }

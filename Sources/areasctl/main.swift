@@ -10,6 +10,9 @@ do {
     case .text(let text):
         print(text, terminator: "")
         exit(0)
+    case .manual(let roff):
+        if !ManualPager.show(roff) { print(roff, terminator: "") }
+        exit(0)
     case .ask(let asked):
         command = asked
     }

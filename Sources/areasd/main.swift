@@ -11,7 +11,8 @@ do {
         exit(0)
     }
     if options.manual {
-        print(Daemon.table.manualPage(version: AreasVersion.current, date: AreasVersion.date), terminator: "")
+        let roff = Daemon.table.manualPage(version: AreasVersion.current, date: AreasVersion.date)
+        if !ManualPager.show(roff) { print(roff, terminator: "") }
         exit(0)
     }
     if options.version {

@@ -80,6 +80,18 @@ struct CompletionAndManualTests {
         #expect(!near.stdout.contains("--force"))
     }
 
+    /// On a terminal (`script` gives one) `--manual` is the page `man` formats; piped, the roff.
+    @Test(.enabled(if: tool("man") != nil && tool("script") != nil, "man or script is not installed (Tests/run.sh installs man-db and util-linux)"),
+          arguments: ["areasctl", "areasd"])
+    func theManualOnATerminalIsFormatted(binary: String) throws {
+        let command = "\(Binaries.path(binary)) --manual"
+        let shown = try Binaries.run(try #require(Self.tool("script")), ["-qec", command, "/dev/null"], environment: ["MANPAGER": "cat", "COLUMNS": "80"])
+        #expect(shown.status == 0)
+        #expect(shown.stdout.contains("\(binary.uppercased())(") && !shown.stdout.contains(".TH "), "\(shown.stdout.prefix(300))")
+        let piped = try Binaries.run(binary, ["--manual"])
+        #expect(piped.stdout.hasPrefix(".TH \(binary.uppercased())"))
+    }
+
     @Test(arguments: ["areasctl", "areasd"])
     func manualPagesReadCleanly(binary: String) throws {
         let page = try Binaries.run(binary, ["--manual"])
