@@ -5,8 +5,9 @@ import AreasSystem
 /// An areasctl command line turned into a request line and how to show the answer.
 package struct ControlCommand: Sendable {
     /// How answers are printed: a table for people; the daemon's JSON; GeoJSON; or, for
-    /// scripts, tab-separated lines without a header, or one JSON object per area a line.
-    package enum Format: String, Sendable, CaseIterable { case table, json, geojson, tsv, ndjson }
+    /// scripts, tab-separated lines without a header, CSV with one, or one JSON object per
+    /// area a line.
+    package enum Format: String, Sendable, CaseIterable { case table, json, geojson, tsv, csv, ndjson }
 
     package var operation: RequestOperation
     package var request: Request

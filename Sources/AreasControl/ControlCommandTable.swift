@@ -22,6 +22,8 @@ extension ControlCommand {
             .init(["--manual"], "print this manual page in man(7) format and exit"),
         ],
         commands: RequestOperation.allCases.map(command(for:)) + [
+            .init("pipe", "send each request line read from standard input (the wire protocol's JSON) over one connection and print each answer line; exit 1 if any answer is an error"),
+            .init("version", "this areasctl's version and the running daemon's"),
             .init("completion", "SHELL", operandChoices: CommandLineTable.Shell.allCases.map(\.rawValue),
                   "print the completion script for bash, zsh or fish"),
         ],
@@ -37,7 +39,7 @@ extension ControlCommand {
             .init(["--district"], value: "NAME", "only this district (시군구)"),
             .init(["--output"], value: "MODE", choices: OutputMode.allCases.map(\.rawValue), "whole areas, ids and distances, or only the count"),
             .init(["--format"], value: "FORMAT", choices: Format.allCases.map(\.rawValue),
-                  "a table; the daemon's JSON; GeoJSON; headerless tab-separated lines; one JSON object an area a line"),
+                  "a table; the daemon's JSON; GeoJSON; headerless tab-separated lines; CSV with a header row; one JSON object an area a line"),
             .init(["--json"], "the daemon's answer as it sent it (--format json)"),
             .init(["--geojson"], "a GeoJSON FeatureCollection with every area's position (--format geojson)"),
             .init(["--force"], "replace the data even when a source shrank past maxShrink"),
@@ -60,6 +62,7 @@ extension ControlCommand {
             ("areasctl check -q 37.5289 126.968 && echo allowed", "the same for a script: exit 0 outside every non-smoking zone"),
             ("areasctl radius 37.55 126.97 500 --kind smoking --format geojson > nearby.geojson", "smoking areas within 500 m, for a map"),
             ("areasctl health || echo degraded", "for a probe or a cron job"),
+            ("areasctl pipe < requests.jsonl > answers.jsonl", "many questions over one connection, as redis-cli --pipe"),
             ("source <(areasctl completion bash)", "completion in this shell"),
         ],
         seeAlso: ["areasd(8)"])

@@ -8,6 +8,10 @@ package enum ControlInvocation: Sendable {
     /// The manual page's roff source: shown through `man` on a terminal.
     case manual(String)
     case ask(ControlCommand)
+    /// Request lines from standard input, answers to standard output, over one connection.
+    case pipe(socketPath: String?, timeoutSeconds: Double)
+    /// The client's version and the daemon's.
+    case version(socketPath: String?, timeoutSeconds: Double)
 
     package static func parse(_ arguments: [String]) throws(UsageError) -> ControlInvocation {
         let table = ControlCommand.table
@@ -24,6 +28,21 @@ package enum ControlInvocation: Sendable {
             guard let shell = CommandLineTable.Shell(rawValue: arguments[1]) else { throw .invalidValue("SHELL (\(shells))", arguments[1]) }
             return .text(table.completionScript(for: shell))
         }
+        if let verb = beforeSeparator.first(where: { !$0.hasPrefix("-") && !isOptionValue($0, in: arguments) }), verb == "pipe" || verb == "version" {
+            var list = ArgumentList(arguments)
+            let socketPath = try list.value("--socket", "-s")
+            let timeout = try list.value("--timeout", as: { Double($0) }) ?? (verb == "pipe" ? 600 : 5)
+            guard timeout > 0 && timeout <= 86_400 else { throw .invalidValue("--timeout", String(timeout)) }
+            let rest = try list.positionals()
+            guard rest == [verb] else { throw .wrongArguments("\(verb) takes no arguments or options but --socket and --timeout") }
+            return verb == "pipe" ? .pipe(socketPath: socketPath, timeoutSeconds: timeout) : .version(socketPath: socketPath, timeoutSeconds: timeout)
+        }
         return .ask(try ControlCommand.parse(arguments))
+    }
+
+    /// Whether `word` is the value of a global option (`--socket PATH`), not the command.
+    private static func isOptionValue(_ word: String, in arguments: [String]) -> Bool {
+        guard let index = arguments.firstIndex(of: word), index > 0 else { return false }
+        return ["--socket", "-s", "--timeout"].contains(arguments[index - 1])
     }
 }

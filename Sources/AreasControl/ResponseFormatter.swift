@@ -54,6 +54,7 @@ package enum ResponseFormatter {
             if command.output == .count {
                 switch command.format {
                 case .tsv: return Output(stdout: "\(count)\n", stderr: note, status: 0)
+                case .csv: return Output(stdout: "count\r\n\(count)\r\n", stderr: note, status: 0)
                 case .ndjson: return Output(stdout: "{\"count\":\(count)}\n", stderr: note, status: 0)
                 default: return Output(stdout: Self.areas(count) + "\n", stderr: note, status: 0)
                 }
@@ -61,6 +62,7 @@ package enum ResponseFormatter {
             switch command.format {
             case .geojson: return Output(stdout: geoJSON(.object(response), idsOnly: command.output == .ids), stderr: note, status: 0)
             case .tsv: return Output(stdout: tsv(areas, idsOnly: command.output == .ids), stderr: note, status: 0)
+            case .csv: return Output(stdout: csv(areas, idsOnly: command.output == .ids), stderr: note, status: 0)
             case .ndjson: return Output(stdout: ndjson(object.array(.areas)), stderr: note, status: 0)
             default: return Output(stdout: table(areas, count: count, idsOnly: command.output == .ids, width: width), stderr: note, status: 0)
             }
@@ -69,6 +71,7 @@ package enum ResponseFormatter {
             switch command.format {
             case .geojson: return Output(stdout: geoJSON(.object(response)), stderr: "", status: 0)
             case .tsv: return Output(stdout: tsv([Object(first)], idsOnly: false), stderr: "", status: 0)
+            case .csv: return Output(stdout: csv([Object(first)], idsOnly: false), stderr: "", status: 0)
             case .ndjson: return Output(stdout: ndjson([.object(first)]), stderr: "", status: 0)
             default: return Output(stdout: detail(Object(first)), stderr: "", status: 0)
             }
@@ -156,20 +159,38 @@ package enum ResponseFormatter {
     /// meters (empty without a query point), then, unless `ids`, kind, latitude, longitude,
     /// name and address. Tabs and line breaks inside a cell become spaces.
     static func tsv(_ areas: [Object], idsOnly: Bool) -> String {
+        cells(areas, idsOnly: idsOnly).map { row in
+            row.map { cell in cell.map { $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" ? " " : String($0) }.joined().escapingControlCharacters() }
+                .joined(separator: "\t") + "\n"
+        }.joined()
+    }
+
+    /// The same columns as CSV (RFC 4180) with a header row naming them, for spreadsheets and
+    /// tools that read columns by name.
+    static func csv(_ areas: [Object], idsOnly: Bool) -> String {
+        let header = idsOnly ? ["id", "distanceMeters"] : ["id", "distanceMeters", "kind", "lat", "lon", "name", "address"]
+        return ([header] + cells(areas, idsOnly: idsOnly)).map { row in
+            row.map { raw in
+                let cell = raw.escapingControlCharacters()
+                return cell.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
+                    ? "\"" + cell.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : cell
+            }.joined(separator: ",") + "\r\n"
+        }.joined()
+    }
+
+    /// Each area's cells for TSV and CSV, as the daemon sent them.
+    private static func cells(_ areas: [Object], idsOnly: Bool) -> [[String]] {
         func cell(_ area: Object, _ key: AnswerKey) -> String {
             guard case .string(let raw)? = area.value(key) else { return "" }
-            let flat = raw.map { $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" ? " " : String($0) }.joined()
-            return flat.escapingControlCharacters()
+            return raw
         }
-        var text = ""
-        for area in areas {
+        return areas.map { area in
             var cells = [cell(area, .id), area.double(.distanceMeters).map { String($0) } ?? ""]
             if !idsOnly {
                 cells += [cell(area, .kind), area.text(.lat) ?? "", area.text(.lon) ?? "", cell(area, .name), cell(area, .address)]
             }
-            text += cells.joined(separator: "\t") + "\n"
+            return cells
         }
-        return text
     }
 
     /// One area a line, each as the daemon sent it: JSON, so the text is exact.

@@ -15,6 +15,10 @@ do {
         exit(0)
     case .ask(let asked):
         command = asked
+    case .pipe(let socketPath, let timeout):
+        exit(ClientSession.pipe(socketPath: socketPath, timeoutSeconds: timeout))
+    case .version(let socketPath, let timeout):
+        exit(ClientSession.version(socketPath: socketPath, timeoutSeconds: timeout))
     }
 } catch {
     StandardError.write("areasctl: \(error)\nrun 'areasctl --help' for usage\n")

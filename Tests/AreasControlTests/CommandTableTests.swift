@@ -19,8 +19,17 @@ struct CommandTableTests {
         "--district": "용산구", "--output": "ids", "--format": "tsv", "--zoom": "7", "--previous": "37.5,127",
     ]
 
+    /// Commands areasctl answers itself or that send no one question: they take no command options.
+    static let clientOnly: Set<String> = ["completion", "pipe", "version"]
+
+    @Test(arguments: ["pipe", "version"], ["-k", "--json", "--format", "--province"])
+    func theClientOnlyCommandsTakeNoCommandOptions(command: String, option: String) {
+        #expect(ControlCommand.table.command(command)?.options.isEmpty == true)
+        #expect(throws: UsageError.self) { _ = try ControlInvocation.parse([command, option] + (Self.values[option].map { [$0] } ?? [])) }
+    }
+
     static var pairs: [(String, String)] {
-        ControlCommand.table.commands.filter { $0.name != "completion" }.flatMap { command in
+        ControlCommand.table.commands.filter { !Self.clientOnly.contains($0.name) }.flatMap { command in
             ControlCommand.table.commandOptions.map { (command.name, $0.name) }
         }
     }

@@ -51,6 +51,14 @@ import Testing
         #expect(output.status == 0)
     }
 
+    @Test func csvHasAHeaderRowAndQuotesWhatNeedsIt() throws {
+        let answer = #"{"ok":true,"count":1,"truncated":false,"areas":[{"id":"a:1","kind":"smoking","name":"역 \"광장\", 1번","lat":37.5,"lon":127,"distanceMeters":95.2,"address":"서울"}]}"#
+        let output = try render(answer, ["near", "37.5", "127", "--format", "csv"])
+        #expect(output.stdout == "id,distanceMeters,kind,lat,lon,name,address\r\na:1,95.2,smoking,37.5,127,\"역 \"\"광장\"\", 1번\",서울\r\n")
+        let ids = try render(answer, ["near", "37.5", "127", "--format", "csv", "--output", "ids"])
+        #expect(ids.stdout == "id,distanceMeters\r\na:1,95.2\r\n")
+    }
+
     static let getAnswer = #"{"ok":true,"count":1,"areas":[{"id":"yongsan:027a36e0cd0ad58b","kind":"smoking","name":"서울역 광장","lat":37.5546,"lon":126.9706,"address":"서울특별시 용산구 한강대로 405","source":"yongsan","fields":[["위도","37.5546"]]}]}"#
 
     @Test func getInEveryFormat() throws {
