@@ -9,8 +9,12 @@
 #   PREFIX/bin/areasd, PREFIX/bin/areasctl   release binaries, Swift libraries linked in
 #   PREFIX/lib/areas/previous/               the binaries this run replaced (for --rollback)
 #   PREFIX/share/man/man1/areasctl.1, man8/areasd.8, bash/zsh/fish completions, the README
-#   /etc/areasd/areasd.json, areasd.env      the config and the key (kept when present)
+#   /etc/areasd/areasd.json, areasd.env      the config and the keys (kept when present)
 #   /etc/systemd/system/areasd.{service,socket}, /etc/cron.d/areas-refresh
+#   sysusers.d/areas.conf                    the group areas (/usr/lib with --prefix /usr, else /etc)
+# The units, cron file and config go under /etc whatever the prefix: systemd and cron read only
+# there. With a prefix other than /usr and /usr/local, the man pages and completions are also
+# linked into /usr/local/share, where man and the shells look.
 # A unit or cron file edited since the last install is kept; the new one is written beside it
 # as FILE.new. --from DIR installs the binaries in DIR instead of building; --destdir DIR
 # stages everything under DIR (for packaging) and touches nothing on the host itself.
@@ -69,14 +73,28 @@ install_config_file() {
   rm -f "$new"
 }
 
+# Where man pages and completions go, relative to a share folder.
+pages="man/man1/areasctl.1 man/man8/areasd.8 bash-completion/completions/areasctl zsh/site-functions/_areasctl fish/vendor_completions.d/areasctl.fish"
+# Links for them where man and the shells look, for a prefix they do not search.
+linked() { [ -z "$destdir" ] && [ "$prefix" != /usr ] && [ "$prefix" != /usr/local ]; }
+sysusers=$([ "$prefix" = /usr ] && echo "$root/usr/lib/sysusers.d/areas.conf" || echo "$etc/sysusers.d/areas.conf")
+
 if [ "$action" = uninstall ]; then
   if live; then systemctl disable --now areasd.socket areasd.service 2>/dev/null || true; fi
-  rm -f "$bin/areasd" "$bin/areasctl" "$etc/cron.d/areas-refresh" \
-    "$etc/systemd/system/areasd.service" "$etc/systemd/system/areasd.socket" \
-    "$share/man/man1/areasctl.1" "$share/man/man8/areasd.8" \
-    "$share/bash-completion/completions/areasctl" "$share/zsh/site-functions/_areasctl" \
-    "$share/fish/vendor_completions.d/areasctl.fish"
+  for unit in "$etc/cron.d/areas-refresh" "$etc/systemd/system/areasd.service" "$etc/systemd/system/areasd.socket"; do
+    rm -f "$unit" "$unit.new"
+  done
+  rm -f "$bin/areasd" "$bin/areasctl" "$sysusers"
+  for page in $pages; do
+    rm -f "$share/$page"
+    if linked && [ -L "/usr/local/share/$page" ]; then rm -f "/usr/local/share/$page"; fi
+  done
   rm -rf "$share/doc/areas" "$root$prefix/lib/areas"
+  # The folders this script made for the prefix, when nothing else is left in them.
+  for folder in man/man1 man/man8 man bash-completion/completions bash-completion zsh/site-functions zsh fish/vendor_completions.d fish doc; do
+    rmdir "$share/$folder" 2>/dev/null || true
+  done
+  rmdir "$root$prefix/lib" "$share" "$bin" "$root$prefix" 2>/dev/null || true
   if live; then systemctl daemon-reload; fi
   if [ "$purge" = yes ]; then
     rm -rf "$etc/areasd" "$root/var/lib/areasd" "$root/var/lib/private/areasd"
@@ -101,6 +119,10 @@ fi
 if [ -n "$from" ]; then
   built=$from
   [ -x "$built/areasd" ] && [ -x "$built/areasctl" ] || fail "$built has no areasd and areasctl to install"
+  # Binaries that load the Swift runtime from a toolchain stop working when it moves or goes.
+  if command -v ldd >/dev/null && ldd "$built/areasd" 2>/dev/null | grep -q 'libswiftCore'; then
+    echo "note: $built/areasd loads the Swift runtime from $(ldd "$built/areasd" | awk '/libswiftCore/ {print $3}' | xargs dirname): it runs only while that toolchain stays; build with swift build -c release --static-swift-stdlib for binaries that stand alone"
+  fi
 else
   # The toolchain first: nothing is installed on a host that cannot build.
   command -v swift >/dev/null || fail "swift is not on PATH; install the Swift toolchain (https://www.swift.org/install/linux/) or use --from DIR"
@@ -132,12 +154,16 @@ fi
 for name in areasd areasctl; do
   install -m 0755 "$built/$name" "$bin/$name.new" && mv -f "$bin/$name.new" "$bin/$name"
 done
+"$bin/areasctl" --manual > /dev/null || fail "$bin/areasctl does not run on this host"
 "$bin/areasctl" --manual | install -D -m 0644 /dev/stdin "$share/man/man1/areasctl.1"
 "$bin/areasd" --manual | install -D -m 0644 /dev/stdin "$share/man/man8/areasd.8"
 "$bin/areasctl" completion bash | install -D -m 0644 /dev/stdin "$share/bash-completion/completions/areasctl"
 "$bin/areasctl" completion zsh | install -D -m 0644 /dev/stdin "$share/zsh/site-functions/_areasctl"
 "$bin/areasctl" completion fish | install -D -m 0644 /dev/stdin "$share/fish/vendor_completions.d/areasctl.fish"
 install -D -m 0644 README.md "$share/doc/areas/README.md"
+if linked; then
+  for page in $pages; do install -d -m 0755 "/usr/local/share/$(dirname "$page")" && ln -sfn "$share/$page" "/usr/local/share/$page"; done
+fi
 # The map page (GET /map) runs on the distribution's Leaflet, which areasd serves from
 # /usr/share/javascript: installed here when the system has the packages and lacks them.
 if [ -z "$destdir" ] && command -v apt-get >/dev/null && [ ! -e /usr/share/javascript/leaflet/leaflet.js ]; then
@@ -149,10 +175,21 @@ install -d -m 0755 "$etc/areasd"
 [ -e "$etc/areasd/areasd.json" ] || install -m 0644 config/areasd.live.json "$etc/areasd/areasd.json"
 if [ ! -e "$etc/areasd/areasd.env" ]; then
   install -m 0600 /dev/null "$etc/areasd/areasd.env"
-  echo "# DATA_GO_KR_KEY=your-service-key" > "$etc/areasd/areasd.env"
+  cat > "$etc/areasd/areasd.env" <<'KEYS'
+# The keys areasd reads from its environment (the config names the variables, never the keys).
+# data.go.kr's service key, for the non-smoking zone API and the district APIs on odcloud:
+# DATA_GO_KR_KEY=your-service-key
+# Kakao's REST API key, only for a config with a "geocoder" (district files with only addresses,
+# as in areas' config/areasd.districts.json):
+# KAKAO_REST_KEY=your-rest-api-key
+KEYS
 fi
-# The group whose members may query the socket (areasd.socket's SocketGroup).
-if [ -z "$destdir" ] && ! getent group areas >/dev/null; then groupadd --system areas; fi
+# The group whose members may query the socket (areasd.socket's SocketGroup): declared for
+# systemd-sysusers (which packagers' hosts run at boot), and made now on this host.
+install -D -m 0644 config/areasd.sysusers "$sysusers"
+if [ -z "$destdir" ] && ! getent group areas >/dev/null; then
+  if command -v systemd-sysusers >/dev/null; then systemd-sysusers "$sysusers"; else groupadd --system areas; fi
+fi
 if [ -n "$destdir" ] || [ -d /etc/systemd/system ]; then
   install_config_file config/areasd.service "$etc/systemd/system/areasd.service"
   install_config_file config/areasd.socket "$etc/systemd/system/areasd.socket"
@@ -160,7 +197,8 @@ fi
 if [ -n "$destdir" ] || [ -d /etc/cron.d ]; then
   install_config_file config/areas-refresh.cron "$etc/cron.d/areas-refresh"
 fi
-if ! problems=$("$bin/areasd" --check-config --config "$etc/areasd/areasd.json" 2>&1); then
+# Checked with the keys the service will have (its EnvironmentFile), not this shell's.
+if ! problems=$(set -a; . "$etc/areasd/areasd.env"; set +a; "$bin/areasd" --check-config --config "$etc/areasd/areasd.json" 2>&1); then
   echo "note: to fix before starting (areasd --check-config --config /etc/areasd/areasd.json):"
   echo "$problems" | sed 's/^/  /'
 fi
@@ -172,3 +210,4 @@ else
   echo "  systemctl daemon-reload && systemctl enable --now areasd.socket areasd.service"
   echo "users who may query: usermod -aG areas USER (then log in again)"
 fi
+case ":$PATH:" in *":$prefix/bin:"*) ;; *) [ -n "$destdir" ] || echo "note: $prefix/bin is not on PATH; add it to run areasctl by name" ;; esac

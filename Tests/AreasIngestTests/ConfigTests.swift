@@ -15,6 +15,9 @@ final class ConfigTests: XCTestCase {
         XCTAssertEqual(live.sources[0].serviceKeyEnv, "DATA_GO_KR_KEY")
         XCTAssertEqual(live.bounds, SyntheticPoints.korea)
         XCTAssertEqual(live.socketMode, 0o660)
+        let districts = try AreasConfig.load(path: Fixtures.path("config/areasd.districts.json"))
+        XCTAssertEqual(districts.sources.map(\.name), ["nonsmoking-zones", "seocho", "eunpyeong"])
+        XCTAssertEqual(districts.geocoder?.keyEnv, "KAKAO_REST_KEY")
     }
 
     private func error(_ json: String) -> String {

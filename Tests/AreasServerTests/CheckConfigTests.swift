@@ -19,15 +19,25 @@ struct CheckConfigTests {
         #expect(result.out.contains("valid (\(SampleCounts.sourceNames.count) sources)"))
     }
 
-    @Test func anUnsetKeyIsAConfigurationError() throws {
+    /// The config install.sh puts in /etc/areasd works as installed: it needs only the key.
+    @Test func theInstalledConfigNeedsOnlyItsKey() throws {
         let live = Fixtures.path("config/areasd.live.json")
         let result = try Self.run(["--check-config", "--config", live])
         #expect(result.code == 78)
         #expect(result.err.contains("serviceKeyEnv: the environment variable DATA_GO_KR_KEY is not set"), "\(result.err)")
+        let withKey = try Self.run(["--check-config", "--config", live], environment: ["DATA_GO_KR_KEY": "k"])
+        #expect(withKey.code == 0, "\(withKey.err)")
+    }
+
+    /// The district example names its geocoder's key and the files an operator downloads.
+    @Test func theDistrictExampleNamesWhatItNeeds() throws {
+        let districts = Fixtures.path("config/areasd.districts.json")
+        let result = try Self.run(["--check-config", "--config", districts])
+        #expect(result.code == 78)
+        #expect(result.err.contains("serviceKeyEnv: the environment variable DATA_GO_KR_KEY is not set"), "\(result.err)")
         #expect(result.err.contains("geocoder.keyEnv: the environment variable KAKAO_REST_KEY is not set"), "\(result.err)")
-        let withKeys = try Self.run(["--check-config", "--config", live], environment: ["DATA_GO_KR_KEY": "k", "KAKAO_REST_KEY": "k"])
+        let withKeys = try Self.run(["--check-config", "--config", districts], environment: ["DATA_GO_KR_KEY": "k", "KAKAO_REST_KEY": "k"])
         #expect(!withKeys.err.contains("environment variable"), "\(withKeys.err)")
-        // With the keys set, what is left is the district files the live config names.
         #expect(withKeys.code == 78, "\(withKeys.err)")
         #expect(withKeys.err.contains("cannot read") && withKeys.err.contains("no such file"), "\(withKeys.err)")
     }

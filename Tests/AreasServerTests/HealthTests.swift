@@ -65,3 +65,55 @@ struct SourceStatsTests {
         #expect(stats["version"]?.string?.isEmpty == false)
     }
 }
+
+/// A restart from the snapshot remembers how the last refresh went (`areas.history.json`):
+/// `health` and `stats` say what they said before it, a failed source included, instead of
+/// "healthy" with nothing known.
+@Suite(.timeLimit(.minutes(5)))
+struct RestartHistoryTests {
+    func start(_ config: String, _ socket: String) throws -> (Process, DaemonLog) {
+        let started = try Binaries.startDaemon(["--config", config, "--socket", socket])
+        #expect(DaemonQuestions.waitUntilLoaded(socket, seconds: 30))
+        return started
+    }
+
+    func stop(_ daemon: (Process, DaemonLog)) {
+        kill(daemon.0.processIdentifier, SIGTERM)
+        _ = daemon.0.waitUntilExit(seconds: 20)
+        _ = daemon.1.readToEnd()
+    }
+
+    @Test(arguments: [false, true])
+    func healthAfterARestartIsHealthAsItWas(withAFailedSource: Bool) throws {
+        let folder = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let config = try Fixtures.sampleConfig(in: folder)
+        if withAFailedSource {
+            let text = try String(contentsOfFile: config, encoding: .utf8).replacingOccurrences(of: "dongjak-smoking.json", with: "gone.json")
+            try text.write(toFile: config, atomically: true, encoding: .utf8)
+        }
+        let socket = folder + "/areasd.sock"
+        let first = try start(config, socket)
+        let healthBefore = try #require(DaemonQuestions.ask(socket, #"{"op":"health"}"#))
+        let statsBefore = try #require(DaemonQuestions.ask(socket, #"{"op":"stats"}"#))
+        stop(first)
+        #expect(FileManager.default.fileExists(atPath: folder + "/areas.history.json"))
+
+        let second = try start(config, socket)
+        defer { stop(second) }
+        let health = try #require(DaemonQuestions.ask(socket, #"{"op":"health"}"#))
+        #expect(health["lastRefreshSucceeded"]?.bool == !withAFailedSource, "\(health)")
+        #expect(health["healthy"]?.bool == !withAFailedSource, "\(health)")
+        if withAFailedSource {
+            #expect(healthBefore["healthy"]?.bool == false)
+            #expect(health["problem"]?.string == "the last refresh before the restart did not take every source: dongjak (failed)", "\(health)")
+        }
+        let stats = try #require(DaemonQuestions.ask(socket, #"{"op":"stats"}"#))
+        for name in ["yongsan", "dongjak"] {
+            let before = statsBefore["bySource"]?[name], after = stats["bySource"]?[name]
+            #expect(after?["lastStatus"]?.string == before?["lastStatus"]?.string && after?["lastStatus"] != nil, "\(name): \(String(describing: after))")
+            #expect(after?["lastAttemptAt"]?.double == before?["lastAttemptAt"]?.double, "\(name)")
+            #expect(after?["lastError"]?.string == before?["lastError"]?.string)
+        }
+    }
+}

@@ -24,10 +24,11 @@ import Testing
                      "/opt/areas/share/bash-completion/completions/areasctl", "/opt/areas/share/zsh/site-functions/_areasctl",
                      "/opt/areas/share/fish/vendor_completions.d/areasctl.fish", "/opt/areas/share/doc/areas/README.md",
                      "/etc/areasd/areasd.json", "/etc/areasd/areasd.env", "/etc/systemd/system/areasd.service",
-                     "/etc/systemd/system/areasd.socket", "/etc/cron.d/areas-refresh"] {
+                     "/etc/systemd/system/areasd.socket", "/etc/cron.d/areas-refresh", "/etc/sysusers.d/areas.conf"] {
             #expect(exists(path), "\(path) not installed")
         }
-        #expect(!exists("/usr/local"))
+        #expect(!exists("/usr/local"), "a staged install links nothing into /usr/local")
+        #expect(read("/etc/sysusers.d/areas.conf").contains("\ng areas -\n"))
         let service = read("/etc/systemd/system/areasd.service")
         #expect(service.contains("ExecStart=/opt/areas/bin/areasd --config /etc/areasd/areasd.json"))
         #expect(service.contains("Documentation=file:///opt/areas/share/doc/areas/README.md"))
@@ -72,8 +73,34 @@ import Testing
         #expect(FileManager.default.contentsEqual(atPath: staged("/usr/local/bin/areasctl"), andPath: binaries + "/areasctl"))
     }
 
+    /// Installed as a distribution would (`--prefix /usr`): the group for systemd-sysusers under
+    /// /usr/lib; the key template names both keys; a debug build is said to need its toolchain.
+    @Test func aPackagersInstallDeclaresTheGroupAndNamesTheKeys() throws {
+        let run = try install(["--destdir", stage, "--prefix", "/usr", "--from", binaries])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(read("/usr/lib/sysusers.d/areas.conf").contains("g areas -"))
+        let keys = read("/etc/areasd/areasd.env")
+        #expect(keys.contains("# DATA_GO_KR_KEY=") && keys.contains("# KAKAO_REST_KEY="), "\(keys)")
+        let dynamic = try Binaries.run("/bin/sh", ["-c", "ldd \"$0\" | grep -c libswiftCore", binaries + "/areasd"])
+        #expect(run.stdout.contains("loads the Swift runtime from") == (dynamic.stdout.trimmingCharacters(in: .whitespacesAndNewlines) != "0"), "\(run.stdout)")
+    }
+
+    /// The check after install reads the keys the service will have (its EnvironmentFile).
+    @Test func theCheckAfterInstallReadsTheKeyFile() throws {
+        let first = try install(["--destdir", stage, "--from", binaries], environment: ["DATA_GO_KR_KEY": ""])
+        #expect(first.stdout.contains("DATA_GO_KR_KEY is not set"), "\(first.stdout)")
+        try "DATA_GO_KR_KEY=abc\n".write(toFile: staged("/etc/areasd/areasd.env"), atomically: true, encoding: .utf8)
+        let again = try install(["--destdir", stage, "--from", binaries], environment: ["DATA_GO_KR_KEY": ""])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(!again.stdout.contains("to fix before starting"), "\(again.stdout)")
+    }
+
     @Test func uninstallRemovesTheProgramAndKeepsConfigUnlessPurged() throws {
         #expect(try install(["--destdir", stage, "--from", binaries]).status == 0)
+        // A unit edited here: the next install writes the new one beside it.
+        try (read("/etc/systemd/system/areasd.service") + "# local\n").write(toFile: staged("/etc/systemd/system/areasd.service"), atomically: true, encoding: .utf8)
+        #expect(try install(["--destdir", stage, "--from", binaries]).status == 0)
+        #expect(exists("/etc/systemd/system/areasd.service.new"))
         let removed = try install(["--destdir", stage, "--uninstall"])
         #expect(removed.status == 0, "\(removed.stderr)")
         for path in ["/usr/local/bin/areasd", "/usr/local/bin/areasctl", "/usr/local/share/man/man1/areasctl.1", "/etc/systemd/system/areasd.service",
@@ -83,6 +110,13 @@ import Testing
         #expect(exists("/etc/areasd/areasd.json") && exists("/etc/areasd/areasd.env"))
         #expect(try install(["--destdir", stage, "--uninstall", "--purge"]).status == 0)
         #expect(!exists("/etc/areasd"))
+        // Nothing left: no file anywhere, no folder of the prefix's.
+        let left = FileManager.default.enumerator(atPath: stage)?.compactMap { $0 as? String }.filter { path in
+            var folder: ObjCBool = false
+            return FileManager.default.fileExists(atPath: staged("/" + path), isDirectory: &folder) && !folder.boolValue
+        } ?? []
+        #expect(left.isEmpty, "left behind: \(left)")
+        #expect(!exists("/usr/local"), "the prefix's folders are gone")
     }
 
     @Test(arguments: [

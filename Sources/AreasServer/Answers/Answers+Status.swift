@@ -37,7 +37,7 @@ extension Answers {
             dataAgeSeconds = age
             stale = age.map { $0 > 2 * refreshInterval } ?? true
             self.refreshing = refreshing
-            lastRefreshSucceeded = state.lastReport?.succeeded
+            lastRefreshSucceeded = state.lastReport?.succeeded ?? SourceHistory.succeeded(state.history)
             problem = Answers.healthProblem(state, refreshInterval: refreshInterval, now: now)
             if problem == nil, let overdue {
                 problem = "a refresh has run for \(MeasurementText.duration(overdue.running)), past its time-out (\(MeasurementText.duration(overdue.limit)))"
@@ -76,6 +76,12 @@ extension Answers {
         if let report = state.lastReport, !report.succeeded {
             let failing = report.sources.filter { $0.status != .updated }.map { "\($0.name) (\($0.status.rawValue))" }
             return "the last refresh did not take every source: " + failing.joined(separator: ", ")
+        }
+        // Before this process's first refresh: what the last one before the restart said.
+        if state.lastReport == nil, SourceHistory.succeeded(state.history) == false {
+            let failing = state.history.filter { $0.value.lastStatus != SourceReport.Status.updated.rawValue }.keys.sorted()
+                .map { "\($0) (\(state.history[$0]?.lastStatus ?? "unknown"))" }
+            return "the last refresh before the restart did not take every source: " + failing.joined(separator: ", ")
         }
         return nil
     }

@@ -144,7 +144,8 @@ package final class Daemon: @unchecked Sendable {
         // The corrections as the file says them now; when it cannot be read, the snapshot's stay.
         let overrides: [AreaOverride]? = config.overrides == nil ? [] : config.overrides.flatMap { try? OverridesFile(path: $0, bounds: config.bounds).lines }
         let state = loadSnapshot(SnapshotStore(path: snapshotPath, footprint: config.footprint, merge: config.merge,
-                                               overrides: config.follow != nil ? nil : overrides))
+                                               overrides: config.follow != nil ? nil : overrides),
+                                 sources: config.follow != nil ? [AreaService.followSourceName] : config.sources.map(\.name))
         FreeMemory.release()
         FreeMemory.mapLargeBlocksSeparately()
         let service = AreaService(config: config, state: state, snapshotPath: snapshotPath, logger: logger, environment: environment,
@@ -190,12 +191,12 @@ package final class Daemon: @unchecked Sendable {
 
     /// The data set in the snapshot at `path`, or an empty one when there is none or it is
     /// unreadable (the first refresh fills in).
-    private func loadSnapshot(_ store: SnapshotStore) -> ServingState {
+    private func loadSnapshot(_ store: SnapshotStore, sources configured: [String]) -> ServingState {
         var notes: [SnapshotStore.Note] = []
         let loaded = store.load(notes: &notes)
         logger.log(notes)
         return ServingState(loaded ?? .empty(footprint: store.footprint), hasData: loaded != nil, lastReport: nil, snapshotPath: store.path,
-                            builtAt: Date().timeIntervalSince1970)
+                            builtAt: Date().timeIntervalSince1970, history: SourceHistory.load(besideSnapshot: store.path, configured: configured))
     }
 
     /// The socket server's limits for `config`. Each connection holds a descriptor, and the

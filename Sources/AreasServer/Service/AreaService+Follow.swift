@@ -44,6 +44,7 @@ extension AreaService {
         let next = taken.map {
             ServingState($0, hasData: true, lastReport: report, snapshotPath: snapshotPath, builtAt: Date().timeIntervalSince1970, history: history)
         } ?? before.with(catalog: before.catalog, report: report, history: history)
+        if let problem = SourceHistory.save(history, besideSnapshot: snapshotPath) { logger.warning(problem) }
         install(next)
         onRefresh(next)
         if source.status == .failed {

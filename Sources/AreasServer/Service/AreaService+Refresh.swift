@@ -75,6 +75,7 @@ extension AreaService {
             next = ServingState(dataSet, hasData: true, lastReport: withMerged(dataSet), snapshotPath: snapshotPath,
                                 builtAt: Date().timeIntervalSince1970, history: history)
         }
+        if let problem = SourceHistory.save(history, besideSnapshot: snapshotPath) { notes.append(.warning(problem)) }
         logger.log(notes)
         install(next)
         if changed { FreeMemory.release() }  // the build's temporaries

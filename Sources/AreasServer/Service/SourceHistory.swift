@@ -1,7 +1,11 @@
 import AreasIngest
+import AreasProtocol
+import AreasSystem
 
-/// What the refreshes since start have said of one configured source, so `stats` can name a
-/// source whose refreshes fail (it may have no areas at all) and when it last worked.
+/// What the refreshes have said of one configured source, so `stats` can name a source whose
+/// refreshes fail (it may have no areas at all) and when it last worked. Kept beside the
+/// snapshot (`areas.history.json`), so a restart neither forgets a failing source nor calls
+/// its data healthy without knowing how the last refresh went.
 package struct SourceHistory: Sendable, Equatable {
     /// Seconds since 1970 of the last refresh that tried it.
     package var lastAttemptAt: Double?
@@ -29,6 +33,61 @@ package struct SourceHistory: Sendable, Equatable {
                 entry.lastError = source.error
             }
             history[source.name] = entry
+        }
+        return history
+    }
+}
+
+extension SourceHistory {
+    /// The file beside `snapshot`: `areas.snapshot` keeps its history in `areas.history.json`.
+    static func path(besideSnapshot snapshot: String) -> String {
+        (snapshot.hasSuffix(".snapshot") ? String(snapshot.dropLast(".snapshot".count)) : snapshot) + ".history.json"
+    }
+
+    /// Whether the last refresh took every source, as far as `history` knows (nil: no refresh
+    /// has been recorded).
+    static func succeeded(_ history: [String: SourceHistory]) -> Bool? {
+        history.isEmpty ? nil : history.values.allSatisfy { $0.lastStatus == SourceReport.Status.updated.rawValue }
+    }
+
+    /// Writes `history` beside the snapshot, whole or not at all; a failure is said, and only
+    /// costs the next start its memory of the refreshes.
+    static func save(_ history: [String: SourceHistory], besideSnapshot snapshot: String) -> String? {
+        var writer = JSONWriter()
+        writer.beginObject()
+        for (name, entry) in history.sorted(by: { $0.key < $1.key }) {
+            writer.key(escaping: name)
+            writer.beginObject()
+            func number(_ key: StaticString, _ value: Double?) { writer.key(key); if let value { writer.number(value) } else { writer.null() } }
+            func text(_ key: StaticString, _ value: String?) { writer.key(key); if let value { writer.string(value) } else { writer.null() } }
+            number("lastAttemptAt", entry.lastAttemptAt)
+            number("lastSuccessAt", entry.lastSuccessAt)
+            text("lastStatus", entry.lastStatus)
+            text("lastError", entry.lastError)
+            writer.endObject()
+        }
+        writer.endObject()
+        do throws(SystemError) {
+            try WholeFile.replace(path(besideSnapshot: snapshot), with: writer.bytes, permissions: 0o640)
+            return nil
+        } catch {
+            return "cannot keep the refresh history beside the snapshot: \(error)"
+        }
+    }
+
+    /// The history kept beside `snapshot`, for the sources still configured; empty when there
+    /// is none or it cannot be read (nothing depends on it but what `stats` and `health` say).
+    static func load(besideSnapshot snapshot: String, configured: [String]) -> [String: SourceHistory] {
+        guard let bytes = try? WholeFile.read(path(besideSnapshot: snapshot), limit: 4 << 20),
+              case .object(let members)? = try? JSONParser.parse(bytes) else { return [:] }
+        var history: [String: SourceHistory] = [:]
+        for (name, value) in members where configured.contains(name) {
+            var entry = SourceHistory()
+            entry.lastAttemptAt = value["lastAttemptAt"]?.double.flatMap { $0.isFinite ? $0 : nil }
+            entry.lastSuccessAt = value["lastSuccessAt"]?.double.flatMap { $0.isFinite ? $0 : nil }
+            entry.lastStatus = value["lastStatus"]?.string
+            entry.lastError = value["lastError"]?.string
+            history[name] = entry
         }
         return history
     }
