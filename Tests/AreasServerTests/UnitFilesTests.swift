@@ -34,6 +34,14 @@ struct UnitFilesTests {
         #expect(exposure <= 1.2, "exposure \(exposure)")
     }
 
+    /// Dispatch renices its workers down to -4 (user-interactive QoS); the unit allows that much
+    /// and no more. Checked under a real systemd by RealSystemdTests where the machine permits.
+    @Test func theServiceAllowsDispatchsNiceValues() throws {
+        let service = try String(contentsOfFile: Fixtures.path("config/areasd.service"), encoding: .utf8)
+        let limits = service.split(separator: "\n").filter { $0.hasPrefix("LimitNICE=") }
+        #expect(limits == ["LimitNICE=-4"], "\(limits)")
+    }
+
     @Test func theSocketIsForTheGroupAreasAndOutlivesAServiceStop() throws {
         let socket = try String(contentsOfFile: Fixtures.path("config/areasd.socket"), encoding: .utf8)
         let service = try String(contentsOfFile: Fixtures.path("config/areasd.service"), encoding: .utf8)

@@ -27,6 +27,15 @@ final class BootedSystemd {
     let folder: String
     /// Where the package's checkout is inside.
     static let checkout = "/opt/areas-checkout"
+
+    /// Whether this process holds CAP_SYS_RESOURCE (bit 24 of its effective set), which a
+    /// systemd needs to raise a service's resource limits past its own.
+    static let canRaiseResourceLimits: Bool = {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("CapEff:") }),
+              let mask = UInt64(line.dropFirst("CapEff:".count).trimmingCharacters(in: .whitespaces), radix: 16) else { return false }
+        return mask & (1 << 24) != 0
+    }()
     private let root: String
     private let container: Process
     private let log: DaemonLog
@@ -48,8 +57,11 @@ final class BootedSystemd {
             throw DidNotBoot(description: "mount overlay: \(mount.stderr)")
         }
         container.executableURL = URL(fileURLWithPath: Self.nspawn)
-        container.arguments = ["-D", root, "--boot", "--private-network", "--register=no", "--keep-unit", "--console=passive",
-                               "--bind-ro=\(Fixtures.root):\(Self.checkout)"]
+        // CAP_SYS_RESOURCE, which nspawn withholds from the container and a host's PID 1 has:
+        // without it systemd cannot give a service the resource limits its unit asks for
+        // (LimitNICE= among them). Granted only where this process has it to give.
+        container.arguments = ["-D", root, "--boot", "--private-network", "--register=no", "--keep-unit", "--console=passive"]
+            + (Self.canRaiseResourceLimits ? ["--capability=CAP_SYS_RESOURCE"] : []) + ["--bind-ro=\(Fixtures.root):\(Self.checkout)"]
         container.standardOutput = log.pipe
         container.standardError = log.pipe
         container.standardInput = FileHandle.nullDevice
