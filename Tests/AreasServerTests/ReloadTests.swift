@@ -59,3 +59,49 @@ struct ReloadTests {
         #expect(!FileManager.default.fileExists(atPath: folder + "/elsewhere.sock"))
     }
 }
+
+/// SIGHUP refreshes only when what the data is made from changed: a new log level spends no
+/// upstream request, an edited source or a district file downloaded again does.
+@Suite(.timeLimit(.minutes(5)))
+struct ReloadRefreshTests {
+    @Test func aReloadRefreshesOnlyWhenTheDataWouldChange() throws {
+        let folder = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let socket = folder + "/areasd.sock"
+        let config = try Fixtures.sampleConfig(in: folder, extra: #"  "logLevel": "info""#)
+        let (daemon, log) = try Binaries.startDaemon(["--config", config, "--socket", socket])
+        defer { kill(daemon.processIdentifier, SIGTERM); _ = daemon.waitUntilExit(seconds: 20) }
+        try #require(DaemonQuestions.waitUntilLoaded(socket))
+        func lastAttempt() -> Double? { DaemonQuestions.ask(socket, #"{"op":"stats"}"#)?["bySource"]?["yongsan"]?["lastAttemptAt"]?.double }
+        func reload(_ change: (String) -> String) throws {
+            try change(try String(contentsOfFile: config, encoding: .utf8)).write(toFile: config, atomically: true, encoding: .utf8)
+            kill(daemon.processIdentifier, SIGHUP)
+        }
+        let first = try #require(lastAttempt())
+        // Fetch times are whole seconds: a refresh now would show.
+        usleep(1_100_000)
+
+        try reload { $0.replacingOccurrences(of: #""logLevel": "info""#, with: #""logLevel": "debug""#) }
+        #expect(DaemonQuestions.waitUntil(seconds: 20) { log.text.contains("nothing the data is made from changed, so no refresh") }, "\(log.text)")
+        usleep(1_100_000)
+        #expect(lastAttempt() == first, "a log level change fetched the sources again")
+
+        try reload { $0.replacingOccurrences(of: #""district": "동작구""#, with: #""district": "동작""#) }
+        #expect(DaemonQuestions.waitUntil(seconds: 30) { (lastAttempt() ?? 0) > first }, "an edited source was not fetched again")
+        #expect(log.text.contains("refreshing (the data's inputs changed)"), "\(log.text)")
+        let second = try #require(lastAttempt())
+        usleep(1_100_000)
+
+        // A district file downloaded again (here: touched) is read again on reload.
+        let file = folder + "/gangbuk.csv"
+        try FileManager.default.copyItem(atPath: Fixtures.path("samples/district-files/gangbuk-smoking-noheader.csv"), toPath: file)
+        try reload { $0.replacingOccurrences(of: Fixtures.path("samples/district-files/gangbuk-smoking-noheader.csv"), with: file) }
+        #expect(DaemonQuestions.waitUntil(seconds: 30) { (lastAttempt() ?? 0) > second })
+        let third = try #require(lastAttempt())
+        usleep(1_100_000)
+        try FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: file)
+        kill(daemon.processIdentifier, SIGHUP)
+        #expect(DaemonQuestions.waitUntil(seconds: 30) { (lastAttempt() ?? 0) > third }, "an edited file was not read again")
+        #expect(log.text.contains("edited since the last refresh: \(file)"), "\(log.text)")
+    }
+}

@@ -288,3 +288,24 @@ package struct AreasConfig: Sendable, Equatable {
         }
     }
 }
+
+extension AreasConfig {
+    /// Whether `other` makes its data from the same inputs (sources, bounds, geocoder, the
+    /// positions and overrides files, merging, footprints, the shrink guard, the leader): if so,
+    /// a reload that changed only limits or the log level needs no refresh, and spends none of
+    /// the sources' daily quota.
+    package func makesTheSameData(as other: AreasConfig) -> Bool {
+        sources == other.sources && bounds == other.bounds && geocoder == other.geocoder && positions == other.positions
+            && overrides == other.overrides && mergeMeters == other.mergeMeters && footprint == other.footprint
+            && maxShrink == other.maxShrink && follow == other.follow
+    }
+
+    /// The local files the data is made from: file sources, the positions and overrides files,
+    /// recorded geocoder answers. One edited since the last refresh is a reason to refresh.
+    package var localDataFiles: [String] {
+        var files: [String] = sources.compactMap { if case .file(let path) = $0.location { return path } else { return nil } }
+        files += [positions, overrides, geocoder?.recordedAnswers].compactMap { $0 }
+        if case .file(let path)? = follow?.leader { files.append(path) }
+        return files
+    }
+}

@@ -282,7 +282,8 @@ package final class Daemon: @unchecked Sendable {
 
     /// SIGHUP: read the config again and apply every key to what follows (sources, limits, log
     /// level, refresh interval, results, aliases); where the socket and the snapshot live can
-    /// only change with a restart, and the log line says so when they differ.
+    /// only change with a restart, and the log line says so when they differ. The data is
+    /// refreshed only when what it is made from changed.
     private func reload() {
         guard let service else { return }
         notifier.reloading()
@@ -304,8 +305,20 @@ package final class Daemon: @unchecked Sendable {
             }
             let restartKeys = Self.keysNeedingRestart(from: before, to: config)
             let kept = restartKeys.isEmpty ? "" : "; \(restartKeys.joined(separator: ", ")) changed but take effect only after a restart"
-            logger.info("SIGHUP: reloaded \(options.configPath) (\(config.sources.count) sources), every other key applied\(kept); refreshing")
-            service.startRefresh(force: false)
+            // A refresh only when the data would come out otherwise: changed sources or merging,
+            // or a local file edited since the last refresh (a district file downloaded again,
+            // corrections added). A changed log level costs no upstream request.
+            let since = service.state.lastReport?.startedAt ?? service.state.builtAt
+            let edited = config.localDataFiles.filter { path in
+                ((try? FileSystem.status(of: path))??.modifiedNanoseconds).map { Double($0) / 1e9 > since } ?? false
+            }
+            if !config.makesTheSameData(as: before) || !edited.isEmpty {
+                let why = edited.isEmpty ? "the data's inputs changed" : "edited since the last refresh: " + edited.joined(separator: ", ")
+                logger.info("SIGHUP: reloaded \(options.configPath) (\(config.sources.count) sources), every other key applied\(kept); refreshing (\(why))")
+                service.startRefresh(force: false)
+            } else {
+                logger.info("SIGHUP: reloaded \(options.configPath) (\(config.sources.count) sources), every other key applied\(kept); nothing the data is made from changed, so no refresh")
+            }
         } catch {
             logger.error("SIGHUP: \(error); keeping the running configuration")
         }
