@@ -100,4 +100,38 @@ struct RealSystemdTests {
         let journal = try machine.run("journalctl -u areasd.service --no-pager")
         #expect(!journal.stdout.contains("Failed to set thread priority"), "\(journal.stdout)")
     }
+
+    /// The Operating article's `systemd-run` line, as written: the way to run areasd once under
+    /// systemd without installing the units.
+    @Test func theOperatingArticlesSystemdRunCommandServes() throws {
+        let article = try String(contentsOfFile: Fixtures.path("Sources/AreasServer/AreasServer.docc/Operating.md"), encoding: .utf8)
+        let lines = article.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let start = try #require(lines.firstIndex { $0.hasPrefix("systemd-run ") }, "the article has no systemd-run line")
+        var command = ""
+        for line in lines[start...] {
+            command += line.hasSuffix("\\") ? String(line.dropLast()) : line
+            if !line.hasSuffix("\\") { break }
+        }
+        let machine = try BootedSystemd()
+        defer { machine.shutDown() }
+        let built = URL(fileURLWithPath: Binaries.path("areasd")).deletingLastPathComponent().path
+        let binaries = built.hasPrefix(Fixtures.root + "/") ? BootedSystemd.checkout + built.dropFirst(Fixtures.root.count) : built
+        let copied = try machine.run("install -m 0755 '\(binaries)/areasd' '\(binaries)/areasctl' /usr/local/bin/ && install -d /etc/areasd")
+        #expect(copied.status == 0, "\(copied.stderr)")
+        var config = try String(contentsOfFile: Fixtures.path("config/areasd.json"), encoding: .utf8)
+        config = config.replacingOccurrences(of: "\"../samples/", with: "\"\(BootedSystemd.checkout)/samples/")
+        config = config.replacingOccurrences(of: #""snapshot": "~/.cache/areas-samples/areas.snapshot","#, with: "")
+        try machine.write(config, to: "/etc/areasd/areasd.json")
+        let run = try machine.run(command, seconds: 90)
+        #expect(run.status == 0, "\(command): \(run.stdout)\(run.stderr)")
+        // Type=notify: systemd-run returns once READY=1 came; the socket is in RuntimeDirectory,
+        // the snapshot in StateDirectory.
+        #expect(try machine.run("systemctl is-active areasd.service").stdout == "active\n")
+        let health = try machine.run("areasctl --socket /run/areasd/areasd.sock health")
+        #expect(health.status == 0 && health.stdout.hasPrefix("ok: \(SampleCounts.total) areas"), "\(health.stdout)\(health.stderr)")
+        #expect(try machine.run("test -s /var/lib/areasd/areas.snapshot").status == 0, "no snapshot in the state folder")
+        let status = try machine.run("systemctl show -p StatusText --value areasd.service")
+        #expect(status.stdout.hasPrefix("serving \(SampleCounts.total) areas"), "\(status.stdout)")
+        #expect(try machine.run("systemctl stop areasd.service").status == 0)
+    }
 }
