@@ -201,6 +201,9 @@ fi
 if ! problems=$(set -a; . "$etc/areasd/areasd.env"; set +a; "$bin/areasd" --check-config --config "$etc/areasd/areasd.json" 2>&1); then
   echo "note: to fix before starting (areasd --check-config --config /etc/areasd/areasd.json):"
   echo "$problems" | sed 's/^/  /'
+elif echo "$problems" | grep -q 'warning:'; then
+  echo "note: areasd --check-config warns:"
+  echo "$problems" | grep 'warning:' | sed 's/^/  /'
 fi
 if live && systemctl is-active --quiet areasd.service; then
   systemctl daemon-reload && systemctl restart areasd.service

@@ -33,7 +33,14 @@ do {
     }
     if options.checkConfigOnly {
         let (message, code) = daemon.checkConfig()
-        if code == 0 { print(message) } else { StandardError.write(message + "\n") }
+        let lines = message.split(separator: "\n", omittingEmptySubsequences: false)
+        if code == 0 {
+            // The verdict on stdout, warnings on stderr.
+            print(lines.first ?? "")
+            for warning in lines.dropFirst() { StandardError.write(warning + "\n") }
+        } else {
+            StandardError.write(message + "\n")
+        }
         exit(code)
     }
     if let failure = daemon.start() {

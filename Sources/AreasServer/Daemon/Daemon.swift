@@ -101,7 +101,8 @@ package final class Daemon: @unchecked Sendable {
     }
 
     /// `--check-config`: the config, the environment and the files it names, each problem on
-    /// a line; exit 0 when there is none, 78 (EX_CONFIG) otherwise.
+    /// a line; exit 0 when there is none, 78 (EX_CONFIG) otherwise. Files that cannot be read
+    /// now are warnings, as they are to a running daemon.
     package func checkConfig() -> (message: String, code: Int32) {
         let config: AreasConfig
         do {
@@ -110,9 +111,13 @@ package final class Daemon: @unchecked Sendable {
             return ("areasd: \(error)", 78)
         }
         let check = ConfigCheck(config: config, environment: environment)
-        let problems = check.problems() + check.unreadableFiles()
-        guard problems.isEmpty else { return (problems.map { "areasd: \($0)" }.joined(separator: "\n"), 78) }
-        return ("areasd: \(options.configPath): valid (\(config.sources.count) source\(config.sources.count == 1 ? "" : "s"))", 0)
+        let problems = check.problems()
+        // A file that cannot be read now stops neither the start nor a reload (the source fails
+        // until it can be read), so it is a warning here too, not an error.
+        let warnings = check.unreadableFiles().map { "areasd: warning: \($0) (areasd runs without it; the source fails until it can be read)" }
+        guard problems.isEmpty else { return ((problems.map { "areasd: \($0)" } + warnings).joined(separator: "\n"), 78) }
+        let valid = "areasd: \(options.configPath): valid (\(config.sources.count) source\(config.sources.count == 1 ? "" : "s"))"
+        return (([valid + (warnings.isEmpty ? "" : ", \(warnings.count) warning\(warnings.count == 1 ? "" : "s")")] + warnings).joined(separator: "\n"), 0)
     }
 
     /// Starts everything and returns; the caller then parks the main thread (`dispatchMain`).
@@ -133,6 +138,9 @@ package final class Daemon: @unchecked Sendable {
         }
         if options.logLevel == nil, let name = config.logLevel, let level = Logger.Level(name: name) {
             logger.threshold = level
+        }
+        for unreadable in ConfigCheck(config: config, environment: environment).unreadableFiles() {
+            logger.warning("\(unreadable): starting without it; the source fails until it can be read")
         }
         socketPath = options.socketPath ?? config.socket ?? DefaultPaths.socket(environment: environment)
         let snapshotPath = options.snapshotPath ?? config.snapshot ?? DefaultPaths.snapshot(environment: environment)
