@@ -20,6 +20,8 @@ package struct ControlCommand: Sendable {
     /// For `refresh`: print only failures.
     package var quiet: Bool
     package var socketPath: String?
+    /// `--url`: ask the daemon's HTTP front door instead of its socket.
+    package var url: HTTPQuestion.Address?
     /// How long to wait for the daemon: `--timeout`, else 5 s (600 s for `refresh`, which
     /// waits for a whole refresh).
     package var timeoutSeconds: Double
@@ -64,6 +66,8 @@ package struct ControlCommand: Sendable {
     package static func parse(_ arguments: [String]) throws(UsageError) -> ControlCommand {
         var list = ArgumentList(arguments)
         let socketPath = try list.value("--socket", "-s")
+        let url = try list.value("--url").map { text throws(UsageError) in try HTTPQuestion.address(text) }
+        if url != nil && socketPath != nil { throw .wrongArguments("--url and --socket name two daemons: give one") }
         let timeout = try list.value("--timeout", as: { Double($0) })
         if let timeout, !(timeout > 0 && timeout <= 86_400) { throw .invalidValue("--timeout", String(timeout)) }
         let formatName = try list.value("--format")
@@ -220,10 +224,11 @@ package struct ControlCommand: Sendable {
             request = .metrics
         case .refresh:
             try none()
+            guard url == nil else { throw .wrongArguments("refresh is asked on the socket: the HTTP front door (--url) is read-only") }
             request = .refresh(wait: true, force: force)
         }
         return ControlCommand(
             operation: operation, request: request, output: output.flatMap(OutputMode.init(rawValue:)), format: json ? .json : geojson ? .geojson : format ?? .table,
-            quiet: quiet, socketPath: socketPath, timeoutSeconds: timeout ?? (operation == .refresh ? 600 : 5))
+            quiet: quiet, socketPath: socketPath, url: url, timeoutSeconds: timeout ?? (operation == .refresh ? 600 : 5))
     }
 }

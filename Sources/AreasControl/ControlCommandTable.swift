@@ -9,13 +9,14 @@ extension ControlCommand {
         program: "areasctl",
         section: 1,
         purpose: "ask areasd where people may and may not smoke",
-        synopsis: "[--socket PATH] [--timeout SECONDS] COMMAND [options]",
+        synopsis: "[--socket PATH | --url URL] [--timeout SECONDS] COMMAND [options]",
         description: [
             "areasctl asks a running areasd (the smoking-area and non-smoking-zone daemon) one question over its Unix socket and prints the answer: a table for people, or JSON, GeoJSON, tab-separated or NDJSON lines for scripts. Notes such as a truncated answer go to standard error.",
             "The socket is --socket PATH, else $AREAS_SOCKET, else $RUNTIME_DIRECTORY/areasd.sock, else the installed daemon's /run/areasd/areasd.sock when it is there (for every user: members of its group may ask), else the rule areasd follows when it picks its own: /run/areasd/areasd.sock as root, else $XDG_RUNTIME_DIR/areasd.sock, else /tmp/areasd-$UID/areasd.sock.",
         ],
         globalOptions: [
             .init(["--socket", "-s"], value: "PATH", "the daemon's socket"),
+            .init(["--url"], value: "URL", "ask a daemon's HTTP front door instead (http://HOST:PORT as its http.listen; not for refresh)"),
             .init(["--timeout"], value: "SECONDS", "give up when the daemon has not answered in this long (default 5; 600 for refresh)"),
             .init(["--help", "-h"], "print usage (after a command: that command's) and exit"),
             .init(["--version"], "print the version and exit"),

@@ -26,8 +26,11 @@ do {
 }
 let path = command.socketPath ?? DefaultPaths.clientSocket(environment: ProcessInfo.processInfo.environment)
 do {
-    let client = try AreasClient(path: path, timeoutSeconds: command.timeoutSeconds)
-    let answer = try client.send(command.line)
+    let answer = if let url = command.url {
+        try HTTPQuestion.ask(command.request, at: url, timeoutSeconds: command.timeoutSeconds)
+    } else {
+        try AreasClient(path: path, timeoutSeconds: command.timeoutSeconds).send(command.line)
+    }
     let output = ResponseFormatter.render(answer, for: command, width: TerminalWidth.current(environment: ProcessInfo.processInfo.environment))
     print(output.stdout, terminator: "")
     StandardError.write(output.stderr)

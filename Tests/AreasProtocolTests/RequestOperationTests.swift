@@ -71,3 +71,28 @@ struct RequestOperationTests {
         }
     }
 }
+
+/// `Request.httpTarget` against the HTTP front door's own router: every request but a refresh
+/// becomes a `GET` that routes back to the same request.
+@Suite(.timeLimit(.minutes(5)))
+struct HTTPTargetTests {
+    @Test(arguments: RequestOperationTests.requests)
+    func theTargetRoutesBackToTheRequest(request: Request) throws {
+        guard let target = request.httpTarget else {
+            #expect(request.operation == .refresh, "only refresh has no GET")
+            return
+        }
+        let bytes = Array("GET \(target) HTTP/1.1\r\nHost: areas.test\r\n\r\n".utf8)
+        guard case .head(let head, _) = try HTTPRequestParser().parse(bytes) else {
+            Issue.record("\(target) does not parse as a request head")
+            return
+        }
+        switch try HTTPRoute.route(head) {
+        case .request(let routed, _, _, _): #expect(routed == request, "\(target)")
+        case .health: #expect(request.operation == .health)
+        case .metrics: #expect(request.operation == .metrics)
+        default: Issue.record("\(target) routes elsewhere")
+        }
+        #expect(target.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }, "a target is ASCII without spaces: \(target)")
+    }
+}

@@ -34,3 +34,50 @@ import Testing
         #expect(alone.status == 3 && alone.stdout == "areasctl \(AreasVersion.current)\n")
     }
 }
+
+/// `areasctl --url` asks the HTTP front door and prints what the socket's answer prints.
+@Suite(.timeLimit(.minutes(5))) struct HTTPClientTests {
+    @Test func everyReadingCommandPrintsTheSameOverHTTP() throws {
+        let (daemon, address) = try SampleDaemon.withHTTP()
+        defer { daemon.stop() }
+        let commands: [[String]] = [
+            ["near", "37.53", "126.97", "-k", "3", "--kind", "smoking"], ["radius", "37.55", "126.97", "500", "--format", "tsv"],
+            ["bbox", "37.5", "126.9", "37.6", "127.0", "--output", "count"], ["check", "37.5289", "126.968", "--previous", "37.5285,126.9680"],
+            ["along", "37.55,126.97", "37.53,126.97", "--meters", "100", "--json"], ["get", "yongsan:027a36e0cd0ad58b"],
+            ["clusters", "37.4", "126.8", "37.7", "127.2", "--zoom", "11"], ["sources", "--json"], ["health"],
+            ["near", "37.53", "126.97", "--district", "용산"],
+        ]
+        for command in commands {
+            let socket = try Binaries.run("areasctl", ["--socket", daemon.socket] + command)
+            let http = try Binaries.run("areasctl", ["--url", "http://\(address)"] + command)
+            #expect(http.status == socket.status, "\(command): \(http.stderr)")
+            #expect(http.stdout == socket.stdout, "\(command)")
+            #expect(http.stderr == socket.stderr, "\(command)")
+        }
+        // Metrics: the same exposition, give or take the counters the two asks moved.
+        let metrics = try Binaries.run("areasctl", ["--url", "http://\(address)", "metrics"])
+        let socketMetrics = try Binaries.run("areasctl", ["--socket", daemon.socket, "metrics"])
+        func families(_ text: String) -> [Substring] { text.split(separator: "\n").filter { $0.hasPrefix("# TYPE ") } }
+        #expect(metrics.status == 0 && !families(metrics.stdout).isEmpty)
+        #expect(families(metrics.stdout) == families(socketMetrics.stdout))
+        let missing = try Binaries.run("areasctl", ["--url", "http://\(address)", "get", "nope:1"])
+        #expect(missing.status == 1 && missing.stderr.contains("not_found"), "\(missing.stderr)")
+    }
+
+    @Test(arguments: [
+        (["--url", "http://127.0.0.1:1", "refresh"], Int32(2), "read-only"),
+        (["--url", "https://areas.example.kr", "health"], Int32(2), "TLS belongs to the proxy"),
+        (["--url", "ftp://x", "health"], Int32(2), "--url"),
+        (["--url", "http://127.0.0.1:8080", "--socket", "/x", "health"], Int32(2), "give one"),
+    ])
+    func whatItRefuses(arguments: [String], status: Int32, says: String) throws {
+        let run = try Binaries.run("areasctl", arguments)
+        #expect(run.status == status && run.stderr.contains(says), "\(run.status) \(run.stderr)")
+    }
+
+    @Test func nobodyListeningIsExit3() throws {
+        let port = try freeLoopbackAddress()
+        let run = try Binaries.run("areasctl", ["--url", "http://\(port)", "health"])
+        #expect(run.status == 3 && run.stderr.contains("cannot connect to areasd at http://\(port)"), "\(run.stderr)")
+    }
+}
