@@ -208,7 +208,12 @@ import Testing
         }
         #expect(DaemonQuestions.waitUntil(seconds: 30) { DaemonQuestions.ask(socket, #"{"op":"health"}"#)?["areas"]?.double == Double(SampleCounts.total) })
         func health() -> JSONValue? { DaemonQuestions.ask(socket, #"{"op":"health"}"#) }
-        // The second poll drips; 2 s later it has failed, and health says so.
+        // The second poll drips: what arrives goes to a file beside the snapshot as it comes,
+        // not into memory to be written once whole.
+        let download = follower + "/areas.snapshot.download"
+        func downloaded() -> Int { ((try? FileManager.default.attributesOfItem(atPath: download))?[.size] as? Int) ?? 0 }
+        #expect(DaemonQuestions.waitUntil(seconds: 20) { downloaded() > SnapshotFile.headerSize + 20 }, "nothing written as it arrived: \(downloaded()) bytes")
+        // 2 s into it the poll has failed, and health says so.
         #expect(DaemonQuestions.waitUntil(seconds: 20) { health()?["healthy"]?.bool == false }, "\(String(describing: health()))")
         let problem = health()?["problem"]?.string ?? ""
         #expect(problem.contains("leader"), "\(problem)")

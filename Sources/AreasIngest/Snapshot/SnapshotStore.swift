@@ -163,10 +163,12 @@ package struct SnapshotStore: Sendable {
     /// The leader's snapshot file (on a shared folder), taken once it passed every check a
     /// start makes: as a second name of the same file when both are on one file system (so the
     /// daemons mapping it share its pages), else as a copy.
-    package func adopt(file leader: String, judge: (SnapshotFile.Contents) -> String? = { _ in nil }) -> Adoption {
+    /// `confirmed`: the fetch times the leader confirmed, when they did not come beside its
+    /// file (a download's came in its answer's header).
+    package func adopt(file leader: String, confirmed: [String: Double]? = nil, judge: (SnapshotFile.Contents) -> String? = { _ in nil }) -> Adoption {
         taking({ () throws(SnapshotFile.Failure) in try SnapshotFile.adopt(file: leader, as: path, judge: judge) },
                orServing: { () throws(SnapshotFile.Failure) in try SnapshotFile.load(path: leader) },
-               judge: judge, confirmed: FetchTimes.read(beside: leader))
+               judge: judge, confirmed: confirmed ?? FetchTimes.read(beside: leader))
     }
 
     /// A leader's snapshot fetched from `url`, with the fetch times its header confirmed.

@@ -1,3 +1,4 @@
+import AreasSystem
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -27,8 +28,12 @@ package enum HTTPClient {
     /// `opening`, when given, judges the body's first `opening.bytes` bytes as soon as they
     /// arrive (a reason to refuse it, or nil): a body that is not what was asked for is cut off
     /// there, not downloaded whole first.
+    ///
+    /// `sink`, when given, receives a successful answer's body as it arrives (after its
+    /// opening passed), written to the file rather than held: the response's body is then
+    /// empty. An answer that is not a success is held, up to 1 MiB, to say what it was.
     package static func get(_ url: String, headers: [(String, String)] = [], timeoutSeconds: Double, maxBytes: Int,
-                            opening: Opening? = nil) async throws(UpstreamError) -> PageResponse {
+                            opening: Opening? = nil, sink: FileDescriptor? = nil) async throws(UpstreamError) -> PageResponse {
         guard let target = URL(string: url) else { throw .transport("cannot form a URL from the configured address") }
         var request = URLRequest(url: target)
         request.timeoutInterval = timeoutSeconds
@@ -36,7 +41,7 @@ package enum HTTPClient {
         let result: Result<PageResponse, UpstreamError> = await withCheckedContinuation { continuation in
             let task = session.dataTask(with: request)
             let id = task.taskIdentifier
-            transfers.begin(id, Transfer(maxBytes: maxBytes, timeoutSeconds: timeoutSeconds, opening: opening) { continuation.resume(returning: $0) })
+            transfers.begin(id, Transfer(maxBytes: maxBytes, timeoutSeconds: timeoutSeconds, opening: opening, sink: sink) { continuation.resume(returning: $0) })
             task.resume()
             DispatchQueue.global().asyncAfter(deadline: .now() + timeoutSeconds) { [transfers] in
                 if transfers.expire(id) { task.cancel() }
@@ -61,15 +66,24 @@ package enum HTTPClient {
         let maxBytes: Int
         let timeoutSeconds: Double
         var opening: Opening?
+        /// Where a successful body goes as it arrives; `body` then holds only what is not yet
+        /// written (its opening, before that is judged).
+        let sink: FileDescriptor?
         var body: [UInt8] = []
+        /// Bytes of the body received so far, written or held.
+        var received = 0
         var status = 0
         var headers: [String: String] = [:]
         let finish: (Result<PageResponse, UpstreamError>) -> Void
 
-        init(maxBytes: Int, timeoutSeconds: Double, opening: Opening?, finish: @escaping (Result<PageResponse, UpstreamError>) -> Void) {
+        /// The most of an answer that is not a success held when the body goes to a sink.
+        static let heldErrorBytes = 1 << 20
+
+        init(maxBytes: Int, timeoutSeconds: Double, opening: Opening?, sink: FileDescriptor?, finish: @escaping (Result<PageResponse, UpstreamError>) -> Void) {
             self.maxBytes = maxBytes
             self.timeoutSeconds = timeoutSeconds
             self.opening = opening
+            self.sink = sink
             self.finish = finish
         }
     }
@@ -115,25 +129,36 @@ package enum HTTPClient {
                 refuse(transfer, .tooLarge(bytes: Int(declared), limit: transfer.maxBytes), task: dataTask.taskIdentifier)
                 return completionHandler(.cancel)
             }
-            if declared > 0 { transfer.body.reserveCapacity(Int(declared)) }
+            if declared > 0 && transfer.sink == nil { transfer.body.reserveCapacity(Int(declared)) }
             completionHandler(.allow)
         }
 
         func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
             guard let transfer = transfer(dataTask.taskIdentifier) else { return }
-            if transfer.body.count + data.count > transfer.maxBytes {
-                refuse(transfer, .tooLarge(bytes: transfer.body.count + data.count, limit: transfer.maxBytes), task: dataTask.taskIdentifier)
+            func stop(_ error: UpstreamError) {
+                refuse(transfer, error, task: dataTask.taskIdentifier)
                 transfer.body = []
                 dataTask.cancel()
-                return
             }
+            let success = (200..<300).contains(transfer.status)
+            if transfer.received + data.count > transfer.maxBytes {
+                return stop(.tooLarge(bytes: transfer.received + data.count, limit: transfer.maxBytes))
+            }
+            if transfer.sink != nil && !success && transfer.body.count + data.count > Transfer.heldErrorBytes {
+                return stop(.transport("answered HTTP \(transfer.status) with more than 1 MiB"))
+            }
+            transfer.received += data.count
             transfer.body.append(contentsOf: data)
-            if let opening = transfer.opening, transfer.body.count >= opening.bytes, (200..<300).contains(transfer.status) {
+            if let opening = transfer.opening, transfer.body.count >= opening.bytes, success {
                 transfer.opening = nil
-                if let reason = opening.check(Array(transfer.body.prefix(opening.bytes))) {
-                    refuse(transfer, .transport(reason), task: dataTask.taskIdentifier)
-                    transfer.body = []
-                    dataTask.cancel()
+                if let reason = opening.check(Array(transfer.body.prefix(opening.bytes))) { return stop(.transport(reason)) }
+            }
+            if let sink = transfer.sink, success, transfer.opening == nil {
+                do throws(SystemError) {
+                    try sink.writeAll(transfer.body)
+                    transfer.body.removeAll(keepingCapacity: true)
+                } catch {
+                    stop(.transport("cannot write the answer to disk: \(error)"))
                 }
             }
         }
@@ -153,6 +178,14 @@ package enum HTTPClient {
                 let why = nsError.code == NSURLErrorTimedOut ? "timed out after \(Self.seconds(transfer.timeoutSeconds))" : "\(nsError.localizedDescription) (code \(nsError.code))"
                 transfer.finish(.failure(.transport(why)))
             } else {
+                // A success shorter than its opening has not been judged, nor written: it goes
+                // to the sink now, and its judge is whoever reads the file.
+                if let sink = transfer.sink, (200..<300).contains(transfer.status), !transfer.body.isEmpty {
+                    do throws(SystemError) { try sink.writeAll(transfer.body) } catch {
+                        return transfer.finish(.failure(.transport("cannot write the answer to disk: \(error)")))
+                    }
+                    transfer.body = []
+                }
                 transfer.finish(.success(PageResponse(status: transfer.status, body: transfer.body, headers: transfer.headers)))
             }
         }

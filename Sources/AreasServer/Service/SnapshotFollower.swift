@@ -1,6 +1,7 @@
 import AreasCore
 import AreasIngest
 import AreasSystem
+import Foundation
 
 /// A follower's view of its leader's snapshot: asks whether it changed (the file's identity,
 /// or HTTP `If-None-Match` with the last `ETag`) and, when it did, hands it to the snapshot
@@ -58,6 +59,21 @@ final class SnapshotFollower: Sendable {
 
     private func pollURL(_ url: String, into store: SnapshotStore, timeoutSeconds: Double, judge: (SnapshotFile.Contents) -> String?) async -> Outcome {
         let etag = seen.withLock { $0.etag }
+        // The body goes to a file beside the snapshot as it arrives, never held whole: the
+        // file is then checked and renamed into place as a leader's file on a share would be.
+        let download = store.path + ".download"
+        let file: FileDescriptor
+        do throws(SystemError) {
+            try? FileSystem.removeFile(download)
+            try WholeFile.createDirectories((store.path as NSString).deletingLastPathComponent)
+            file = try FileDescriptor.open(download, [.writeOnly, .create, .exclusive, .noFollow], permissions: 0o440)
+        } catch {
+            return .failed("cannot make a file for the leader's snapshot beside \(store.path): \(error)")
+        }
+        defer {
+            file.close()
+            try? FileSystem.removeFile(download)
+        }
         let response: PageResponse
         do throws(UpstreamError) {
             // Refused at its first bytes when it is no snapshot this build reads, or says it
@@ -71,14 +87,17 @@ final class SnapshotFollower: Sendable {
                 }
             }
             response = try await HTTPClient.get(url, headers: etag.map { [("If-None-Match", $0)] } ?? [],
-                                                timeoutSeconds: timeoutSeconds, maxBytes: SnapshotFile.maximumBytes, opening: opening)
+                                                timeoutSeconds: timeoutSeconds, maxBytes: SnapshotFile.maximumBytes, opening: opening, sink: file)
         } catch {
             return .failed("cannot fetch the leader's snapshot: \(error)")
         }
         if response.status == 304 { return .unchanged }
         guard response.status == 200 else { return .failed("the leader answered HTTP \(response.status) for its snapshot") }
         let confirmed = response.headers["areas-fetched-at"].map { FetchTimes.parse(headerValue: $0) } ?? [:]
-        let outcome = Outcome(store.adopt(response.body, from: url, confirmed: confirmed, judge: judge))
+        do throws(SystemError) { try file.sync() } catch {
+            return .failed("cannot keep the leader's snapshot beside \(store.path): \(error)")
+        }
+        let outcome = Outcome(store.adopt(file: download, confirmed: confirmed, judge: judge))
         if case .changed = outcome { seen.withLock { $0.etag = response.etag } }
         return outcome
     }
