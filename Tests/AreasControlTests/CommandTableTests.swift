@@ -61,8 +61,8 @@ struct CommandTableTests {
     }
 
     @Test(arguments: [
-        (["--help"], "usage: areasctl [--socket PATH]"),
-        (["help"], "usage: areasctl [--socket PATH]"),
+        (["--help"], "usage: areasctl [--socket PATH | --url URL]"),
+        (["help"], "usage: areasctl [--socket PATH | --url URL]"),
         (["near", "--help"], "usage: areasctl near LAT LON [options]"),
         (["-s", "/x", "radius", "-h"], "usage: areasctl radius LAT LON METERS [options]"),
         (["completion", "--help"], "usage: areasctl completion SHELL"),
