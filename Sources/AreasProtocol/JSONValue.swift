@@ -331,33 +331,38 @@ public struct JSONParser {
     private mutating func string() throws(Failure) -> String {
         if let text = try plainText() { return String(decoding: text, as: UTF8.self) }
         offset += 1
-        var scalars = String.UnicodeScalarView()
+        // Built as UTF-8 bytes and made a String once: appending to a String's scalar view
+        // copies the whole string whenever it grows, which made a long text with many escapes
+        // (the metrics answer: 2 MB of lines) quadratic.
+        var utf8: [UInt8] = []
         while offset < bytes.count {
             let byte = bytes[offset]
             if byte == UInt8(ascii: "\"") {
                 offset += 1
-                return String(scalars)
+                return String(decoding: utf8, as: UTF8.self)
             }
             if byte < 0x20 { throw fail("control character in a string") }
             if byte != UInt8(ascii: "\\") {
                 let runStart = offset
                 while offset < bytes.count, bytes[offset] != UInt8(ascii: "\\"), bytes[offset] != UInt8(ascii: "\""), bytes[offset] >= 0x20 { offset += 1 }
-                scalars.append(contentsOf: try validUTF8(runStart..<offset).unicodeScalars)
+                try validateUTF8(runStart..<offset)
+                utf8.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<offset]))
                 continue
             }
             offset += 1
             guard offset < bytes.count else { break }
             let escape = bytes[offset]
             offset += 1
+            let scalar: Unicode.Scalar
             switch escape {
-            case UInt8(ascii: "\""): scalars.append("\"")
-            case UInt8(ascii: "\\"): scalars.append("\\")
-            case UInt8(ascii: "/"): scalars.append("/")
-            case UInt8(ascii: "b"): scalars.append("\u{08}")
-            case UInt8(ascii: "f"): scalars.append("\u{0C}")
-            case UInt8(ascii: "n"): scalars.append("\n")
-            case UInt8(ascii: "r"): scalars.append("\r")
-            case UInt8(ascii: "t"): scalars.append("\t")
+            case UInt8(ascii: "\""): scalar = "\""
+            case UInt8(ascii: "\\"): scalar = "\\"
+            case UInt8(ascii: "/"): scalar = "/"
+            case UInt8(ascii: "b"): scalar = "\u{08}"
+            case UInt8(ascii: "f"): scalar = "\u{0C}"
+            case UInt8(ascii: "n"): scalar = "\n"
+            case UInt8(ascii: "r"): scalar = "\r"
+            case UInt8(ascii: "t"): scalar = "\t"
             case UInt8(ascii: "u"):
                 var code = try hex4()
                 if (0xD800...0xDBFF).contains(code) {
@@ -371,11 +376,12 @@ public struct JSONParser {
                 } else if (0xDC00...0xDFFF).contains(code) {
                     throw fail("unpaired surrogate in \\u escape")
                 }
-                guard let scalar = Unicode.Scalar(code) else { throw fail("invalid \\u escape") }
-                scalars.append(scalar)
+                guard let decoded = Unicode.Scalar(code) else { throw fail("invalid \\u escape") }
+                scalar = decoded
             default:
                 throw fail("invalid escape")
             }
+            UTF8.encode(scalar) { utf8.append($0) }
         }
         throw fail("unterminated string")
     }
@@ -398,14 +404,13 @@ public struct JSONParser {
         return value
     }
 
-    private func validUTF8(_ range: Range<Int>) throws(Failure) -> String {
+    private func validateUTF8(_ range: Range<Int>) throws(Failure) {
         let slice = UnsafeBufferPointer(rebasing: bytes[range])
         // Keys and most values are ASCII, always valid: skip the generic validator, which looks up
         // type metadata on every call.
-        if slice.allSatisfy({ $0 < 0x80 }) { return String(decoding: slice, as: UTF8.self) }
-        guard let text = String(validating: slice, as: UTF8.self) else {
+        if slice.allSatisfy({ $0 < 0x80 }) { return }
+        guard String(validating: slice, as: UTF8.self) != nil else {
             throw Failure(offset: range.lowerBound, reason: "invalid UTF-8 in a string")
         }
-        return text
     }
 }

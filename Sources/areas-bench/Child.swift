@@ -26,6 +26,18 @@ final class Child {
         return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
     }
 
+    /// Resident memory by what backs it (`/proc/PID/smaps_rollup`), in bytes: anonymous (the
+    /// heap, stacks, allocator arenas) and file-backed (the mapped snapshot, the binary).
+    var residentByBacking: (anonymous: Int, file: Int) {
+        let text = (try? String(contentsOfFile: "/proc/\(pid)/smaps_rollup", encoding: .utf8)) ?? ""
+        func field(_ name: String) -> Int {
+            let line = text.split(separator: "\n").first { $0.hasPrefix(name + ":") } ?? ""
+            return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
+        }
+        let rss = field("Rss"), anonymous = field("Anonymous")
+        return (anonymous, max(0, rss - anonymous))
+    }
+
     /// User plus system CPU seconds used so far.
     var cpuSeconds: Double {
         let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""

@@ -87,7 +87,8 @@ extension SocketBenchmark {
                 }
                 usleep(2_000)
             }
-            print("areasd: answering \(Measure.format(startup, 0)) ms after start, \(daemon.residentBytes / 1_048_576) MiB resident")
+            let loaded = daemon.residentByBacking
+            print("areasd: answering \(Measure.format(startup, 0)) ms after start, \(daemon.residentBytes / 1_048_576) MiB resident (\(loaded.anonymous / 1_048_576) MiB anonymous, \(loaded.file / 1_048_576) MiB mapped files)")
 
             let redisSocket = directory + "/redis.sock"
             let server = try Child(redis, ["--port", "0", "--unixsocket", redisSocket, "--save", "", "--appendonly", "no", "--daemonize", "no"])
@@ -152,8 +153,13 @@ extension SocketBenchmark {
             summary["n\(n)_near_server_us"] = cost
             summary["n\(n)_startup_ms"] = startup
             summary["n\(n)_areasd_rss_mib"] = Double(resident) / 1_048_576
-            summary["n\(n)_areasd_rss_after_load_mib"] = Double(daemon.residentBytes) / 1_048_576
-            print("areasd after the runs: \(daemon.residentBytes / 1_048_576) MiB resident")
+            // Both after the same load: what each holds once the clients have gone.
+            let afterLoad = daemon.residentBytes, redisAfterLoad = server.residentBytes
+            summary["n\(n)_areasd_rss_after_load_mib"] = Double(afterLoad) / 1_048_576
+            summary["n\(n)_redis_rss_after_load_mib"] = Double(redisAfterLoad) / 1_048_576
+            summary["n\(n)_resident_ratio_after_load"] = Double(afterLoad) / Double(max(redisAfterLoad, 1))
+            let backing = daemon.residentByBacking
+            print("after the runs: areasd \(afterLoad / 1_048_576) MiB resident (\(backing.anonymous / 1_048_576) MiB anonymous, \(backing.file / 1_048_576) MiB mapped files), redis-server \(redisAfterLoad / 1_048_576) MiB; ratio \(Measure.format(Double(afterLoad) / Double(max(redisAfterLoad, 1))))")
             summary["n\(n)_redis_used_memory_mib"] = Double(usedMemory) / 1_048_576
             daemon.stop()
             server.stop()

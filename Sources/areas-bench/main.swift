@@ -7,6 +7,7 @@ let usage = """
            areas-bench merge [--records 85000,1000000] [--runs 2]
            areas-bench maps [--points 80000,1000000]
            areas-bench discover [--rows 100000] [--runs 3]
+           areas-bench metrics [--sources 1000,3000,10000] [--scrapes 5]
            areas-bench expensive [--points N] [--only NAME]
            areas-bench connections [--idle 1000,10000] [--points N] [--seconds S] [--slow-readers N] [--areasd PATH]
            areas-bench faults [--kills N]
@@ -52,6 +53,8 @@ do {
         try MergeBenchmark(arguments: &arguments).run()
     case "discover":
         try DiscoveryBenchmark(arguments: &arguments).run()
+    case "metrics":
+        try MetricsBenchmark(arguments: &arguments).run()
     case "ingest":
         let benchmark = try IngestBenchmark(arguments: &arguments)
         try await benchmark.run()

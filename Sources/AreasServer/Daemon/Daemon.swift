@@ -156,6 +156,7 @@ package final class Daemon: @unchecked Sendable {
                                  sources: config.follow != nil ? [AreaService.followSourceName] : config.sources.map(\.name))
         FreeMemory.release()
         FreeMemory.mapLargeBlocksSeparately()
+        FreeMemory.limitArenas(to: 2)
         let service = AreaService(config: config, state: state, snapshotPath: snapshotPath, logger: logger, environment: environment,
                                   overrides: overrides, onRefresh: { [weak self] state in self?.announce(state) })
         self.service = service
