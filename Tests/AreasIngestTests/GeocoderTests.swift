@@ -97,7 +97,7 @@ struct GeocoderTests {
     }
 
     enum Fault: String, CaseIterable, Sendable {
-        case unauthorized, tooManyRequests, serverError, timeout, garbage, outOfCountry
+        case unauthorized, tooManyRequests, serverError, timeout, garbage, outOfCountry, notANumber
     }
 
     /// Every failure leaves the row unplaced with a counted reason; none fails the source or
@@ -112,6 +112,7 @@ struct GeocoderTests {
             case .timeout: return .hang
             case .garbage: return .text(200, "<html>maintenance</html>", contentType: "text/html")
             case .outOfCountry: return Self.kakao([(34.39, 132.45)])
+            case .notANumber: return .text(200, #"{"meta":{"total_count":1},"documents":[{"x":"NaN","y":"nan"}]}"#, contentType: "application/json")
             }
         }
         defer { server.stop() }
@@ -129,6 +130,17 @@ struct GeocoderTests {
             #expect(report.rejected == ["geocoder unavailable": 3])
             #expect(server.requestCount == 6, "one try and one retry per row")
         }
+    }
+
+    /// An answer of thousands of documents: the first is the position, the rest cost nothing.
+    @Test func thousandsOfDocumentsTakeTheFirst() async throws {
+        let documents = [(37.5012, 127.0396)] + (0..<5_000).map { (33.0 + Double($0) * 1e-3, 126.0) }
+        let server = try LoopbackHTTPServer { _ in Self.kakao(documents) }
+        defer { server.stop() }
+        let world = try World(rows: 3, server: server, keyword: false)
+        let (catalog, report) = await world.refresh()
+        #expect(report.accepted == 3 && report.geocodedNew == 3, "\(report.summary)")
+        #expect(catalog.areas(of: "rows").allSatisfy { $0.coordinate.latitude == 37.5012 && $0.coordinate.longitude == 127.0396 })
     }
 
     @Test func anEmptyAnswerIsNotFoundAndRememberedForADay() async throws {

@@ -103,10 +103,34 @@ package struct RecordValidator: Sendable {
         return .failure(.outOfBounds)
     }
 
+    /// The most a record keeps of what its row published: no data set of places needs more,
+    /// and a file that sends more (a 30 MB cell, a million columns) would otherwise be stored,
+    /// kept in every snapshot and sent whole in every `get`.
+    package static let maximumFieldBytes = 4_096
+    package static let maximumFields = 256
+
+    /// `fields` as a record keeps them: at most `maximumFields`, each value cut to
+    /// `maximumFieldBytes` (at a character's end, with "…").
+    static func kept(_ fields: [Field]) -> [Field] {
+        let few = fields.count > maximumFields ? Array(fields.prefix(maximumFields)) : fields
+        guard few.contains(where: { $0.value.utf8.count > maximumFieldBytes || $0.key.utf8.count > maximumFieldBytes }) else { return few }
+        return few.map { Field(cut($0.key), cut($0.value)) }
+    }
+
+    static func cut(_ text: String) -> String {
+        guard text.utf8.count > maximumFieldBytes else { return text }
+        let utf8 = text.utf8
+        var end = utf8.index(utf8.startIndex, offsetBy: maximumFieldBytes - 3)
+        // Back to the start of a character's bytes (continuation bytes are 10xxxxxx).
+        while end > utf8.startIndex && utf8[end] & 0xC0 == 0x80 { end = utf8.index(before: end) }
+        return String(decoding: utf8[..<end], as: UTF8.self) + "…"
+    }
+
     /// The area for a row named `name` at `coordinate`.
-    package func area(name: String, coordinate: GeoPoint, fields: [Field], geocoded: Bool) -> Area {
+    package func area(name: String, coordinate: GeoPoint, fields published: [Field], geocoded: Bool) -> Area {
         let mapping = source.fields
-        func value(_ key: String?) -> String { Self.cell(key, of: fields) }
+        let fields = Self.kept(published)
+        func value(_ key: String?) -> String { Self.cut(Self.cell(key, of: published)) }
         let province = value(mapping.province)
         let district = value(mapping.district)
         return Area(
