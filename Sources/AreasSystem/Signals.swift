@@ -13,6 +13,14 @@ package enum Signals {
     /// reader (a snapshot overwritten in place rather than replaced by a rename); no thread
     /// can go on from it, but the log then says what happened and the service manager starts
     /// the daemon again, which loads whatever file is there.
+    /// Writes `message` (a line) to standard error and ends the process with status 75, as a
+    /// bus error does: for a mapped file found changed under the daemon by other means.
+    package static func exitForRestart(message: String) -> Never {
+        let line = Array((message + "\n").utf8)
+        line.withUnsafeBufferPointer { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        _exit(75)
+    }
+
     package static func exitOnBusError(message: String) {
         let line = Array((message + "\n").utf8)
         let text = UnsafeMutablePointer<UInt8>.allocate(capacity: line.count)

@@ -226,3 +226,33 @@ import Testing
         #expect(answer["ok"] != nil, "\(answer)")
     }
 }
+
+/// A shared leader file rewritten in place (not replaced) after a follower took it as a second
+/// name: the follower would be serving bytes no check passed, so it ends with status 75 and
+/// says why, for systemd to start it clean.
+@Suite(.timeLimit(.minutes(5))) struct FollowerInPlaceRewriteTests {
+    @Test func aLinkedLeaderFileRewrittenInPlaceEndsTheFollower() throws {
+        let leader = try SampleDaemon()
+        let shareFolder = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: shareFolder) }
+        let share = shareFolder + "/areas.snapshot"
+        try FileManager.default.copyItem(atPath: leader.folder + "/areas.snapshot", toPath: share)
+        leader.stop()
+        chmod(share, 0o640)
+        let follower = try FollowerTests.Follower(follow: #""file": "\#(share)""#)
+        #expect(DaemonQuestions.waitUntil(seconds: 20) { FollowerTests.answer(follower.socket)?.contains("\"ok\":true") == true })
+        var shared = stat(), local = stat()
+        #expect(stat(share, &shared) == 0 && stat(follower.folder + "/areas.snapshot", &local) == 0)
+        try #require(shared.st_ino == local.st_ino, "the follower copied rather than linked; nothing to test")
+
+        // The same size, its middle overwritten: the inode stays, the checksum fails.
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: share))
+        try handle.seek(toOffset: UInt64(shared.st_size / 2))
+        try handle.write(contentsOf: Data(repeating: 0xA5, count: 4096))
+        try handle.close()
+        #expect(follower.process.waitUntilExit(seconds: 30), "the follower went on serving the rewritten file")
+        #expect(follower.process.terminationStatus == 75)
+        let log = String(decoding: follower.stderr.readToEnd(), as: UTF8.self)
+        #expect(log.contains("was rewritten in place and is refused"), "\(log)")
+    }
+}

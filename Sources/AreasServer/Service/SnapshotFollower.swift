@@ -51,8 +51,17 @@ final class SnapshotFollower: Sendable {
         let confirmedModified = (try? FileSystem.status(of: path + ".fetched"))??.modifiedNanoseconds ?? 0
         let identity = FileIdentity(device: info.device, inode: info.inode, size: Int64(info.size),
                                     modified: info.modifiedNanoseconds, confirmedModified: confirmedModified)
-        if !force && seen.withLock({ $0.file }) == identity { return .unchanged }
+        let previous = seen.withLock { $0.file }
+        if !force && previous == identity { return .unchanged }
         let outcome = Outcome(store.adopt(file: path, judge: judge))
+        if case .failed(let reason) = outcome, let previous, previous.inode == identity.inode, previous.device == identity.device,
+           let local = try? FileSystem.status(of: store.path), local.inode == identity.inode, local.device == identity.device {
+            // The file this follower serves is the leader's own (a second name, so that
+            // followers share its pages), and it was rewritten in place rather than replaced:
+            // what is mapped now are bytes the checks refuse. Serving on would answer from
+            // them; a clean start loads only what the checks allow.
+            Signals.exitForRestart(message: "areasd: the leader's snapshot \(path), which this follower serves as \(store.path), was rewritten in place and is refused (\(reason)); exiting (75) for a clean start")
+        }
         if case .changed = outcome { seen.withLock { $0.file = identity } }
         return outcome
     }
