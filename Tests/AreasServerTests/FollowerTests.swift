@@ -37,6 +37,7 @@ import Testing
         deinit {
             kill(process.processIdentifier, SIGTERM)
             _ = process.waitUntilExit(seconds: 20)
+            try? FileManager.default.removeItem(atPath: folder)
         }
     }
 
@@ -159,17 +160,9 @@ import Testing
     @Test func aBodyThatIsNoSnapshotIsRefusedAtItsFirstBytes() throws {
         let server = try LoopbackHTTPServer { _ in .drip(status: 200, contentType: "application/octet-stream", declaredLength: 100_000, interval: 0.01) }
         defer { server.stop() }
-        let follower = Fixtures.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: follower) }
-        try #"{"snapshot": "\#(follower)/areas.snapshot", "follow": {"url": "\#(server.baseURL)/v1/snapshot", "intervalSeconds": 1, "timeoutSeconds": 120}}"#
-            .write(toFile: follower + "/areasd.json", atomically: true, encoding: .utf8)
-        let socket = follower + "/areasd.sock"
-        let (process, log) = try Binaries.startDaemon(["--config", follower + "/areasd.json", "--socket", socket])
-        defer {
-            kill(process.processIdentifier, SIGTERM)
-            _ = process.waitUntilExit(seconds: 20)
-            _ = log.readToEnd()
-        }
+        let follower = try FollowerTests.Follower(follow: #""url": "\#(server.baseURL)/v1/snapshot", "timeoutSeconds": 120"#)
+        let socket = follower.socket
+        defer { withExtendedLifetime(follower) {} }
         func lastError() -> String? { DaemonQuestions.ask(socket, #"{"op":"stats"}"#)?["bySource"]?["leader"]?["lastError"]?.string }
         // 28 bytes take 0.3 s; the whole body would take 1,000 s, the time-out 120 s.
         #expect(DaemonQuestions.waitUntil(seconds: 30) { lastError()?.contains("not an areas snapshot (bad magic)") == true }, "\(lastError() ?? "none")")
@@ -195,22 +188,14 @@ import Testing
                 : .dripBody(status: 200, contentType: "application/octet-stream", snapshot, interval: 0.01)
         }
         defer { leader.stop() }
-        let follower = folder + "/follower"
-        try FileManager.default.createDirectory(atPath: follower, withIntermediateDirectories: true)
-        try #"{"snapshot": "\#(follower)/areas.snapshot", "follow": {"url": "\#(leader.baseURL)/v1/snapshot", "intervalSeconds": 1, "timeoutSeconds": 2}}"#
-            .write(toFile: follower + "/areasd.json", atomically: true, encoding: .utf8)
-        let socket = follower + "/areasd.sock"
-        let (process, log) = try Binaries.startDaemon(["--config", follower + "/areasd.json", "--socket", socket])
-        defer {
-            kill(process.processIdentifier, SIGTERM)
-            _ = process.waitUntilExit(seconds: 20)
-            _ = log.readToEnd()
-        }
+        let follower = try FollowerTests.Follower(follow: #""url": "\#(leader.baseURL)/v1/snapshot", "timeoutSeconds": 2"#)
+        let socket = follower.socket
+        defer { withExtendedLifetime(follower) {} }
         #expect(DaemonQuestions.waitUntil(seconds: 30) { DaemonQuestions.ask(socket, #"{"op":"health"}"#)?["areas"]?.double == Double(SampleCounts.total) })
         func health() -> JSONValue? { DaemonQuestions.ask(socket, #"{"op":"health"}"#) }
         // The second poll drips: what arrives goes to a file beside the snapshot as it comes,
         // not into memory to be written once whole.
-        let download = follower + "/areas.snapshot.download"
+        let download = follower.folder + "/areas.snapshot.download"
         func downloaded() -> Int { ((try? FileManager.default.attributesOfItem(atPath: download))?[.size] as? Int) ?? 0 }
         #expect(DaemonQuestions.waitUntil(seconds: 20) { downloaded() > SnapshotFile.headerSize + 20 }, "nothing written as it arrived: \(downloaded()) bytes")
         // 2 s into it the poll has failed, and health says so.

@@ -143,7 +143,7 @@ package struct SourceDiscovery: Sendable {
         switch origin {
         case .file(let path): return .file(path)
         case .url(let url):
-            return .url(Self.withoutParameters(url, ["servicekey", "page", "perpage", "returntype"].filter { $0 == "servicekey" || isOdcloud }))
+            return .url(Self.withoutParameters(url, isOdcloud ? ["servicekey", "page", "perpage", "returntype"] : ["servicekey"]))
         }
     }
 

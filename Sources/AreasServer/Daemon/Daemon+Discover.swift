@@ -2,7 +2,6 @@ import AreasCore
 import AreasIngest
 import AreasProtocol
 import AreasSystem
-import Dispatch
 
 extension Daemon {
     /// `--discover PATH|URL`: the source that serves a file never seen before, on stdout as
@@ -44,19 +43,14 @@ extension Daemon {
     /// One GET, bounded in time and size, no redirect followed (a key in the URL stays with
     /// the host it was written for).
     private static func fetchOnce(_ url: String) throws(DiscoveryError) -> [UInt8] {
-        let result = LockedValue<Result<PageResponse, UpstreamError>?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        Task {
+        let result = waitFor { () async -> Result<PageResponse, UpstreamError> in
             do throws(UpstreamError) {
-                let response = try await HTTPClient.get(url, timeoutSeconds: 60, maxBytes: largestDiscoveredFile)
-                result.withLock { $0 = .success(response) }
+                return .success(try await HTTPClient.get(url, timeoutSeconds: 60, maxBytes: largestDiscoveredFile))
             } catch {
-                result.withLock { $0 = .failure(error) }
+                return .failure(error)
             }
-            done.signal()
         }
-        done.wait()
-        switch result.withLock({ $0 }) {
+        switch result {
         case .success(let response):
             guard response.status == 200 else { throw .fetch("the server answered HTTP \(response.status)") }
             return response.body

@@ -1,7 +1,6 @@
 import AreasCore
 import AreasIngest
 import AreasSystem
-import Dispatch
 import Foundation
 
 extension Daemon {
@@ -13,14 +12,8 @@ extension Daemon {
     /// past `maxShrink` is reported held back, as a refresh would. Exit 0 when every source
     /// updated, 1 when one failed or would be held back, 78 for a bad config.
     package func dryRun() -> (output: String, code: Int32) {
-        let config: AreasConfig
-        do {
-            config = try AreasConfig.load(path: options.configPath)
-        } catch {
-            return ("areasd: \(error)", 78)
-        }
-        let problems = ConfigCheck(config: config, environment: environment).problems()
-        guard problems.isEmpty else { return (problems.map { "areasd: \($0)" }.joined(separator: "\n"), 78) }
+        let (loaded, problems) = loadConfig()
+        guard let config = loaded, problems.isEmpty else { return (problems.joined(separator: "\n"), 78) }
         guard config.follow == nil else { return ("areasd: \(options.configPath): a follower fetches no sources; --dry-run tries a config that does", 78) }
         let scratch = NSTemporaryDirectory() + "areasd-dry-run-\(CurrentProcess.id)-\(UInt32.random(in: 0...UInt32.max))"
         defer { try? FileManager.default.removeItem(atPath: scratch) }
@@ -44,16 +37,10 @@ extension Daemon {
             against = "compared with the \(contents.catalog.table.count) records of \(configured)"
         }
         let before = served
-        let outcome = LockedValue<(Catalog, RefreshReport)?>(nil)
-        let done = DispatchSemaphore(value: 0)
         let environment = self.environment
-        Task {
-            let result = await Refresher(config: config, environment: environment, snapshotPath: snapshot).refresh(before)
-            outcome.withLock { $0 = result }
-            done.signal()
+        guard let (catalog, result) = Self.waitFor({ await Refresher(config: config, environment: environment, snapshotPath: snapshot).refresh(before) }) else {
+            return ("areasd: the refresh did not finish", 1)
         }
-        done.wait()
-        guard let (catalog, result) = outcome.withLock({ $0 }) else { return ("areasd: the refresh did not finish", 1) }
         var report = result
         let dataSet = DataSet.indexing(catalog, footprint: config.footprint, merge: config.merge ?? .off, overrides: report.overrides ?? [])
         let merged = dataSet.mergedBySource

@@ -100,22 +100,43 @@ package final class Daemon: @unchecked Sendable {
         }
     }
 
+    /// The config `--config` names and, a line each, what a start refuses it for: that it does
+    /// not load, or an unset key variable, or a column its file lacks. No config when it does
+    /// not load.
+    func loadConfig() -> (config: AreasConfig?, problems: [String]) {
+        do {
+            let config = try AreasConfig.load(path: options.configPath)
+            return (config, ConfigCheck(config: config, environment: environment).problems().map { "areasd: \($0)" })
+        } catch {
+            return (nil, ["areasd: \(error)"])
+        }
+    }
+
+    /// Runs `work` to its end and returns what it gave (nil only if it never finished): for the
+    /// one-shot commands, which run on the main thread before there is a dispatch loop.
+    static func waitFor<Value: Sendable>(_ work: @escaping @Sendable () async -> Value) -> Value? {
+        let result = LockedValue<Value?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            let value = await work()
+            result.withLock { $0 = value }
+            done.signal()
+        }
+        done.wait()
+        return result.withLock { $0 }
+    }
+
     /// `--check-config`: the config, the environment and the files it names, each problem on
     /// a line; exit 0 when there is none, 78 (EX_CONFIG) otherwise. Files that cannot be read
     /// now are warnings, as they are to a running daemon.
     package func checkConfig() -> (message: String, code: Int32) {
-        let config: AreasConfig
-        do {
-            config = try AreasConfig.load(path: options.configPath)
-        } catch {
-            return ("areasd: \(error)", 78)
-        }
-        let check = ConfigCheck(config: config, environment: environment)
-        let problems = check.problems()
+        let (loaded, problems) = loadConfig()
+        guard let config = loaded else { return (problems.joined(separator: "\n"), 78) }
         // A file that cannot be read now stops neither the start nor a reload (the source fails
         // until it can be read), so it is a warning here too, not an error.
-        let warnings = check.unreadableFiles().map { "areasd: warning: \($0) (areasd runs without it; the source fails until it can be read)" }
-        guard problems.isEmpty else { return ((problems.map { "areasd: \($0)" } + warnings).joined(separator: "\n"), 78) }
+        let warnings = ConfigCheck(config: config, environment: environment).unreadableFiles()
+            .map { "areasd: warning: \($0) (areasd runs without it; the source fails until it can be read)" }
+        guard problems.isEmpty else { return ((problems + warnings).joined(separator: "\n"), 78) }
         let valid = "areasd: \(options.configPath): valid (\(config.sources.count) source\(config.sources.count == 1 ? "" : "s"))"
         return (([valid + (warnings.isEmpty ? "" : ", \(warnings.count) warning\(warnings.count == 1 ? "" : "s")")] + warnings).joined(separator: "\n"), 0)
     }
@@ -126,16 +147,8 @@ package final class Daemon: @unchecked Sendable {
         // A full disk or a file-size limit must fail the write, not kill the daemon.
         Signals.ignore(SIGXFSZ)
         Signals.ignore(SIGPIPE)
-        let config: AreasConfig
-        do {
-            config = try AreasConfig.load(path: options.configPath)
-        } catch {
-            return ("areasd: \(error)", 78)  // EX_CONFIG
-        }
-        let problems = ConfigCheck(config: config, environment: environment).problems()
-        guard problems.isEmpty else {
-            return (problems.map { "areasd: \($0)" }.joined(separator: "\n"), 78)
-        }
+        let (loaded, problems) = loadConfig()
+        guard let config = loaded, problems.isEmpty else { return (problems.joined(separator: "\n"), 78) }  // EX_CONFIG
         if options.logLevel == nil, let name = config.logLevel, let level = Logger.Level(name: name) {
             logger.threshold = level
         }
