@@ -22,6 +22,14 @@ package enum DaemonQuestions {
         ask(socket, String(decoding: request.line, as: UTF8.self))
     }
 
+    /// The value of one series of the daemon's metrics (`name` with its labels, as written:
+    /// `areas_requests_total{op="along"}`); nil when the daemon cannot be asked or lacks it.
+    package static func metric(_ socket: String, _ series: String) -> Double? {
+        guard let text = ask(socket, Request.metrics)?["metrics"]?.string else { return nil }
+        let line = text.split(separator: "\n").first { $0.hasPrefix(series + " ") }
+        return line.flatMap { $0.split(separator: " ").last }.flatMap { Double($0) }
+    }
+
     /// Checks `condition` every 20 ms until it holds (true) or `seconds` pass (false).
     package static func waitUntil(seconds: Double = 20, _ condition: () -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)

@@ -41,6 +41,13 @@ package enum Fixtures {
 
     /// A new folder for one test. Every one made is removed when the test process exits,
     /// whatever the test did: a test that fails before its own clean-up leaves nothing behind.
+    /// Opens the FIFO at `path` for writing, if a reader waits on it, and closes it again: a
+    /// reader blocked in open(2) or read(2) then returns (with end of file).
+    package static func openAndCloseWriter(_ path: String) {
+        let fd = open(path, O_WRONLY | O_NONBLOCK)
+        if fd >= 0 { close(fd) }
+    }
+
     package static func temporaryDirectory() -> String {
         _ = removedAtExit
         let path = NSTemporaryDirectory() + "areas-test-" + UUID().uuidString.prefix(8)

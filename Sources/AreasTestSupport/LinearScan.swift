@@ -48,3 +48,23 @@ package struct LinearScan: Sendable {
         return best
     }
 }
+
+extension LinearScan {
+    /// What a table's string arena holds when every distinct string is stored once: each
+    /// string of `areas` (and the empty string) counted once, as its LEB128 length and its bytes.
+    package static func distinctStringBytes(of areas: some Sequence<Area>) -> Int {
+        var distinct: Set<String> = [""]
+        for area in areas {
+            for text in [area.id, area.name, area.roadAddress, area.lotAddress, area.province, area.district, area.source] { distinct.insert(text) }
+            for field in area.fields {
+                distinct.insert(field.key)
+                distinct.insert(field.value)
+            }
+        }
+        return distinct.reduce(0) { total, text in
+            var length = text.utf8.count, prefix = 1
+            while length >= 0x80 { length >>= 7; prefix += 1 }
+            return total + prefix + text.utf8.count
+        }
+    }
+}

@@ -1,8 +1,10 @@
-import XCTest
+import Foundation
+import Testing
 @testable import AreasCore
 @testable import AreasTestSupport
 
-final class AreaTableTests: XCTestCase {
+@Suite(.timeLimit(.minutes(5)))
+final class AreaTableTests {
     /// Areas with repeated, empty, long and non-ASCII strings and varying field lists.
     private func areas(_ count: Int, seed: UInt64) -> [Area] {
         var random = SplitMix64(seed: seed)
@@ -19,39 +21,38 @@ final class AreaTableTests: XCTestCase {
         }
     }
 
-    func testTableGivesBackEveryAreaAsStored() {
+    @Test func tableGivesBackEveryAreaAsStored() {
         let data = areas(2_000, seed: 3)
         let table = AreaTable(areas: data)
-        XCTAssertEqual(Array(table), data)
-        XCTAssertEqual(AreaTable().count, 0)
+        #expect(Array(table) == data)
+        #expect(AreaTable().count == 0)
         for position in table.indices.shuffled().prefix(300) {
             let area = data[position]
-            XCTAssertEqual(table.id(at: position), area.id)
-            XCTAssertEqual(table.strings.string(table.records[position].address), area.address)
-            for field in area.fields { XCTAssertEqual(table.field(field.key, of: position), area.field(field.key)) }
-            XCTAssertNil(table.field("absent", of: position))
+            #expect((table.id(at: position)) == area.id)
+            #expect(table.strings.string(table.records[position].address) == area.address)
+            for field in area.fields { #expect((table.field(field.key, of: position)) == area.field(field.key)) }
+            #expect((table.field("absent", of: position)) == nil)
         }
-        XCTAssertLessThan(table.strings.byteCount, data.reduce(0) { $0 + $1.id.utf8.count + $1.name.utf8.count + $1.fields.reduce(0) { $0 + $1.value.utf8.count } } + 100_000,
-                          "repeated strings are stored once")
+        #expect(table.strings.byteCount == LinearScan.distinctStringBytes(of: data), "each distinct string stored once")
     }
 
-    func testSortingByIDKeepsTheFirstOfEachRepeatedID() {
+    @Test func sortingByIDKeepsTheFirstOfEachRepeatedID() {
         let data = areas(3_000, seed: 5)
         var expected: [Area] = []
         for area in data.enumerated().sorted(by: { ($0.element.id, $0.offset) < ($1.element.id, $1.offset) }).map(\.element)
         where expected.last?.id != area.id {
             expected.append(area)
         }
-        XCTAssertLessThan(expected.count, data.count, "the data has repeated ids")
+        #expect(expected.count < data.count, "the data has repeated ids")
         let sorted = AreaTable(areas: data).sortedByID()
-        XCTAssertEqual(Array(sorted), expected)
-        for (position, area) in expected.enumerated() { XCTAssertEqual(sorted.position(of: area.id), position) }
-        for missing in ["", "t", "t:", "t:zzzzzz", "u:0", "s:0"] { XCTAssertNil(sorted.position(of: missing), missing) }
+        #expect(Array(sorted) == expected)
+        for (position, area) in expected.enumerated() { #expect((sorted.position(of: area.id)) == position) }
+        for missing in ["", "t", "t:", "t:zzzzzz", "u:0", "s:0"] { #expect((sorted.position(of: missing)) == nil, Comment(rawValue: missing)) }
         let already = AreaTable(areas: expected)
-        XCTAssertEqual(Array(already.sortedByID()), expected)
+        #expect(Array(already.sortedByID()) == expected)
     }
 
-    func testRegionMatchesTheAreaModel() {
+    @Test func regionMatchesTheAreaModel() {
         let data = areas(1_000, seed: 8)
         let table = AreaTable(areas: data)
         let regions = [Region(), Region(province: "서울특별시"), Region(province: ""), Region(district: "용산구"),
@@ -59,11 +60,11 @@ final class AreaTableTests: XCTestCase {
         let names = RegionNames(table)
         for region in regions {
             let resolved = names.resolve(region)
-            XCTAssertEqual(table.indices.filter { resolved.admits(table.records[$0]) }, data.indices.filter { region.contains(data[$0]) }, "\(region)")
+            #expect((table.indices.filter { resolved.admits(table.records[$0]) }) == (data.indices.filter { region.contains(data[$0]) }), "\(region)")
         }
     }
 
-    func testUTF8ValidationAgreesWithTheStandardLibrary() {
+    @Test func uTF8ValidationAgreesWithTheStandardLibrary() {
         var random = SplitMix64(seed: 21)
         // Bytes drawn mostly from the interesting ranges: lead bytes, continuations, ASCII.
         let alphabet: [UInt8] = [0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF, 0xE0, 0xEA, 0xED,
@@ -75,17 +76,17 @@ final class AreaTableTests: XCTestCase {
             }
             let expected = String(validating: bytes, as: UTF8.self) != nil
             if !expected { invalid += 1 }
-            XCTAssertEqual(bytes.withUnsafeBufferPointer(StringArena.isValidUTF8), expected, "\(bytes)")
+            #expect(bytes.withUnsafeBufferPointer(StringArena.isValidUTF8) == expected, "\(bytes)")
         }
-        XCTAssertGreaterThan(invalid, 1_000)
+        #expect(invalid > 1_000)
         for text in ["", "ascii", "흡연구역", "😀 \u{10FFFF}"] {
-            XCTAssertTrue(Array(text.utf8).withUnsafeBufferPointer(StringArena.isValidUTF8), text)
+            #expect(Array(text.utf8).withUnsafeBufferPointer(StringArena.isValidUTF8), Comment(rawValue: text))
         }
     }
 
     /// Interning against a dictionary: equal strings get one number, first-seen order, through
     /// many rehashes of the table.
-    func testInterningNumbersEachDistinctStringOnce() {
+    @Test func interningNumbersEachDistinctStringOnce() {
         var random = SplitMix64(seed: 61)
         var builder = StringArena.Builder()
         var oracle: [String: Int] = ["": 0]
@@ -99,20 +100,20 @@ final class AreaTableTests: XCTestCase {
                 oracle[string] = order.count - 1
                 return order.count - 1
             }()
-            XCTAssertEqual(builder.number(of: string), expected, string)
+            #expect((builder.number(of: string)) == expected, Comment(rawValue: string))
         }
         let arena = builder.build()
-        XCTAssertEqual(builder.refs.map(arena.string), order)
-        XCTAssertEqual(builder.intern("서울특별시"), builder.refs[oracle["서울특별시"]!])
+        #expect(builder.refs.map(arena.string) == order)
+        #expect(builder.intern("서울특별시") == builder.refs[oracle["서울특별시"]!])
     }
 
-    func testInvalidBytesAreStoredRepaired() {
+    @Test func invalidBytesAreStoredRepaired() {
         var builder = StringArena.Builder()
         let bytes: [UInt8] = [0x41, 0xFF, 0xED, 0xA0, 0x80, 0x42]
         let ref = bytes.withUnsafeBufferPointer { builder.append($0) }
         let arena = builder.build()
-        XCTAssertEqual(arena.string(ref), String(decoding: bytes, as: UTF8.self))
-        XCTAssertTrue(arena.withUTF8(ref, StringArena.isValidUTF8))
-        XCTAssertEqual([UInt8]().withUnsafeBufferPointer { builder.append($0) }, StringArena.empty)
+        #expect(arena.string(ref) == (String(decoding: bytes, as: UTF8.self)))
+        #expect(arena.withUTF8(ref, StringArena.isValidUTF8))
+        #expect(([UInt8]().withUnsafeBufferPointer { builder.append($0) }) == StringArena.empty)
     }
 }

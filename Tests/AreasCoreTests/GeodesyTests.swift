@@ -1,9 +1,10 @@
 import Foundation
-import XCTest
+import Testing
 @testable import AreasCore
 @testable import AreasTestSupport
 
-final class GeodesyTests: XCTestCase {
+@Suite(.timeLimit(.minutes(5)))
+final class GeodesyTests {
     /// Distance by the spherical law of cosines in vector form: an independent formula.
     private func vectorDistance(_ a: GeoPoint, _ b: GeoPoint) -> Double {
         func unit(_ p: GeoPoint) -> (Double, Double, Double) {
@@ -21,33 +22,29 @@ final class GeodesyTests: XCTestCase {
         try GeoPoint(latitude: lat, longitude: lon)
     }
 
-    func testKnownDistances() throws {
+    @Test func knownDistances() throws {
         let seoul = try point(37.5665, 126.9780)
         let busan = try point(35.1796, 129.0756)
-        XCTAssertEqual(Geodesy.distance(seoul, busan), 325_000, accuracy: 2_000)
-        XCTAssertEqual(Geodesy.distance(seoul, seoul), 0)
+        #expect(abs((Geodesy.distance(seoul, busan)) - 325_000) <= 2_000)
+        #expect((Geodesy.distance(seoul, seoul)) == 0)
         // One degree of latitude is R·π/180 on the sphere.
-        XCTAssertEqual(
-            Geodesy.distance(try point(10, 20), try point(11, 20)),
-            Geodesy.earthRadiusMeters * .pi / 180, accuracy: 1e-6)
-        XCTAssertEqual(
-            Geodesy.distance(try point(0, -179.5), try point(0, 179.5)),
-            Geodesy.earthRadiusMeters * .pi / 180, accuracy: 1e-6)
+        #expect(abs((Geodesy.distance(try point(10, 20), try point(11, 20))) - (Geodesy.earthRadiusMeters * .pi / 180)) <= 1e-6)
+        #expect(abs((Geodesy.distance(try point(0, -179.5), try point(0, 179.5))) - (Geodesy.earthRadiusMeters * .pi / 180)) <= 1e-6)
     }
 
-    func testDistanceAgreesWithIndependentFormula() throws {
+    @Test func distanceAgreesWithIndependentFormula() throws {
         var random = SplitMix64(seed: 7)
         for _ in 0..<5_000 {
             let a = try point(Double.random(in: -90...90, using: &random), Double.random(in: -180...180, using: &random))
             let b = try point(Double.random(in: -90...90, using: &random), Double.random(in: -180...180, using: &random))
             let expected = vectorDistance(a, b)
-            XCTAssertEqual(Geodesy.distance(a, b), expected, accuracy: 1e-6 * Swift.max(expected, 1))
+            #expect(abs((Geodesy.distance(a, b)) - expected) <= 1e-6 * Swift.max(expected, 1))
             // The query point's trigonometry is shared, the other's derived: symmetric to rounding.
-            XCTAssertEqual(Geodesy.distance(a, b), Geodesy.distance(b, a), accuracy: 1e-12 * Swift.max(expected, 1))
+            #expect(abs((Geodesy.distance(a, b)) - (Geodesy.distance(b, a))) <= 1e-12 * Swift.max(expected, 1))
         }
     }
 
-    func testSmallAnglePolynomialsMatchLibm() {
+    @Test func smallAnglePolynomialsMatchLibm() {
         var random = SplitMix64(seed: 5)
         // Every tier: tiny, small, and the libm fallback, plus both signs and the boundaries.
         var samples: [Double] = [0, SmallAngle.tiny, -SmallAngle.tiny, 0.1, 0.05, 1e-300, .leastNonzeroMagnitude]
@@ -55,29 +52,29 @@ final class GeodesyTests: XCTestCase {
             for _ in 0..<2_000 { samples.append(Double.random(in: -scale...scale, using: &random)) }
         }
         for x in samples {
-            XCTAssertEqual(SmallAngle.sine(x), sin(x), accuracy: 4 * abs(sin(x)).ulp, "sin \(x)")
-            XCTAssertEqual(SmallAngle.cosine(x), cos(x), accuracy: 4 * abs(cos(x)).ulp, "cos \(x)")
+            #expect(abs(SmallAngle.sine(x) - sin(x)) <= 4 * abs(sin(x)).ulp, "sin \(x)")
+            #expect(abs(SmallAngle.cosine(x) - cos(x)) <= 4 * abs(cos(x)).ulp, "cos \(x)")
             if abs(x) <= 1 {
-                XCTAssertEqual(SmallAngle.arcsine(x), asin(x), accuracy: 4 * abs(asin(x)).ulp, "asin \(x)")
+                #expect(abs(SmallAngle.arcsine(x) - asin(x)) <= 4 * abs(asin(x)).ulp, "asin \(x)")
             }
         }
     }
 
-    func testShortDistancesAgreeWithIndependentFormulaToTheMicrometre() throws {
+    @Test func shortDistancesAgreeWithIndependentFormulaToTheMicrometre() throws {
         var random = SplitMix64(seed: 9)
         for _ in 0..<5_000 {
             let a = try point(Double.random(in: -85...85, using: &random), Double.random(in: -179...179, using: &random))
             let spread = [1e-7, 1e-5, 1e-3, 0.1, 1][Int.random(in: 0..<5, using: &random)]
             let b = try point(a.latitude + Double.random(in: -spread...spread, using: &random),
                               a.longitude + Double.random(in: -spread...spread, using: &random))
-            XCTAssertEqual(Geodesy.distance(a, b), vectorDistance(a, b), accuracy: 1e-6)
+            #expect(abs((Geodesy.distance(a, b)) - (vectorDistance(a, b))) <= 1e-6)
         }
     }
 
     /// The vector run must give each point exactly the scalar term, which the brute-force
     /// oracle uses: nearby points (the polynomial lanes), far ones and the antimeridian (the
     /// scalar fallback), mixed within one step, and a count that is not a whole step.
-    func testHaversineRunIsBitForBitTheScalarTerm() throws {
+    @Test func haversineRunIsBitForBitTheScalarTerm() throws {
         var random = SplitMix64(seed: 13)
         for trial in 0..<2_000 {
             let origin = DistanceOrigin(try point(Double.random(in: -89...89, using: &random), Double.random(in: -180...180, using: &random)))
@@ -105,12 +102,12 @@ final class GeodesyTests: XCTestCase {
             }
             for i in 0..<count {
                 let scalar = origin.haversine(latitude: latitudes[i], longitude: longitudes[i])
-                XCTAssertEqual(terms[i].bitPattern, scalar.bitPattern, "trial \(trial), point \(i): \(terms[i]) vs \(scalar)")
+                #expect(terms[i].bitPattern == scalar.bitPattern, "trial \(trial), point \(i): \(terms[i]) vs \(scalar)")
             }
         }
     }
 
-    func testMinimumDistanceToBoxIsTheClosestBoundaryPoint() throws {
+    @Test func minimumDistanceToBoxIsTheClosestBoundaryPoint() throws {
         var random = SplitMix64(seed: 11)
         for _ in 0..<400 {
             let center = SyntheticPoints.point(in: SyntheticPoints.korea, using: &random)
@@ -118,7 +115,7 @@ final class GeodesyTests: XCTestCase {
             let query = try point(Double.random(in: 30...42, using: &random), Double.random(in: 120...136, using: &random))
             let bound = Geodesy.minimumDistance(from: query, to: box)
             if box.contains(query) {
-                XCTAssertEqual(bound, 0)
+                #expect(bound == 0)
                 continue
             }
             // Oracle: the closest of many points along the four edges.
@@ -132,13 +129,13 @@ final class GeodesyTests: XCTestCase {
                     closest = Swift.min(closest, vectorDistance(query, p))
                 }
             }
-            XCTAssertLessThanOrEqual(bound, closest + 1e-6)
+            #expect(bound <= (closest + 1e-6))
             // The sampling step is under 2 km; the bound must be that close to the true minimum.
-            XCTAssertGreaterThan(bound, closest - 50, "bound \(bound) far below sampled \(closest)")
+            #expect(bound > (closest - 50), "bound \(bound) far below sampled \(closest)")
         }
     }
 
-    func testArithmeticBoundsHoldForEveryPointOfABox() throws {
+    @Test func arithmeticBoundsHoldForEveryPointOfABox() throws {
         var random = SplitMix64(seed: 21)
         for _ in 0..<3_000 {
             let query = try point(Double.random(in: -80...80, using: &random), Double.random(in: -179...179, using: &random))
@@ -147,16 +144,16 @@ final class GeodesyTests: XCTestCase {
             let origin = DistanceOrigin(query)
             let lower = origin.quickHaversineLowerBound(to: box)
             let exactLower = origin.haversineLowerBound(to: box)
-            XCTAssertLessThanOrEqual(lower, exactLower * (1 + 1e-12) + 1e-300)
+            #expect(lower <= (exactLower * (1 + 1e-12) + 1e-300))
             for _ in 0..<20 {
                 let inside = SyntheticPoints.point(in: box, using: &random)
                 let h = origin.haversine(latitude: inside.latitude, longitude: inside.longitude)
-                XCTAssertLessThanOrEqual(lower, h * (1 + 1e-12) + 1e-300, "lower bound above a point of the box")
+                #expect(lower <= (h * (1 + 1e-12) + 1e-300), "lower bound above a point of the box")
             }
         }
     }
 
-    func testRadiusBoxIsNeverTooSmall() throws {
+    @Test func radiusBoxIsNeverTooSmall() throws {
         var random = SplitMix64(seed: 3)
         for _ in 0..<2_000 {
             let center = try point(Double.random(in: -89...89, using: &random), Double.random(in: -179...179, using: &random))
@@ -172,28 +169,28 @@ final class GeodesyTests: XCTestCase {
                 lon2 = lon2 * 180 / .pi
                 if lon2 > 180 || lon2 < -180 { continue }  // across the antimeridian: out of scope
                 let p = try point(lat2 * 180 / .pi, lon2)
-                XCTAssertTrue(box.contains(p), "\(p) at \(meters) m from \(center) outside \(box)")
+                #expect(box.contains(p), "\(p) at \(meters) m from \(center) outside \(box)")
             }
         }
     }
 
-    func testInvalidInputIsATypedError() {
-        XCTAssertThrowsError(try GeoPoint(latitude: .nan, longitude: 0)) { error in
-            guard case .invalidLatitude(let value)? = error as? GeoError else { return XCTFail("\(error)") }
-            XCTAssertTrue(value.isNaN)
+    @Test func invalidInputIsATypedError() {
+        if let error = #expect(throws: (any Error).self, performing: { try GeoPoint(latitude: .nan, longitude: 0) }) {
+            guard case .invalidLatitude(let value)? = error as? GeoError else { Issue.record("\(error)"); return }
+            #expect(value.isNaN)
         }
-        XCTAssertThrowsError(try GeoPoint(latitude: 91, longitude: 0)) { XCTAssertEqual($0 as? GeoError, .invalidLatitude(91)) }
-        XCTAssertThrowsError(try GeoPoint(latitude: 0, longitude: -180.0001)) { XCTAssertEqual($0 as? GeoError, .invalidLongitude(-180.0001)) }
-        XCTAssertThrowsError(try GeoPoint(latitude: 0, longitude: .infinity)) { XCTAssertEqual($0 as? GeoError, .invalidLongitude(.infinity)) }
-        XCTAssertThrowsError(try Geodesy.boundingBox(around: GeoPoint(latitude: 0, longitude: 0), meters: -1)) {
-            XCTAssertEqual($0 as? GeoError, .invalidDistance(-1))
+        if let error = #expect(throws: (any Error).self, performing: { try GeoPoint(latitude: 91, longitude: 0) }) { #expect((error as? GeoError) == .invalidLatitude(91)) }
+        if let error = #expect(throws: (any Error).self, performing: { try GeoPoint(latitude: 0, longitude: -180.0001) }) { #expect((error as? GeoError) == .invalidLongitude(-180.0001)) }
+        if let error = #expect(throws: (any Error).self, performing: { try GeoPoint(latitude: 0, longitude: .infinity) }) { #expect((error as? GeoError) == .invalidLongitude(.infinity)) }
+        if let error = #expect(throws: (any Error).self, performing: { try Geodesy.boundingBox(around: GeoPoint(latitude: 0, longitude: 0), meters: -1) }) {
+            #expect((error as? GeoError) == .invalidDistance(-1))
         }
-        XCTAssertThrowsError(try GeoBox(south: 38, west: 126, north: 37, east: 127)) {
-            XCTAssertEqual($0 as? GeoError, .invertedBox(south: 38, north: 37))
+        if let error = #expect(throws: (any Error).self, performing: { try GeoBox(south: 38, west: 126, north: 37, east: 127) }) {
+            #expect((error as? GeoError) == (.invertedBox(south: 38, north: 37)))
         }
-        XCTAssertThrowsError(try GeoBox(south: 37, west: 128, north: 38, east: 127)) {
-            XCTAssertEqual($0 as? GeoError, .wrappedBox(west: 128, east: 127))
+        if let error = #expect(throws: (any Error).self, performing: { try GeoBox(south: 37, west: 128, north: 38, east: 127) }) {
+            #expect((error as? GeoError) == (.wrappedBox(west: 128, east: 127)))
         }
-        XCTAssertTrue(GeoError.invalidLatitude(91).description.contains("between -90 and 90"))
+        #expect(GeoError.invalidLatitude(91).description.contains("between -90 and 90"))
     }
 }

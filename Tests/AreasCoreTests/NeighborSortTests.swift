@@ -1,11 +1,13 @@
-import XCTest
+import Foundation
+import Testing
 @testable import AreasCore
 @testable import AreasTestSupport
 
 /// The bucketed sort against the standard library's, on the shapes a radius query produces and
 /// on ones it rarely does: crowds at one distance, a single far outlier, zeros.
-final class NeighborSortTests: XCTestCase {
-    func testMatchesTheStandardSort() {
+@Suite(.timeLimit(.minutes(5)))
+final class NeighborSortTests {
+    @Test func matchesTheStandardSort() {
         var random = SplitMix64(seed: 61)
         for round in 0..<2_000 {
             let n = [0, 1, 2, 17, 25, 67, 150, 1_000][round % 8]
@@ -23,21 +25,21 @@ final class NeighborSortTests: XCTestCase {
                 return PackedRTree.Neighbor(payload: payloads[i], distanceMeters: distance)
             }
             let sorted = neighbors.withUnsafeBufferPointer { NeighborSort.sorted($0) }
-            XCTAssertEqual(sorted, neighbors.sorted(), "round \(round), \(n) neighbours")
+            #expect(sorted == neighbors.sorted(), "round \(round), \(n) neighbours")
         }
     }
 
     /// A radius so small that its square underflows: bucketing then divides by zero, and the
     /// neighbours at distance 0 (zero times infinity) must still come out in payload order.
-    func testRadiusWhoseSquareUnderflows() {
+    @Test func radiusWhoseSquareUnderflows() {
         let payloads = (0..<UInt32(40)).map { ($0 * 7) % 40 }
         let neighbors = payloads.map { PackedRTree.Neighbor(payload: $0, distanceMeters: 0) }
         for farthest in [1e-200, 1e-320, .leastNonzeroMagnitude] {
             let sorted = neighbors.withUnsafeBufferPointer { NeighborSort.sorted($0, farthest: farthest) }
-            XCTAssertEqual(sorted, neighbors.sorted(), "farthest \(farthest)")
+            #expect(sorted == neighbors.sorted(), "farthest \(farthest)")
         }
         let tree = PackedRTree(entries: Array(repeating: GeoBox(GeoPoint(uncheckedLatitude: 37.5, longitude: 127)), count: 40))
         let found = tree.search(within: 1e-200, of: GeoPoint(uncheckedLatitude: 37.5, longitude: 127))
-        XCTAssertEqual(found.map(\.payload), Array(0..<40))
+        #expect(found.map(\.payload) == Array(0..<40))
     }
 }

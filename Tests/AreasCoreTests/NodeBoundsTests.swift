@@ -1,10 +1,12 @@
-import XCTest
+import Foundation
+import Testing
 @testable import AreasCore
 @testable import AreasTestSupport
 
 /// The single-precision node bounds prune the nearest search: if one ever exceeded the true
 /// distance an answer would be lost, and if they were loose the search would open more nodes.
-final class NodeBoundsTests: XCTestCase {
+@Suite(.timeLimit(.minutes(5)))
+final class NodeBoundsTests {
     /// Lower bounds for `boxes` seen from `query`, through the vector path.
     private func vectorBounds(_ boxes: [GeoBox], from query: GeoPoint) -> [Double] {
         var extent = GeoBox.empty
@@ -33,7 +35,7 @@ final class NodeBoundsTests: XCTestCase {
         return (lower.prefix(count).map(Double.init), upper.prefix(count).map(Double.init))
     }
 
-    func testNeverAboveTheExactBoundAnywhereOnEarth() throws {
+    @Test func neverAboveTheExactBoundAnywhereOnEarth() throws {
         var random = SplitMix64(seed: 31)
         for round in 0..<300 {
             let boxes = (0..<40).map { _ in
@@ -48,14 +50,14 @@ final class NodeBoundsTests: XCTestCase {
                     : GeoPoint(uncheckedLatitude: Double.random(in: -90...90, using: &random), longitude: Double.random(in: -180...180, using: &random))
                 let exact = DistanceOrigin(query)
                 for (box, bound) in zip(boxes, vectorBounds(boxes, from: query)) {
-                    XCTAssertLessThanOrEqual(bound, exact.haversineLowerBound(to: box), "bound above the true distance from \(query) to \(box)")
-                    XCTAssertGreaterThanOrEqual(bound, 0)
+                    #expect(bound <= (exact.haversineLowerBound(to: box)), "bound above the true distance from \(query) to \(box)")
+                    #expect(bound >= 0)
                 }
             }
         }
     }
 
-    func testUpperBoundNeverBelowAPointOfTheNode() {
+    @Test func upperBoundNeverBelowAPointOfTheNode() {
         var random = SplitMix64(seed: 33)
         for _ in 0..<300 {
             let boxes = (0..<20).map { _ in
@@ -75,13 +77,13 @@ final class NodeBoundsTests: XCTestCase {
                     // Corners first: the farthest point of a small box is one of them.
                     let corners = [(box.south, box.west), (box.south, box.east), (box.north, box.west), (box.north, box.east)]
                     for (latitude, longitude) in corners {
-                        XCTAssertGreaterThanOrEqual(upper, exact.haversine(latitude: latitude, longitude: longitude), "upper bound below a corner of \(box) from \(query)")
+                        #expect(upper >= (exact.haversine(latitude: latitude, longitude: longitude)), "upper bound below a corner of \(box) from \(query)")
                     }
                     for _ in 0..<5 {
                         let inside = SyntheticPoints.point(in: box, using: &random)
-                        XCTAssertGreaterThanOrEqual(upper, exact.haversine(latitude: inside.latitude, longitude: inside.longitude))
+                        #expect(upper >= (exact.haversine(latitude: inside.latitude, longitude: inside.longitude)))
                     }
-                    XCTAssertLessThanOrEqual(upper, Self.arithmeticUpperBound(from: exact, to: box) * 1.001 + 1e-12, "upper bound far looser than its arithmetic in double precision")
+                    #expect(upper <= (Self.arithmeticUpperBound(from: exact, to: box) * 1.001 + 1e-12), "upper bound far looser than its arithmetic in double precision")
                 }
             }
         }
@@ -98,7 +100,7 @@ final class NodeBoundsTests: XCTestCase {
         return halfLat * halfLat + origin.cosLatitude * cosBound * halfLon * halfLon
     }
 
-    func testTightForNeighbourhoodsInKorea() {
+    @Test func tightForNeighbourhoodsInKorea() {
         var random = SplitMix64(seed: 32)
         let points = SyntheticPoints.clustered(count: 5_000, seed: 32)
         let boxes = (0..<400).map { _ in
@@ -112,11 +114,11 @@ final class NodeBoundsTests: XCTestCase {
                 // Single precision and its padding cost under a metre here, and the final
                 // shrink a relative 1e-5 of the term (5e-6 of the distance).
                 let quick = Geodesy.meters(haversine: origin.quickHaversineLowerBound(to: box))
-                XCTAssertGreaterThanOrEqual(Geodesy.meters(haversine: bound), quick * (1 - 5e-6) - 1, "loose bound to \(box)")
-                XCTAssertLessThanOrEqual(bound, origin.haversineLowerBound(to: box))
+                #expect((Geodesy.meters(haversine: bound)) >= (quick * (1 - 5e-6) - 1), "loose bound to \(box)")
+                #expect(bound <= (origin.haversineLowerBound(to: box)))
                 if bound > 0 { strictlyPositive += 1 }
             }
         }
-        XCTAssertGreaterThan(strictlyPositive, 200 * 400 / 2, "most boxes lie away from the query and must get a positive bound")
+        #expect(strictlyPositive > (200 * 400 / 2), "most boxes lie away from the query and must get a positive bound")
     }
 }

@@ -1,9 +1,11 @@
-import XCTest
+import Foundation
+import Testing
 @testable import AreasCore
 @testable import AreasTestSupport
 
 /// check, along and region filters against brute force over every area.
-final class QuestionsTests: XCTestCase {
+@Suite(.timeLimit(.minutes(5)))
+final class QuestionsTests {
     private func dataset(_ count: Int, seed: UInt64) -> [Area] {
         var random = SplitMix64(seed: seed)
         let provinces = ["서울특별시", "경기도", "부산광역시"]
@@ -16,20 +18,20 @@ final class QuestionsTests: XCTestCase {
         }
     }
 
-    func testFootprintRadius() {
+    @Test func footprintRadius() {
         let policy = FootprintPolicy.standard
         func zone(_ size: String) -> Area {
             Area(id: "z", kind: .nonsmoking, name: "z", coordinate: GeoPoint(uncheckedLatitude: 37, longitude: 127), source: "s", fields: [Field("prhsmkAr", size)])
         }
-        XCTAssertEqual(policy.radius(of: zone("948")), (948 / Double.pi).squareRoot(), accuracy: 1e-9)
-        XCTAssertEqual(policy.radius(of: zone("")), 10)
-        XCTAssertEqual(policy.radius(of: zone("abc")), 10)
-        XCTAssertEqual(policy.radius(of: zone("-5")), 10)
-        XCTAssertEqual(policy.radius(of: zone("1")), 10, "clamped up")
-        XCTAssertEqual(policy.radius(of: zone("100000000")), 300, "clamped down")
+        #expect(abs((policy.radius(of: zone("948"))) - ((948 / Double.pi).squareRoot())) <= 1e-9)
+        #expect((policy.radius(of: zone(""))) == 10)
+        #expect((policy.radius(of: zone("abc"))) == 10)
+        #expect((policy.radius(of: zone("-5"))) == 10)
+        #expect((policy.radius(of: zone("1"))) == 10, "clamped up")
+        #expect((policy.radius(of: zone("100000000"))) == 300, "clamped down")
     }
 
-    func testCheckMatchesBruteForce() throws {
+    @Test func checkMatchesBruteForce() throws {
         let areas = dataset(4_000, seed: 31)
         let index = AreaIndex(areas: areas)
         var random = SplitMix64(seed: 32)
@@ -45,28 +47,28 @@ final class QuestionsTests: XCTestCase {
                 index.areas[p].kind == .nonsmoking && region.contains(index.areas[p])
                     && Geodesy.distance(point, index.areas[p].coordinate) <= FootprintPolicy.standard.radius(of: index.areas[p])
             }.sorted { (Geodesy.distance(point, index.areas[$0].coordinate), $0) < (Geodesy.distance(point, index.areas[$1].coordinate), $1) }
-            XCTAssertEqual(got.zones.map(\.position), expected)
-            XCTAssertEqual(got.inside, !expected.isEmpty, "inside at \(point)")
+            #expect(got.zones.map(\.position) == expected)
+            #expect(got.inside == !expected.isEmpty, "inside at \(point)")
             if !expected.isEmpty { insideSeen += 1 }
             let smoking = index.areas.indices.filter { index.areas[$0].kind == .smoking && region.contains(index.areas[$0]) }
                 .min { (Geodesy.distance(point, index.areas[$0].coordinate), index.areas[$0].id) < (Geodesy.distance(point, index.areas[$1].coordinate), index.areas[$1].id) }
-            XCTAssertEqual(got.nearestSmoking?.position, smoking)
+            #expect((got.nearestSmoking?.position) == smoking)
         }
-        XCTAssertGreaterThan(insideSeen, 20, "the test reaches points inside zones")
+        #expect(insideSeen > 20, "the test reaches points inside zones")
     }
 
-    func testPointExactlyOnAFootprintEdgeIsInside() throws {
+    @Test func pointExactlyOnAFootprintEdgeIsInside() throws {
         let center = try GeoPoint(latitude: 37.5, longitude: 127.0)
         let point = try GeoPoint(latitude: 37.5003, longitude: 127.0004)
         let edge = Geodesy.distance(point, center)
         let zone = Area(id: "z", kind: .nonsmoking, name: "z", coordinate: center, source: "s", fields: [])
         let exact = AreaIndex(areas: [zone], footprint: FootprintPolicy(minimumMeters: edge, maximumMeters: edge))
-        XCTAssertTrue(exact.check(point).inside)
+        #expect(exact.check(point).inside)
         let smaller = AreaIndex(areas: [zone], footprint: FootprintPolicy(minimumMeters: edge.nextDown, maximumMeters: edge.nextDown))
-        XCTAssertFalse(smaller.check(point).inside)
+        #expect(!smaller.check(point).inside)
     }
 
-    func testSegmentDistanceAgreesWithSampling() throws {
+    @Test func segmentDistanceAgreesWithSampling() throws {
         var random = SplitMix64(seed: 41)
         for _ in 0..<300 {
             let a = SyntheticPoints.point(in: SyntheticPoints.korea, using: &random)
@@ -82,12 +84,12 @@ final class QuestionsTests: XCTestCase {
                 let d = Geodesy.distance(p, q)
                 if d < best.distance { best = (d, t) }
             }
-            XCTAssertEqual(side, best.distance, accuracy: 3, "side")
-            XCTAssertEqual(along, best.t * Geodesy.distance(a, b), accuracy: 10, "along")
+            #expect(abs(side - best.distance) <= 3, "side")
+            #expect(abs(along - (best.t * Geodesy.distance(a, b))) <= 10, "along")
         }
     }
 
-    func testAlongMatchesBruteForce() throws {
+    @Test func alongMatchesBruteForce() throws {
         let areas = dataset(5_000, seed: 51)
         let index = AreaIndex(areas: areas)
         var random = SplitMix64(seed: 52)
@@ -117,11 +119,11 @@ final class QuestionsTests: XCTestCase {
                 if let best { expected.append(best) }
             }
             expected.sort { ($0.alongMeters, $0.position) < ($1.alongMeters, $1.position) }
-            XCTAssertEqual(got, expected, "route \(q)")
+            #expect(got == expected, "route \(q)")
         }
     }
 
-    func testRegionFiltersMatchBruteForce() throws {
+    @Test func regionFiltersMatchBruteForce() throws {
         let index = AreaIndex(areas: dataset(4_000, seed: 61))
         var random = SplitMix64(seed: 62)
         let regions = [Region(province: "경기도"), Region(district: "중구"), Region(province: "부산광역시", district: "용산구"), Region(province: "없는도")]
@@ -131,20 +133,20 @@ final class QuestionsTests: XCTestCase {
             let admitted = index.areas.indices.filter { region.contains(index.areas[$0]) }
             let ranked = admitted.map { ($0, Geodesy.distance(point, index.areas[$0].coordinate)) }
                 .sorted { ($0.1, $0.0) < ($1.1, $1.0) }
-            XCTAssertEqual(try index.nearest(to: point, k: 7, region: region).map(\.position), ranked.prefix(7).map(\.0))
-            XCTAssertEqual(try index.areas(within: 3_000, of: point, region: region).map(\.position), ranked.filter { $0.1 <= 3_000 }.map(\.0))
+            #expect((try index.nearest(to: point, k: 7, region: region).map(\.position)) == ranked.prefix(7).map(\.0))
+            #expect((try index.areas(within: 3_000, of: point, region: region).map(\.position)) == (ranked.filter { $0.1 <= 3_000 }.map(\.0)))
             let box = SyntheticPoints.box(around: point, fraction: 0.001)
-            XCTAssertEqual(try index.areas(in: box, region: region).map(\.position), admitted.filter { box.contains(index.areas[$0].coordinate) })
+            #expect((try index.areas(in: box, region: region).map(\.position)) == (admitted.filter { box.contains(index.areas[$0].coordinate) }))
         }
-        XCTAssertEqual(Region(province: "서울").resolved(Region.standardAliases).province, "서울특별시")
+        #expect((Region(province: "서울").resolved(Region.standardAliases).province) == "서울특별시")
     }
 
-    func testCompassPoints() throws {
+    @Test func compassPoints() throws {
         let origin = try GeoPoint(latitude: 37.5, longitude: 127)
-        XCTAssertEqual(Geodesy.compassPoint(Geodesy.bearing(from: origin, to: try GeoPoint(latitude: 37.6, longitude: 127))), "N")
-        XCTAssertEqual(Geodesy.compassPoint(Geodesy.bearing(from: origin, to: try GeoPoint(latitude: 37.5, longitude: 127.1))), "E")
-        XCTAssertEqual(Geodesy.compassPoint(Geodesy.bearing(from: origin, to: try GeoPoint(latitude: 37.45, longitude: 126.94))), "SW")
-        XCTAssertEqual(Geodesy.compassPoint(359), "N")
-        XCTAssertEqual(Geodesy.compassPoint(44), "NE")
+        #expect((Geodesy.compassPoint(Geodesy.bearing(from: origin, to: try GeoPoint(latitude: 37.6, longitude: 127)))) == "N")
+        #expect((Geodesy.compassPoint(Geodesy.bearing(from: origin, to: try GeoPoint(latitude: 37.5, longitude: 127.1)))) == "E")
+        #expect((Geodesy.compassPoint(Geodesy.bearing(from: origin, to: try GeoPoint(latitude: 37.45, longitude: 126.94)))) == "SW")
+        #expect(Geodesy.compassPoint(359) == "N")
+        #expect(Geodesy.compassPoint(44) == "NE")
     }
 }

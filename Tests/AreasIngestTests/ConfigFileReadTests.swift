@@ -14,11 +14,14 @@ struct ConfigFileReadTests {
         #expect(!message.contains("The operation could not be completed"))
     }
 
-    @Test func aFifoOrAFolderIsRefusedWithoutWaiting() throws {
+    @Test func aFifoOrAFolderIsRefusedWithoutWaiting() async throws {
         let folder = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
         let fifo = folder + "/areasd.json"
         try #require(mkfifo(fifo, 0o600) == 0)
-        #expect(Self.loadError(fifo).hasSuffix("cannot read the file: not a regular file (fifo)"))
+        // A load that waits for a writer fails here after 10 s (a writer then comes and goes).
+        let message = await OffThePool.value(within: 10, unblocking: { Fixtures.openAndCloseWriter(fifo) }) { Self.loadError(fifo) }
+        #expect(try #require(message, "the load waited for a writer").hasSuffix("cannot read the file: not a regular file (fifo)"))
         #expect(Self.loadError(folder).contains("cannot read the file: not a regular file"))
     }
 

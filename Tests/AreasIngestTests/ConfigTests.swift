@@ -1,30 +1,31 @@
 import Foundation
-import XCTest
+import Testing
 @testable import AreasCore
 @testable import AreasIngest
 @testable import AreasTestSupport
 
-final class ConfigTests: XCTestCase {
-    func testBundledConfigsLoad() throws {
+@Suite(.timeLimit(.minutes(5)))
+final class ConfigTests {
+    @Test func bundledConfigsLoad() throws {
         let samples = try AreasConfig.load(path: Fixtures.path("config/areasd.json"))
-        XCTAssertEqual(samples.sources.map(\.name), SampleCounts.sourceNames)
-        XCTAssertEqual(samples.sources[0].fields, .dataGoKrStandard)
-        guard case .recordedPages(let directory) = samples.sources[0].location else { return XCTFail() }
-        XCTAssertTrue(FileManager.default.fileExists(atPath: directory + "/page-1.xml"), directory)
+        #expect(samples.sources.map(\.name) == SampleCounts.sourceNames)
+        #expect(samples.sources[0].fields == .dataGoKrStandard)
+        guard case .recordedPages(let directory) = samples.sources[0].location else { Issue.record(); return }
+        #expect(FileManager.default.fileExists(atPath: directory + "/page-1.xml"), Comment(rawValue: directory))
         let live = try AreasConfig.load(path: Fixtures.path("config/areasd.live.json"))
-        XCTAssertEqual(live.sources[0].serviceKeyEnv, "DATA_GO_KR_KEY")
-        XCTAssertEqual(live.bounds, SyntheticPoints.korea)
-        XCTAssertEqual(live.socketMode, 0o660)
+        #expect(live.sources[0].serviceKeyEnv == "DATA_GO_KR_KEY")
+        #expect(live.bounds == SyntheticPoints.korea)
+        #expect(live.socketMode == 0o660)
         let districts = try AreasConfig.load(path: Fixtures.path("config/areasd.districts.json"))
-        XCTAssertEqual(districts.sources.map(\.name), ["nonsmoking-zones", "seocho", "eunpyeong"])
-        XCTAssertEqual(districts.geocoder?.keyEnv, "KAKAO_REST_KEY")
+        #expect(districts.sources.map(\.name) == (["nonsmoking-zones", "seocho", "eunpyeong"]))
+        #expect((districts.geocoder?.keyEnv) == "KAKAO_REST_KEY")
     }
 
     private func error(_ json: String) -> String {
         ConfigRangeTests.error(json, path: "/etc/areasd/areasd.json")
     }
 
-    func testBadConfigsNameFileKeyAndProblem() {
+    @Test func badConfigsNameFileKeyAndProblem() {
         let source = #""name":"a","kind":"smoking","format":"odcloud-json","url":"https://x.example/api","fields":{"name":"n","latitude":"y","longitude":"x"}"#
         let cases: [(String, String)] = [
             ("{", "/etc/areasd/areasd.json: invalid JSON"),
@@ -47,10 +48,10 @@ final class ConfigTests: XCTestCase {
         ]
         for (json, expected) in cases {
             let message = error(json)
-            XCTAssertTrue(message.contains(expected), "\(json)\n got: \(message)\n want: \(expected)")
-            XCTAssertTrue(message.hasPrefix("/etc/areasd/areasd.json: "), message)
+            #expect(message.contains(expected), "\(json)\n got: \(message)\n want: \(expected)")
+            #expect(message.hasPrefix("/etc/areasd/areasd.json: "), Comment(rawValue: message))
         }
-        XCTAssertEqual(error("{\"sources\":[{\(source)}]}"), "accepted")
-        XCTAssertThrowsError(try AreasConfig.load(path: "/nonexistent/areasd.json")) { XCTAssertTrue("\($0)".hasPrefix("/nonexistent/areasd.json: cannot read the file")) }
+        #expect((error("{\"sources\":[{\(source)}]}")) == "accepted")
+        if let error = #expect(throws: (any Error).self, performing: { try AreasConfig.load(path: "/nonexistent/areasd.json") }) { #expect("\(error)".hasPrefix("/nonexistent/areasd.json: cannot read the file")) }
     }
 }

@@ -1,50 +1,51 @@
 import Foundation
-import XCTest
+import Testing
 @testable import AreasCore
 @testable import AreasIngest
 @testable import AreasProtocol
 @testable import AreasTestSupport
 
-final class DecoderTests: XCTestCase {
+@Suite(.timeLimit(.minutes(5)))
+final class DecoderTests {
     let xml = DataGoKrXMLDecoder()
     let json = OdcloudJSONDecoder()
 
-    func testRecordedXMLPageDecodesEveryItemInOrder() throws {
+    @Test func recordedXMLPageDecodesEveryItemInOrder() throws {
         let page = try xml.decode(Fixtures.xmlPage(1))
-        XCTAssertEqual(page.totalCount, 2750)
-        XCTAssertEqual(page.records.count, 1000)
+        #expect(page.totalCount == 2750)
+        #expect(page.records.count == 1000)
         // Oracle: count <item> tags in the raw text, and read the first item's field names directly.
         let text = String(decoding: try Fixtures.xmlPage(1), as: UTF8.self)
-        XCTAssertEqual(text.components(separatedBy: "<item>").count - 1, page.records.count)
-        XCTAssertEqual(page.records[0].map(\.key), [
+        #expect((text.components(separatedBy: "<item>").count - 1) == page.records.count)
+        #expect(page.records[0].map(\.key) == ([
             "prhsmkNm", "prhsmkScopeDesc", "ctprvnNm", "signguNm", "prhsmkSe", "prhsmkAppnBasis", "prhsmkAr", "ffnlg",
             "phoneNumber", "rdnmadr", "lnmadr", "institutionNm", "latitude", "longitude", "referenceDate", "insttCode",
-        ])
+        ]))
         let firstName = text.components(separatedBy: "<prhsmkNm>")[1].components(separatedBy: "</prhsmkNm>")[0]
-        XCTAssertEqual(page.records[0][0].value, firstName.trimmingCharacters(in: .whitespaces))
+        #expect(page.records[0][0].value == (firstName.trimmingCharacters(in: .whitespaces)))
         let last = try xml.decode(Fixtures.xmlPage(3))
-        XCTAssertEqual(last.records.count, 750)
+        #expect(last.records.count == 750)
     }
 
-    func testResultCodesInBothXMLEnvelopes() {
-        XCTAssertThrowsError(try xml.decode(Array(Fixtures.gatewayError("30", "SERVICE_KEY_IS_NOT_REGISTERED_ERROR").utf8))) { error in
-            XCTAssertEqual(error as? UpstreamError, .resultCode("30", message: "SERVICE ERROR / SERVICE_KEY_IS_NOT_REGISTERED_ERROR"))
-            XCTAssertFalse((error as? UpstreamError)?.isTransient ?? true)
-            XCTAssertTrue("\(error)".contains("service key not registered"))
+    @Test func resultCodesInBothXMLEnvelopes() throws {
+        if let error = #expect(throws: (any Error).self, performing: { try xml.decode(Array(Fixtures.gatewayError("30", "SERVICE_KEY_IS_NOT_REGISTERED_ERROR").utf8)) }) {
+            #expect((error as? UpstreamError) == (.resultCode("30", message: "SERVICE ERROR / SERVICE_KEY_IS_NOT_REGISTERED_ERROR")))
+            #expect(!((error as? UpstreamError)?.isTransient ?? true))
+            #expect("\(error)".contains("service key not registered"))
         }
-        XCTAssertThrowsError(try xml.decode(Array(Fixtures.headerError("22", "LIMITED_NUMBER_OF_SERVICE_REQUESTS_EXCEEDS_ERROR").utf8))) { error in
-            XCTAssertEqual((error as? UpstreamError)?.isTransient, true)
+        if let error = #expect(throws: (any Error).self, performing: { try xml.decode(Array(Fixtures.headerError("22", "LIMITED_NUMBER_OF_SERVICE_REQUESTS_EXCEEDS_ERROR").utf8)) }) {
+            #expect(((error as? UpstreamError)?.isTransient) == true)
         }
-        XCTAssertEqual(try xml.decode(Array(Fixtures.headerError("03", "NODATA_ERROR").utf8)).isPastEnd, true)
+        #expect(try xml.decode(Array(Fixtures.headerError("03", "NODATA_ERROR").utf8)).isPastEnd == true)
     }
 
-    func testBrokenXMLIsAnErrorNeverAPartialPage() throws {
+    @Test func brokenXMLIsAnErrorNeverAPartialPage() throws {
         let full = try Fixtures.xmlPage(1)
         var random = SplitMix64(seed: 5)
         for _ in 0..<40 {
             let cut = Int.random(in: 1..<(full.count - 20), using: &random)
-            XCTAssertThrowsError(try xml.decode(Array(full.prefix(cut))), "cut at \(cut)") { error in
-                guard case .malformedPage? = error as? UpstreamError else { return XCTFail("\(error)") }
+            if let error = #expect(throws: (any Error).self, "cut at \(cut)", performing: { try xml.decode(Array(full.prefix(cut))) }) {
+                guard case .malformedPage? = error as? UpstreamError else { Issue.record("\(error)"); return }
             }
         }
         let bad: [String: [UInt8]] = [
@@ -55,38 +56,38 @@ final class DecoderTests: XCTestCase {
             "json": Array("{\"response\":1}".utf8),
         ]
         for (name, body) in bad {
-            XCTAssertThrowsError(try xml.decode(body), name) { error in
-                guard case .malformedPage? = error as? UpstreamError else { return XCTFail("\(name): \(error)") }
-                XCTAssertEqual((error as? UpstreamError)?.isTransient, true)
+            if let error = #expect(throws: (any Error).self, Comment(rawValue: name), performing: { try xml.decode(body) }) {
+                guard case .malformedPage? = error as? UpstreamError else { Issue.record("\(name): \(error)"); return }
+                #expect(((error as? UpstreamError)?.isTransient) == true)
             }
         }
     }
 
-    func testRecordedJSONPagesKeepColumnsAsText() throws {
+    @Test func recordedJSONPagesKeepColumnsAsText() throws {
         let page = try json.decode(Fixtures.bytes("samples/yongsan-smoking/page-1.json"))
-        XCTAssertEqual(page.totalCount, SampleCounts.yongsan)
-        XCTAssertEqual(page.records.count, SampleCounts.yongsan)
+        #expect(page.totalCount == SampleCounts.yongsan)
+        #expect(page.records.count == SampleCounts.yongsan)
         let oracle = try JSONSerialization.jsonObject(with: Data(Fixtures.bytes("samples/yongsan-smoking/page-1.json"))) as? [String: Any]
         let rows = oracle?["data"] as? [[String: Any]] ?? []
-        XCTAssertEqual(Set(page.records[0].map(\.key)), Set(rows[0].keys))
-        XCTAssertEqual(page.records[0].first { $0.key == "위도" }?.value, rows[0]["위도"] as? String)
+        #expect(Set(page.records[0].map(\.key)) == Set(rows[0].keys))
+        #expect((page.records[0].first { $0.key == "위도" }?.value) == (rows[0]["위도"] as? String))
         // Anyang sends some coordinates as JSON numbers: they arrive as the same digits.
         let anyang = try json.decode(Fixtures.bytes("samples/anyang-smoking/page-1.json"))
         let numeric = anyang.records[0].first { $0.key == "위도" }?.value ?? ""
-        XCTAssertNotNil(Double(numeric))
+        #expect(Double(numeric) != nil)
     }
 
-    func testOdcloudErrorsAndGarbage() {
-        XCTAssertThrowsError(try json.decode(Array(#"{"code": -4, "msg": "등록되지 않은 인증키 입니다."}"#.utf8))) { error in
-            XCTAssertEqual(error as? UpstreamError, .odcloudCode(-4, message: "등록되지 않은 인증키 입니다."))
-            XCTAssertFalse((error as? UpstreamError)?.isTransient ?? true)
+    @Test func odcloudErrorsAndGarbage() {
+        if let error = #expect(throws: (any Error).self, performing: { try json.decode(Array(#"{"code": -4, "msg": "등록되지 않은 인증키 입니다."}"#.utf8)) }) {
+            #expect((error as? UpstreamError) == (.odcloudCode(-4, message: "등록되지 않은 인증키 입니다.")))
+            #expect(!((error as? UpstreamError)?.isTransient ?? true))
         }
-        XCTAssertThrowsError(try json.decode(Array(#"{"code": -10, "msg": "quota"}"#.utf8))) {
-            XCTAssertEqual(($0 as? UpstreamError)?.isTransient, true)
+        if let error = #expect(throws: (any Error).self, performing: { try json.decode(Array(#"{"code": -10, "msg": "quota"}"#.utf8)) }) {
+            #expect(((error as? UpstreamError)?.isTransient) == true)
         }
         for body in ["not found service", "", "{\"data\": [", "<html></html>", "{\"data\": [{\"a\": {\"b\": 1}}]}"] {
-            XCTAssertThrowsError(try json.decode(Array(body.utf8)), body) { error in
-                guard case .malformedPage? = error as? UpstreamError else { return XCTFail("\(body): \(error)") }
+            if let error = #expect(throws: (any Error).self, Comment(rawValue: body), performing: { try json.decode(Array(body.utf8)) }) {
+                guard case .malformedPage? = error as? UpstreamError else { Issue.record("\(body): \(error)"); return }
             }
         }
     }
@@ -94,33 +95,35 @@ final class DecoderTests: XCTestCase {
 
 /// Inputs the fuzzer once crashed on (Tests/Fuzz/regressions/TARGET/): each now gets an error
 /// (or, for HTTP heads that are well formed, an answer).
-final class FuzzRegressionTests: XCTestCase {
-    func testEveryRegressionInputIsRefusedCleanly() throws {
+@Suite(.timeLimit(.minutes(5)))
+final class FuzzRegressionTests {
+    @Test func everyRegressionInputIsRefusedCleanly() throws {
         let root = Fixtures.path("Tests/Fuzz/regressions")
         var checked = 0
         for target in (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [] {
             for name in try FileManager.default.contentsOfDirectory(atPath: root + "/" + target) {
                 let bytes = try Fixtures.bytes("Tests/Fuzz/regressions/\(target)/\(name)")
                 switch target {
-                case "xml": XCTAssertThrowsError(try DataGoKrXMLDecoder().decode(bytes), name)
-                case "json": XCTAssertThrowsError(try OdcloudJSONDecoder().decode(bytes), name)
-                case "request": XCTAssertThrowsError(try Request.parse(bytes), name)
-                case "snapshot": XCTAssertThrowsError(try SnapshotFile.decode(bytes), name)
+                case "xml": #expect(throws: (any Error).self, Comment(rawValue: name)) { try DataGoKrXMLDecoder().decode(bytes) }
+                case "json": #expect(throws: (any Error).self, Comment(rawValue: name)) { try OdcloudJSONDecoder().decode(bytes) }
+                case "request": #expect(throws: (any Error).self, Comment(rawValue: name)) { try Request.parse(bytes) }
+                case "snapshot": #expect(throws: (any Error).self, Comment(rawValue: name)) { try SnapshotFile.decode(bytes) }
                 case "http":
                     // Routing trapped on these heads: each must route, or be refused, without trapping.
                     if case .head(let head, _)? = try? HTTPRequestParser().parse(bytes) { _ = try? HTTPRoute.route(head) }
-                default: XCTFail("unknown regression folder \(target)")
+                default: Issue.record("unknown regression folder \(target)")
                 }
                 checked += 1
             }
         }
-        XCTAssertGreaterThan(checked, 0)
+        #expect(checked > 0)
     }
 }
 
-final class UTF8ValidationTests: XCTestCase {
+@Suite(.timeLimit(.minutes(5)))
+final class UTF8ValidationTests {
     /// The hand-written validator against the standard library's, on random and edge bytes.
-    func testAgreesWithTheStandardLibrary() {
+    @Test func agreesWithTheStandardLibrary() {
         var random = SplitMix64(seed: 3)
         let edges: [[UInt8]] = [[0xC0, 0x80], [0xE0, 0x80, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xF0, 0x90, 0x80, 0x80],
                                 [0xEC, 0x84, 0x9C], [0xC2], [0xFF], [0xE2, 0x82], Array("서울 abc".utf8)]
@@ -143,27 +146,28 @@ final class UTF8ValidationTests: XCTestCase {
         }
         for bytes in cases {
             let ours = bytes.withUnsafeBufferPointer { DataGoKrXMLDecoder.firstInvalidUTF8($0) } == nil
-            XCTAssertEqual(ours, String(validating: bytes, as: UTF8.self) != nil, "\(bytes)")
+            #expect(ours == (String(validating: bytes, as: UTF8.self) != nil), "\(bytes)")
         }
     }
 }
 
-final class XMLPreflightTests: XCTestCase {
+@Suite(.timeLimit(.minutes(5)))
+final class XMLPreflightTests {
     /// "<?" and "<!" (other than comments and CDATA) are refused wherever they fall, including
     /// across the scanner's eight-byte steps; '?' and '!' elsewhere are ordinary text.
-    func testMarkupIsFoundAtEveryOffset() {
+    @Test func markupIsFoundAtEveryOffset() {
         let decoder = DataGoKrXMLDecoder()
         for offset in 0..<24 {
             let padding = String(repeating: "가", count: offset % 3) + String(repeating: "x", count: offset)
             for bad in ["<?pi x?>", "<!DOCTYPE r>", "<!ENTITY e 'x'>"] {
                 let page = "<response><header><resultMsg>\(padding)</resultMsg>\(bad)</header></response>"
-                XCTAssertThrowsError(try decoder.decode(Array(page.utf8)), "\(bad) after \(offset)") { error in
-                    guard case .malformedPage(let why)? = error as? UpstreamError else { return XCTFail("\(error)") }
-                    XCTAssertTrue(why.contains("processing instruction") || why.contains("document type"), why)
+                if let error = #expect(throws: (any Error).self, "\(bad) after \(offset)", performing: { try decoder.decode(Array(page.utf8)) }) {
+                    guard case .malformedPage(let why)? = error as? UpstreamError else { Issue.record("\(error)"); return }
+                    #expect(why.contains("processing instruction") || why.contains("document type"), Comment(rawValue: why))
                 }
             }
             let fine = "<response><header><resultCode>00</resultCode><resultMsg>\(padding)정상?! 네!</resultMsg></header><!-- note --><body><items/></body></response>"
-            XCTAssertNoThrow(try decoder.decode(Array(fine.utf8)), "offset \(offset)")
+            #expect(throws: Never.self, "offset \(offset)") { try decoder.decode(Array(fine.utf8)) }
         }
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import Synchronization
-import XCTest
+import Testing
 @testable import AreasCore
 @testable import AreasIngest
 @testable import AreasSystem
@@ -8,7 +8,8 @@ import XCTest
 
 /// The fetcher and the refresh against a real HTTP server on loopback that serves the recorded
 /// pages, with faults injected per request.
-final class FetchTests: XCTestCase {
+@Suite(.timeLimit(.minutes(5)))
+final class FetchTests {
     /// Serves the recorded XML pages by `pageNo`; `fault` may replace any answer.
     final class Upstream {
         final class Log: Sendable {
@@ -50,16 +51,16 @@ final class FetchTests: XCTestCase {
     /// The good data, fetched once from a clean upstream.
     private func goodCatalog() async throws -> Catalog {
         let (catalog, report) = await refresh(try Upstream())
-        XCTAssertEqual(report.status, .updated)
+        #expect(report.status == .updated)
         return catalog
     }
 
-    func testCleanRefreshTakesEveryPage() async throws {
+    @Test func cleanRefreshTakesEveryPage() async throws {
         let upstream = try Upstream()
         let (catalog, report) = await refresh(upstream)
-        XCTAssertEqual(report.status, .updated, report.summary)
-        XCTAssertEqual(report.pages, 3)
-        XCTAssertEqual(report.received, 2750)
+        #expect(report.status == .updated, Comment(rawValue: report.summary))
+        #expect(report.pages == 3)
+        #expect(report.received == 2750)
         // Oracle: decode each recorded page directly and validate by hand.
         var expected = Set<String>()
         var rejected = 0
@@ -70,31 +71,31 @@ final class FetchTests: XCTestCase {
             }
         }
         let got = catalog.areas(of: "zones")
-        XCTAssertEqual(Set(got.map(\.id)), expected)
-        XCTAssertEqual(got.count, expected.count)
-        XCTAssertEqual(report.rejected.values.reduce(0, +), rejected)
-        XCTAssertEqual(report.duplicates, 2750 - rejected - expected.count)
-        XCTAssertGreaterThan(report.repaired, 0)
-        XCTAssertEqual(report.added, got.count)
-        XCTAssertEqual([1, 2, 3, 4].map(upstream.attemptsFor), [1, 1, 1, 0], "stops at the total")
+        #expect(Set(got.map(\.id)) == expected)
+        #expect(got.count == expected.count)
+        #expect((report.rejected.values.reduce(0, +)) == rejected)
+        #expect(report.duplicates == (2750 - rejected - expected.count))
+        #expect(report.repaired > 0)
+        #expect(report.added == got.count)
+        #expect(([1, 2, 3, 4].map(upstream.attemptsFor)) == ([1, 1, 1, 0]), "stops at the total")
 
         // A second refresh of the same data changes nothing and keeps every id.
         let (again, second) = await refresh(upstream, previous: catalog)
-        XCTAssertEqual(second.added + second.removed + second.changed, 0)
-        XCTAssertEqual(Set(again.areas(of: "zones").map(\.id)), expected)
+        #expect((second.added + second.removed + second.changed) == 0)
+        #expect((Set(again.areas(of: "zones").map(\.id))) == expected)
     }
 
-    func testServerErrorIsRetriedThenSucceeds() async throws {
+    @Test func serverErrorIsRetriedThenSucceeds() async throws {
         let upstream = try Upstream { page, attempt in page == 2 && attempt == 1 ? .text(500, "Internal Server Error") : nil }
         let (catalog, report) = await refresh(upstream)
-        XCTAssertEqual(report.status, .updated, report.summary)
-        XCTAssertEqual(report.retries, 1)
-        XCTAssertEqual(upstream.attemptsFor(2), 2)
+        #expect(report.status == .updated, Comment(rawValue: report.summary))
+        #expect(report.retries == 1)
+        #expect(upstream.attemptsFor(2) == 2)
         let good = try await goodCatalog()
-        XCTAssertEqual(catalog.sources["zones"]?.range.count, good.sources["zones"]?.range.count)
+        #expect((catalog.sources["zones"]?.range.count) == (good.sources["zones"]?.range.count))
     }
 
-    func testQuotaCodeInBothEnvelopesIsRetried() async throws {
+    @Test func quotaCodeInBothEnvelopesIsRetried() async throws {
         let upstream = try Upstream { page, attempt in
             switch (page, attempt) {
             case (1, 1): return .text(200, Fixtures.gatewayError("22", "LIMITED_NUMBER_OF_SERVICE_REQUESTS_EXCEEDS_ERROR"))
@@ -103,11 +104,11 @@ final class FetchTests: XCTestCase {
             }
         }
         let (_, report) = await refresh(upstream)
-        XCTAssertEqual(report.status, .updated, report.summary)
-        XCTAssertEqual(report.retries, 2)
+        #expect(report.status == .updated, Comment(rawValue: report.summary))
+        #expect(report.retries == 2)
     }
 
-    func testFaultsThatOutlastRetriesKeepThePreviousData() async throws {
+    @Test func faultsThatOutlastRetriesKeepThePreviousData() async throws {
         let previous = try await goodCatalog()
         let faults: [(String, LoopbackHTTPServer.Reply, String)] = [
             ("cut short", .truncated(status: 200, contentType: "text/xml", try Fixtures.xmlPage(2), sentBytes: 300_000), "request failed"),
@@ -120,71 +121,71 @@ final class FetchTests: XCTestCase {
         for (name, reply, message) in faults {
             let upstream = try Upstream { page, _ in page == 2 ? reply : nil }
             let (catalog, report) = await refresh(upstream, previous: previous, retries: 2)
-            XCTAssertEqual(report.status, .failed, name)
-            XCTAssertEqual(upstream.attemptsFor(2), 3, "\(name): tried, then retried twice")
-            XCTAssertTrue(report.error?.contains("page 2") == true && report.error?.contains(message) == true, "\(name): \(report.error ?? "")")
-            XCTAssertEqual(catalog, previous, "\(name): the last good data stays")
-            XCTAssertEqual(report.serving, previous.areaCount)
+            #expect(report.status == .failed, Comment(rawValue: name))
+            #expect(upstream.attemptsFor(2) == 3, "\(name): tried, then retried twice")
+            #expect(report.error?.contains("page 2") == true && report.error?.contains(message) == true, "\(name): \(report.error ?? "")")
+            #expect(catalog == previous, "\(name): the last good data stays")
+            #expect(report.serving == previous.areaCount)
         }
     }
 
-    func testHungConnectionTimesOut() async throws {
+    @Test func hungConnectionTimesOut() async throws {
         let previous = try await goodCatalog()
         let upstream = try Upstream { page, _ in page == 3 ? .hang : nil }
         let (catalog, report) = await refresh(upstream, previous: previous, retries: 1, timeout: 0.5)
-        XCTAssertEqual(report.status, .failed)
-        XCTAssertTrue(report.error?.contains("timed out") == true, report.error ?? "")
-        XCTAssertEqual(catalog, previous)
+        #expect(report.status == .failed)
+        #expect(report.error?.contains("timed out") == true, Comment(rawValue: report.error ?? ""))
+        #expect(catalog == previous)
     }
 
-    func testPermanentCodesFailAtOnceNamingTheCode() async throws {
+    @Test func permanentCodesFailAtOnceNamingTheCode() async throws {
         let previous = try await goodCatalog()
         let secret = "abc+def/ghi=="
         let upstream = try Upstream { page, _ in page == 1 ? .text(200, Fixtures.gatewayError("30", "SERVICE_KEY_IS_NOT_REGISTERED_ERROR")) : nil }
         let (catalog, report) = await refresh(upstream, previous: previous, env: ["AREAS_TEST_KEY": secret], keyEnv: "AREAS_TEST_KEY")
-        XCTAssertEqual(report.status, .failed)
-        XCTAssertEqual(upstream.attemptsFor(1), 1, "no retry for a permanent code")
-        XCTAssertTrue(report.error?.contains("result code 30 (service key not registered)") == true, report.error ?? "")
-        XCTAssertFalse(report.summary.contains(secret) || report.summary.contains("abc"), "the key never appears")
-        XCTAssertEqual(catalog, previous)
+        #expect(report.status == .failed)
+        #expect(upstream.attemptsFor(1) == 1, "no retry for a permanent code")
+        #expect(report.error?.contains("result code 30 (service key not registered)") == true, Comment(rawValue: report.error ?? ""))
+        #expect(!(report.summary.contains(secret) || report.summary.contains("abc")), "the key never appears")
+        #expect(catalog == previous)
         // The key arrived intact: encoded once, decoded once by the server.
-        XCTAssertEqual(upstream.keys, [secret])
+        #expect(upstream.keys == [secret])
     }
 
-    func testMissingKeyVariableFailsTheSource() async throws {
+    @Test func missingKeyVariableFailsTheSource() async throws {
         let (_, report) = await refresh(try Upstream(), env: [:], keyEnv: "AREAS_ABSENT_KEY")
-        XCTAssertEqual(report.status, .failed)
-        XCTAssertTrue(report.error?.contains("AREAS_ABSENT_KEY is not set") == true, report.error ?? "")
+        #expect(report.status == .failed)
+        #expect(report.error?.contains("AREAS_ABSENT_KEY is not set") == true, Comment(rawValue: report.error ?? ""))
     }
 
-    func testOdcloudPermanentErrorWithStatus400() async throws {
+    @Test func odcloudPermanentErrorWithStatus400() async throws {
         let server = try LoopbackHTTPServer { _ in .text(400, #"{"code": -4, "msg": "등록되지 않은 인증키 입니다."}"#, contentType: "application/json") }
         defer { server.stop() }
         let source = Fixtures.source(name: "yongsan", kind: .smoking, format: .odcloudJSON, url: server.baseURL + "/api/15073796/v1/uddi:x",
                                      fields: FieldMapping(name: "설치 위치", latitude: "위도", longitude: "경도"))
         let (_, report) = await Refresher(config: Fixtures.config([source])).refresh(Catalog())
-        XCTAssertEqual(report.sources[0].status, .failed)
-        XCTAssertTrue(report.sources[0].error?.contains("odcloud code -4 (unregistered service key)") == true, report.sources[0].error ?? "")
-        XCTAssertEqual(server.requestCount, 1)
+        #expect(report.sources[0].status == .failed)
+        #expect(report.sources[0].error?.contains("odcloud code -4 (unregistered service key)") == true, Comment(rawValue: report.sources[0].error ?? ""))
+        #expect(server.requestCount == 1)
 
         let missing = try LoopbackHTTPServer { _ in .text(404, "not found service") }
         defer { missing.stop() }
         var gone = source
         gone.location = .url(missing.baseURL + "/api/nothing")
         let (_, notFound) = await Refresher(config: Fixtures.config([gone])).refresh(Catalog())
-        XCTAssertTrue(notFound.sources[0].error?.contains("HTTP 404") == true, notFound.sources[0].error ?? "")
-        XCTAssertEqual(missing.requestCount, 1)
+        #expect(notFound.sources[0].error?.contains("HTTP 404") == true, Comment(rawValue: notFound.sources[0].error ?? ""))
+        #expect(missing.requestCount == 1)
     }
 
-    func testEmptySuccessAndShrinkAreHeldBackUnlessForced() async throws {
+    @Test func emptySuccessAndShrinkAreHeldBackUnlessForced() async throws {
         let previous = try await goodCatalog()
         let empty = try Upstream { _, _ in .text(200, "<response><header><resultCode>00</resultCode><resultMsg>NORMAL_SERVICE</resultMsg></header><body><items></items><totalCount>0</totalCount></body></response>") }
         let (kept, report) = await refresh(empty, previous: previous)
-        XCTAssertEqual(report.status, .heldBack)
-        XCTAssertEqual(kept, previous)
+        #expect(report.status == .heldBack)
+        #expect(kept == previous)
         let (forced, forcedReport) = await refresh(empty, previous: previous, force: true)
-        XCTAssertEqual(forcedReport.status, .updated)
-        XCTAssertEqual(forced.areaCount, 0)
+        #expect(forcedReport.status == .updated)
+        #expect(forced.areaCount == 0)
 
         // Only the last page: about a quarter of the data, a shrink beyond 50%.
         let lastPage = try Fixtures.xmlPage(3)
@@ -192,12 +193,12 @@ final class FetchTests: XCTestCase {
             page == 1 ? .body(status: 200, contentType: "text/xml", lastPage) : .text(200, Fixtures.headerError("03", "NODATA_ERROR"))
         }
         let (stillKept, shrinkReport) = await refresh(shrunk, previous: previous)
-        XCTAssertEqual(shrinkReport.status, .heldBack)
-        XCTAssertTrue(shrinkReport.error?.contains("shrank") == true)
-        XCTAssertEqual(stillKept, previous)
+        #expect(shrinkReport.status == .heldBack)
+        #expect(shrinkReport.error?.contains("shrank") == true)
+        #expect(stillKept == previous)
     }
 
-    func testOverlappingPagesAndALyingTotal() async throws {
+    @Test func overlappingPagesAndALyingTotal() async throws {
         // Every page repeats the first page's last 100 rows; the total claims a billion rows.
         let pages = try Fixtures.xmlPages()
         let page1 = try DataGoKrXMLDecoder().decode(pages[0])
@@ -216,32 +217,32 @@ final class FetchTests: XCTestCase {
         let source = Fixtures.source(url: server.baseURL + "/x", maxPages: 10)
         let (catalog, report) = await Refresher(config: Fixtures.config([source])).refresh(Catalog())
         let clean = try await goodCatalog()
-        XCTAssertEqual(report.sources[0].status, .updated, report.sources[0].summary)
-        XCTAssertEqual(report.sources[0].pages, 3, "stops at the first empty page")
-        XCTAssertEqual(Set(catalog.areas(of: "zones").map(\.id)), Set(clean.areas(of: "zones").map(\.id)))
+        #expect(report.sources[0].status == .updated, Comment(rawValue: report.sources[0].summary))
+        #expect(report.sources[0].pages == 3, "stops at the first empty page")
+        #expect((Set(catalog.areas(of: "zones").map(\.id))) == (Set(clean.areas(of: "zones").map(\.id))))
     }
 
     /// An upstream whose every page has rows, under a total of 50 pages: maxPages stops it.
-    func testMaxPagesBoundsTheRequests() async throws {
+    @Test func maxPagesBoundsTheRequests() async throws {
         let page = String(decoding: try Fixtures.xmlPage(1), as: UTF8.self)
             .replacingOccurrences(of: "<totalCount>2750</totalCount>", with: "<totalCount>50000</totalCount>")
         let server = try LoopbackHTTPServer { _ in .text(200, page, contentType: "text/xml") }
         defer { server.stop() }
         let source = Fixtures.source(url: server.baseURL + "/x", maxPages: 6)
         let (_, report) = await Refresher(config: Fixtures.config([source])).refresh(Catalog())
-        XCTAssertEqual(report.sources[0].pages, 6)
-        XCTAssertEqual(server.requestCount, 6)
+        #expect(report.sources[0].pages == 6)
+        #expect(server.requestCount == 6)
     }
 
-    func testRecordedPagesNeedNoNetwork() async throws {
+    @Test func recordedPagesNeedNoNetwork() async throws {
         let config = try AreasConfig.load(path: Fixtures.path("config/areasd.json"))
         let (catalog, report) = await Refresher(config: config).refresh(Catalog())
-        XCTAssertTrue(report.succeeded, report.sources.map(\.summary).joined(separator: "\n"))
-        XCTAssertEqual(Set(catalog.sources.keys), Set(SampleCounts.sourceNames))
-        XCTAssertEqual(catalog.sources["yongsan"]?.range.count, SampleCounts.yongsan)
+        #expect(report.succeeded, Comment(rawValue: report.sources.map(\.summary).joined(separator: "\n")))
+        #expect(Set(catalog.sources.keys) == Set(SampleCounts.sourceNames))
+        #expect((catalog.sources["yongsan"]?.range.count) == SampleCounts.yongsan)
         let anyang = report.sources.first { $0.name == "anyang" }
-        XCTAssertEqual(anyang?.duplicates, 10, "two overlapping pages of 5 rows")
-        XCTAssertEqual(anyang?.rejected["missing coordinates"], 1)
-        XCTAssertEqual(catalog.sources["anyang"]?.range.count, SampleCounts.anyang)
+        #expect((anyang?.duplicates) == 10, "two overlapping pages of 5 rows")
+        #expect((anyang?.rejected["missing coordinates"]) == 1)
+        #expect((catalog.sources["anyang"]?.range.count) == SampleCounts.anyang)
     }
 }

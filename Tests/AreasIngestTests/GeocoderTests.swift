@@ -81,10 +81,13 @@ struct GeocoderTests {
     }
 
     @Test func vworldRoadThenParcel() async throws {
+        // Recorded on the server's thread, checked on the test's: an expectation there would
+        // belong to no test.
         let types = LockedValueBox<[String]>([])
+        let queries = LockedValueBox<[[String: String]]>([])
         let server = try LoopbackHTTPServer { request in
             types.append(request.query["type"] ?? "")
-            #expect(request.query["key"] == "secret-key" && request.query["crs"] == "epsg:4326")
+            queries.append(request.query)
             if request.query["type"] == "road" { return .text(200, #"{"response":{"status":"NOT_FOUND"}}"#) }
             return .text(200, #"{"response":{"status":"OK","result":{"crs":"EPSG:4326","point":{"x":"127.02","y":"37.52"}}}}"#)
         }
@@ -93,6 +96,7 @@ struct GeocoderTests {
         let (catalog, report) = await world.refresh()
         #expect(report.geocodedNew == 1)
         #expect(types.value == ["road", "parcel"])
+        #expect(queries.value.allSatisfy { $0["key"] == "secret-key" && $0["crs"] == "epsg:4326" }, "\(queries.value)")
         #expect(catalog.areas(of: "rows").first?.coordinate.latitude == 37.52)
     }
 

@@ -34,27 +34,45 @@ import Testing
         #expect(try SnapshotFile.decode(bytes).areas.count == 1)
     }
 
-    @Test func aFIFOAtThePathIsRefusedWithoutWaiting() throws {
+    @Test func aFIFOAtThePathIsRefusedWithoutWaiting() async throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try #require(mkfifo(path, 0o600) == 0)
-        let error = #expect(throws: SnapshotFile.Failure.self) { try SnapshotFile.load(path: path) }
-        #expect("\(String(describing: error))".contains("not a regular file"))
+        let path = self.path
+        // A load that waits for a writer fails here after 10 s (a writer then comes and goes).
+        let outcome = await OffThePool.value(within: 10, unblocking: { Fixtures.openAndCloseWriter(path) }) { "\(Result { try SnapshotFile.load(path: path) })" }
+        #expect(try #require(outcome, "the load waited for a writer").contains("not a regular file"))
     }
 
-    @Test func aHugeSparseFileIsRefusedBeforeItIsRead() throws {
+    /// The load's error, and how many bytes and how much CPU time its thread spent to reach it
+    /// (a file mapped and checksummed would be read by page faults, which `rchar` misses).
+    static func refusal(_ path: String) async -> (error: String, bytesRead: Int?, cpuSeconds: Double) {
+        await OffThePool.value {
+            let before = OffThePool.bytesReadByThisThread(), cpu = OffThePool.cpuSecondsOfThisThread()
+            let result = Result { try SnapshotFile.load(path: path) }
+            let after = OffThePool.bytesReadByThisThread(), spent = OffThePool.cpuSecondsOfThisThread() - cpu
+            guard case .failure(let error) = result else { return ("loaded", nil, spent) }
+            return ("\(error)", before.flatMap { b in after.map { $0 - b } }, spent)
+        }
+    }
+
+    @Test func aHugeSparseFileIsRefusedBeforeItIsRead() async throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try Data(SnapshotFile.encode(catalog(fetchedAt: Date().timeIntervalSince1970)).prefix(40)).write(to: URL(fileURLWithPath: path))
         try #require(truncate(path, 64 << 30) == 0)
-        let error = #expect(throws: SnapshotFile.Failure.self) { try SnapshotFile.load(path: path) }
-        #expect("\(String(describing: error))".contains("larger than"))
+        let (error, bytesRead, cpuSeconds) = await Self.refusal(path)
+        #expect(error.contains("larger than"), "\(error)")
+        #expect(try #require(bytesRead) < 64 << 10, "read \(bytesRead ?? 0) bytes of a file refused by its size")
+        #expect(cpuSeconds < 0.5, "\(cpuSeconds) s of CPU to refuse a file by its size")
     }
 
-    @Test func aLargeFileWithTheWrongMagicIsRefusedByItsHeader() throws {
+    @Test func aLargeFileWithTheWrongMagicIsRefusedByItsHeader() async throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try Data(repeating: 0x41, count: 64).write(to: URL(fileURLWithPath: path))
         try #require(truncate(path, 1 << 30) == 0)
-        let error = #expect(throws: SnapshotFile.Failure.self) { try SnapshotFile.load(path: path) }
-        #expect("\(String(describing: error))".contains("bad magic"))
+        let (error, bytesRead, cpuSeconds) = await Self.refusal(path)
+        #expect(error.contains("bad magic"), "\(error)")
+        #expect(try #require(bytesRead) < 64 << 10, "read \(bytesRead ?? 0) bytes of a file refused by its header")
+        #expect(cpuSeconds < 0.5, "\(cpuSeconds) s of CPU to refuse a file by its header")
     }
 
     @Test func aFolderAtThePathIsCorrupt() throws {

@@ -1,46 +1,48 @@
-import XCTest
+import Foundation
+import Testing
 @testable import AreasCore
 @testable import AreasIngest
 @testable import AreasTestSupport
 
-final class RecordValidatorTests: XCTestCase {
+@Suite(.timeLimit(.minutes(5)))
+final class RecordValidatorTests {
     let validator = RecordValidator(source: Fixtures.source(url: "http://unused"), bounds: SyntheticPoints.korea)
 
     private func record(_ lat: String, _ lon: String, name: String = "골약동주민센터") -> [Field] {
         [Field("prhsmkNm", name), Field("rdnmadr", " 전라남도 광양시 수동길 8 "), Field("latitude", lat), Field("longitude", lon)]
     }
 
-    func testAcceptsTrimsAndRepairs() throws {
-        guard case .accepted(let area, let repaired) = validator.validate(record(" 34.9407 ", "127.6959  ")) else { return XCTFail() }
-        XCTAssertFalse(repaired)
-        XCTAssertEqual(area.coordinate, try GeoPoint(latitude: 34.9407, longitude: 127.6959))
-        XCTAssertEqual(area.roadAddress, "전라남도 광양시 수동길 8")
-        XCTAssertEqual(area.fields.count, 4)
-        guard case .accepted(let swapped, true) = validator.validate(record("127.6959", "34.9407")) else { return XCTFail() }
-        XCTAssertEqual(swapped.coordinate, area.coordinate)
-        XCTAssertEqual(swapped.id, area.id, "the id follows the repaired position")
+    @Test func acceptsTrimsAndRepairs() throws {
+        guard case .accepted(let area, let repaired) = validator.validate(record(" 34.9407 ", "127.6959  ")) else { Issue.record(); return }
+        #expect(!repaired)
+        #expect(area.coordinate == (try GeoPoint(latitude: 34.9407, longitude: 127.6959)))
+        #expect(area.roadAddress == ("전라남도 광양시 수동길 8"))
+        #expect(area.fields.count == 4)
+        guard case .accepted(let swapped, true) = validator.validate(record("127.6959", "34.9407")) else { Issue.record(); return }
+        #expect(swapped.coordinate == area.coordinate)
+        #expect(swapped.id == area.id, "the id follows the repaired position")
     }
 
-    func testRejectsWithReasons() {
+    @Test func rejectsWithReasons() {
         let cases: [(String, String, RecordValidator.Rejection)] = [
             ("", "", .missingCoordinates), ("34.9", "", .missingCoordinates), ("0", "0", .zeroCoordinates),
             ("N/A", "127.1", .nonNumericCoordinates), ("nan", "127.1", .nonNumericCoordinates),
             ("inf", "127", .nonNumericCoordinates), ("3.49407", "127.6959", .outOfBounds), ("37.5", "12.69", .outOfBounds),
         ]
         for (lat, lon, reason) in cases {
-            guard case .rejected(let got) = validator.validate(record(lat, lon)) else { return XCTFail("\(lat),\(lon) accepted") }
-            XCTAssertEqual(got, reason, "\(lat),\(lon)")
+            guard case .rejected(let got) = validator.validate(record(lat, lon)) else { Issue.record("\(lat),\(lon) accepted"); return }
+            #expect(got == reason, "\(lat),\(lon)")
         }
-        guard case .rejected(.missingName) = validator.validate(record("34.9", "127.6", name: "  ")) else { return XCTFail() }
+        guard case .rejected(.missingName) = validator.validate(record("34.9", "127.6", name: "  ")) else { Issue.record(); return }
     }
 
-    func testIdsAreStableAndDistinct() throws {
+    @Test func idsAreStableAndDistinct() throws {
         let p = try GeoPoint(latitude: 37.5, longitude: 127)
         // The README's example, computed independently (FNV-1a 64 of name, US, lat·1e6, US, lon·1e6):
         // an id must never change between releases, or every client's saved ids break.
         let station = try GeoPoint(latitude: 37.530728, longitude: 126.970556)
-        XCTAssertEqual(RecordValidator.id(source: "yongsan", name: "서울특별시 용산구 서울역 광장 1번출구", coordinate: station), "yongsan:027a36e0cd0ad58b")
-        XCTAssertNotEqual(RecordValidator.id(source: "a", name: "x", coordinate: p), RecordValidator.id(source: "a", name: "y", coordinate: p))
-        XCTAssertTrue(RecordValidator.id(source: "zones", name: "x", coordinate: p).hasPrefix("zones:"))
+        #expect((RecordValidator.id(source: "yongsan", name: "서울특별시 용산구 서울역 광장 1번출구", coordinate: station)) == ("yongsan:027a36e0cd0ad58b"))
+        #expect((RecordValidator.id(source: "a", name: "x", coordinate: p)) != (RecordValidator.id(source: "a", name: "y", coordinate: p)))
+        #expect(RecordValidator.id(source: "zones", name: "x", coordinate: p).hasPrefix("zones:"))
     }
 }

@@ -6,6 +6,9 @@ import AreasCore
 /// `areasd --check-config` and start-up, as the real binary runs them.
 @Suite(.timeLimit(.minutes(5)))
 struct CheckConfigTests {
+    /// The daemons this test starts, killed when it ends however it ends.
+    private let daemons = StartedDaemons()
+
     /// Runs areasd to its exit, with no key variables set unless `environment` gives them.
     static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (code: Int32, out: String, err: String) {
         let unset = ["NOTIFY_SOCKET": "", "DATA_GO_KR_KEY": "", "KAKAO_REST_KEY": ""]
@@ -74,7 +77,7 @@ struct CheckConfigTests {
         #expect(check.err.contains("warning: \(folder)/areasd.json: sources[0].file: cannot read \(folder)/gone.csv: no such file"), "\(check.err)")
         // As the daemon does: it starts, and the source fails until the file is there.
         let socket = folder + "/s.sock"
-        let (daemon, log) = try Binaries.startDaemon(["--config", folder + "/areasd.json", "--socket", socket, "--snapshot", folder + "/a.snapshot"])
+        let (daemon, log) = try daemons.start(["--config", folder + "/areasd.json", "--socket", socket, "--snapshot", folder + "/a.snapshot"])
         defer { kill(daemon.processIdentifier, SIGTERM); _ = daemon.waitUntilExit(seconds: 20); _ = log.readToEnd() }
         #expect(DaemonQuestions.waitUntil(seconds: 20) {
             DaemonQuestions.ask(socket, #"{"op":"stats"}"#)?["bySource"]?["rows"]?["lastError"]?.string?.contains("gone.csv") == true

@@ -109,9 +109,15 @@ struct CompletionAndManualTests {
             #expect(rendered.contains(name), "\(binary)'s manual does not mention \(name)")
         }
         #expect(rendered.contains("서울") || binary == "areasd")
-        if let mandoc = Self.tool("mandoc") {
-            let lint = try Binaries.run(mandoc, ["-Tlint", "-Wwarning", path])
-            #expect(lint.status == 0, "\(lint.stdout)\(lint.stderr)")
-        }
+    }
+
+    @Test(.enabled(if: tool("mandoc") != nil, "needs mandoc (Tests/run.sh installs it)"), arguments: ["areasctl", "areasd"])
+    func manualPagesPassMandocLint(binary: String) throws {
+        let page = try Binaries.run(binary, ["--manual"])
+        let path = NSTemporaryDirectory() + "\(binary)-lint-\(getpid()).man"
+        try page.stdout.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { unlink(path) }
+        let lint = try Binaries.run(try #require(Self.tool("mandoc")), ["-Tlint", "-Wwarning", path])
+        #expect(lint.status == 0, "\(lint.stdout)\(lint.stderr)")
     }
 }

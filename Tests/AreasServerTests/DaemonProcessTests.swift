@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 import Synchronization
-import XCTest
+import Testing
 @testable import AreasIngest
 @testable import AreasControl
 @testable import AreasCore
@@ -10,13 +10,14 @@ import XCTest
 @testable import AreasTestSupport
 
 /// The real areasd and areasctl binaries, as an operator runs them.
-final class DaemonProcessTests: XCTestCase {
-    // A daemon a failed assertion left running is killed here, not left to hold the run open.
-    override func tearDown() { Binaries.killStarted() }
+@Suite(.timeLimit(.minutes(5)))
+final class DaemonProcessTests {
+    /// Killed when the test ends, however it ends.
+    private let daemons = StartedDaemons()
 
     /// Starts areasd on the samples with its own socket and state folder.
     private func startDaemon(_ directory: String, extra: [String] = [], env: [String: String] = [:]) throws -> (Process, DaemonLog) {
-        try Binaries.startDaemon(["--config", directory + "/areasd.json", "--socket", directory + "/areasd.sock"] + extra, environment: env)
+        try daemons.start(["--config", directory + "/areasd.json", "--socket", directory + "/areasd.sock"] + extra, environment: env)
     }
 
     private func sampleConfig(in directory: String) throws {
@@ -33,111 +34,114 @@ final class DaemonProcessTests: XCTestCase {
         return Array(catalog.table)
     }
 
-    func testStartQueryStopAndRestartFromSnapshot() async throws {
+    @Test func startQueryStopAndRestartFromSnapshot() async throws {
         let directory = Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try sampleConfig(in: directory)
         let socket = directory + "/areasd.sock"
         let (daemon, stderr) = try startDaemon(directory)
-        XCTAssertTrue(waitForAnswer(socket), "areasd answers on the samples")
+        #expect(waitForAnswer(socket), "areasd answers on the samples")
 
         let near = try Binaries.run("areasctl", ["--socket", socket, "near", "37.53", "126.97", "-k", "3"])
-        XCTAssertEqual(near.status, 0, near.stderr)
-        XCTAssertEqual(near.stdout.split(separator: "\n").count, 4, near.stdout)
-        XCTAssertTrue(near.stdout.hasPrefix("DISTANCE"))
+        #expect(near.status == 0, Comment(rawValue: near.stderr))
+        #expect((near.stdout.split(separator: "\n").count) == 4, Comment(rawValue: near.stdout))
+        #expect(near.stdout.hasPrefix("DISTANCE"))
         // The answers against brute force over the same samples, read in this process.
         let areas = try await Self.sampleAreas()
         let center = GeoPoint(uncheckedLatitude: 37.53, longitude: 126.97)
         let json = try Binaries.run("areasctl", ["--socket", socket, "--json", "radius", "37.53", "126.97", "500"])
         let radius = try JSONParser.parse(Array(json.stdout.utf8.dropLast()))
         let within = areas.filter { Geodesy.distance(center, $0.coordinate) <= 500 }
-        XCTAssertGreaterThan(within.count, 0)
-        XCTAssertEqual(radius["count"]?.double, Double(within.count))
-        XCTAssertEqual(Set(radius["areas"]?.array.compactMap { $0["id"]?.string } ?? []), Set(within.map(\.id)))
+        #expect(within.count > 0)
+        #expect((radius["count"]?.double) == Double(within.count))
+        #expect((Set(radius["areas"]?.array.compactMap { $0["id"]?.string } ?? [])) == Set(within.map(\.id)))
         let geo = try Binaries.run("areasctl", ["--socket", socket, "--geojson", "bbox", "37.5", "126.9", "37.6", "127.0"])
         let collection = try JSONParser.parse(Array(geo.stdout.utf8.dropLast()))
-        XCTAssertEqual(collection["type"]?.string, "FeatureCollection")
+        #expect((collection["type"]?.string) == "FeatureCollection")
         let box = GeoBox(uncheckedSouth: 37.5, west: 126.9, north: 37.6, east: 127.0)
         let inside = Dictionary(uniqueKeysWithValues: areas.filter { box.contains($0.coordinate) }.map { ($0.id, $0.coordinate) })
         let features = collection["features"]?.array ?? []
-        XCTAssertEqual(features.count, inside.count)
+        #expect(features.count == inside.count)
         for feature in features {
             let id = feature["properties"]?["id"]?.string ?? ""
             let coordinates = feature["geometry"]?["coordinates"]?.array.compactMap(\.double)
-            XCTAssertEqual(coordinates, inside[id].map { [$0.longitude, $0.latitude] }, id)
+            #expect(coordinates == (inside[id].map { [$0.longitude, $0.latitude] }), Comment(rawValue: id))
         }
         let bad = try Binaries.run("areasctl", ["--socket", socket, "near", "91", "0"])
-        XCTAssertEqual(bad.status, 2, "a usage error, found before asking")
-        XCTAssertTrue(bad.stderr.contains("latitude must be between -90 and 90, got 91"), bad.stderr)
+        #expect(bad.status == 2, "a usage error, found before asking")
+        #expect(bad.stderr.contains("latitude must be between -90 and 90, got 91"), Comment(rawValue: bad.stderr))
         let refresh = try Binaries.run("areasctl", ["--socket", socket, "refresh"])
-        XCTAssertEqual(refresh.status, 0, refresh.stderr)
-        XCTAssertEqual(refresh.stdout.split(separator: "\n").count, SampleCounts.sourceNames.count, "one line per source")
-        XCTAssertEqual(try Binaries.run("areasctl", ["--socket", socket, "refresh", "--quiet"]).stdout, "")
+        #expect(refresh.status == 0, Comment(rawValue: refresh.stderr))
+        #expect((refresh.stdout.split(separator: "\n").count) == SampleCounts.sourceNames.count, "one line per source")
+        #expect((try Binaries.run("areasctl", ["--socket", socket, "refresh", "--quiet"]).stdout) == "")
 
         // A second daemon on the same socket refuses to start.
         let (second, secondErr) = try startDaemon(directory)
-        XCTAssertTrue(second.waitUntilExit(seconds: 20), "second did not exit in 20 s")
-        XCTAssertNotEqual(second.terminationStatus, 0)
-        XCTAssertTrue(String(decoding: secondErr.readToEnd(), as: UTF8.self).contains("in use by a running areasd"))
+        #expect(second.waitUntilExit(seconds: 20), "second did not exit in 20 s")
+        #expect(second.terminationStatus != 0)
+        #expect(String(decoding: secondErr.readToEnd(), as: UTF8.self).contains("in use by a running areasd"))
 
         kill(daemon.processIdentifier, SIGTERM)
-        XCTAssertTrue(daemon.waitUntilExit(seconds: 20), "daemon did not exit in 20 s")
-        XCTAssertEqual(daemon.terminationStatus, 0)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: socket), "socket file removed")
+        #expect(daemon.waitUntilExit(seconds: 20), "daemon did not exit in 20 s")
+        #expect(daemon.terminationStatus == 0)
+        #expect(!(FileManager.default.fileExists(atPath: socket)), "socket file removed")
         let log = String(decoding: stderr.readToEnd(), as: UTF8.self)
-        XCTAssertTrue(log.contains("listening on \(socket)"), log)
+        #expect(log.contains("listening on \(socket)"), Comment(rawValue: log))
 
         // Restart with every source out of reach: whatever it serves comes from the snapshot.
         var text = try String(contentsOfFile: directory + "/areasd.json", encoding: .utf8)
         text = text.replacingOccurrences(of: "\"\(Fixtures.root)/samples/", with: "\"\(directory)/gone/")
         try text.write(toFile: directory + "/areasd.json", atomically: true, encoding: .utf8)
         let (again, againErr) = try startDaemon(directory)
-        XCTAssertTrue(waitForAnswer(socket, seconds: 5))
+        #expect(waitForAnswer(socket, seconds: 5))
         let stats = try Binaries.run("areasctl", ["--socket", socket, "--json", "stats"])
-        XCTAssertEqual(try JSONParser.parse(Array(stats.stdout.utf8.dropLast()))["areas"]?.double, Double(SampleCounts.total))
+        #expect((try JSONParser.parse(Array(stats.stdout.utf8.dropLast()))["areas"]?.double) == Double(SampleCounts.total))
         kill(again.processIdentifier, SIGINT)
-        XCTAssertTrue(again.waitUntilExit(seconds: 20), "again did not exit in 20 s")
-        XCTAssertEqual(again.terminationStatus, 0)
+        #expect(again.waitUntilExit(seconds: 20), "again did not exit in 20 s")
+        #expect(again.terminationStatus == 0)
         let againLog = String(decoding: againErr.readToEnd(), as: UTF8.self)
-        XCTAssertTrue(againLog.contains("loaded snapshot \(directory)/areas.snapshot (format \(SnapshotFile.version), served in place): \(SampleCounts.total) areas"), againLog)
+        #expect(againLog.contains("loaded snapshot \(directory)/areas.snapshot (format \(SnapshotFile.version), served in place): \(SampleCounts.total) areas"), Comment(rawValue: againLog))
     }
 
-    func testTornSnapshotIsMovedAsideAndRefetched() throws {
+    @Test func tornSnapshotIsMovedAsideAndRefetched() throws {
         let directory = Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try sampleConfig(in: directory)
         try Data("AREASNAP garbage".utf8).write(to: URL(fileURLWithPath: directory + "/areas.snapshot"))
         let (daemon, stderr) = try startDaemon(directory)
-        XCTAssertTrue(waitForAnswer(directory + "/areasd.sock"))
-        XCTAssertTrue(FileManager.default.fileExists(atPath: directory + "/areas.snapshot.corrupt"))
+        #expect(waitForAnswer(directory + "/areasd.sock"))
+        #expect(FileManager.default.fileExists(atPath: directory + "/areas.snapshot.corrupt"))
         kill(daemon.processIdentifier, SIGTERM)
-        XCTAssertTrue(daemon.waitUntilExit(seconds: 20), "daemon did not exit in 20 s")
+        #expect(daemon.waitUntilExit(seconds: 20), "daemon did not exit in 20 s")
         let log = String(decoding: stderr.readToEnd(), as: UTF8.self)
-        XCTAssertTrue(log.contains("is corrupt") && log.contains(".corrupt"), log)
+        #expect(log.contains("is corrupt") && log.contains(".corrupt"), Comment(rawValue: log))
     }
 
-    func testUsageAndUnreachableExitCodes() throws {
+    @Test func usageAndUnreachableExitCodes() throws {
         let absent = try Binaries.run("areasctl", ["--socket", "/tmp/areas-absent.sock", "near", "37.5", "127"])
-        XCTAssertEqual(absent.status, 3)
-        XCTAssertEqual(absent.stderr, "areasctl: cannot connect to areasd at /tmp/areas-absent.sock: No such file or directory (is areasd running?)\n")
+        #expect(absent.status == 3)
+        #expect(absent.stderr == ("areasctl: cannot connect to areasd at /tmp/areas-absent.sock: No such file or directory (is areasd running?)\n"))
         let usage = try Binaries.run("areasctl", ["near", "37.5"])
-        XCTAssertEqual(usage.status, 2)
-        XCTAssertEqual(usage.stderr, "areasctl: near takes LAT LON\nrun 'areasctl --help' for usage\n")
-        XCTAssertEqual(try Binaries.run("areasctl", ["fly"]).status, 2)
-        XCTAssertEqual(try Binaries.run("areasctl", ["near", "37", "127", "--kind", "cigar"]).status, 2)
+        #expect(usage.status == 2)
+        #expect(usage.stderr == ("areasctl: near takes LAT LON\nrun 'areasctl --help' for usage\n"))
+        #expect((try Binaries.run("areasctl", ["fly"]).status) == 2)
+        #expect((try Binaries.run("areasctl", ["near", "37", "127", "--kind", "cigar"]).status) == 2)
 
         let config = try Binaries.run("areasd", ["--config", "/nonexistent.json"])
-        XCTAssertEqual(config.status, 78)
-        XCTAssertTrue(config.stderr.hasPrefix("areasd: /nonexistent.json: cannot read the file"), config.stderr)
-        XCTAssertEqual(try Binaries.run("areasd", ["--bogus"]).status, 2)
+        #expect(config.status == 78)
+        #expect(config.stderr.hasPrefix("areasd: /nonexistent.json: cannot read the file"), Comment(rawValue: config.stderr))
+        #expect((try Binaries.run("areasd", ["--bogus"]).status) == 2)
     }
 }
 
 /// The real areasd against an upstream that turns bad between refreshes.
-final class DaemonFaultTests: XCTestCase {
-    override func tearDown() { Binaries.killStarted() }
+@Suite(.timeLimit(.minutes(5)))
+final class DaemonFaultTests {
+    /// The daemons this test starts, killed when it ends however it ends.
+    private let daemons = StartedDaemons()
 
-    func testAFailedSourceKeepsServingItsLastGoodData() throws {
+
+    @Test func aFailedSourceKeepsServingItsLastGoodData() throws {
         final class Switch: Sendable { let revoked = Atomic<Bool>(false) }
         let state = Switch()
         let pages = try Fixtures.xmlPages()
@@ -160,29 +164,29 @@ final class DaemonFaultTests: XCTestCase {
             """
         try config.write(toFile: directory + "/areasd.json", atomically: true, encoding: .utf8)
         let socket = directory + "/areasd.sock"
-        let (process, stderr) = try Binaries.startDaemon(["--config", directory + "/areasd.json", "--socket", socket],
+        let (process, stderr) = try daemons.start(["--config", directory + "/areasd.json", "--socket", socket],
                                                          environment: ["AREAS_TEST_KEY": "k3y+secret/=="])
         defer { if process.isRunning { kill(process.processIdentifier, SIGTERM); _ = process.waitUntilExit(seconds: 20) } }
 
         func ask(_ request: String) -> JSONValue? { DaemonQuestions.ask(socket, request) }
-        XCTAssertTrue(DaemonQuestions.waitUntilLoaded(socket))
+        #expect(DaemonQuestions.waitUntilLoaded(socket))
         let everything = #"{"op":"bbox","south":33,"west":124,"north":39,"east":132,"output":"ids","limit":10000}"#
         let before = Set(ask(everything)?.ids ?? [])
-        XCTAssertEqual(before.filter { $0.hasPrefix("zones:") }.count, SampleCounts.nonSmokingZones)
-        XCTAssertEqual(before.filter { $0.hasPrefix("yongsan:") }.count, SampleCounts.yongsan)
+        #expect((before.filter { $0.hasPrefix("zones:") }.count) == SampleCounts.nonSmokingZones)
+        #expect((before.filter { $0.hasPrefix("yongsan:") }.count) == SampleCounts.yongsan)
 
         state.revoked.store(true, ordering: .relaxed)
         let refresh = try Binaries.run("areasctl", ["--socket", socket, "refresh"])
-        XCTAssertEqual(refresh.status, 1, "cron sees the failure")
-        XCTAssertTrue(refresh.stderr.contains("zones: failed, still serving \(SampleCounts.nonSmokingZones) areas") && refresh.stderr.contains("result code 30 (service key not registered)"), refresh.stderr)
-        XCTAssertEqual(Set(ask(everything)?.ids ?? []), before, "the last good data is still served")
+        #expect(refresh.status == 1, "cron sees the failure")
+        #expect(refresh.stderr.contains("zones: failed, still serving \(SampleCounts.nonSmokingZones) areas") && refresh.stderr.contains("result code 30 (service key not registered)"), Comment(rawValue: refresh.stderr))
+        #expect((Set(ask(everything)?.ids ?? [])) == before, "the last good data is still served")
         let stats = ask(#"{"op":"stats"}"#)
-        XCTAssertEqual(stats?["lastRefresh"]?["sources"]?.array.first?["status"]?.string, "failed")
+        #expect((stats?["lastRefresh"]?["sources"]?.array.first?["status"]?.string) == "failed")
 
         kill(process.processIdentifier, SIGTERM)
-        XCTAssertTrue(process.waitUntilExit(seconds: 20), "process did not exit in 20 s")
+        #expect(process.waitUntilExit(seconds: 20), "process did not exit in 20 s")
         let log = String(decoding: stderr.readToEnd(), as: UTF8.self)
-        XCTAssertTrue(log.contains("source zones: failed") && log.contains("result code 30"), log)
-        XCTAssertFalse(log.contains("k3y") || log.contains("secret"), "the key never reaches the log")
+        #expect(log.contains("source zones: failed") && log.contains("result code 30"), Comment(rawValue: log))
+        #expect(!(log.contains("k3y") || log.contains("secret")), "the key never reaches the log")
     }
 }

@@ -8,42 +8,67 @@ import Testing
 /// so, and a client past them is told `busy` instead of hanging on an accept that fails.
 @Suite(.timeLimit(.minutes(5)))
 struct DescriptorLimitTests {
-    @Test func maxConnectionsStaysBelowTheDescriptorLimit() throws {
-        let folder = Fixtures.temporaryDirectory()
+    /// The daemons this test starts, killed when it ends however it ends.
+    private let daemons = StartedDaemons()
+
+    /// areasd under `prlimit --nofile=SOFT:HARD`, asked for 1,024 connections.
+    func start(soft: Int, hard: Int, in folder: String) throws -> (Process, DaemonLog, String) {
         let socket = folder + "/areasd.sock"
-        // areasd under a soft and hard limit of 128 descriptors, asked for 1,024 connections.
-        let (process, stderr) = try Binaries.startDaemon(
-            ["--nofile=128:128", Binaries.path("areasd"), "--config", Fixtures.path("config/areasd.json"),
+        let (process, stderr) = try daemons.start(
+            ["--nofile=\(soft):\(hard)", Binaries.path("areasd"), "--config", Fixtures.path("config/areasd.json"),
              "--socket", socket, "--snapshot", folder + "/areas.snapshot"],
             executable: "/usr/bin/prlimit")
-        defer { kill(process.processIdentifier, SIGTERM); _ = process.waitUntilExit(seconds: 20) }
-        try #require(DaemonQuestions.waitUntilLoaded(socket))
-        // 150 idle connections: more than the descriptors allow.
+        return (process, stderr, socket)
+    }
+
+    /// Opens `count` connections, asks `health` on each, and reads each one's answer (within
+    /// a deadline): how many were answered and how many were told `busy`.
+    static func askOnMany(_ socket: String, count: Int) throws -> (answered: Int, busy: Int, other: [String]) {
         var connections: [FileDescriptor] = []
         defer { connections.forEach { $0.close() } }
-        var busy = 0
-        for _ in 0..<150 {
-            guard let fd = try? Sockets.connectUnix(path: socket, timeoutSeconds: 5) else { continue }
-            connections.append(fd)
-        }
-        usleep(300_000)
+        for _ in 0..<count { connections.append(try Sockets.connectUnix(path: socket, timeoutSeconds: 20)) }
+        for fd in connections { try? fd.writeAll(Array(#"{"op":"health"}"#.utf8) + [10]) }
+        var answered = 0, busy = 0, other: [String] = []
         for fd in connections {
-            var poll = pollfd(fd: fd.rawValue, events: Int16(POLLIN), revents: 0)
-            guard Glibc.poll(&poll, 1, 0) == 1 else { continue }
-            var buffer = [UInt8](repeating: 0, count: 512)
-            let n = buffer.withUnsafeMutableBytes { Glibc.recv(fd.rawValue, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
-            if n > 0, String(decoding: buffer.prefix(n), as: UTF8.self).contains(#""code":"busy""#) { busy += 1 }
+            let line = (try? LineReader(fd: fd).next()).map { String(decoding: $0, as: UTF8.self) } ?? "no answer"
+            if line.contains(#""code":"busy""#) { busy += 1 } else if line.contains(#""ok":true"#) { answered += 1 } else { other.append(line) }
         }
-        #expect(busy >= 150 - 128, "clients past the limit were told busy (\(busy))")
-        // Every connection that was admitted still answers.
-        connections.forEach { $0.close() }
-        connections = []
-        usleep(300_000)
+        return (answered, busy, other)
+    }
+
+    @Test func maxConnectionsStaysBelowTheDescriptorLimit() throws {
+        let folder = Fixtures.temporaryDirectory()
+        let (process, stderr, socket) = try start(soft: 128, hard: 128, in: folder)
+        defer { kill(process.processIdentifier, SIGTERM); _ = process.waitUntilExit(seconds: 20) }
+        try #require(DaemonQuestions.waitUntilLoaded(socket))
+        // 150 connections at once: the 64 the descriptors allow are served (as the start-up
+        // line says), every other one is told busy, and none is left without an answer.
+        let (answered, busy, other) = try Self.askOnMany(socket, count: 150)
+        #expect(answered == 64 && busy == 86 && other.isEmpty, "\(answered) answered, \(busy) busy, \(other)")
+        // Once they are gone, the daemon answers again.
         #expect(DaemonQuestions.ask(socket, #"{"op":"health"}"#)?["ok"]?.bool == true)
         kill(process.processIdentifier, SIGTERM)
         _ = process.waitUntilExit(seconds: 20)
         let log = String(decoding: stderr.readToEnd(), as: UTF8.self)
         #expect(log.contains("maxConnections 1024 is more than the descriptor limit (128) allows; serving at most 64 connections"), "\(log)")
         #expect(log.components(separatedBy: "accept: ").count <= 2, "accept failures are logged once per burst")
+    }
+
+    /// A soft limit below the hard one is raised to it at start, so the same 1,024 connections
+    /// asked for are all served.
+    @Test func theSoftLimitIsRaisedToTheHardLimit() throws {
+        let folder = Fixtures.temporaryDirectory()
+        let (process, stderr, socket) = try start(soft: 128, hard: 4096, in: folder)
+        defer { kill(process.processIdentifier, SIGTERM); _ = process.waitUntilExit(seconds: 20) }
+        try #require(DaemonQuestions.waitUntilLoaded(socket))
+        let limits = try String(contentsOfFile: "/proc/\(process.processIdentifier)/limits", encoding: .utf8)
+        let openFiles = try #require(limits.split(separator: "\n").first { $0.hasPrefix("Max open files") })
+        #expect(openFiles.split(separator: " ", omittingEmptySubsequences: true).dropFirst(3).prefix(2) == ["4096", "4096"], "\(openFiles)")
+        let (answered, busy, other) = try Self.askOnMany(socket, count: 150)
+        #expect(answered == 150 && busy == 0 && other.isEmpty, "\(answered) answered, \(busy) busy, \(other)")
+        kill(process.processIdentifier, SIGTERM)
+        _ = process.waitUntilExit(seconds: 20)
+        let log = String(decoding: stderr.readToEnd(), as: UTF8.self)
+        #expect(!log.contains("more than the descriptor limit"), "\(log)")
     }
 }

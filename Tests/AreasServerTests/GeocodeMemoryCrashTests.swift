@@ -10,6 +10,9 @@ import Testing
 /// next start reads it without a problem.
 @Suite(.timeLimit(.minutes(5)))
 struct GeocodeMemoryCrashTests {
+    /// The daemons this test starts, killed when it ends however it ends.
+    private let daemons = StartedDaemons()
+
     static func answer(_ query: String) -> (Double, Double)? {
         guard let n = query.split(separator: " ").last.flatMap({ Int($0) }) else { return nil }
         return (37.4 + Double(n) * 1e-5, 127.0 + Double(n) * 1e-5)
@@ -45,7 +48,7 @@ struct GeocodeMemoryCrashTests {
             for i in rows..<(rows + 300) { csv += "흡연부스 \(i),중앙로 \(i)\n" }
             rows += 300
             try Data(csv.utf8).write(to: URL(fileURLWithPath: folder + "/rows.csv"))
-            let (process, _) = try Binaries.startDaemon(["--config", folder + "/areasd.json", "--socket", folder + "/s\(round)"], environment: ["TEST_KEY": "k"])
+            let (process, _) = try daemons.start(["--config", folder + "/areasd.json", "--socket", folder + "/s\(round)"], environment: ["TEST_KEY": "k"])
             usleep(useconds_t(delay * 1e6))
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()

@@ -127,6 +127,9 @@ import Testing
 /// `/healthz` for load balancers: 503 with the reason before there is data; with `strict=1`,
 /// also 503 when a source's last refresh failed, while plain `/healthz` still says serving.
 @Suite(.serialized, .timeLimit(.minutes(5))) struct HealthzTests {
+    /// The daemons this test starts, killed when it ends however it ends.
+    private let daemons = StartedDaemons()
+
     static let downSource = #"{"name": "down", "kind": "nonsmoking", "format": "data-go-kr-xml", "url": "http://127.0.0.1:1/x", "timeoutSeconds": 1, "retries": 0}"#
 
     @Test func noDataIs503WithTheReason() throws {
@@ -137,7 +140,7 @@ import Testing
              "sources": [\(Self.downSource)]}
             """
         try config.write(toFile: folder + "/areasd.json", atomically: true, encoding: .utf8)
-        let (process, _) = try Binaries.startDaemon(["--config", folder + "/areasd.json", "--socket", folder + "/areasd.sock"])
+        let (process, _) = try daemons.start(["--config", folder + "/areasd.json", "--socket", folder + "/areasd.sock"])
         defer { kill(process.processIdentifier, SIGTERM); _ = process.waitUntilExit(seconds: 20) }
         var last: HTTPTestClient.Response?
         #expect(DaemonQuestions.waitUntil(seconds: 20) {
@@ -154,7 +157,7 @@ import Testing
         var config = try String(contentsOfFile: try Fixtures.sampleConfig(in: folder, extra: #""http": {"listen": "\#(tcp)"}"#), encoding: .utf8)
         config = config.replacingOccurrences(of: #""sources": ["#, with: #""sources": [\#(Self.downSource),"#)
         try config.write(toFile: folder + "/areasd.json", atomically: true, encoding: .utf8)
-        let (process, _) = try Binaries.startDaemon(["--config", folder + "/areasd.json", "--socket", folder + "/areasd.sock"])
+        let (process, _) = try daemons.start(["--config", folder + "/areasd.json", "--socket", folder + "/areasd.sock"])
         defer { kill(process.processIdentifier, SIGTERM); _ = process.waitUntilExit(seconds: 20) }
         #expect(DaemonQuestions.waitUntilLoaded(folder + "/areasd.sock"))
         #expect(DaemonQuestions.waitUntil(seconds: 20) { DaemonQuestions.ask(folder + "/areasd.sock", #"{"op":"health"}"#)?["refreshing"]?.bool == false })

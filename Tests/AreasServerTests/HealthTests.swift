@@ -71,8 +71,11 @@ struct SourceStatsTests {
 /// "healthy" with nothing known.
 @Suite(.timeLimit(.minutes(5)))
 struct RestartHistoryTests {
+    /// The daemons this test starts, killed when it ends however it ends.
+    private let daemons = StartedDaemons()
+
     func start(_ config: String, _ socket: String) throws -> (Process, DaemonLog) {
-        let started = try Binaries.startDaemon(["--config", config, "--socket", socket])
+        let started = try daemons.start(["--config", config, "--socket", socket])
         #expect(DaemonQuestions.waitUntilLoaded(socket, seconds: 30))
         return started
     }

@@ -9,9 +9,13 @@ import Testing
 @Suite(.serialized, .timeLimit(.minutes(5))) struct HostileClientTests {
     /// How many `along` requests the daemon has answered, from its metrics.
     static func alongAnswered(_ socket: String) -> Double? {
-        guard let text = DaemonQuestions.ask(socket, #"{"op":"metrics"}"#)?["metrics"]?.string else { return nil }
-        let line = text.split(separator: "\n").first { $0.hasPrefix(#"areas_requests_total{op="along"}"#) }
-        return line.flatMap { $0.split(separator: " ").last }.flatMap { Double($0) }
+        DaemonQuestions.metric(socket, #"areas_requests_total{op="along"}"#)
+    }
+
+    /// Bytes written to `socket` its peer has not read yet.
+    static func unread(_ socket: FileDescriptor) -> Int {
+        var queued: Int32 = 0
+        return ioctl(socket.rawValue, UInt(TIOCOUTQ), &queued) == 0 ? Int(queued) : Int.max
     }
 
     /// A route of `count` points zig-zagging across Seoul, each leg about 20 km: with a 20 km
@@ -28,8 +32,11 @@ import Testing
         // without reading: seconds of work that nobody will read.
         let line = Self.heavyRoute(60) + "\n"
         let client = try Sockets.connectUnix(path: socket, timeoutSeconds: 5)
-        try client.writeAll(Array(String(repeating: line, count: 60).utf8))
-        usleep(300_000)  // the daemon has begun
+        let batch = Array(String(repeating: line, count: 60).utf8)
+        try client.writeAll(batch)
+        // The daemon has begun once it has read some of the batch: what it has not read waits
+        // in the client's send queue.
+        #expect(DaemonQuestions.waitUntil(seconds: 20) { Self.unread(client) < batch.count }, "the daemon never read the batch")
         client.close()
         // A batch's requests are counted when the batch ends. The first read holds at least
         // 17 of the sixty (16 KiB of lines under 1 KiB); a daemon that went on after the client
@@ -62,20 +69,25 @@ import Testing
             try client.writeAll(request)
             clients.append(client)
         }
-        // Those past the limit are told so and closed: their socket reaches end of input.
-        var closed = 0
-        let deadline = MonotonicClock.microseconds + 10_000_000
-        var seen = Set<Int32>()
-        while MonotonicClock.microseconds < deadline && closed < 15 {
-            for client in clients where !seen.contains(client.rawValue) {
-                var entry = pollfd(fd: client.rawValue, events: Int16(POLLIN), revents: 0)
-                guard poll(&entry, 1, 0) == 1, entry.revents & Int16(POLLHUP) != 0 else { continue }
-                seen.insert(client.rawValue)
-                closed += 1
+        // Those past the limit are told so and closed: what they receive is one `busy` line,
+        // then the end of input.
+        var received: [Int32: [UInt8]] = [:]
+        var ended = Set<Int32>()
+        let deadline = MonotonicClock.microseconds + 20_000_000
+        while MonotonicClock.microseconds < deadline && ended.count < 15 {
+            for client in clients where !ended.contains(client.rawValue) {
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                let n = buffer.withUnsafeMutableBytes { Glibc.recv(client.rawValue, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+                if n > 0 { received[client.rawValue, default: []] += buffer.prefix(n) }
+                if n == 0 { ended.insert(client.rawValue) }
             }
-            usleep(50_000)
+            usleep(20_000)
         }
-        #expect(closed >= 15, "only \(closed) of 20 non-reading clients were closed")
+        let toldBusy = ended.filter { fd in
+            let text = String(decoding: received[fd] ?? [], as: UTF8.self)
+            return text.hasPrefix(#"{"ok":false,"error":{"code":"busy""#) && text.hasSuffix("}\n") && text.filter { $0 == "\n" }.count == 1
+        }
+        #expect(toldBusy.count >= 15, "\(toldBusy.count) of 20 non-reading clients were told busy and closed (\(ended.count) closed)")
         // Everyone else is still answered.
         #expect(DaemonQuestions.ask(socket, #"{"op":"near","lat":37.53,"lon":126.97,"k":3}"#)?["count"]?.double == 3)
         clients.forEach { $0.close() }

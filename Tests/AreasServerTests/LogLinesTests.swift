@@ -31,11 +31,7 @@ struct LogLinesTests {
         let service = AreaService(
             config: config, state: ServingState(.empty(), hasData: false, lastReport: nil, snapshotPath: folder + "/s", builtAt: 0),
             snapshotPath: folder + "/s", logger: Logger(threshold: .info, environment: [:], sink: { lines.append($0) }))
-        let job = service.startRefresh(force: false)
-        // Waited for on a thread of its own, not on one of the test runner's.
-        _ = await withCheckedContinuation { (done: CheckedContinuation<RefreshReport?, Never>) in
-            Thread { done.resume(returning: job.wait()) }.start()
-        }
+        _ = await service.startRefresh(force: false).report()
         let errors = lines.all.filter { $0.contains(" error ") }
         #expect(errors.contains { $0.contains("refresh failed: no source could be fetched (gone); still serving the previous 0 areas") }, "\(lines.all)")
         #expect(!lines.all.contains { $0.contains("refresh finished") })

@@ -13,6 +13,9 @@ import Testing
 /// apart, nothing lost, ids kept, dates right; the same after a restart and on a follower;
 /// with merging off, every record its own area.
 @Suite(.timeLimit(.minutes(5))) struct MergedSourcesTests {
+    /// The daemons this test starts, killed when it ends however it ends.
+    private let daemons = StartedDaemons()
+
     struct Record: Decodable {
         var source: String
         var name: String
@@ -174,7 +177,7 @@ import Testing
         let merged = try expected.pairs.prefix(20).map { try Self.area(daemon.socket, id: try $0[1].id()) }
         daemon.stop()
 
-        let (process, log) = try Binaries.startDaemon(["--config", daemon.config, "--socket", daemon.socket])
+        let (process, log) = try daemons.start(["--config", daemon.config, "--socket", daemon.socket])
         #expect(DaemonQuestions.waitUntilLoaded(daemon.socket))
         #expect(questions.map { DaemonQuestions.ask(daemon.socket, $0) } == before)
         #expect(try expected.pairs.prefix(20).map { try Self.area(daemon.socket, id: try $0[1].id()) } == merged)
@@ -214,7 +217,7 @@ import Testing
         #expect(text.contains(#""meters": 15"#))
         try text.replacingOccurrences(of: #""meters": 15"#, with: #""meters": 0"#).write(toFile: config, atomically: true, encoding: .utf8)
         let socket = folder + "/areasd.sock"
-        let (process, log) = try Binaries.startDaemon(["--config", config, "--socket", socket])
+        let (process, log) = try daemons.start(["--config", config, "--socket", socket])
         defer {
             kill(process.processIdentifier, SIGTERM)
             _ = process.waitUntilExit(seconds: 20)

@@ -62,7 +62,6 @@ struct MetricsTests {
     @Test func metricsAreValidAndAgreeWithWhatHappened() throws {
         let daemon = try SampleDaemon()
         let socket = daemon.socket
-        let folder = daemon.folder
         for _ in 0..<3 { _ = DaemonQuestions.ask(socket, #"{"op":"near","lat":37.53,"lon":126.97}"#) }
         _ = DaemonQuestions.ask(socket, #"{"op":"near","lat":91,"lon":126.97}"#)
         _ = DaemonQuestions.ask(socket, #"{"op":"fly"}"#)
@@ -88,14 +87,34 @@ struct MetricsTests {
         #expect((value("process_resident_memory_bytes") ?? 0) > 1_000_000)
         #expect((value("areas_connections_accepted_total") ?? 0) >= 6)
 
-        // promtool, the format's own checker, when it is installed (Tests/run.sh installs it).
-        if FileManager.default.isExecutableFile(atPath: "/usr/bin/promtool") {
-            let file = folder + "/metrics.prom"
-            try run.stdout.write(toFile: file, atomically: true, encoding: .utf8)
-            // Killed after 30 s, so a promtool that hangs fails the test instead of the run.
-            let check = try Binaries.run("/bin/sh", ["-c", "/usr/bin/promtool check metrics < '\(file)' 2>&1"])
-            #expect(check.status == 0 && check.stdout.isEmpty, "promtool: \(check.stdout)")
+        // Ages and the refresh's duration as stats gives them (asked after the scrape, so an
+        // age may be a few seconds more there; stats rounds durations to the millisecond).
+        let stats = try #require(DaemonQuestions.ask(socket, #"{"op":"stats"}"#))
+        var ages: [Double] = []
+        for source in SampleCounts.sourceNames {
+            let age = try #require(value("areas_source_age_seconds", ["source": source]), "\(source)'s age")
+            let statsAge = try #require(stats["bySource"]?[source]?["ageSeconds"]?.double)
+            #expect(age >= 0 && statsAge - age >= -1 && statsAge - age < 30, "\(source): \(age) s in the metrics, \(statsAge) s in stats")
+            ages.append(age)
         }
+        #expect(value("areas_data_age_seconds") == ages.max(), "the data's age is its oldest source's")
+        let duration = try #require(value("areas_refresh_duration_seconds"))
+        let statsDuration = try #require(stats["lastRefresh"]?["durationMilliseconds"]?.double)
+        #expect(duration > 0 && abs(duration * 1000 - statsDuration) < 1, "\(duration) s, stats \(statsDuration) ms")
+    }
+
+    /// promtool, the format's own checker (Debian's prometheus package).
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/promtool"), "needs promtool (Tests/run.sh installs prometheus)"))
+    func promtoolAcceptsTheMetrics() throws {
+        let daemon = try SampleDaemon()
+        _ = DaemonQuestions.ask(daemon.socket, #"{"op":"fly"}"#)
+        let run = try Binaries.run("areasctl", ["--socket", daemon.socket, "metrics"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let file = daemon.folder + "/metrics.prom"
+        try run.stdout.write(toFile: file, atomically: true, encoding: .utf8)
+        // Killed after 30 s, so a promtool that hangs fails the test instead of the run.
+        let check = try Binaries.run("/bin/sh", ["-c", "/usr/bin/promtool check metrics < '\(file)' 2>&1"])
+        #expect(check.status == 0 && check.stdout.isEmpty, "promtool: \(check.stdout)")
     }
 
     @Test(arguments: [

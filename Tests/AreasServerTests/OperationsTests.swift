@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 import Synchronization
-import XCTest
+import Testing
 @testable import AreasControl
 @testable import AreasCore
 @testable import AreasIngest
@@ -11,18 +11,13 @@ import XCTest
 @testable import AreasTestSupport
 
 /// What an operator relies on: systemd notify and socket activation, signals, access control, logs.
-final class OperationsTests: XCTestCase {
-    private var directory = ""
+@Suite(.timeLimit(.minutes(5)))
+final class OperationsTests {
+    private let directory = Fixtures.temporaryDirectory()
+    /// The test's daemons, killed when it ends however it ends; then its folder is removed.
+    private let daemons: StartedDaemons
 
-    override func setUp() {
-        directory = Fixtures.temporaryDirectory()
-    }
-
-    override func tearDown() {
-        // A daemon a failed assertion left running is killed here, not left to hold the run open.
-        Binaries.killStarted()
-        try? FileManager.default.removeItem(atPath: directory)
-    }
+    init() { daemons = StartedDaemons(removing: directory) }
 
     private func writeConfig(extra: String = "") throws -> String {
         try Fixtures.sampleConfig(in: directory, extra: extra)
@@ -67,7 +62,7 @@ final class OperationsTests: XCTestCase {
     }
 
     private func start(config: String, socket: String, env: [String: String] = [:]) throws -> (Process, DaemonLog) {
-        try Binaries.startDaemon(["--config", config, "--socket", socket], environment: env)
+        try daemons.start(["--config", config, "--socket", socket], environment: env)
     }
 
     private func ask(_ socket: String, _ request: String) -> JSONValue? { DaemonQuestions.ask(socket, request) }
@@ -76,40 +71,40 @@ final class OperationsTests: XCTestCase {
         DaemonQuestions.waitUntil(seconds: seconds, condition)
     }
 
-    func testNotifyProtocol() throws {
+    @Test func notifyProtocol() throws {
         let listener = try NotifyListener(path: directory + "/notify.sock")
         let socket = directory + "/areasd.sock"
         let (daemon, _) = try start(config: try writeConfig(), socket: socket,
                                     env: ["NOTIFY_SOCKET": listener.path, "WATCHDOG_USEC": "400000"])
         let startup = listener.wait(for: "READY=1")
-        let ready = try XCTUnwrap(startup.last)
-        XCTAssertTrue(ready.contains("READY=1\nSTATUS=serving \(SampleCounts.total) areas, data "), ready)
-        XCTAssertNotNil(ask(socket, #"{"op":"health"}"#), "ready means the socket answers")
-        XCTAssertEqual(listener.wait(for: "WATCHDOG=1", seconds: 2).last, "WATCHDOG=1")
-        XCTAssertEqual(listener.wait(for: "WATCHDOG=1", seconds: 2).last, "WATCHDOG=1")
+        let ready = try #require(startup.last)
+        #expect(ready.contains("READY=1\nSTATUS=serving \(SampleCounts.total) areas, data "), Comment(rawValue: ready))
+        #expect((ask(socket, #"{"op":"health"}"#)) != nil, "ready means the socket answers")
+        #expect((listener.wait(for: "WATCHDOG=1", seconds: 2).last) == "WATCHDOG=1")
+        #expect((listener.wait(for: "WATCHDOG=1", seconds: 2).last) == "WATCHDOG=1")
 
         kill(daemon.processIdentifier, SIGHUP)
         let reload = listener.wait(for: "RELOADING=1")
-        XCTAssertTrue(reload.last?.range(of: #"RELOADING=1\nMONOTONIC_USEC=\d+"#, options: .regularExpression) != nil, reload.joined(separator: "|"))
-        XCTAssertTrue(listener.wait(for: "READY=1").last?.contains("READY=1") == true)
+        #expect(reload.last?.range(of: #"RELOADING=1\nMONOTONIC_USEC=\d+"#, options: .regularExpression) != nil, Comment(rawValue: reload.joined(separator: "|")))
+        #expect(listener.wait(for: "READY=1").last?.contains("READY=1") == true)
 
         kill(daemon.processIdentifier, SIGTERM)
-        XCTAssertTrue(listener.wait(for: "STOPPING=1").last?.contains("STOPPING=1") == true)
-        XCTAssertTrue(daemon.waitUntilExit(seconds: 20), "daemon did not exit in 20 s")
-        XCTAssertEqual(daemon.terminationStatus, 0)
+        #expect(listener.wait(for: "STOPPING=1").last?.contains("STOPPING=1") == true)
+        #expect(daemon.waitUntilExit(seconds: 20), "daemon did not exit in 20 s")
+        #expect(daemon.terminationStatus == 0)
     }
 
-    func testNotifyToAnAbstractSocketAndWatchdogOwnership() throws {
+    @Test func notifyToAnAbstractSocketAndWatchdogOwnership() throws {
         let name = "@areas-test-\(UUID().uuidString.prefix(8))"
         let listener = try NotifyListener(path: name)
         SystemdNotifier(environment: ["NOTIFY_SOCKET": name]).status("hello")
-        XCTAssertEqual(listener.receive(seconds: 2), "STATUS=hello")
-        XCTAssertEqual(SystemdNotifier(environment: ["WATCHDOG_USEC": "30000000"], pid: 7).watchdogInterval, 15)
-        XCTAssertEqual(SystemdNotifier(environment: ["WATCHDOG_USEC": "30000000", "WATCHDOG_PID": "7"], pid: 7).watchdogInterval, 15)
-        XCTAssertNil(SystemdNotifier(environment: ["WATCHDOG_USEC": "30000000", "WATCHDOG_PID": "8"], pid: 7).watchdogInterval)
+        #expect((listener.receive(seconds: 2)) == "STATUS=hello")
+        #expect((SystemdNotifier(environment: ["WATCHDOG_USEC": "30000000"], pid: 7).watchdogInterval) == 15)
+        #expect((SystemdNotifier(environment: ["WATCHDOG_USEC": "30000000", "WATCHDOG_PID": "7"], pid: 7).watchdogInterval) == 15)
+        #expect((SystemdNotifier(environment: ["WATCHDOG_USEC": "30000000", "WATCHDOG_PID": "8"], pid: 7).watchdogInterval) == nil)
     }
 
-    func testSocketActivationServesOnDescriptor3() throws {
+    @Test func socketActivationServesOnDescriptor3() throws {
         let socket = directory + "/activated.sock"
         let listener = try Sockets.listenUnix(path: socket)
         let config = try writeConfig()
@@ -122,32 +117,30 @@ final class OperationsTests: XCTestCase {
         let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        XCTAssertEqual(posix_spawn(&pid, "/bin/sh", &actions, nil, argv, environ), 0)
+        #expect((posix_spawn(&pid, "/bin/sh", &actions, nil, argv, environ)) == 0)
         // Held open here, as systemd holds the sockets it passes on.
         defer { listener.close() }
         defer { kill(pid, SIGKILL) }
-        XCTAssertTrue(waitUntil { self.ask(socket, #"{"op":"health"}"#)?["loaded"]?.bool == true }, "answers on the passed socket")
+        #expect(waitUntil { self.ask(socket, #"{"op":"health"}"#)?["loaded"]?.bool == true }, "answers on the passed socket")
         kill(pid, SIGTERM)
-        XCTAssertTrue(waitUntil(seconds: 20) {
-            var status: Int32 = 0
-            guard waitpid(pid, &status, WNOHANG) == pid else { return false }
-            XCTAssertEqual(status, 0)
-            return true
-        }, "the daemon did not exit in 20 s")
-        XCTAssertTrue(FileManager.default.fileExists(atPath: socket), "a socket systemd owns is left in place")
+        var status: Int32 = -1
+        let exited = waitUntil(seconds: 20) { waitpid(pid, &status, WNOHANG) == pid }
+        #expect(exited, "the daemon did not exit in 20 s")
+        #expect(status == 0)
+        #expect(FileManager.default.fileExists(atPath: socket), "a socket systemd owns is left in place")
         // Still listening after the daemon stopped: the next start (or systemd, to start it)
         // gets the connections that arrive meanwhile, instead of "Connection refused".
         let waiting = try Sockets.connectUnix(path: socket, timeoutSeconds: 5)
         waiting.close()
-        XCTAssertFalse(Sockets.peerHasHungUp(listener), "the listener was shut down")
+        #expect(!Sockets.peerHasHungUp(listener), "the listener was shut down")
     }
 
-    func testSigtermDuringPipelinedLoadAnswersWhatItRead() throws {
+    @Test func sigtermDuringPipelinedLoadAnswersWhatItRead() throws {
         let socket = directory + "/areasd.sock"
         let (daemon, _) = try start(config: try writeConfig(), socket: socket)
-        XCTAssertTrue(waitUntil { self.ask(socket, #"{"op":"health"}"#)?["loaded"]?.bool == true })
+        #expect(waitUntil { self.ask(socket, #"{"op":"health"}"#)?["loaded"]?.bool == true })
         let ids = (ask(socket, #"{"op":"bbox","south":33,"west":124,"north":39,"east":132,"output":"ids"}"#)?.ids ?? [])
-        XCTAssertGreaterThan(ids.count, 2000)
+        #expect(ids.count > 2000)
         let requests = (0..<20_000).map { ids[$0 % ids.count] }
         let fd = try Sockets.connectUnix(path: socket)
         defer { fd.close() }
@@ -164,57 +157,57 @@ final class OperationsTests: XCTestCase {
             let line: [UInt8]
             do { line = try reader.next() } catch { ending = error; break }
             // Every answer is whole and in order: the prefix of what was sent.
-            XCTAssertEqual((try? JSONParser.parse(line))?.ids, [requests[answered]])
+            #expect(((try? JSONParser.parse(line))?.ids) == [requests[answered]])
             answered += 1
             if answered == 100 && !sent {
                 kill(daemon.processIdentifier, SIGTERM)
                 sent = true
             }
         }
-        XCTAssertTrue(daemon.waitUntilExit(seconds: 20), "daemon did not exit in 20 s")
-        XCTAssertEqual(daemon.terminationStatus, 0)
-        XCTAssertGreaterThanOrEqual(answered, 100)
+        #expect(daemon.waitUntilExit(seconds: 20), "daemon did not exit in 20 s")
+        #expect(daemon.terminationStatus == 0)
+        #expect(answered >= 100)
         // The connection ends at an answer's end: closed, not reset, and no answer cut short.
-        XCTAssertTrue(ending is LineReader.Closed, "\(String(describing: ending))")
-        XCTAssertEqual(reader.buffer, [], "a partial answer")
-        XCTAssertFalse(FileManager.default.fileExists(atPath: socket), "socket file removed")
+        #expect(ending is LineReader.Closed, "\(String(describing: ending))")
+        #expect(reader.buffer == [], "a partial answer")
+        #expect(!(FileManager.default.fileExists(atPath: socket)), "socket file removed")
     }
 
-    func testSighupReloadsAValidConfigAndKeepsTheOldOneOtherwise() throws {
+    @Test func sighupReloadsAValidConfigAndKeepsTheOldOneOtherwise() throws {
         let socket = directory + "/areasd.sock"
         let config = try writeConfig()
         let listener = try NotifyListener(path: directory + "/notify.sock")
         let (daemon, stderr) = try start(config: config, socket: socket, env: ["NOTIFY_SOCKET": listener.path])
-        XCTAssertTrue(waitUntil { self.ask(socket, #"{"op":"health"}"#)?["loaded"]?.bool == true })
+        #expect(waitUntil { self.ask(socket, #"{"op":"health"}"#)?["loaded"]?.bool == true })
         // Drop the anyang source: after SIGHUP its areas are gone.
         var text = try String(contentsOfFile: config, encoding: .utf8)
-        let start = try XCTUnwrap(text.range(of: "    {\n      \"name\": \"anyang\""))
-        let end = try XCTUnwrap(text.range(of: "    },\n", range: start.upperBound..<text.endIndex))
+        let start = try #require(text.range(of: "    {\n      \"name\": \"anyang\""))
+        let end = try #require(text.range(of: "    },\n", range: start.upperBound..<text.endIndex))
         text.removeSubrange(start.lowerBound..<end.upperBound)
         try text.write(toFile: config, atomically: true, encoding: .utf8)
-        XCTAssertTrue(listener.wait(for: "READY=1").last?.contains("READY=1") == true, "started")
+        #expect(listener.wait(for: "READY=1").last?.contains("READY=1") == true, "started")
         kill(daemon.processIdentifier, SIGHUP)
-        XCTAssertTrue(waitUntil { self.ask(socket, #"{"op":"stats"}"#)?["bySource"]?["anyang"] == nil }, "anyang dropped")
-        XCTAssertTrue(listener.wait(for: "RELOADING=1").last?.contains("RELOADING=1") == true)
+        #expect(waitUntil { self.ask(socket, #"{"op":"stats"}"#)?["bySource"]?["anyang"] == nil }, "anyang dropped")
+        #expect(listener.wait(for: "RELOADING=1").last?.contains("RELOADING=1") == true)
         while listener.receive(seconds: 0.5) != nil {}  // the first reload's messages
-        XCTAssertEqual(ask(socket, #"{"op":"stats"}"#)?["areas"]?.double, Double(SampleCounts.total - SampleCounts.anyang))
+        #expect((ask(socket, #"{"op":"stats"}"#)?["areas"]?.double) == (Double(SampleCounts.total - SampleCounts.anyang)))
 
         try "{ not json".write(toFile: config, atomically: true, encoding: .utf8)
         kill(daemon.processIdentifier, SIGHUP)
         // Handled once it says READY again after RELOADING.
-        XCTAssertTrue(listener.wait(for: "RELOADING=1").last?.contains("RELOADING=1") == true)
-        XCTAssertTrue(listener.wait(for: "READY=1").last?.contains("READY=1") == true)
-        XCTAssertEqual(ask(socket, #"{"op":"stats"}"#)?["areas"]?.double, Double(SampleCounts.total - SampleCounts.anyang), "still serving the reloaded config")
+        #expect(listener.wait(for: "RELOADING=1").last?.contains("RELOADING=1") == true)
+        #expect(listener.wait(for: "READY=1").last?.contains("READY=1") == true)
+        #expect((ask(socket, #"{"op":"stats"}"#)?["areas"]?.double) == (Double(SampleCounts.total - SampleCounts.anyang)), "still serving the reloaded config")
         kill(daemon.processIdentifier, SIGTERM)
-        XCTAssertTrue(daemon.waitUntilExit(seconds: 20), "daemon did not exit in 20 s")
+        #expect(daemon.waitUntilExit(seconds: 20), "daemon did not exit in 20 s")
         let log = String(decoding: stderr.readToEnd(), as: UTF8.self)
-        XCTAssertTrue(log.contains("SIGHUP: reloaded"), log)
-        XCTAssertTrue(log.contains("SIGHUP: \(config): invalid JSON") && log.contains("keeping the running configuration"), log)
+        #expect(log.contains("SIGHUP: reloaded"), Comment(rawValue: log))
+        #expect(log.contains("SIGHUP: \(config): invalid JSON") && log.contains("keeping the running configuration"), Comment(rawValue: log))
     }
 
-    func testRefreshIsDeniedToOtherUsers() throws {
-        guard getuid() == 0 else { throw XCTSkip("needs root to run a client as another user (nobody)") }
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else { throw XCTSkip("setpriv is not installed") }
+    @Test(.enabled(if: getuid() == 0, "needs root to run a client as another user (nobody)"),
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"), "needs setpriv (util-linux)"))
+    func refreshIsDeniedToOtherUsers() throws {
         // nobody must reach the binary and the socket: a world-traversable folder and mode 0666.
         let shared = "/tmp/areas-ops-\(getpid())"
         try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
@@ -224,42 +217,42 @@ final class OperationsTests: XCTestCase {
         let socket = shared + "/areasd.sock"
         let (daemon, _) = try start(config: try writeConfig(extra: #"  "socketMode": "0666""#), socket: socket)
         defer { kill(daemon.processIdentifier, SIGTERM); _ = daemon.waitUntilExit(seconds: 20) }
-        XCTAssertTrue(waitUntil { self.ask(socket, #"{"op":"health"}"#)?["loaded"]?.bool == true })
+        #expect(waitUntil { self.ask(socket, #"{"op":"health"}"#)?["loaded"]?.bool == true })
         var info = stat()
         stat(socket, &info)
-        XCTAssertEqual(info.st_mode & 0o777, 0o666)
+        #expect((info.st_mode & 0o777) == 0o666)
 
         let asNobody = ["--reuid=65534", "--regid=65534", "--clear-groups", client, "--socket", socket]
         let health = try run("/usr/bin/setpriv", asNobody + ["health"])
-        XCTAssertEqual(health.status, 0, health.stderr)
+        #expect(health.status == 0, Comment(rawValue: health.stderr))
         let refresh = try run("/usr/bin/setpriv", asNobody + ["refresh"])
-        XCTAssertEqual(refresh.status, 77, "a refusal is told apart from a failed source")
-        XCTAssertTrue(refresh.stderr.contains("permission_denied: refresh is allowed only to root"), refresh.stderr)
+        #expect(refresh.status == 77, "a refusal is told apart from a failed source")
+        #expect(refresh.stderr.contains("permission_denied: refresh is allowed only to root"), Comment(rawValue: refresh.stderr))
         let asRoot = try Binaries.run("areasctl", ["--socket", socket, "refresh", "--quiet"])
-        XCTAssertEqual(asRoot.status, 0, asRoot.stderr)
+        #expect(asRoot.status == 0, Comment(rawValue: asRoot.stderr))
     }
 
     private func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
         try Binaries.run(executable, arguments)
     }
 
-    func testLogFormats() {
+    @Test func logFormats() {
         let journal = Logger(threshold: .debug, environment: ["JOURNAL_STREAM": "8:1234"], sink: { _ in })
-        XCTAssertEqual(journal.format(.error, "bad\nthing"), "<3>bad | thing\n")
-        XCTAssertEqual(journal.format(.warning, "w"), "<4>w\n")
-        XCTAssertEqual(journal.format(.info, "i"), "<6>i\n")
-        XCTAssertEqual(journal.format(.debug, "d"), "<7>d\n")
+        #expect((journal.format(.error, "bad\nthing")) == ("<3>bad | thing\n"))
+        #expect((journal.format(.warning, "w")) == "<4>w\n")
+        #expect((journal.format(.info, "i")) == "<6>i\n")
+        #expect((journal.format(.debug, "d")) == "<7>d\n")
         let plain = Logger(threshold: .info, environment: [:], sink: { _ in })
-        XCTAssertNotNil(plain.format(.info, "hello").range(of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z info hello\n$"#, options: .regularExpression))
+        #expect((plain.format(.info, "hello").range(of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z info hello\n$"#, options: .regularExpression)) != nil)
         final class Lines: Sendable { let all = LockedValue<[String]>([]) }
         let lines = Lines()
         let filtered = Logger(threshold: .warning, environment: [:], sink: { line in lines.all.withLock { $0.append(line) } })
         filtered.info("hidden")
         filtered.error("shown")
-        XCTAssertEqual(lines.all.withLock { $0.count }, 1)
+        #expect((lines.all.withLock { $0.count }) == 1)
     }
 
-    func testNoLogLineEverHoldsTheKey() async throws {
+    @Test func noLogLineEverHoldsTheKey() async throws {
         let key = "Zx9+secret/KEY=="
         final class Lines: Sendable { let all = LockedValue<[String]>([]) }
         let lines = Lines()
@@ -275,16 +268,16 @@ final class OperationsTests: XCTestCase {
         let empty = ServingState(.empty(), hasData: false, lastReport: nil, snapshotPath: directory + "/s", builtAt: 0)
         let service = AreaService(config: Fixtures.config(sources), state: empty, snapshotPath: directory + "/s", logger: logger,
                                   environment: ["AREAS_KEY": key])
-        let report = try XCTUnwrap(service.startRefresh(force: false).wait())
-        XCTAssertEqual(report.sources.map(\.status), [.failed, .failed])
+        let report = try #require(await service.startRefresh(force: false).report())
+        #expect(report.sources.map(\.status) == ([.failed, .failed]))
         let log = lines.all.withLock { $0.joined() }
-        XCTAssertTrue(log.contains("rejected: failed") && log.contains("result code 30"), log)
-        XCTAssertTrue(log.contains("refused: failed"), log)
+        #expect(log.contains("rejected: failed") && log.contains("result code 30"), Comment(rawValue: log))
+        #expect(log.contains("refused: failed"), Comment(rawValue: log))
         for fragment in [key, "Zx9", "secret", "KEY%3D", "Zx9%2Bsecret"] {
-            XCTAssertFalse(log.contains(fragment), "log holds '\(fragment)': \(log)")
+            #expect(!log.contains(fragment), "log holds '\(fragment)': \(log)")
         }
         var writer = JSONWriter()
         try service.execute(.stats, peerUID: 0, into: &writer)
-        XCTAssertFalse(String(decoding: writer.bytes, as: UTF8.self).contains("secret"))
+        #expect(!(String(decoding: writer.bytes, as: UTF8.self).contains("secret")))
     }
 }

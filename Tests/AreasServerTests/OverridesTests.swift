@@ -11,6 +11,9 @@ import Testing
 /// added, and four lines that cannot apply, reported by line. Kept across a restart and by a
 /// follower; an edit applies at the next refresh.
 @Suite(.timeLimit(.minutes(5))) struct OverridesTests {
+    /// The daemons this test starts, killed when it ends however it ends.
+    private let daemons = StartedDaemons()
+
     struct Expected: Decodable {
         struct Moved: Decodable { var id: String, lat: Double, lon: Double }
         struct Renamed: Decodable { var by: String, area: String, name: String }
@@ -69,7 +72,7 @@ import Testing
         daemon.stop()
 
         // A restart serves the corrected set in place; a follower serves it as its leader does.
-        let (process, log) = try Binaries.startDaemon(["--config", daemon.config, "--socket", daemon.socket])
+        let (process, log) = try daemons.start(["--config", daemon.config, "--socket", daemon.socket])
         #expect(DaemonQuestions.waitUntilLoaded(daemon.socket))
         try Self.check(daemon.socket, expected)
         let follower = try FollowerTests.Follower(follow: #""file": "\#(daemon.folder)/areas.snapshot""#)
@@ -92,7 +95,7 @@ import Testing
             .replacingOccurrences(of: Fixtures.path("samples/overlap/overrides.csv"), with: folder + "/overrides.csv")
         try text.write(toFile: config, atomically: true, encoding: .utf8)
         let socket = folder + "/areasd.sock"
-        let (process, log) = try Binaries.startDaemon(["--config", config, "--socket", socket])
+        let (process, log) = try daemons.start(["--config", config, "--socket", socket])
         defer {
             kill(process.processIdentifier, SIGTERM)
             _ = process.waitUntilExit(seconds: 20)

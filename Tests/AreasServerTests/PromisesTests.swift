@@ -78,8 +78,8 @@ import Testing
         let first = server.service.startRefresh(force: false)
         let second = server.service.startRefresh(force: true)
         #expect(first.job === second.job, "a refresh asked for while one runs joins it")
-        let report = try #require(first.wait())
-        #expect(second.wait() == report)
+        let report = try #require(await first.report())
+        #expect(await second.report() == report)
 
         var writer = JSONWriter()
         #expect(throws: RequestError.self) { try server.service.execute(.refresh(wait: false, force: false), peerUID: 4242, into: &writer) }
@@ -89,7 +89,7 @@ import Testing
         try server.service.execute(.refresh(wait: false, force: false), peerUID: 4242, into: &writer)
         let answer = try JSONParser.parse(writer.bytes)
         #expect(answer["started"]?.bool == true)
-        _ = server.service.startRefresh(force: false).wait()
+        _ = await server.service.startRefresh(force: false).report()
     }
 
     @Test func provinceAliasesNameAProvince() async throws {

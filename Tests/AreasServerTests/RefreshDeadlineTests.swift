@@ -7,6 +7,9 @@ import Testing
 /// not hold a refresh past `refreshTimeoutSeconds`: it fails alone, the other source is taken
 /// and served, and the next refresh starts on time.
 @Suite(.timeLimit(.minutes(5))) struct RefreshDeadlineTests {
+    /// The daemons this test starts, killed when it ends however it ends.
+    private let daemons = StartedDaemons()
+
     @Test func aStalledSourceFailsAloneAtTheDeadline() throws {
         let server = try LoopbackHTTPServer { _ in .drip(status: 200, contentType: "text/csv", declaredLength: 100_000, interval: 0.5) }
         defer { server.stop() }
@@ -20,7 +23,7 @@ import Testing
             """
         try config.write(toFile: folder + "/areasd.json", atomically: true, encoding: .utf8)
         let socket = folder + "/areasd.sock"
-        let (process, log) = try Binaries.startDaemon(["--config", folder + "/areasd.json", "--socket", socket])
+        let (process, log) = try daemons.start(["--config", folder + "/areasd.json", "--socket", socket])
         defer {
             kill(process.processIdentifier, SIGTERM)
             _ = process.waitUntilExit(seconds: 20)

@@ -8,6 +8,9 @@ import Testing
 /// work while they wait: however many wait, other clients' queries are answered meanwhile.
 @Suite(.timeLimit(.minutes(5)))
 struct RefreshWaitTests {
+    /// The daemons this test starts, killed when it ends however it ends.
+    private let daemons = StartedDaemons()
+
     final class Counts: Sendable {
         let requests = Atomic<Int>(0)
         let refreshesDone = Atomic<Int>(0)
@@ -29,7 +32,7 @@ struct RefreshWaitTests {
               "url": "\#(upstream.baseURL)/x", "timeoutSeconds": 6, "retries": 0, "province": "서울특별시",
               "fields": {"name": "서울특별시 용산구 설치 위치", "latitude": "위도", "longitude": "경도"}}]}
             """#.write(toFile: config, atomically: true, encoding: .utf8)
-        let (daemon, _) = try Binaries.startDaemon(["--config", config, "--socket", socket])
+        let (daemon, _) = try daemons.start(["--config", config, "--socket", socket])
         defer { kill(daemon.processIdentifier, SIGTERM); _ = daemon.waitUntilExit(seconds: 20) }
         try #require(DaemonQuestions.waitUntilLoaded(socket))
 
@@ -41,13 +44,15 @@ struct RefreshWaitTests {
                 counts.refreshesDone.add(1, ordering: .relaxed)
             }.start()
         }
-        sleep(1)
+        // Every one is connected and waiting (the metrics' own asker is one more connection).
+        #expect(DaemonQuestions.waitUntil(seconds: 30) { (DaemonQuestions.metric(socket, "areas_connections_open") ?? 0) >= Double(waiting + 1) },
+                "the \(waiting) clients never all connected")
         let answer = DaemonQuestions.ask(socket, #"{"op":"near","lat":37.55,"lon":126.97,"k":3}"#)
         // Answered, and before the refresh the others wait for could end.
         #expect(answer?["count"]?.double == 3)
         #expect(counts.refreshesDone.load(ordering: .relaxed) == 0, "the query was answered only after the refresh")
         #expect(DaemonQuestions.ask(socket, #"{"op":"health"}"#)?["refreshing"]?.bool == true)
-        for _ in 0..<200 where counts.refreshesDone.load(ordering: .relaxed) < waiting { usleep(100_000) }
-        #expect(counts.refreshesDone.load(ordering: .relaxed) == waiting)
+        #expect(DaemonQuestions.waitUntil(seconds: 30) { counts.refreshesDone.load(ordering: .relaxed) == waiting },
+                "\(counts.refreshesDone.load(ordering: .relaxed)) of \(waiting) waiting clients were answered")
     }
 }

@@ -9,11 +9,14 @@ import Testing
 /// SIGHUP applies every key it can to a running daemon and names the ones that need a restart.
 @Suite(.timeLimit(.minutes(5)))
 struct ReloadTests {
+    /// The daemons this test starts, killed when it ends however it ends.
+    private let daemons = StartedDaemons()
+
     @Test func sighupAppliesLimitsLogLevelAndIntervalAndNamesRestartKeys() throws {
         let folder = Fixtures.temporaryDirectory()
         let socket = folder + "/areasd.sock"
         let config = try Fixtures.sampleConfig(in: folder, extra: #"  "maxConnections": 50, "logLevel": "error""#)
-        let (daemon, stderr) = try Binaries.startDaemon(["--config", config, "--socket", socket])
+        let (daemon, stderr) = try daemons.start(["--config", config, "--socket", socket])
         defer { kill(daemon.processIdentifier, SIGTERM); _ = daemon.waitUntilExit(seconds: 20) }
         try #require(DaemonQuestions.waitUntilLoaded(socket))
         let firstAttempt = try #require(DaemonQuestions.ask(socket, #"{"op":"stats"}"#)?["bySource"]?["yongsan"]?["lastAttemptAt"]?.double)
@@ -64,12 +67,15 @@ struct ReloadTests {
 /// upstream request, an edited source or a district file downloaded again does.
 @Suite(.timeLimit(.minutes(5)))
 struct ReloadRefreshTests {
+    /// The daemons this test starts, killed when it ends however it ends.
+    private let daemons = StartedDaemons()
+
     @Test func aReloadRefreshesOnlyWhenTheDataWouldChange() throws {
         let folder = Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let socket = folder + "/areasd.sock"
         let config = try Fixtures.sampleConfig(in: folder, extra: #"  "logLevel": "info""#)
-        let (daemon, log) = try Binaries.startDaemon(["--config", config, "--socket", socket])
+        let (daemon, log) = try daemons.start(["--config", config, "--socket", socket])
         defer { kill(daemon.processIdentifier, SIGTERM); _ = daemon.waitUntilExit(seconds: 20) }
         try #require(DaemonQuestions.waitUntilLoaded(socket))
         func lastAttempt() -> Double? { DaemonQuestions.ask(socket, #"{"op":"stats"}"#)?["bySource"]?["yongsan"]?["lastAttemptAt"]?.double }

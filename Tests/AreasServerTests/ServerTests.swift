@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 import Synchronization
-import XCTest
+import Testing
 @testable import AreasCore
 import AreasIngest
 @testable import AreasProtocol
@@ -10,11 +10,12 @@ import AreasIngest
 @testable import AreasTestSupport
 
 /// The daemon's protocol end to end over a real Unix socket, answers checked by brute force.
-final class ServerTests: XCTestCase {
-    func testQueriesMatchBruteForce() async throws {
+@Suite(.timeLimit(.minutes(5)))
+final class ServerTests {
+    @Test func queriesMatchBruteForce() async throws {
         let server = try await TestServer.samples()
         let areas = server.service.state.index.areas
-        XCTAssertGreaterThan(areas.count, 2_500)
+        #expect(areas.count > 2_500)
         let client = try server.client()
         var random = SplitMix64(seed: 8)
         func byDistance(_ point: GeoPoint, _ kind: KindFilter) -> [(String, Double)] {
@@ -31,63 +32,61 @@ final class ServerTests: XCTestCase {
             let expected = byDistance(point, kind)
 
             let near = try server.ask(#"{"op":"near","lat":\#(lat),"lon":\#(lon),"k":7,"kind":"\#(kind.rawValue)"}"#, on: client)
-            XCTAssertEqual(near.ids, expected.prefix(7).map(\.0))
+            #expect(near.ids == expected.prefix(7).map(\.0))
             let distances = near["areas"]?.array.compactMap { $0["distanceMeters"]?.double } ?? []
-            for (got, want) in zip(distances, expected.prefix(7).map(\.1)) { XCTAssertEqual(got, want, accuracy: 0.006) }
+            for (got, want) in zip(distances, expected.prefix(7).map(\.1)) { #expect(abs(got - want) <= 0.006) }
 
             let meters = [50.0, 400, 1500][i % 3]
             let radius = try server.ask(#"{"op":"radius","lat":\#(lat),"lon":\#(lon),"meters":\#(meters),"kind":"\#(kind.rawValue)"}"#, on: client)
-            XCTAssertEqual(radius.ids, expected.filter { $0.1 <= meters }.map(\.0))
+            #expect(radius.ids == (expected.filter { $0.1 <= meters }.map(\.0)))
 
             let box = SyntheticPoints.box(around: point, fraction: 0.0002)
             let inBox = try server.ask(#"{"op":"bbox","south":\#(box.south),"west":\#(box.west),"north":\#(box.north),"east":\#(box.east),"kind":"\#(kind.rawValue)"}"#, on: client)
-            XCTAssertEqual(Set(inBox.ids), Set(areas.filter { kind.admits($0.kind) && box.contains($0.coordinate) }.map(\.id)))
-            XCTAssertEqual(inBox["count"]?.double, Double(inBox.ids.count))
+            #expect(Set(inBox.ids) == (Set(areas.filter { kind.admits($0.kind) && box.contains($0.coordinate) }.map(\.id))))
+            #expect((inBox["count"]?.double) == Double(inBox.ids.count))
         }
         let one = areas[1234]
         let got = try server.ask(#"{"op":"get","id":"\#(one.id)"}"#, on: client)
         let fields = got["areas"]?.array.first?["fields"]
-        XCTAssertEqual(got.ids, [one.id])
-        for field in one.fields { XCTAssertEqual(fields?[field.key]?.string, field.value) }
-        XCTAssertEqual(try server.ask(#"{"op":"get","id":"nope"}"#, on: client).errorCode, "not_found")
+        #expect(got.ids == [one.id])
+        // Every field, in the order its source gave them.
+        guard case .object(let pairs)? = fields else { Issue.record("fields is not an object: \(String(describing: fields))"); return }
+        #expect(pairs.map(\.0) == one.fields.map(\.key))
+        #expect(pairs.map(\.1.string) == one.fields.map(\.value))
+        #expect((try server.ask(#"{"op":"get","id":"nope"}"#, on: client).errorCode) == "not_found")
     }
 
-    func testCheckAlongAndRegionsOverTheSocket() async throws {
+    @Test func checkAlongAndRegionsOverTheSocket() async throws {
         let server = try await TestServer.samples()
         let index = server.service.state.index
-        let zone = try XCTUnwrap(index.areas.indices.first { index.areas[$0].kind == .nonsmoking && index.areas[$0].province == "서울특별시" })
+        let zone = try #require(index.areas.indices.first { index.areas[$0].kind == .nonsmoking && index.areas[$0].province == "서울특별시" })
         let center = index.areas[zone].coordinate
         let answer = try server.ask(#"{"op":"check","lat":\#(center.latitude),"lon":\#(center.longitude)}"#)
         let expected = index.check(center)
-        XCTAssertEqual(answer["inside"]?.bool, true)
-        XCTAssertEqual(answer["zones"]?.array.compactMap { $0["id"]?.string }, expected.zones.map { index.areas[$0.position].id })
-        XCTAssertTrue(answer["summary"]?.string?.hasPrefix("No smoking here: inside") == true, answer["summary"]?.string ?? "")
-        XCTAssertEqual(answer["nearestSmoking"]?["id"]?.string, expected.nearestSmoking.map { index.areas[$0.position].id })
-        XCTAssertNotNil(answer["nearestSmoking"]?["direction"]?.string)
+        #expect((answer["inside"]?.bool) == true)
+        #expect((answer["zones"]?.array.compactMap { $0["id"]?.string }) == (expected.zones.map { index.areas[$0.position].id }))
+        #expect(answer["summary"]?.string?.hasPrefix("No smoking here: inside") == true, Comment(rawValue: answer["summary"]?.string ?? ""))
+        #expect((answer["nearestSmoking"]?["id"]?.string) == (expected.nearestSmoking.map { index.areas[$0.position].id }))
+        #expect((answer["nearestSmoking"]?["direction"]?.string) != nil)
 
         let path = [[37.55, 126.97], [37.54, 126.975], [37.53, 126.97]]
         let route = try server.ask(#"{"op":"along","path":\#(path),"meters":100}"#)
         let points = try path.map { try GeoPoint(latitude: $0[0], longitude: $0[1]) }
-        XCTAssertEqual(route.ids, try index.along(points, meters: 100).map { index.areas[$0.position].id })
-        XCTAssertGreaterThan(route.ids.count, 3)
+        #expect(route.ids == (try index.along(points, meters: 100).map { index.areas[$0.position].id }))
+        #expect(route.ids.count > 3)
 
         // "서울" is an alias of "서울특별시"; every answer then lies in Seoul.
         let seoul = try server.ask(#"{"op":"near","lat":37.4,"lon":126.95,"k":20,"province":"서울"}"#)
-        XCTAssertEqual(seoul.ids.count, 20)
-        XCTAssertTrue(seoul.ids.allSatisfy { index.area(id: $0)?.province == "서울특별시" })
+        #expect(seoul.ids.count == 20)
+        #expect(seoul.ids.allSatisfy { index.area(id: $0)?.province == "서울특별시" })
         let stats = try server.ask(#"{"op":"stats"}"#)
-        XCTAssertEqual(stats["byProvince"]?["서울특별시"]?.double, Double(index.areas.filter { $0.province == "서울특별시" }.count))
-        // The text is held once: never more than every area's strings laid end to end.
-        let text = index.areas.reduce(0) { total, area in
-            total + [area.id, area.name, area.roadAddress, area.lotAddress, area.province, area.district, area.source].reduce(0) { $0 + $1.utf8.count + 1 }
-                + area.fields.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count + 2 }
-        }
-        let textBytes = try XCTUnwrap(stats["memory"]?["textBytes"]?.double)
-        XCTAssertGreaterThan(textBytes, Double(index.areas.reduce(0) { $0 + $1.id.utf8.count }))
-        XCTAssertLessThan(textBytes, Double(text))
-        XCTAssertEqual(stats["memory"]?["recordBytes"]?.double, Double(index.areas.count * 48 + (index.areas.count + 1) * 4
-            + index.areas.reduce(0) { $0 + $1.fields.count * 8 }))
-        XCTAssertGreaterThan(try XCTUnwrap(stats["memory"]?["indexBytes"]?.double), Double(index.areas.count * 16))
+        #expect((stats["byProvince"]?["서울특별시"]?.double) == (Double(index.areas.filter { $0.province == "서울특별시" }.count)))
+        // The text is held once: each distinct string of the table once.
+        let textBytes = try #require(stats["memory"]?["textBytes"]?.double)
+        #expect(textBytes == Double(LinearScan.distinctStringBytes(of: index.areas)))
+        #expect((stats["memory"]?["recordBytes"]?.double) == (Double(index.areas.count * 48 + (index.areas.count + 1) * 4
+            + index.areas.reduce(0) { $0 + $1.fields.count * 8 })))
+        #expect((try #require(stats["memory"]?["indexBytes"]?.double)) > (Double(index.areas.count * 16)))
 
         for (request, message) in [
             (#"{"op":"along","meters":50}"#, "path is missing"),
@@ -99,41 +98,41 @@ final class ServerTests: XCTestCase {
             (#"{"op":"near","lat":37,"lon":127,"province":""}"#, "province must not be empty"),
         ] {
             let error = try server.ask(request)
-            XCTAssertEqual(error.errorCode, "bad_request", request)
-            XCTAssertTrue(error["error"]?["message"]?.string?.contains(message) == true, "\(request): \(error["error"]?["message"]?.string ?? "")")
+            #expect(error.errorCode == "bad_request", Comment(rawValue: request))
+            #expect(error["error"]?["message"]?.string?.contains(message) == true, "\(request): \(error["error"]?["message"]?.string ?? "")")
         }
     }
 
-    func testOutputModesAndLimits() async throws {
+    @Test func outputModesAndLimits() async throws {
         let server = try await TestServer.samples()
         let full = try server.ask(#"{"op":"radius","lat":37.53,"lon":126.97,"meters":3000}"#)
         let ids = try server.ask(#"{"op":"radius","lat":37.53,"lon":126.97,"meters":3000,"output":"ids"}"#)
         let count = try server.ask(#"{"op":"radius","lat":37.53,"lon":126.97,"meters":3000,"output":"count"}"#)
-        XCTAssertGreaterThan(full.ids.count, 20)
-        XCTAssertEqual(ids.ids, full.ids)
-        XCTAssertNil(ids["areas"]?.array.first?["name"])
-        XCTAssertEqual(count["count"]?.double, Double(full.ids.count))
-        XCTAssertNil(count["areas"])
+        #expect(full.ids.count > 20)
+        #expect(ids.ids == full.ids)
+        #expect((ids["areas"]?.array.first?["name"]) == nil)
+        #expect((count["count"]?.double) == Double(full.ids.count))
+        #expect(count["areas"] == nil)
         let limited = try server.ask(#"{"op":"radius","lat":37.53,"lon":126.97,"meters":3000,"limit":5}"#)
-        XCTAssertEqual(limited.ids, Array(full.ids.prefix(5)))
-        XCTAssertEqual(limited["truncated"]?.bool, true)
-        XCTAssertEqual(full["truncated"]?.bool, false)
+        #expect(limited.ids == Array(full.ids.prefix(5)))
+        #expect((limited["truncated"]?.bool) == true)
+        #expect((full["truncated"]?.bool) == false)
         // A count is not cut at maxResults (it carries no areas), only at a limit given.
         var config = try AreasConfig.load(path: Fixtures.path("config/areasd.json"))
         config.maxResults = 1_000
         let small = try await TestServer(config: config)
         let listed = try small.ask(#"{"op":"bbox","south":33,"west":124,"north":39,"east":132}"#)
-        XCTAssertEqual(listed["count"]?.double, 1_000)
-        XCTAssertEqual(listed["truncated"]?.bool, true)
+        #expect((listed["count"]?.double) == 1_000)
+        #expect((listed["truncated"]?.bool) == true)
         let everything = try small.ask(#"{"op":"bbox","south":33,"west":124,"north":39,"east":132,"output":"count"}"#)
         let capped = try server.ask(#"{"op":"bbox","south":33,"west":124,"north":39,"east":132,"output":"count","limit":100}"#)
-        XCTAssertEqual(everything["count"]?.double, Double(small.service.state.index.count))
-        XCTAssertEqual(everything["truncated"]?.bool, false)
-        XCTAssertEqual(capped["count"]?.double, 100)
-        XCTAssertEqual(capped["truncated"]?.bool, true)
+        #expect((everything["count"]?.double) == Double(small.service.state.index.count))
+        #expect((everything["truncated"]?.bool) == false)
+        #expect((capped["count"]?.double) == 100)
+        #expect((capped["truncated"]?.bool) == true)
     }
 
-    func testPipelinedRequestsAnswerInOrder() async throws {
+    @Test func pipelinedRequestsAnswerInOrder() async throws {
         let server = try await TestServer.samples()
         let areas = server.service.state.index.areas
         let client = try server.client()
@@ -145,12 +144,12 @@ final class ServerTests: XCTestCase {
         try fd.writeAll(Array(batch.utf8))
         let reader = LineReader(fd: fd)
         for id in picks {
-            XCTAssertEqual(try JSONParser.parse(try reader.next()).ids, [id])
+            #expect((try JSONParser.parse(try reader.next()).ids) == [id])
         }
         _ = client
     }
 
-    func testBadInputGetsAnErrorAndTheConnectionStaysUsable() async throws {
+    @Test func badInputGetsAnErrorAndTheConnectionStaysUsable() async throws {
         let server = try await TestServer.samples()
         let client = try server.client()
         let cases: [(String, String, String)] = [
@@ -178,15 +177,15 @@ final class ServerTests: XCTestCase {
         ]
         for (request, code, message) in cases {
             let answer = try server.ask(request, on: client)
-            XCTAssertEqual(answer["ok"]?.bool, false, request)
-            XCTAssertEqual(answer.errorCode, code, request)
-            XCTAssertTrue(answer["error"]?["message"]?.string?.contains(message) == true, "\(request): \(answer["error"]?["message"]?.string ?? "")")
+            #expect((answer["ok"]?.bool) == false, Comment(rawValue: request))
+            #expect(answer.errorCode == code, Comment(rawValue: request))
+            #expect(answer["error"]?["message"]?.string?.contains(message) == true, "\(request): \(answer["error"]?["message"]?.string ?? "")")
             // Still answering on the same connection.
-            XCTAssertEqual(try server.ask(#"{"op":"health"}"#, on: client)["ok"]?.bool, true)
+            #expect((try server.ask(#"{"op":"health"}"#, on: client)["ok"]?.bool) == true)
         }
     }
 
-    func testOversizedLineIsRefusedThenClosed() async throws {
+    @Test func oversizedLineIsRefusedThenClosed() async throws {
         let server = try await TestServer.samples()
         // Every read waits at most 10 s: a connection left open after too_large fails the test
         // with a time-out instead of passing as "an error".
@@ -194,15 +193,15 @@ final class ServerTests: XCTestCase {
         defer { fd.close() }
         try fd.writeAll(Array(#"{"op":"health"}"#.utf8) + [10] + [UInt8](repeating: UInt8(ascii: "a"), count: 70_000))
         let reader = LineReader(fd: fd)
-        XCTAssertEqual(try JSONParser.parse(try reader.next())["ok"]?.bool, true)
-        XCTAssertEqual(try JSONParser.parse(try reader.next()).errorCode, "too_large")
-        XCTAssertThrowsError(try reader.next(), "closed after too_large") { error in
-            XCTAssertTrue(error is LineReader.Closed, "the connection was not closed: \(error)")
+        #expect((try JSONParser.parse(try reader.next())["ok"]?.bool) == true)
+        #expect((try JSONParser.parse(try reader.next()).errorCode) == "too_large")
+        if let error = #expect(throws: (any Error).self, "closed after too_large", performing: { try reader.next() }) {
+            #expect(error is LineReader.Closed, "the connection was not closed: \(error)")
         }
-        XCTAssertEqual(try server.ask(#"{"op":"health"}"#)["ok"]?.bool, true, "others unaffected")
+        #expect((try server.ask(#"{"op":"health"}"#)["ok"]?.bool) == true, "others unaffected")
     }
 
-    func testStalledClientsDoNotStallOthers() async throws {
+    @Test func stalledClientsDoNotStallOthers() async throws {
         var limits = ConnectionServer.Limits()
         limits.maxConnections = 40
         let server = try await TestServer.samples(limits: limits)
@@ -218,7 +217,7 @@ final class ServerTests: XCTestCase {
         try quitter.writeAll(flood)
         quitter.close()
         for _ in 0..<20 {
-            XCTAssertEqual(try server.ask(#"{"op":"near","lat":37.5,"lon":127}"#).ids.count, 10)
+            #expect((try server.ask(#"{"op":"near","lat":37.5,"lon":127}"#).ids.count) == 10)
         }
         // Over the connection cap: one error line, then closed.
         var extra: [FileDescriptor] = []
@@ -228,13 +227,13 @@ final class ServerTests: XCTestCase {
             var pollfd = Glibc.pollfd(fd: fd.rawValue, events: Int16(POLLIN), revents: 0)
             if poll(&pollfd, 1, 2000) > 0, let line = try? LineReader(fd: fd).next(), (try? JSONParser.parse(line))?.errorCode == "busy" { busy += 1 }
         }
-        XCTAssertEqual(busy, 5, "the last five are over the cap")
+        #expect(busy == 5, "the last five are over the cap")
         extra.forEach { $0.close() }
         half.close()
         flooder.close()
     }
 
-    func testFiveHundredConnectionsAtOnce() async throws {
+    @Test func fiveHundredConnectionsAtOnce() async throws {
         let server = try await TestServer.samples()
         var connections: [FileDescriptor] = []
         defer { connections.forEach { $0.close() } }
@@ -242,14 +241,14 @@ final class ServerTests: XCTestCase {
         // Every one asks before any reads: all 500 are open and served at the same time.
         for fd in connections { try fd.writeAll(Array(#"{"op":"near","lat":37.53,"lon":126.97,"k":3,"output":"ids"}"#.utf8) + [10]) }
         let expected = try server.ask(#"{"op":"near","lat":37.53,"lon":126.97,"k":3,"output":"ids"}"#).ids
-        XCTAssertEqual(expected.count, 3)
+        #expect(expected.count == 3)
         for fd in connections {
-            XCTAssertEqual(try JSONParser.parse(try LineReader(fd: fd).next()).ids, expected)
+            #expect((try JSONParser.parse(try LineReader(fd: fd).next()).ids) == expected)
         }
-        XCTAssertGreaterThanOrEqual(server.server.connectionCount, 500)
+        #expect(server.server.connectionCount >= 500)
     }
 
-    func testConcurrentClientsDuringRefreshSeeWholeDataSets() async throws {
+    @Test func concurrentClientsDuringRefreshSeeWholeDataSets() async throws {
         // An upstream that alternates between two different data sets on every refresh.
         let generation = Atomic<Int>(0)
         let pages = [try Fixtures.xmlPage(1), try Fixtures.xmlPage(2)]
@@ -265,69 +264,71 @@ final class ServerTests: XCTestCase {
         source.maxShrink = 1
         let server = try await TestServer(config: Fixtures.config([source]))
         let first = Set(server.service.state.index.areas.map(\.id))
-        _ = server.service.startRefresh(force: false).wait()
+        _ = await server.service.startRefresh(force: false).report()
         let second = Set(server.service.state.index.areas.map(\.id))
-        XCTAssertTrue(first != second && !first.isEmpty && !second.isEmpty)
+        #expect(first != second && !first.isEmpty && !second.isEmpty)
 
         final class Failures: Sendable {
             let list = LockedValue<[String]>([])
             /// How many answers held each data set: both must be seen while the swaps run.
             let seen = LockedValue<[Int]>([0, 0])
+            let refreshing = Atomic<Bool>(true)
         }
         let failures = Failures()
         let refresher = Thread {
             for _ in 0..<8 { _ = server.service.startRefresh(force: false).wait() }
+            failures.refreshing.store(false, ordering: .releasing)
         }
         refresher.start()
-        await withTaskGroup(of: Void.self) { group in
-            for c in 0..<200 {
-                group.addTask {
-                    do {
-                        let client = try server.client()
-                        for _ in 0..<5 {
-                            let answer = try server.ask(#"{"op":"bbox","south":33,"west":124,"north":39,"east":132,"output":"ids"}"#, on: client)
-                            let ids = Set(answer.ids)
-                            if ids == first {
-                                failures.seen.withLock { $0[0] += 1 }
-                            } else if ids == second {
-                                failures.seen.withLock { $0[1] += 1 }
-                            } else {
-                                failures.list.withLock { $0.append("client \(c): \(ids.count) ids, a mix or a partial set") }
-                            }
-                        }
-                    } catch {
-                        failures.list.withLock { $0.append("client \(c): \(error)") }
+        // The clients block on their sockets: on threads of their own, so the refreshes they
+        // overlap (on the cooperative pool) are not starved of threads. Each asks until the
+        // swaps are over, so the answers span them however fast either side runs.
+        let deadline = Date().addingTimeInterval(120)
+        let clientsFinished = await OffThePool.run(200, seconds: 150) { c in
+            do {
+                let client = try server.client()
+                repeat {
+                    let answer = try server.ask(#"{"op":"bbox","south":33,"west":124,"north":39,"east":132,"output":"ids"}"#, on: client)
+                    let ids = Set(answer.ids)
+                    if ids == first {
+                        failures.seen.withLock { $0[0] += 1 }
+                    } else if ids == second {
+                        failures.seen.withLock { $0[1] += 1 }
+                    } else {
+                        failures.list.withLock { $0.append("client \(c): \(ids.count) ids, a mix or a partial set") }
                     }
-                }
+                } while failures.refreshing.load(ordering: .acquiring) && Date() < deadline
+            } catch {
+                failures.list.withLock { $0.append("client \(c): \(error)") }
             }
         }
-        let deadline = Date().addingTimeInterval(60)
-        while !refresher.isFinished && Date() < deadline { try await Task.sleep(nanoseconds: 10_000_000) }
-        XCTAssertTrue(refresher.isFinished, "the refreshes did not finish in 60 s")
-        XCTAssertEqual(failures.list.withLock { $0 }, [])
+        #expect(clientsFinished, "the 200 clients did not finish in 150 s")
+        let refreshesFinished = !failures.refreshing.load(ordering: .acquiring)
+        #expect(refreshesFinished, "the eight refreshes did not finish in 120 s")
+        #expect((failures.list.withLock { $0 }) == [])
         let seen = failures.seen.withLock { $0 }
-        XCTAssertTrue(seen[0] > 0 && seen[1] > 0, "queries overlapped the swaps: \(seen)")
-        XCTAssertGreaterThanOrEqual(generation.load(ordering: .relaxed), 8)
+        #expect(seen[0] > 0 && seen[1] > 0, "queries overlapped the swaps: \(seen)")
+        #expect((generation.load(ordering: .relaxed)) >= 8)
     }
 
-    func testSocketFilesThatAreInTheWay() async throws {
+    @Test func socketFilesThatAreInTheWay() async throws {
         let server = try await TestServer.samples()
         // A live daemon's socket: refused.
-        XCTAssertThrowsError(try SocketPath.prepare(server.socketPath)) { XCTAssertTrue("\($0)".contains("in use by a running areasd")) }
+        if let error = #expect(throws: (any Error).self, performing: { try SocketPath.prepare(server.socketPath) }) { #expect("\(error)".contains("in use by a running areasd")) }
         // A stale socket (no listener): replaced.
         let stale = server.directory + "/stale.sock"
         let dead = try Sockets.listenUnix(path: stale)
         dead.close()
-        XCTAssertNoThrow(try SocketPath.prepare(stale))
-        XCTAssertFalse(FileManager.default.fileExists(atPath: stale))
+        #expect(throws: Never.self) { try SocketPath.prepare(stale) }
+        #expect(!(FileManager.default.fileExists(atPath: stale)))
         // Not a socket: refused and left alone.
         let file = server.directory + "/precious.txt"
         try Data("keep me".utf8).write(to: URL(fileURLWithPath: file))
-        XCTAssertThrowsError(try SocketPath.prepare(file)) { XCTAssertTrue("\($0)".contains("not a socket")) }
-        XCTAssertEqual(FileManager.default.contents(atPath: file), Data("keep me".utf8))
+        if let error = #expect(throws: (any Error).self, performing: { try SocketPath.prepare(file) }) { #expect("\(error)".contains("not a socket")) }
+        #expect((FileManager.default.contents(atPath: file)) == (Data("keep me".utf8)))
         // Too long for sun_path.
         let long = "/tmp/" + String(repeating: "x", count: 120) + ".sock"
-        XCTAssertThrowsError(try SocketPath.prepare(long)) { XCTAssertTrue("\($0)".contains("longer than the 107")) }
+        if let error = #expect(throws: (any Error).self, performing: { try SocketPath.prepare(long) }) { #expect("\(error)".contains("longer than the 107")) }
     }
 }
 

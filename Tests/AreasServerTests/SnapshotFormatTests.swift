@@ -10,6 +10,9 @@ import Testing
 /// once, writes it again in the current format, and the next start serves that in place, with
 /// the same answers throughout.
 @Suite(.timeLimit(.minutes(5))) struct SnapshotFormatTests {
+    /// The daemons this test starts, killed when it ends however it ends.
+    private let daemons = StartedDaemons()
+
     @Test(arguments: ["yongsan-version-2", "yongsan-version-4"])
     func anOlderSnapshotIsServedAndWrittenAgainInTheCurrentFormat(fixture: String) throws {
         let folder = Fixtures.temporaryDirectory()
@@ -31,7 +34,7 @@ import Testing
         var logs: [String] = []
         for _ in 0..<2 {
             let socket = folder + "/areasd.sock"
-            let (process, stderr) = try Binaries.startDaemon(["--config", folder + "/areasd.json", "--socket", socket])
+            let (process, stderr) = try daemons.start(["--config", folder + "/areasd.json", "--socket", socket])
             #expect(DaemonQuestions.waitUntilLoaded(socket))
             answers.append(try #require(DaemonQuestions.ask(socket, question)))
             kill(process.processIdentifier, SIGTERM)
@@ -52,7 +55,7 @@ import Testing
             .write(toFile: folder + "/areasd.json", atomically: true, encoding: .utf8)
         for expected in ["(format \(SnapshotFile.version), indexed)", "(format \(SnapshotFile.version), served in place)"] {
             let socket = folder + "/areasd.sock"
-            let (process, stderr) = try Binaries.startDaemon(["--config", folder + "/areasd.json", "--socket", socket])
+            let (process, stderr) = try daemons.start(["--config", folder + "/areasd.json", "--socket", socket])
             #expect(DaemonQuestions.waitUntilLoaded(socket))
             #expect(DaemonQuestions.ask(socket, question) == answers[0])
             kill(process.processIdentifier, SIGTERM)
@@ -77,7 +80,7 @@ import Testing
         try #"{"snapshot": "\#(snapshot)", "refreshIntervalSeconds": 1e9, "sources": [{"name": "b", "kind": "nonsmoking", "format": "data-go-kr-xml", "pages": "\#(folder)/empty"}]}"#
             .write(toFile: folder + "/areasd.json", atomically: true, encoding: .utf8)
         let socket = folder + "/areasd.sock"
-        let (process, stderr) = try Binaries.startDaemon(["--config", folder + "/areasd.json", "--socket", socket])
+        let (process, stderr) = try daemons.start(["--config", folder + "/areasd.json", "--socket", socket])
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         #expect(DaemonQuestions.waitUntilLoaded(socket))
         #expect(DaemonQuestions.ask(socket, #"{"op":"get","id":"b:0"}"#)?["ok"]?.bool == true)

@@ -9,6 +9,9 @@ import Testing
 /// rewrites the snapshot and the times go with it.
 @Suite(.timeLimit(.minutes(5)))
 struct UnchangedRefreshTests {
+    /// The daemons this test starts, killed when it ends however it ends.
+    private let daemons = StartedDaemons()
+
     static func fetchedAt(_ socket: String, _ source: String) -> Double? {
         DaemonQuestions.ask(socket, #"{"op":"stats"}"#)?["bySource"]?[source]?["fetchedAt"]?.double
     }
@@ -42,7 +45,7 @@ struct UnchangedRefreshTests {
 
         // A restart on the same snapshot sees the confirmed time, not the snapshot's own.
         daemon.stop()
-        let (again, _) = try Binaries.startDaemon(["--config", daemon.config, "--socket", daemon.socket])
+        let (again, _) = try daemons.start(["--config", daemon.config, "--socket", daemon.socket])
         defer { kill(again.processIdentifier, SIGTERM); _ = again.waitUntilExit(seconds: 20) }
         try #require(DaemonQuestions.waitUntilLoaded(daemon.socket))
         #expect(Self.fetchedAt(daemon.socket, "dongjak").map { abs($0 - confirmed) < 1 } == true)

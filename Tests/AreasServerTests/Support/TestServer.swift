@@ -21,14 +21,7 @@ final class TestServer: Sendable {
         let logger = Logger(threshold: .error, environment: [:], sink: { _ in })
         let empty = ServingState(.empty(), hasData: false, lastReport: nil, snapshotPath: directory + "/areas.snapshot", builtAt: 0)
         service = AreaService(config: config, state: empty, snapshotPath: directory + "/areas.snapshot", logger: logger, environment: [:])
-        if refresh {
-            // Waited for on a thread of its own: blocking one of the few threads Swift
-            // Testing's concurrent tests share could leave the refresh none to run on.
-            let job = service.startRefresh(force: false)
-            _ = await withCheckedContinuation { (done: CheckedContinuation<RefreshReport?, Never>) in
-                Thread { done.resume(returning: job.wait()) }.start()
-            }
-        }
+        if refresh { _ = await service.startRefresh(force: false).report() }
         try SocketPath.prepare(socketPath)
         server = try ConnectionServer(listener: try Sockets.listenUnix(path: socketPath), service: service, limits: limits)
         try server.start()
@@ -55,6 +48,13 @@ final class TestServer: Sendable {
     deinit { stop() }
 }
 
+extension AreaService.RefreshJobHandle {
+    /// The refresh's report, waited for on a thread of its own: the refresh runs on the
+    /// cooperative pool, and a test blocking one of its few threads (two on two cores) to wait
+    /// could leave it none to run on.
+    func report() async -> RefreshReport? { await OffThePool.value { wait() } }
+}
+
 extension JSONValue {
     var ids: [String] { self["areas"]?.array.compactMap { $0["id"]?.string } ?? [] }
     var errorCode: String? { self["error"]?["code"]?.string }
@@ -73,8 +73,9 @@ enum Binaries {
     /// Starts areasd with a clean systemd-free environment plus `environment`; its stderr is
     /// read as it comes, its stdout goes nowhere (an orphan then holds no pipe of the test
     /// run's open). `executable` runs instead of areasd when given (a wrapper such as
-    /// `prlimit`, with areasd among `arguments`). Every daemon started is killed when the test
-    /// process exits, and by `killStarted()`, whatever a test did before it could.
+    /// `prlimit`, with areasd among `arguments`). The caller kills it in a `defer` (or starts
+    /// it through `StartedDaemons`); every daemon still running when the test process exits is
+    /// killed then.
     static func startDaemon(_ arguments: [String], environment extra: [String: String] = [:], executable: String? = nil) throws -> (Process, DaemonLog) {
         _ = killedAtExit
         let process = Process()
@@ -96,13 +97,11 @@ enum Binaries {
     /// The daemons started and not yet seen to exit.
     static let started = LockedValue<Set<Int32>>([])
 
-    private static let killedAtExit: Void = { atexit { Binaries.killStarted() } }()
-
-    /// Kills every daemon started that is still running (an XCTest case's `tearDown`: one
-    /// test runs at a time there).
-    static func killStarted() {
-        for pid in started.withLock({ pids in defer { pids = [] }; return pids }) { kill(pid, SIGKILL) }
-    }
+    private static let killedAtExit: Void = {
+        atexit {
+            for pid in Binaries.started.withLock({ pids in defer { pids = [] }; return pids }) { kill(pid, SIGKILL) }
+        }
+    }()
 
     /// Runs a program (one of ours by name, or any by absolute path) to completion, returning
     /// its exit status and output.
@@ -126,6 +125,30 @@ enum Binaries {
         let stdout = out.readToEnd(seconds: finished ? 30 : 1)
         let stderr = err.readToEnd(seconds: finished ? 30 : 1)
         return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+    }
+}
+
+/// The daemons one test started, killed when its suite instance (which lives for that one test)
+/// is released, whatever the test threw or failed before it could stop them; only its own, as
+/// other suites' tests run beside it. Then `folder`, when given, is removed.
+final class StartedDaemons {
+    private var processes: [Process] = []
+    private let folder: String?
+
+    init(removing folder: String? = nil) { self.folder = folder }
+
+    func start(_ arguments: [String], environment: [String: String] = [:], executable: String? = nil) throws -> (Process, DaemonLog) {
+        let started = try Binaries.startDaemon(arguments, environment: environment, executable: executable)
+        processes.append(started.0)
+        return started
+    }
+
+    deinit {
+        for process in processes where process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            _ = process.waitUntilExit(seconds: 10)
+        }
+        if let folder { try? FileManager.default.removeItem(atPath: folder) }
     }
 }
 
