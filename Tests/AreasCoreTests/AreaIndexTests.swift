@@ -3,7 +3,7 @@ import Testing
 @testable import AreasCore
 @testable import AreasTestSupport
 
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.tags(.concurrent), .timeLimit(.minutes(5)))
 final class AreaIndexTests {
     private func areas(_ count: Int) -> [Area] {
         SyntheticPoints.clustered(count: count, seed: 9).enumerated().map { i, point in

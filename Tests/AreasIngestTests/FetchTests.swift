@@ -55,7 +55,7 @@ final class FetchTests {
         return catalog
     }
 
-    @Test func cleanRefreshTakesEveryPage() async throws {
+    @Test(.tags(.concurrent)) func cleanRefreshTakesEveryPage() async throws {
         let upstream = try Upstream()
         let (catalog, report) = await refresh(upstream)
         #expect(report.status == .updated, Comment(rawValue: report.summary))
@@ -236,7 +236,13 @@ final class FetchTests {
 
     @Test func recordedPagesNeedNoNetwork() async throws {
         let config = try AreasConfig.load(path: Fixtures.path("config/areasd.json"))
-        let (catalog, report) = await Refresher(config: config).refresh(Catalog())
+        // Nothing in the sample config names a host: every source reads recorded pages or a
+        // file, and the geocoder answers from its recording.
+        for source in config.sources {
+            if case .url(let url) = source.location { Issue.record("\(source.name) fetches \(url)") }
+        }
+        if let geocoder = config.geocoder { #expect(geocoder.recordedAnswers != nil, "the geocoder would ask \(geocoder.url ?? "its provider")") }
+        let (catalog, report) = await Refresher(config: config, snapshotPath: Fixtures.temporaryDirectory() + "/areas.snapshot").refresh(Catalog())
         #expect(report.succeeded, Comment(rawValue: report.sources.map(\.summary).joined(separator: "\n")))
         #expect(Set(catalog.sources.keys) == Set(SampleCounts.sourceNames))
         #expect((catalog.sources["yongsan"]?.range.count) == SampleCounts.yongsan)

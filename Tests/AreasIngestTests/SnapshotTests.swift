@@ -9,7 +9,9 @@ import Testing
 final class SnapshotTests {
     private func sampleCatalog() async throws -> Catalog {
         let config = try AreasConfig.load(path: Fixtures.path("config/areasd.json"))
-        return await Refresher(config: config).refresh(Catalog()).catalog
+        // The geocoder's memory is kept beside the snapshot: in a folder of the test's, not the
+        // sample config's ~/.cache/areas-samples.
+        return await Refresher(config: config, snapshotPath: Fixtures.temporaryDirectory() + "/areas.snapshot").refresh(Catalog()).catalog
     }
 
     @Test func roundTripKeepsEveryField() async throws {

@@ -30,7 +30,8 @@ final class DaemonProcessTests {
 
     /// Every area of the samples, as the refresher reads them.
     private static func sampleAreas() async throws -> [Area] {
-        let catalog = await Refresher(config: try AreasConfig.load(path: Fixtures.path("config/areasd.json"))).refresh(Catalog()).catalog
+        let catalog = await Refresher(config: try AreasConfig.load(path: Fixtures.path("config/areasd.json")),
+                                      snapshotPath: Fixtures.temporaryDirectory() + "/areas.snapshot").refresh(Catalog()).catalog
         return Array(catalog.table)
     }
 

@@ -36,22 +36,38 @@ struct GeocodeMemoryCrashTests {
         // Each round adds rows, starts a daemon and kills it at a different point of its refresh.
         // On a machine busy with other tests a daemon may not reach the write within 5 s: then
         // later rounds wait longer, so at least one kill comes after a memory was written.
-        var delays = [0.3, 0.8, 1.5, 2.5, 3.5, 5.0]
+        // Three more rounds kill the daemon the moment it creates the memory's temporary file
+        // (seen through inotify), so a kill lands while the new memory is being written: its
+        // temporary is then still there, unrenamed, and the memory must be the old one whole.
+        var delays: [Double?] = [0.3, 0.8, 1.5, 2.5, 3.5, 5.0, nil, nil, nil]
+        var landedMidWrite = 0
         var round = 0
         while round < delays.count {
             let delay = delays[round]
             defer {
                 round += 1
-                if round == delays.count && known == 0 && delays.count < 8 { delays.append(delay * 3) }
+                if round == 6 && known == 0 && delays.count < 11 { delays.insert(15, at: 6) }
             }
             var csv = rows == 0 ? "장소,주소\n" : try String(contentsOfFile: folder + "/rows.csv", encoding: .utf8)
             for i in rows..<(rows + 300) { csv += "흡연부스 \(i),중앙로 \(i)\n" }
             rows += 300
             try Data(csv.utf8).write(to: URL(fileURLWithPath: folder + "/rows.csv"))
+            // No snapshot, so every start refreshes (and geocodes the new rows) at once.
+            try? FileManager.default.removeItem(atPath: folder + "/areas.snapshot")
+            let watch = try CreationWatch(folder)
             let (process, _) = try daemons.start(["--config", folder + "/areasd.json", "--socket", folder + "/s\(round)"], environment: ["TEST_KEY": "k"])
-            usleep(useconds_t(delay * 1e6))
-            kill(process.processIdentifier, SIGKILL)
+            if let delay {
+                usleep(useconds_t(delay * 1e6))
+                kill(process.processIdentifier, SIGKILL)
+            } else {
+                let seen = watch.wait(seconds: 60, forNameStartingWith: "areas.geocoded.json.tmp-") { kill(process.processIdentifier, SIGKILL) }
+                #expect(seen, "round \(round): no memory was written within 60 s")
+                if !seen { kill(process.processIdentifier, SIGKILL) }
+            }
             process.waitUntilExit()
+            let temporary = memoryPath + ".tmp-\(process.processIdentifier)"
+            if delay == nil && FileManager.default.fileExists(atPath: temporary) { landedMidWrite += 1 }
+            try? FileManager.default.removeItem(atPath: temporary)
 
             let (memory, problem) = GeocodeMemory.load(path: memoryPath, bounds: .korea)
             #expect(problem == nil, "round \(round): \(problem ?? "")")
@@ -66,5 +82,53 @@ struct GeocodeMemoryCrashTests {
             }
         }
         #expect(known > 0, "no kill came after a memory was written: the rounds are too short")
+        #expect(landedMidWrite >= 1, "no kill landed while a memory was being written")
     }
+}
+
+/// Files created in a folder, as inotify reports them.
+final class CreationWatch {
+    private let fd: Int32
+
+    init(_ folder: String) throws {
+        fd = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
+        guard fd >= 0 else { throw SystemError.last("inotify_init1") }
+        guard inotify_add_watch(fd, folder, UInt32(IN_CREATE)) >= 0 else {
+            close(fd)
+            throw SystemError.last("inotify_add_watch")
+        }
+    }
+
+    struct SystemError: Error {
+        var call: String
+        var errno: Int32
+        static func last(_ call: String) -> SystemError { SystemError(call: call, errno: Glibc.errno) }
+    }
+
+    /// Calls `then` the moment a file whose name starts with `prefix` is created; false when
+    /// none is within `seconds`.
+    func wait(seconds: Double, forNameStartingWith prefix: String, then: () -> Void) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        var buffer = [UInt8](repeating: 0, count: 8192)
+        while Date() < deadline {
+            var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&entry, 1, 50) == 1 else { continue }
+            let count = read(fd, &buffer, buffer.count)
+            // Each event: wd, mask, cookie, the name's length (4 bytes each), then the name,
+            // padded with NULs.
+            var offset = 0
+            while count > 0 && offset + 16 <= count {
+                let length = buffer[(offset + 12)..<(offset + 16)].reversed().reduce(0) { $0 << 8 | Int($1) }
+                let name = buffer[(offset + 16)..<min(count, offset + 16 + length)].prefix { $0 != 0 }
+                if String(decoding: name, as: UTF8.self).hasPrefix(prefix) {
+                    then()
+                    return true
+                }
+                offset += 16 + length
+            }
+        }
+        return false
+    }
+
+    deinit { close(fd) }
 }

@@ -134,14 +134,14 @@ import Testing
 
     @Test func noDataIs503WithTheReason() throws {
         let folder = Fixtures.temporaryDirectory()
-        let tcp = try freeLoopbackAddress()
         let config = """
-            {"snapshot": "\(folder)/areas.snapshot", "http": {"listen": "\(tcp)"},
+            {"snapshot": "\(folder)/areas.snapshot", "http": {"listen": "127.0.0.1:0"},
              "sources": [\(Self.downSource)]}
             """
         try config.write(toFile: folder + "/areasd.json", atomically: true, encoding: .utf8)
-        let (process, _) = try daemons.start(["--config", folder + "/areasd.json", "--socket", folder + "/areasd.sock"])
+        let (process, log) = try daemons.start(["--config", folder + "/areasd.json", "--socket", folder + "/areasd.sock"])
         defer { kill(process.processIdentifier, SIGTERM); _ = process.waitUntilExit(seconds: 20) }
+        let tcp = try #require(log.httpAddress(), "\(log.text)")
         var last: HTTPTestClient.Response?
         #expect(DaemonQuestions.waitUntil(seconds: 20) {
             last = try? HTTPTestClient(tcp).get("/healthz")
@@ -153,12 +153,12 @@ import Testing
 
     @Test func strictAlsoDrainsAHostWhoseSourceFailed() throws {
         let folder = Fixtures.temporaryDirectory()
-        let tcp = try freeLoopbackAddress()
-        var config = try String(contentsOfFile: try Fixtures.sampleConfig(in: folder, extra: #""http": {"listen": "\#(tcp)"}"#), encoding: .utf8)
+        var config = try String(contentsOfFile: try Fixtures.sampleConfig(in: folder, extra: #""http": {"listen": "127.0.0.1:0"}"#), encoding: .utf8)
         config = config.replacingOccurrences(of: #""sources": ["#, with: #""sources": [\#(Self.downSource),"#)
         try config.write(toFile: folder + "/areasd.json", atomically: true, encoding: .utf8)
-        let (process, _) = try daemons.start(["--config", folder + "/areasd.json", "--socket", folder + "/areasd.sock"])
+        let (process, log) = try daemons.start(["--config", folder + "/areasd.json", "--socket", folder + "/areasd.sock"])
         defer { kill(process.processIdentifier, SIGTERM); _ = process.waitUntilExit(seconds: 20) }
+        let tcp = try #require(log.httpAddress(), "\(log.text)")
         #expect(DaemonQuestions.waitUntilLoaded(folder + "/areasd.sock"))
         #expect(DaemonQuestions.waitUntil(seconds: 20) { DaemonQuestions.ask(folder + "/areasd.sock", #"{"op":"health"}"#)?["refreshing"]?.bool == false })
         let client = try HTTPTestClient(tcp)

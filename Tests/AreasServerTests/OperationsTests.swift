@@ -135,7 +135,7 @@ final class OperationsTests {
         #expect(!Sockets.peerHasHungUp(listener), "the listener was shut down")
     }
 
-    @Test func sigtermDuringPipelinedLoadAnswersWhatItRead() throws {
+    @Test(.tags(.concurrent)) func sigtermDuringPipelinedLoadAnswersWhatItRead() throws {
         let socket = directory + "/areasd.sock"
         let (daemon, _) = try start(config: try writeConfig(), socket: socket)
         #expect(waitUntil { self.ask(socket, #"{"op":"health"}"#)?["loaded"]?.bool == true })

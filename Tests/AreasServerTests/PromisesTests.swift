@@ -72,7 +72,7 @@ import Testing
         #expect(try server.ask(#"{"op":"health"}"#)["stale"]?.bool == true)
     }
 
-    @Test func refreshRequestsShareOneRefreshAndOnlyAdminsMayAsk() async throws {
+    @Test(.tags(.concurrent)) func refreshRequestsShareOneRefreshAndOnlyAdminsMayAsk() async throws {
         var config = try Self.sampleConfig()
         let server = try await TestServer(config: config)
         let first = server.service.startRefresh(force: false)

@@ -31,4 +31,17 @@ final class DaemonLog: @unchecked Sendable {
 
     /// What was written so far, without waiting.
     var text: String { String(decoding: lock.withLock { data }, as: UTF8.self) }
+
+    /// The loopback address a daemon says its HTTP front door listens on ("HTTP on
+    /// 127.0.0.1:PORT"), waiting at most `seconds` for the line. A test configures port 0 and
+    /// reads the port here: the kernel picks one no other test holds, where a port found free
+    /// first and bound later can be taken in between.
+    func httpAddress(seconds: Double = 20) -> String? {
+        let deadline = Date().addingTimeInterval(seconds)
+        repeat {
+            if let match = text.firstMatch(of: /HTTP on (127\.0\.0\.1:[0-9]+)/) { return String(match.1) }
+            usleep(20_000)
+        } while Date() < deadline
+        return nil
+    }
 }

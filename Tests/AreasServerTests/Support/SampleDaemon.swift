@@ -48,13 +48,15 @@ extension SampleDaemon {
     /// A sample daemon with the HTTP front door on a free loopback port (and any `extra`
     /// members); returns it and the "127.0.0.1:PORT" it listens on.
     static func withHTTP(_ http: String = "", extra: String = "", bundled: String = "config/areasd.json") throws -> (SampleDaemon, String) {
-        let address = try freeLoopbackAddress()
-        let members = #""http": {"listen": "\#(address)"\#(http.isEmpty ? "" : ", " + http)}"# + (extra.isEmpty ? "" : ", " + extra)
-        return (try SampleDaemon(extra: members, bundled: bundled), address)
+        let members = #""http": {"listen": "127.0.0.1:0"\#(http.isEmpty ? "" : ", " + http)}"# + (extra.isEmpty ? "" : ", " + extra)
+        let daemon = try SampleDaemon(extra: members, bundled: bundled)
+        guard let address = daemon.stderr.httpAddress() else { throw DaemonDidNotStart() }
+        return (daemon, address)
     }
 }
 
-/// "127.0.0.1:PORT" for a port nothing listens on now.
+/// "127.0.0.1:PORT" for a port nothing listens on now: for a server that cannot say which
+/// port it bound (nginx), or a client that must find nobody there. areasd is given port 0.
 func freeLoopbackAddress() throws -> String {
     let (probe, port) = try Sockets.listenLoopbackTCP()
     probe.close()
