@@ -24,6 +24,8 @@ command -v chromium >/dev/null || missing="$missing chromium"
 command -v chromedriver >/dev/null || missing="$missing chromium-driver"
 /usr/bin/python3 -c "import selenium" 2>/dev/null || missing="$missing python3-selenium"
 [ -d /usr/share/fonts/opentype/noto ] || missing="$missing fonts-noto-cjk"
+# Seoul's time zone: the oracle for the Korean day and the local times areasctl shows.
+[ -e /usr/share/zoneinfo/Asia/Seoul ] || missing="$missing tzdata"
 if [ -n "$missing" ] && command -v apt-get >/dev/null && [ "$(id -u)" -eq 0 ]; then
   echo "== installing:$missing"
   export DEBIAN_FRONTEND=noninteractive
@@ -38,6 +40,7 @@ for tool in fish zsh mandoc nginx curl openssl groff systemd-nspawn setpriv man 
   command -v $tool >/dev/null || [ -x /usr/sbin/$tool ] || still="$still $tool"
 done
 [ -e /usr/share/javascript/leaflet/leaflet.js ] || still="$still leaflet"
+[ -e /usr/share/zoneinfo/Asia/Seoul ] || still="$still tzdata"
 [ -n "$missing" ] && { [ -z "$still" ] && echo "== installed:$missing" || echo "== still missing:$still (the tests that need them are skipped, and say so)"; }
 # An independent decoder of the vector tiles the map answers are checked with (PyPI's
 # mapbox-vector-tile; Debian does not package it).
@@ -72,6 +75,9 @@ trap 'rm -f "$log" "$log".*' EXIT
 count_unique() { { grep -E "$1" "$2" || true; } | { grep -v "Test run with" || true; } | sed -E "$3" | sort -u | wc -l; }
 # The end-to-end tests run the real areasd and areasctl binaries: build them first.
 phase 30m build swift build || status=$?
+# The fuzz targets are compiled apart (Tests/Fuzz/run.sh): type-checked here, so a changed API
+# breaks this run, not the next person's fuzzing.
+[ "$status" -eq 0 ] && { phase 10m fuzz-targets bash Tests/Fuzz/run.sh --check || status=$?; }
 # The event stream names each test's tags: the race run below is chosen from it.
 export SWT_EXPERIMENTAL_EVENT_STREAM_FIELDS_ENABLED=1
 touch "$log.started"

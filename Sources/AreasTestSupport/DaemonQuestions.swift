@@ -11,8 +11,8 @@ package enum DaemonQuestions {
 
     /// Sends one request line to the daemon at `socket` and parses the answer; nil when it
     /// cannot be reached, answers nothing within `answerDeadline`, or answers something unreadable.
-    @Sendable package static func ask(_ socket: String, _ request: String) -> JSONValue? {
-        guard let client = try? AreasClient(path: socket, timeoutSeconds: answerDeadline),
+    @Sendable package static func ask(_ socket: String, _ request: String, deadline: Double = answerDeadline) -> JSONValue? {
+        guard let client = try? AreasClient(path: socket, timeoutSeconds: deadline),
               let line = try? client.send(Array(request.utf8)) else { return nil }
         return try? JSONParser.parse(line)
     }
@@ -40,9 +40,14 @@ package enum DaemonQuestions {
         return condition()
     }
 
-    /// Waits until the daemon at `socket` says its data is loaded.
+    /// Waits until the daemon at `socket` says its data is loaded. `health` is answered at
+    /// once, refreshing or not, so each ask here waits 5 s at most: a daemon that accepts and
+    /// never answers fails the wait in `seconds`, not in `answerDeadline` per try.
     package static func waitUntilLoaded(_ socket: String, seconds: Double = 20) -> Bool {
-        waitUntil(seconds: seconds) { ask(socket, Request.health)?[.loaded]?.bool == true }
+        let deadline = Date().addingTimeInterval(seconds)
+        return waitUntil(seconds: seconds) {
+            ask(socket, String(decoding: Request.health.line, as: UTF8.self), deadline: max(0.1, min(5, deadline.timeIntervalSinceNow)))?[.loaded]?.bool == true
+        }
     }
 }
 

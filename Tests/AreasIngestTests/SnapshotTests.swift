@@ -70,6 +70,9 @@ final class SnapshotTests {
 
         // A torn file is reported, then moved aside.
         let torn = Array(SnapshotFile.encode(catalog).prefix(5_000))
+        // A new file at the name: the snapshot is read-only (0440), which only root may write
+        // through.
+        try FileManager.default.removeItem(atPath: path)
         try Data(torn).write(to: URL(fileURLWithPath: path))
         #expect(throws: (any Error).self) { try SnapshotFile.load(path: path) }
         let moved = try #require(SnapshotFile.quarantine(path: path))

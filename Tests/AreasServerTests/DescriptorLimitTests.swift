@@ -1,3 +1,4 @@
+import AreasProtocol
 import AreasTestSupport
 import Foundation
 import Glibc
@@ -26,7 +27,19 @@ struct DescriptorLimitTests {
     static func askOnMany(_ socket: String, count: Int) throws -> (answered: Int, busy: Int, other: [String]) {
         var connections: [FileDescriptor] = []
         defer { connections.forEach { $0.close() } }
-        for _ in 0..<count { connections.append(try Sockets.connectUnix(path: socket, timeoutSeconds: 20)) }
+        // The first connection waits until it is the daemon's only one (the questions that saw
+        // it loaded may still hold their slots a moment after they closed), then counts as one
+        // of the `count`.
+        let first = try Sockets.connectUnix(path: socket, timeoutSeconds: 20)
+        connections.append(first)
+        let alone = DaemonQuestions.waitUntil(seconds: 20) {
+            guard (try? first.writeAll(Array(#"{"op":"metrics"}"#.utf8) + [10])) != nil,
+                  let line = try? LineReader(fd: first).next(),
+                  let text = (try? JSONParser.parse(line))?["metrics"]?.string else { return false }
+            return text.split(separator: "\n").contains("areas_connections_open 1")
+        }
+        #expect(alone, "other connections stayed open")
+        for _ in 1..<count { connections.append(try Sockets.connectUnix(path: socket, timeoutSeconds: 20)) }
         for fd in connections { try? fd.writeAll(Array(#"{"op":"health"}"#.utf8) + [10]) }
         var answered = 0, busy = 0, other: [String] = []
         for fd in connections {

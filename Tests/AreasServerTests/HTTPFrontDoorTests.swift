@@ -17,6 +17,22 @@ import Testing
         (daemon, tcp) = try SampleDaemon.withHTTP(#""socket": "\#(unix)""#)
     }
 
+    /// The heads the fuzzer once trapped the router with (Tests/Fuzz/regressions/http): sent to
+    /// the daemon as they are, each gets an answer, and the daemon goes on answering.
+    @Test func theFuzzersHTTPInputsAreAnswered() throws {
+        defer { daemon.stop() }
+        let folder = Fixtures.path("Tests/Fuzz/regressions/http")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder)
+        try #require(!names.isEmpty)
+        for name in names {
+            let client = try HTTPTestClient(tcp)
+            try client.send(try Fixtures.bytes("Tests/Fuzz/regressions/http/" + name))
+            let answer = try client.response()
+            #expect((200..<600).contains(answer.status), "\(name): \(answer.text)")
+        }
+        #expect(try HTTPTestClient(tcp).get("/healthz").status == 200)
+    }
+
     func line(_ request: String) throws -> String {
         let client = try AreasClient(path: daemon.socket, timeoutSeconds: 10)
         return String(decoding: try client.send(Array(request.utf8)), as: UTF8.self) + "\n"

@@ -85,6 +85,9 @@ import Testing
         #expect(DaemonQuestions.waitUntilLoaded(socket))
         #expect(DaemonQuestions.ask(socket, #"{"op":"get","id":"b:0"}"#)?["ok"]?.bool == true)
 
+        // Snapshots are written read-only (0440): made writable first, as anyone cutting one
+        // short in place must (root, who may write it anyway, included).
+        #expect(chmod(snapshot, 0o640) == 0)
         #expect(truncate(snapshot, 4096) == 0)
         _ = DaemonQuestions.ask(socket, #"{"op":"bbox","south":33,"west":124,"north":39,"east":132,"limit":1000}"#)
         #expect(process.waitUntilExit(seconds: 20))

@@ -61,8 +61,11 @@ import Testing
             return
         }
         #expect(text.stdout.contains("FETCHED (KST)"))
+        // The oracle: Foundation's calendar in Seoul's zone (tzdata's), with a fixed locale, so
+        // the digits are the ones a Korean terminal shows whatever this machine's locale is.
         let formatter = DateFormatter()
-        formatter.timeZone = TimeZone(identifier: "Asia/Seoul")
+        formatter.timeZone = try #require(TimeZone(identifier: "Asia/Seoul"), "no Asia/Seoul zone (Tests/run.sh installs tzdata)")
+        formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.dateFormat = "yyyy-MM-dd HH:mm"
         for (name, value) in sources {
             guard case .object(let fields) = value, case .number(let fetchedAt)? = fields.first(where: { $0.0 == "fetchedAt" })?.1 else {

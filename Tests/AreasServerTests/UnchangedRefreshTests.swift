@@ -26,8 +26,10 @@ struct UnchangedRefreshTests {
         try config.write(toFile: daemon.config, atomically: true, encoding: .utf8)
         kill(daemon.pid, SIGHUP)  // the same data from the copy: a refresh that changes nothing
         // The reload's own refresh first: seen started (the source read from the copy), then done.
-        for _ in 0..<300 where DaemonQuestions.ask(daemon.socket, #"{"op":"stats"}"#)?["bySource"]?["dongjak"]?["lastAttemptAt"]?.double == nil
-            || DaemonQuestions.ask(daemon.socket, #"{"op":"health"}"#)?["refreshing"]?.bool != false { usleep(100_000) }
+        #expect(DaemonQuestions.waitUntil(seconds: 30) {
+            DaemonQuestions.ask(daemon.socket, #"{"op":"stats"}"#)?["bySource"]?["dongjak"]?["lastAttemptAt"]?.double != nil
+                && DaemonQuestions.ask(daemon.socket, #"{"op":"health"}"#)?["refreshing"]?.bool == false
+        }, "the reload's refresh did not finish in 30 s")
         let snapshot = daemon.folder + "/areas.snapshot"
         var written = try #require(try FileSystem.status(of: snapshot))
         let firstFetch = try #require(Self.fetchedAt(daemon.socket, "dongjak"))

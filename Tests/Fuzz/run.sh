@@ -3,25 +3,40 @@
 # AddressSanitizer, each for SECONDS (default 60), seeded from samples/ and Tests/Fuzz/seeds.
 # Fails on any crash; crashing inputs are kept in .build/fuzz/<target>/ for regression tests.
 #   bash Tests/Fuzz/run.sh [SECONDS] [TARGET...]
+#   bash Tests/Fuzz/run.sh --check    type-checks the targets against today's sources (Tests/run.sh
+#                                     does, so an API change cannot break them unnoticed)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+out=.build/fuzz
+mkdir -p "$out"
+layers="Sources/AreasCore Sources/AreasSystem Sources/AreasProtocol Sources/AreasIngest Sources/AreasServer Sources/AreasControl Sources/AreasTestSupport"
+
+# One module of every layer the parsers need, in $1: their imports of each other go, as does
+# the C target's package structure (a module map of its own stands in).
+prepare_sources() {
+  mkdir -p "$out/modules" "$1"
+  rm -f "$1"/*.swift
+  printf 'module CMemoryHints {\n  header "%s"\n  export *\n}\n' "$PWD/Sources/CMemoryHints/include/CMemoryHints.h" > "$out/modules/module.modulemap"
+  for f in $(find $layers -name '*.swift'); do
+    grep -vE '^(@testable )?import Areas[A-Za-z]+$' "$f" > "$1/$(echo "${f#Sources/}" | tr / _)"
+  done
+}
+
+if [ "${1:-}" = "--check" ]; then
+  prepare_sources "$out/check-src"
+  swiftc -typecheck -parse-as-library -module-name AreasFuzz -package-name areas -I "$out/modules" \
+    "$out"/check-src/*.swift Tests/Fuzz/FuzzTargets.swift
+  echo "the fuzz targets type-check against the sources"
+  exit 0
+fi
+
 seconds=${1:-60}
 shift || true
 targets=${*:-request xml json csv discover snapshot http tile}
-out=.build/fuzz
-mkdir -p "$out"
-
-layers="Sources/AreasCore Sources/AreasSystem Sources/AreasProtocol Sources/AreasIngest Sources/AreasServer Sources/AreasControl Sources/AreasTestSupport"
 if [ ! -x "$out/areas-fuzz" ] || [ -n "$(find $layers Tests/Fuzz -name '*.swift' -newer "$out/areas-fuzz")" ]; then
 echo "building the fuzzer (the library layers + Tests/Fuzz/FuzzTargets.swift, -sanitize=fuzzer,address)"
-# One module of every layer the parsers need: their imports of each other go, as does the C
-# target's package structure (a module map of its own stands in).
-mkdir -p "$out/modules" "$out/src"
-rm -f "$out/areas-fuzz" "$out"/src/*.swift  # a failed build must not leave the old binary to be fuzzed
-printf 'module CMemoryHints {\n  header "%s"\n  export *\n}\n' "$PWD/Sources/CMemoryHints/include/CMemoryHints.h" > "$out/modules/module.modulemap"
-for f in $(find $layers -name '*.swift'); do
-  grep -vE '^(@testable )?import Areas[A-Za-z]+$' "$f" > "$out/src/$(echo "${f#Sources/}" | tr / _)"
-done
+rm -f "$out/areas-fuzz"  # a failed build must not leave the old binary to be fuzzed
+prepare_sources "$out/src"
 swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name AreasFuzz -package-name areas -I "$out/modules" \
   "$out"/src/*.swift Tests/Fuzz/FuzzTargets.swift -o "$out/areas-fuzz" 2>&1 | grep -v "Cannot export local symbol" || true
 fi

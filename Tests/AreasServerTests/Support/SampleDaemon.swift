@@ -30,6 +30,9 @@ final class SampleDaemon {
 
     var pid: Int32 { process.processIdentifier }
 
+    /// What it has logged so far, without waiting.
+    var logSoFar: String { stderr.text }
+
     /// Stops the daemon (once) and returns its log.
     @discardableResult
     func stop() -> String {
