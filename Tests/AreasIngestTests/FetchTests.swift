@@ -85,6 +85,34 @@ final class FetchTests {
         #expect((Set(again.areas(of: "zones").map(\.id))) == expected)
     }
 
+    /// The back-off: the first delay doubled for each try before, times a factor from 0.5 to
+    /// 1.5 drawn for each wait; and through a real upstream, no wait shorter than that allows.
+    @Test func retriesBackOffDoublingWithJitter() async throws {
+        for attempt in 1...5 {
+            let nominal = 0.25 * pow(2, Double(attempt - 1))
+            #expect(PageFetcher.retryDelay(first: 0.25, attempt: attempt, jitter: 1) == nominal)
+            let drawn = (0..<2_000).map { _ in PageFetcher.retryDelay(first: 0.25, attempt: attempt) }
+            #expect(drawn.allSatisfy { $0 >= nominal * 0.5 && $0 <= nominal * 1.5 }, "attempt \(attempt)")
+            #expect((drawn.min() ?? 0) < nominal * 0.6 && (drawn.max() ?? 0) > nominal * 1.4, "attempt \(attempt): jittered across the range")
+        }
+        let arrivals = LockedValue<[Double]>([])
+        let server = try LoopbackHTTPServer { _ in
+            arrivals.withLock { $0.append(MonotonicClock.seconds) }
+            return .text(500, "Internal Server Error")
+        }
+        defer { server.stop() }
+        var source = Fixtures.source(url: server.baseURL + "/x", retries: 3)
+        source.retryDelaySeconds = 0.2
+        let (_, report) = await Refresher(config: Fixtures.config([source])).refresh(Catalog())
+        #expect(report.sources[0].status == .failed)
+        let times = arrivals.withLock { $0 }
+        try #require(times.count == 4, "one try and three retries: \(times.count)")
+        for retry in 1...3 {
+            let gap = times[retry] - times[retry - 1]
+            #expect(gap >= 0.2 * pow(2, Double(retry - 1)) * 0.5 - 0.005, "retry \(retry) came \(gap) s after the try before")
+        }
+    }
+
     @Test func serverErrorIsRetriedThenSucceeds() async throws {
         let upstream = try Upstream { page, attempt in page == 2 && attempt == 1 ? .text(500, "Internal Server Error") : nil }
         let (catalog, report) = await refresh(upstream)

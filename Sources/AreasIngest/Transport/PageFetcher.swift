@@ -121,10 +121,16 @@ package struct PageFetcher: Sendable {
                 guard error.isTransient, attempt <= source.retries, !Task.isCancelled else {
                     throw Failure(page: number, error: error, attempts: attempt)
                 }
-                let delay = source.retryDelaySeconds * pow(2, Double(attempt - 1)) * Double.random(in: 0.5...1.5)
+                let delay = Self.retryDelay(first: source.retryDelaySeconds, attempt: attempt)
                 try? await Task.sleep(nanoseconds: UInt64(delay * 1e9))
             }
         }
+    }
+
+    /// The wait before try `attempt + 1`: `first` doubled for each try before, times a random
+    /// factor from 0.5 to 1.5, so sources that failed together do not retry together.
+    static func retryDelay(first: Double, attempt: Int, jitter: Double = .random(in: 0.5...1.5)) -> Double {
+        first * pow(2, Double(attempt - 1)) * jitter
     }
 
     /// Decides on the body, not the status: the gateway sends its error envelope with 200.
