@@ -23,4 +23,20 @@ struct SocketPermissionTests {
         #expect(asNobody.stderr.contains("members of group root may connect"), "\(asNobody.stderr)")
         #expect(asNobody.stdout.isEmpty)
     }
+
+    /// `socketMode` and `socketGroup` of the line socket, and `http.socketMode` and
+    /// `http.socketGroup` of the HTTP one, are the sockets' own mode and group once bound.
+    @Test func bothSocketsTakeTheirConfiguredModeAndGroup() throws {
+        let folder = Fixtures.temporaryDirectory()
+        let http = folder + "/http.sock"
+        let daemon = try SampleDaemon(extra: #""socketMode": "0600", "socketGroup": "nogroup", "http": {"socket": "\#(http)", "socketMode": "0640", "socketGroup": "daemon"}"#)
+        defer { daemon.stop() }
+        let line = try #require(try FileSystem.status(of: daemon.socket))
+        #expect(line.kind == .socket && line.permissions & 0o7777 == 0o600, "\(String(line.permissions & 0o7777, radix: 8))")
+        #expect(line.group == (try #require(getgrnam("nogroup"))).pointee.gr_gid)
+        #expect(DaemonQuestions.waitUntil(seconds: 20) { FileManager.default.fileExists(atPath: http) })
+        let front = try #require(try FileSystem.status(of: http))
+        #expect(front.kind == .socket && front.permissions & 0o7777 == 0o640, "\(String(front.permissions & 0o7777, radix: 8))")
+        #expect(front.group == (try #require(getgrnam("daemon"))).pointee.gr_gid)
+    }
 }
