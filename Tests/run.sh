@@ -139,7 +139,8 @@ fi
 tests_log="$log.tests"
 [ -f "$tests_log" ] || : > "$tests_log"
 passed=$(count_unique "^Test Case '.*' passed \(|^✔ Test .* passed after" "$tests_log" "s/ passed (\(|after).*//")
-failed=$(count_unique "^Test Case '.*' failed \(|^✘ Test .* failed after" "$tests_log" "s/ failed (\(|after).*//")
+# A test that recorded an issue counts as failed even when the run crashed before it ended.
+failed=$(count_unique "^Test Case '.*' failed \(|^✘ Test .* (failed after|recorded an issue)" "$tests_log" "s/ (with [0-9]+ test cases? )?(failed (\(|after)|recorded an issue).*//")
 skipped=$(count_unique "^➜ Test .* skipped" "$tests_log" "s/ skipped.*//")
 if [ "$skipped" -gt 0 ]; then
   echo "skipped, with what they need:"

@@ -5,13 +5,22 @@ import Foundation
 /// Asking a running areasd, as tests and benchmarks do: one request at a time, and waits that
 /// end by a deadline rather than hang.
 package enum DaemonQuestions {
-    /// How long an ask waits for its answer: longer than any refresh a test waits for, and
-    /// short enough that a daemon that accepts and never answers fails the test.
-    package static let answerDeadline = 60.0
+    /// How long an ask waits for its answer: far longer than any query of the samples takes
+    /// (milliseconds; seconds under ThreadSanitizer on a busy machine), and short enough that a
+    /// daemon that accepts and never answers fails the test in seconds.
+    package static let answerDeadline = 15.0
+
+    /// How long a `refresh` that waits for its report may take: longer than any refresh a
+    /// test makes.
+    package static let refreshDeadline = 60.0
 
     /// Sends one request line to the daemon at `socket` and parses the answer; nil when it
-    /// cannot be reached, answers nothing within `answerDeadline`, or answers something unreadable.
-    @Sendable package static func ask(_ socket: String, _ request: String, deadline: Double = answerDeadline) -> JSONValue? {
+    /// cannot be reached, answers nothing within `deadline` (`refreshDeadline` for a refresh,
+    /// else `answerDeadline`), or answers something unreadable.
+    @Sendable package static func ask(_ socket: String, _ request: String, deadline: Double? = nil) -> JSONValue? {
+        let waitsForARefresh: Bool
+        if case .refresh? = try? Request.parse(Array(request.utf8)) { waitsForARefresh = true } else { waitsForARefresh = false }
+        let deadline = deadline ?? (waitsForARefresh ? refreshDeadline : answerDeadline)
         guard let client = try? AreasClient(path: socket, timeoutSeconds: deadline),
               let line = try? client.send(Array(request.utf8)) else { return nil }
         return try? JSONParser.parse(line)
