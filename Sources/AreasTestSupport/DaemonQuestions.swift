@@ -1,5 +1,6 @@
 import AreasControl
 import AreasProtocol
+import AreasSystem
 import Foundation
 
 /// Asking a running areasd, as tests and benchmarks do: one request at a time, and waits that
@@ -17,14 +18,27 @@ package enum DaemonQuestions {
     /// Sends one request line to the daemon at `socket` and parses the answer; nil when it
     /// cannot be reached, answers nothing within `deadline` (`refreshDeadline` for a refresh,
     /// else `answerDeadline`), or answers something unreadable.
+    ///
+    /// A daemon that let a question of 5 s or more go unanswered is not asked again (nil at
+    /// once): a test of one that accepts and never answers then fails in seconds, not in a
+    /// deadline for each of its hundreds of questions.
     @Sendable package static func ask(_ socket: String, _ request: String, deadline: Double? = nil) -> JSONValue? {
+        if silent.withLock({ $0.contains(socket) }) { return nil }
         let waitsForARefresh: Bool
         if case .refresh? = try? Request.parse(Array(request.utf8)) { waitsForARefresh = true } else { waitsForARefresh = false }
         let deadline = deadline ?? (waitsForARefresh ? refreshDeadline : answerDeadline)
-        guard let client = try? AreasClient(path: socket, timeoutSeconds: deadline),
-              let line = try? client.send(Array(request.utf8)) else { return nil }
-        return try? JSONParser.parse(line)
+        guard let client = try? AreasClient(path: socket, timeoutSeconds: deadline) else { return nil }
+        do throws(AreasClient.Unreachable) {
+            let line = try client.send(Array(request.utf8))
+            return try? JSONParser.parse(line)
+        } catch {
+            if error.kind == .timedOut && deadline >= 5 { _ = silent.withLock { $0.insert(socket) } }
+            return nil
+        }
     }
+
+    /// The sockets whose daemon let a question go unanswered.
+    private static let silent = LockedValue<Set<String>>([])
 
     /// Sends `request` to the daemon at `socket` and parses the answer; nil as above.
     @Sendable package static func ask(_ socket: String, _ request: Request) -> JSONValue? {
