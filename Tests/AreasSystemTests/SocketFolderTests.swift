@@ -5,17 +5,23 @@ import Testing
 
 /// The folder a socket is made in must not let another user swap the socket for their own.
 @Suite(.timeLimit(.minutes(5)))
-struct SocketFolderTests {
-    static func folder(mode: mode_t, owner: uid_t? = nil) throws -> String {
+final class SocketFolderTests {
+    /// The folders this test made, removed when it ends however it ends.
+    private var made: [String] = []
+
+    deinit { for path in made { try? FileManager.default.removeItem(atPath: path) } }
+
+    func folder(mode: mode_t, owner: uid_t? = nil) throws -> String {
         let path = NSTemporaryDirectory() + "areas-socket-folder-\(UUID().uuidString.prefix(8))"
         try #require(mkdir(path, 0o700) == 0)
+        made.append(path)
         try #require(chmod(path, mode) == 0)
         if let owner { try #require(chown(path, owner, gid_t.max) == 0) }
         return path
     }
 
     @Test func aFolderAnyoneMayWriteToIsRefused() throws {
-        let folder = try Self.folder(mode: 0o777)
+        let folder = try folder(mode: 0o777)
         #expect(throws: SocketPath.Problem.self) { try SocketPath.prepare(folder + "/areasd.sock") }
         do {
             try SocketPath.prepare(folder + "/areasd.sock")
@@ -27,7 +33,7 @@ struct SocketFolderTests {
     @Test func aFolderAnotherUserOwnsIsRefused() throws {
         // Making a folder another user owns takes root; as anyone else, the check is asked
         // about a uid that is not the folder's owner.
-        let folder = try Self.folder(mode: 0o755, owner: getuid() == 0 ? 4242 : nil)
+        let folder = try folder(mode: 0o755, owner: getuid() == 0 ? 4242 : nil)
         let asUser: uid_t = getuid() == 0 ? 0 : getuid() &+ 1
         do {
             try SocketPath.prepare(folder + "/areasd.sock", uid: asUser)
@@ -39,13 +45,13 @@ struct SocketFolderTests {
 
     @Test(arguments: [mode_t(0o700), 0o755, 0o1777])
     func foldersThatAreFine(mode: mode_t) throws {
-        let folder = try Self.folder(mode: mode)
+        let folder = try folder(mode: mode)
         try SocketPath.prepare(folder + "/areasd.sock")
     }
 
     /// Only the socket this process bound is removed: a file put at the name since stays.
     @Test func onlyTheBoundSocketIsRemoved() throws {
-        let folder = try Self.folder(mode: 0o700)
+        let folder = try folder(mode: 0o700)
         let path = folder + "/areasd.sock"
         let mine = try Sockets.listenUnix(path: path)
         defer { mine.close() }
