@@ -15,61 +15,76 @@ package enum DaemonQuestions {
     /// test makes.
     package static let refreshDeadline = 60.0
 
+    /// How long `health` may take: it is answered at once, refreshing or not, so a daemon that
+    /// leaves it unanswered this long answers nothing.
+    package static let healthDeadline = 5.0
+
     /// Sends one request line to the daemon at `socket` and parses the answer; nil when it
     /// cannot be reached, answers nothing within `deadline` (`refreshDeadline` for a refresh,
-    /// else `answerDeadline`), or answers something unreadable.
+    /// `healthDeadline` for `health`, else `answerDeadline`), or answers something unreadable.
     ///
-    /// A daemon that let a question of 5 s or more go unanswered is not asked again (nil at
-    /// once): a test of one that accepts and never answers then fails in seconds, not in a
-    /// deadline for each of its hundreds of questions.
+    /// A daemon that let a question of 5 s or more go unanswered is not asked again: nil at
+    /// once (`SilentPeers`).
     @Sendable package static func ask(_ socket: String, _ request: String, deadline: Double? = nil) -> JSONValue? {
-        if silent.withLock({ $0.contains(socket) }) { return nil }
-        let waitsForARefresh: Bool
-        if case .refresh? = try? Request.parse(Array(request.utf8)) { waitsForARefresh = true } else { waitsForARefresh = false }
-        let deadline = deadline ?? (waitsForARefresh ? refreshDeadline : answerDeadline)
-        guard let client = try? AreasClient(path: socket, timeoutSeconds: deadline) else { return nil }
-        do throws(AreasClient.Unreachable) {
-            let line = try client.send(Array(request.utf8))
-            return try? JSONParser.parse(line)
-        } catch {
-            if error.kind == .timedOut && deadline >= 5 { _ = silent.withLock { $0.insert(socket) } }
-            return nil
+        let line = Array(request.utf8)
+        return ask(socket, line: line, deadline: deadline ?? self.deadline(for: try? Request.parse(line)))
+    }
+
+    /// Asks `request` of the daemon at `socket` and parses the answer; nil as above.
+    @Sendable package static func ask(_ socket: String, _ request: Request, deadline: Double? = nil) -> JSONValue? {
+        ask(socket, line: request.line, deadline: deadline ?? self.deadline(for: request))
+    }
+
+    private static func deadline(for request: Request?) -> Double {
+        switch request {
+        case .refresh?: refreshDeadline
+        case .health?: healthDeadline
+        default: answerDeadline
         }
     }
 
-    /// The sockets whose daemon let a question go unanswered.
-    private static let silent = LockedValue<Set<String>>([])
-
-    /// Sends `request` to the daemon at `socket` and parses the answer; nil as above.
-    @Sendable package static func ask(_ socket: String, _ request: Request) -> JSONValue? {
-        ask(socket, String(decoding: request.line, as: UTF8.self))
+    private static func ask(_ socket: String, line: [UInt8], deadline: Double) -> JSONValue? {
+        if SilentPeers.contains(socket) { return nil }
+        guard let client = try? AreasClient(path: socket, timeoutSeconds: deadline) else { return nil }
+        do throws(AreasClient.Unreachable) {
+            let answer = try client.send(line)
+            return try? JSONParser.parse(answer)
+        } catch {
+            if error.kind == .timedOut && deadline >= 5 { SilentPeers.insert(socket) }
+            return nil
+        }
     }
 
     /// The value of one series of the daemon's metrics (`name` with its labels, as written:
     /// `areas_requests_total{op="along"}`); nil when the daemon cannot be asked or lacks it.
     package static func metric(_ socket: String, _ series: String) -> Double? {
-        guard let text = ask(socket, Request.metrics)?["metrics"]?.string else { return nil }
+        ask(socket, Request.metrics)?["metrics"]?.string.flatMap { metric(series, in: $0) }
+    }
+
+    /// The value of one series in a metrics text as the daemon writes it.
+    package static func metric(_ series: String, in text: String) -> Double? {
         let line = text.split(separator: "\n").first { $0.hasPrefix(series + " ") }
         return line.flatMap { $0.split(separator: " ").last }.flatMap { Double($0) }
     }
 
-    /// Checks `condition` every 20 ms until it holds (true) or `seconds` pass (false).
+    /// Checks `condition` every 20 ms until it holds (true) or `seconds` pass (false); false at
+    /// once when the condition asked a daemon that let a question go unanswered (`SilentPeers`).
     package static func waitUntil(seconds: Double = 20, _ condition: () -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
+            let silentBefore = SilentPeers.noticedOnThisThread
             if condition() { return true }
+            if SilentPeers.noticedOnThisThread != silentBefore { return false }
             usleep(20_000)
         }
         return condition()
     }
 
-    /// Waits until the daemon at `socket` says its data is loaded. `health` is answered at
-    /// once, refreshing or not, so each ask here waits 5 s at most: a daemon that accepts and
-    /// never answers fails the wait in `seconds`, not in `answerDeadline` per try.
+    /// Waits until the daemon at `socket` says its data is loaded.
     package static func waitUntilLoaded(_ socket: String, seconds: Double = 20) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         return waitUntil(seconds: seconds) {
-            ask(socket, String(decoding: Request.health.line, as: UTF8.self), deadline: max(0.1, min(5, deadline.timeIntervalSinceNow)))?[.loaded]?.bool == true
+            ask(socket, Request.health, deadline: max(0.1, min(healthDeadline, deadline.timeIntervalSinceNow)))?[.loaded]?.bool == true
         }
     }
 }

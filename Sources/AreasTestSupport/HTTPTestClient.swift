@@ -16,11 +16,22 @@ package final class HTTPTestClient {
 
     package struct Closed: Error {}
 
+    /// The daemon at `address` let a whole request go unanswered before (`SilentPeers`).
+    package struct Silent: Error, CustomStringConvertible {
+        package var address: String
+        package var description: String { "not asked: the daemon at \(address) let a request go unanswered before" }
+    }
+
     package let descriptor: FileDescriptor
+    private let address: String
+    private let timeoutSeconds: Double
     private var buffer: [UInt8] = []
 
     /// Connects to "HOST:PORT", or to a Unix socket when `address` starts with "/".
     package init(_ address: String, timeoutSeconds: Double = 10) throws {
+        if SilentPeers.contains(address) { throw Silent(address: address) }
+        self.address = address
+        self.timeoutSeconds = timeoutSeconds
         descriptor = address.hasPrefix("/")
             ? try Sockets.connectUnix(path: address, timeoutSeconds: timeoutSeconds)
             : try Sockets.connectTCP(address, timeoutSeconds: timeoutSeconds)
@@ -34,7 +45,13 @@ package final class HTTPTestClient {
     /// `GET target` with a Host field and any `fields` given.
     package func get(_ target: String, method: String = "GET", fields: [String] = []) throws -> Response {
         try send((["\(method) \(target) HTTP/1.1", "Host: areas.test"] + fields).joined(separator: "\r\n") + "\r\n\r\n")
-        return try response(bodyExpected: method != "HEAD")
+        do {
+            return try response(bodyExpected: method != "HEAD")
+        } catch let error as SystemError where error.errno == EAGAIN && timeoutSeconds >= 5 {
+            // A whole, well-formed request unanswered: no later one will be.
+            SilentPeers.insert(address)
+            throw error
+        }
     }
 
     /// Reads one answer; a HEAD answer, 204 and 304 carry no body whatever their fields say.

@@ -269,7 +269,7 @@ final class FetchTests {
         for source in config.sources {
             if case .url(let url) = source.location { Issue.record("\(source.name) fetches \(url)") }
         }
-        if let geocoder = config.geocoder { #expect(geocoder.recordedAnswers != nil, "the geocoder would ask \(geocoder.url ?? "its provider")") }
+        if let geocoder = config.geocoder { #expect(geocoder.recordedAnswers != nil, "the geocoder would ask \(geocoder.url)") }
         let (catalog, report) = await Refresher(config: config, snapshotPath: Fixtures.temporaryDirectory() + "/areas.snapshot").refresh(Catalog())
         #expect(report.succeeded, Comment(rawValue: report.sources.map(\.summary).joined(separator: "\n")))
         #expect(Set(catalog.sources.keys) == Set(SampleCounts.sourceNames))

@@ -47,9 +47,9 @@ import Testing
     /// (a file mapped and checksummed would be read by page faults, which `rchar` misses).
     static func refusal(_ path: String) async -> (error: String, bytesRead: Int?, cpuSeconds: Double) {
         await OffThePool.value {
-            let before = OffThePool.bytesReadByThisThread(), cpu = OffThePool.cpuSecondsOfThisThread()
+            let before = ThisThread.bytesRead(), cpu = ThisThread.cpuSeconds()
             let result = Result { try SnapshotFile.load(path: path) }
-            let after = OffThePool.bytesReadByThisThread(), spent = OffThePool.cpuSecondsOfThisThread() - cpu
+            let after = ThisThread.bytesRead(), spent = ThisThread.cpuSeconds() - cpu
             guard case .failure(let error) = result else { return ("loaded", nil, spent) }
             return ("\(error)", before.flatMap { b in after.map { $0 - b } }, spent)
         }

@@ -36,7 +36,7 @@ struct DescriptorLimitTests {
             guard (try? first.writeAll(Array(#"{"op":"metrics"}"#.utf8) + [10])) != nil,
                   let line = try? LineReader(fd: first).next(),
                   let text = (try? JSONParser.parse(line))?["metrics"]?.string else { return false }
-            return text.split(separator: "\n").contains("areas_connections_open 1")
+            return DaemonQuestions.metric("areas_connections_open", in: text) == 1
         }
         #expect(alone, "other connections stayed open")
         for _ in 1..<count { connections.append(try Sockets.connectUnix(path: socket, timeoutSeconds: 20)) }

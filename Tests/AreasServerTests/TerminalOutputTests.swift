@@ -64,7 +64,8 @@ import Testing
         // The oracle: Foundation's calendar in Seoul's zone (tzdata's), with a fixed locale, so
         // the digits are the ones a Korean terminal shows whatever this machine's locale is.
         let formatter = DateFormatter()
-        formatter.timeZone = try #require(TimeZone(identifier: "Asia/Seoul"), "no Asia/Seoul zone (Tests/run.sh installs tzdata)")
+        formatter.timeZone = TimeZone(identifier: "Asia/Seoul")
+        try #require(formatter.timeZone.secondsFromGMT() == 9 * 3600, "no Asia/Seoul zone (Tests/run.sh installs tzdata)")
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.dateFormat = "yyyy-MM-dd HH:mm"
         for (name, value) in sources {

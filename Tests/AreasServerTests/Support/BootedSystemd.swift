@@ -107,11 +107,15 @@ final class BootedSystemd {
         try text.write(toFile: root + path, atomically: true, encoding: .utf8)
     }
 
-    /// Checks `command` every 200 ms until it exits 0, at most `seconds`.
+    /// Checks `command` every 200 ms until it exits 0, at most `seconds`; false at once when
+    /// an areasctl in it says the daemon accepted and did not answer (it answers `health` at
+    /// once whether or not it has data, so no later try would be answered either).
     func waitUntil(_ command: String, seconds: Double = 30) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
-            if (try? run(command, seconds: 10))?.status == 0 { return true }
+            guard let result = try? run(command, seconds: 10) else { return false }
+            if result.status == 0 { return true }
+            if result.stderr.contains("did not answer within") { return false }
             usleep(200_000)
         }
         return false

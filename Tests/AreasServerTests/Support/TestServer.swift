@@ -90,7 +90,7 @@ enum Binaries {
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         log.start()
-        started.withLock { $0.insert(process.processIdentifier) }
+        _ = started.withLock { $0.insert(process.processIdentifier) }
         return (process, log)
     }
 
@@ -105,7 +105,13 @@ enum Binaries {
 
     /// Runs a program (one of ours by name, or any by absolute path) to completion, returning
     /// its exit status and output.
+    ///
+    /// areasctl is not run against a socket whose daemon let a question go unanswered before
+    /// (`SilentPeers`): status -1, and stderr says why.
     static func run(_ name: String, _ arguments: [String], environment: [String: String] = [:], seconds: Double = 30) throws -> (status: Int32, stdout: String, stderr: String) {
+        if name == "areasctl", let flag = arguments.firstIndex(of: "--socket"), flag + 1 < arguments.count, SilentPeers.contains(arguments[flag + 1]) {
+            return (-1, "", "not run: the daemon at \(arguments[flag + 1]) let a question go unanswered before")
+        }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: name.hasPrefix("/") ? name : path(name))
         process.arguments = arguments
