@@ -59,18 +59,76 @@ phase() {
   # Into a file, not a pipe: a test process that outlives swift test (it starts it in a
   # process group of its own) could hold a pipe open, and the phase would never end.
   timeout --kill-after=30 "$limit" "$@" > "$log.$name" 2>&1 || rc=$?
-  pkill -KILL -f "$PWD/.build/[^ ]*\.xctest" 2>/dev/null || true
+  kill_test_processes
   cat "$log.$name"
   cat "$log.$name" >> "$log"
   if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
     echo "== $name ran past $limit and was killed; the last tests it started:"
     { grep -E "^Test Case '.*' started|^◇ Test [^ ]+ started" "$log.$name" || true; } | tail -n 5
   fi
-  pkill -KILL -f "$PWD/.build/[^ ]*/areasd" 2>/dev/null || true
   echo "== $name: $(( $(date +%s) - started )) s, exit $rc"
   return "$rc"
 }
-trap 'rm -f "$log" "$log".*' EXIT
+# What a test process killed mid-test leaves behind: the containers it booted (their overlays
+# unmounted) and the daemons it started.
+kill_test_processes() {
+  local tests test container root
+  tests=$(pgrep -f "$PWD/.build/[^ ]*\.xctest" || true)
+  for test in $tests; do
+    for container in $(pgrep -P "$test" -x systemd-nspawn || true); do
+      root=$(tr '\0' '\n' < "/proc/$container/cmdline" 2>/dev/null | sed -n '/^-D$/{n;p;q}' || true)
+      # The container's PID 1 first: it outlives nspawn, and with it every process inside.
+      pkill -KILL -P "$container" 2>/dev/null || true
+      kill -KILL "$container" 2>/dev/null || true
+      [ -z "$root" ] || umount -l "$root" 2>/dev/null || true
+    done
+    kill -KILL "$test" 2>/dev/null || true
+  done
+  pkill -KILL -f "$PWD/.build/[^ ]*/areasd" 2>/dev/null || true
+}
+# Tests that recorded an issue in a Swift Testing event stream, each once.
+failed_in_events() {
+  /usr/bin/python3 - "$1" <<'PY'
+import json, sys
+failed = set()
+try:
+    lines = open(sys.argv[1], encoding="utf-8", errors="replace")
+except OSError:
+    lines = []
+for line in lines:
+    try:
+        record = json.loads(line)
+    except ValueError:
+        continue  # the line being written
+    event = record.get("payload", {})
+    if record.get("kind") == "event" and event.get("kind") == "issueRecorded" and not event.get("issue", {}).get("isKnown"):
+        failed.add(event.get("testID", ""))
+print(len(failed))
+PY
+}
+# A breakage as wide as a daemon that answers nothing fails nearly every test, each after
+# waiting out its deadlines on one of two cores; its first failures say what broke, so the run
+# stops once this many tests have failed instead of spending the phase's deadline
+# (AREAS_TESTS_MAX_FAILED=0 runs them all).
+max_failed=${AREAS_TESTS_MAX_FAILED:-10}
+stop_after_failures() {
+  [ "$max_failed" -gt 0 ] || return 0
+  local started; started=$(date +%s)
+  while sleep 2; do
+    if [ "$(failed_in_events "$1")" -ge "$max_failed" ]; then
+      echo "$(( $(date +%s) - started ))" > "$log.stopped"
+      kill_test_processes
+      return 0
+    fi
+  done
+}
+# Everything the tests make goes into one folder of the run's own, removed at exit however the
+# run ended: a test process killed mid-test cannot remove its folders itself. Readable by all,
+# as /tmp's folders are, for the tests that ask as another user.
+scratch=$(mktemp -d /tmp/areas-tests.XXXXXX)
+chmod 0755 "$scratch"
+export TMPDIR="$scratch/"
+trap 'rm -f "$log" "$log".*; rm -rf --one-file-system "$scratch"' EXIT
 # Lines matching $1 in $2, with $3 (a sed expression) cut off, counted once each.
 count_unique() { { grep -E "$1" "$2" || true; } | { grep -v "Test run with" || true; } | sed -E "$3" | sort -u | wc -l; }
 # The end-to-end tests run the real areasd and areasctl binaries: build them first.
@@ -81,7 +139,16 @@ phase 30m build swift build || status=$?
 # The event stream names each test's tags: the race run below is chosen from it.
 export SWT_EXPERIMENTAL_EVENT_STREAM_FIELDS_ENABLED=1
 touch "$log.started"
-[ "$status" -eq 0 ] && { phase 25m tests swift test --experimental-event-stream-output "$log.events" --experimental-event-stream-version 0 || status=$?; }
+if [ "$status" -eq 0 ]; then
+  stop_after_failures "$log.events" & watcher=$!
+  phase 25m tests swift test --experimental-event-stream-output "$log.events" --experimental-event-stream-version 0 || status=$?
+  kill "$watcher" 2>/dev/null || true
+  wait "$watcher" 2>/dev/null || true
+  if [ -e "$log.stopped" ]; then
+    echo "== stopped $(cat "$log.stopped") s into the tests, when $max_failed had failed; the rest did not run (AREAS_TESTS_MAX_FAILED=0 runs them all)"
+    status=1
+  fi
+fi
 # Tests keep to their own folders: nothing of areas' written into the home folder (the README's
 # sample config keeps its snapshot in ~/.cache/areas-samples; a test must give its own).
 outside=$(find "$HOME" -maxdepth 3 -path "*areas*" -newer "$log.started" 2>/dev/null | head -n 5)
