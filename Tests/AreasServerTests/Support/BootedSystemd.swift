@@ -95,10 +95,13 @@ final class BootedSystemd {
         throw DidNotBoot(description: "systemd says '\(state)' after 60 s: \(log.text)")
     }
 
-    /// Runs `command` with bash inside the container, killed after `seconds`.
+    /// Runs `command` with bash inside the container, killed after `seconds`. Without this
+    /// process's `TMPDIR`: that folder is in this machine's /tmp, and the container has a /tmp
+    /// of its own.
     @discardableResult
     func run(_ command: String, seconds: Double = 30) throws -> (status: Int32, stdout: String, stderr: String) {
-        try Binaries.run("/usr/bin/timeout", ["--kill-after=5", String(Int(seconds)), Self.nsenter, "-t", String(initPID), "-a", "/bin/bash", "-c", command],
+        try Binaries.run("/usr/bin/timeout", ["--kill-after=5", String(Int(seconds)), Self.nsenter, "-t", String(initPID), "-a",
+                                              "/usr/bin/env", "-u", "TMPDIR", "/bin/bash", "-c", command],
                          seconds: seconds + 10)
     }
 
