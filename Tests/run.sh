@@ -86,26 +86,6 @@ kill_test_processes() {
   done
   pkill -KILL -f "$PWD/.build/[^ ]*/areasd" 2>/dev/null || true
 }
-# Tests that recorded an issue in a Swift Testing event stream, each once.
-failed_in_events() {
-  /usr/bin/python3 - "$1" <<'PY'
-import json, sys
-failed = set()
-try:
-    lines = open(sys.argv[1], encoding="utf-8", errors="replace")
-except OSError:
-    lines = []
-for line in lines:
-    try:
-        record = json.loads(line)
-    except ValueError:
-        continue  # the line being written
-    event = record.get("payload", {})
-    if record.get("kind") == "event" and event.get("kind") == "issueRecorded" and not event.get("issue", {}).get("isKnown"):
-        failed.add(event.get("testID", ""))
-print(len(failed))
-PY
-}
 # A breakage as wide as a daemon that answers nothing fails nearly every test, each after
 # waiting out its deadlines on one of two cores; its first failures say what broke, so the run
 # stops once this many tests have failed instead of spending the phase's deadline
@@ -114,13 +94,35 @@ max_failed=${AREAS_TESTS_MAX_FAILED:-10}
 stop_after_failures() {
   [ "$max_failed" -gt 0 ] || return 0
   local started; started=$(date +%s)
-  while sleep 2; do
-    if [ "$(failed_in_events "$1")" -ge "$max_failed" ]; then
-      echo "$(( $(date +%s) - started ))" > "$log.stopped"
-      kill_test_processes
-      return 0
-    fi
-  done
+  # Reads the event stream as it grows, each record once (a test that records thousands of
+  # issues makes it hundreds of megabytes).
+  /usr/bin/python3 - "$1" "$max_failed" <<'PY' || return 0
+import json, sys, time
+path, limit = sys.argv[1], int(sys.argv[2])
+failed, offset, pending = set(), 0, b""
+while len(failed) < limit:
+    time.sleep(2)
+    try:
+        with open(path, "rb") as stream:
+            stream.seek(offset)
+            chunk = stream.read()
+    except OSError:
+        continue
+    offset += len(chunk)
+    lines = (pending + chunk).split(b"\n")
+    pending = lines.pop()  # the line being written
+    for line in lines:
+        if b'"issueRecorded"' not in line:
+            continue
+        try:
+            event = json.loads(line).get("payload", {})
+        except ValueError:
+            continue
+        if event.get("kind") == "issueRecorded" and not event.get("issue", {}).get("isKnown"):
+            failed.add(event.get("testID", ""))
+PY
+  echo "$(( $(date +%s) - started ))" > "$log.stopped"
+  kill_test_processes
 }
 # Everything the tests make goes into one folder of the run's own, removed at exit however the
 # run ended: a test process killed mid-test cannot remove its folders itself. Readable by all,
@@ -142,7 +144,7 @@ touch "$log.started"
 if [ "$status" -eq 0 ]; then
   stop_after_failures "$log.events" & watcher=$!
   phase 25m tests swift test --experimental-event-stream-output "$log.events" --experimental-event-stream-version 0 || status=$?
-  kill "$watcher" 2>/dev/null || true
+  pkill -P "$watcher" 2>/dev/null || true
   wait "$watcher" 2>/dev/null || true
   if [ -e "$log.stopped" ]; then
     echo "== stopped $(cat "$log.stopped") s into the tests, when $max_failed had failed; the rest did not run (AREAS_TESTS_MAX_FAILED=0 runs them all)"
