@@ -142,7 +142,8 @@ phase 30m build swift build || status=$?
 export SWT_EXPERIMENTAL_EVENT_STREAM_FIELDS_ENABLED=1
 touch "$log.started"
 if [ "$status" -eq 0 ]; then
-  stop_after_failures "$log.events" & watcher=$!
+  # Its stderr is dropped: when the tests end first a signal ends it, which bash reports.
+  stop_after_failures "$log.events" 2>/dev/null & watcher=$!
   phase 25m tests swift test --experimental-event-stream-output "$log.events" --experimental-event-stream-version 0 || status=$?
   pkill -P "$watcher" 2>/dev/null || true
   wait "$watcher" 2>/dev/null || true
