@@ -95,7 +95,7 @@ stop_after_failures() {
   [ "$max_failed" -gt 0 ] || return 0
   local started; started=$(date +%s)
   # Reads the event stream as it grows, each record once (a test that records thousands of
-  # issues makes it hundreds of megabytes).
+  # issues, each with its backtrace, makes it tens of megabytes).
   /usr/bin/python3 - "$1" "$max_failed" <<'PY' || return 0
 import json, sys, time
 path, limit = sys.argv[1], int(sys.argv[2])

@@ -23,7 +23,7 @@ package enum DaemonQuestions {
     /// cannot be reached, answers nothing within `deadline` (`refreshDeadline` for a refresh,
     /// `healthDeadline` for `health`, else `answerDeadline`), or answers something unreadable.
     ///
-    /// A daemon that let a question of 5 s or more go unanswered is not asked again: nil at
+    /// A daemon that let a question go unanswered past its deadline is not asked again: nil at
     /// once (`SilentPeers`).
     @Sendable package static func ask(_ socket: String, _ request: String, deadline: Double? = nil) -> JSONValue? {
         let line = Array(request.utf8)
@@ -50,7 +50,7 @@ package enum DaemonQuestions {
             let answer = try client.send(line)
             return try? JSONParser.parse(answer)
         } catch {
-            if error.kind == .timedOut && deadline >= 5 { SilentPeers.insert(socket) }
+            if error.kind == .timedOut { SilentPeers.unanswered(socket, within: deadline) }
             return nil
         }
     }

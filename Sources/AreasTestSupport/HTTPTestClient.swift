@@ -47,9 +47,9 @@ package final class HTTPTestClient {
         try send((["\(method) \(target) HTTP/1.1", "Host: areas.test"] + fields).joined(separator: "\r\n") + "\r\n\r\n")
         do {
             return try response(bodyExpected: method != "HEAD")
-        } catch let error as SystemError where error.errno == EAGAIN && timeoutSeconds >= 5 {
+        } catch let error as SystemError where error.errno == EAGAIN {
             // A whole, well-formed request unanswered: no later one will be.
-            SilentPeers.insert(address)
+            SilentPeers.unanswered(address, within: timeoutSeconds)
             throw error
         }
     }
