@@ -67,6 +67,8 @@ let package = Package(
         // For tests and benchmarks only: a loopback HTTP server, synthetic points, the brute-force
         // reference searches, fixtures, asking a running daemon. Never linked into areasd or areasctl.
         .target(name: "AreasTestSupport", dependencies: ["AreasCore", "AreasProtocol", "AreasIngest", "AreasControl", "AreasSystem"]),
+        // Swift Testing traits every suite takes; apart from AreasTestSupport, which areas-bench links.
+        .target(name: "AreasTestTraits"),
 
         .executableTarget(name: "areasd", dependencies: ["AreasServer", "AreasSystem"]),
         .executableTarget(name: "areasctl", dependencies: ["AreasControl", "AreasProtocol", "AreasSystem"]),
@@ -76,15 +78,15 @@ let package = Package(
             exclude: ["README.md"]),
 
         // One test target per layer.
-        .testTarget(name: "AreasCoreTests", dependencies: ["AreasCore", "AreasTestSupport"]),
-        .testTarget(name: "AreasSystemTests", dependencies: ["AreasSystem"]),
-        .testTarget(name: "AreasProtocolTests", dependencies: ["AreasProtocol", "AreasCore", "AreasTestSupport"]),
+        .testTarget(name: "AreasCoreTests", dependencies: ["AreasTestTraits", "AreasCore", "AreasTestSupport"]),
+        .testTarget(name: "AreasSystemTests", dependencies: ["AreasTestTraits", "AreasSystem"]),
+        .testTarget(name: "AreasProtocolTests", dependencies: ["AreasTestTraits", "AreasProtocol", "AreasCore", "AreasTestSupport"]),
         .testTarget(
-            name: "AreasIngestTests", dependencies: ["AreasIngest", "AreasCore", "AreasProtocol", "AreasSystem", "AreasTestSupport"],
+            name: "AreasIngestTests", dependencies: ["AreasTestTraits", "AreasIngest", "AreasCore", "AreasProtocol", "AreasSystem", "AreasTestSupport"],
             exclude: ["Fixtures"]),
         .testTarget(
             name: "AreasServerTests",
-            dependencies: ["AreasServer", "AreasIngest", "AreasCore", "AreasProtocol", "AreasSystem", "AreasControl", "AreasTestSupport"]),
-        .testTarget(name: "AreasControlTests", dependencies: ["AreasControl", "AreasCore", "AreasProtocol", "AreasSystem", "AreasTestSupport"]),
+            dependencies: ["AreasTestTraits", "AreasServer", "AreasIngest", "AreasCore", "AreasProtocol", "AreasSystem", "AreasControl", "AreasTestSupport"]),
+        .testTarget(name: "AreasControlTests", dependencies: ["AreasTestTraits", "AreasControl", "AreasCore", "AreasProtocol", "AreasSystem", "AreasTestSupport"]),
     ]
 )

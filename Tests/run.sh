@@ -51,15 +51,18 @@ if ! /usr/bin/python3 -c "import mapbox_vector_tile" 2>/dev/null && [ "$(id -u)"
     || echo "note: could not install mapbox-vector-tile; the tile tests read tiles with this package's decoder only (they say so below)"
 fi
 # Each phase has a deadline, so a hang ends with a message naming what was killed instead of
-# spending CI's whole limit; daemons a failed test left behind are killed after it.
+# spending CI's whole limit. A phase runs in the background and is waited for, so the traps
+# below still run (and end it) when this script is told to stop.
 phase() {
   local limit=$1 name=$2; shift 2
   local started; started=$(date +%s)
   local rc=0
   # Into a file, not a pipe: a test process that outlives swift test (it starts it in a
   # process group of its own) could hold a pipe open, and the phase would never end.
-  timeout --kill-after=30 "$limit" "$@" > "$log.$name" 2>&1 || rc=$?
-  kill_test_processes
+  timeout --kill-after=30 "$limit" "$@" > "$log.$name" 2>&1 &
+  echo $! > "$log.running"
+  wait $! || rc=$?
+  rm -f "$log.running"
   cat "$log.$name"
   cat "$log.$name" >> "$log"
   if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
@@ -69,23 +72,27 @@ phase() {
   echo "== $name: $(( $(date +%s) - started )) s, exit $rc"
   return "$rc"
 }
-# What a test process killed mid-test leaves behind: the containers it booted (their overlays
-# unmounted) and the daemons it started.
-kill_test_processes() {
-  local tests test container root
-  tests=$(pgrep -f "$PWD/.build/[^ ]*\.xctest" || true)
-  for test in $tests; do
-    for container in $(pgrep -P "$test" -x systemd-nspawn || true); do
-      root=$(tr '\0' '\n' < "/proc/$container/cmdline" 2>/dev/null | sed -n '/^-D$/{n;p;q}' || true)
-      # The container's PID 1 first: it outlives nspawn, and with it every process inside.
-      pkill -KILL -P "$container" 2>/dev/null || true
-      kill -KILL "$container" 2>/dev/null || true
-      [ -z "$root" ] || umount -l "$root" 2>/dev/null || true
-    done
-    kill -KILL "$test" 2>/dev/null || true
-  done
-  pkill -KILL -f "$PWD/.build/[^ ]*/areasd" 2>/dev/null || true
+# Ends the phase that is running, if one is (`timeout` passes the signal on to its command),
+# and waits a little for it to go.
+stop_phase() {
+  local running tries=0
+  running=$(cat "$log.running" 2>/dev/null) || return 0
+  kill -TERM "$running" 2>/dev/null || true
+  while kill -0 "$running" 2>/dev/null && [ $tries -lt 100 ]; do sleep 0.1; tries=$((tries + 1)); done
 }
+# The test phases run in a PID namespace of their own, whose first process is swift test:
+# when it ends, or is killed, the kernel kills every process left in the namespace (the test
+# process, the daemons, browsers and servers it started, the containers it booted, whose
+# overlays go with the namespace's mounts), and nothing outside it, such as a daemon the
+# user started from this same checkout. The namespace's own /proc keeps the tests' view of
+# their children's ids the same as their own. It needs root; elsewhere the tests' own clean-up
+# (each test kills what it started, and the test process its daemons at exit) is all there is.
+isolated=()
+if [ "$(id -u)" -eq 0 ] && unshare --pid --fork --mount-proc --kill-child true 2>/dev/null; then
+  isolated=(unshare --pid --fork --mount-proc --kill-child --)
+else
+  echo "note: not root, or no PID namespaces here: what a killed test process started is not cleaned up by this script"
+fi
 # A breakage as wide as a daemon that answers nothing fails nearly every test, each after
 # waiting out its deadlines on one of two cores; its first failures say what broke, so the run
 # stops once this many tests have failed instead of spending the phase's deadline
@@ -122,7 +129,7 @@ while len(failed) < limit:
             failed.add(event.get("testID", ""))
 PY
   echo "$(( $(date +%s) - started ))" > "$log.stopped"
-  kill_test_processes
+  stop_phase
 }
 # Everything the tests make goes into one folder of the run's own, removed at exit however the
 # run ended: a test process killed mid-test cannot remove its folders itself. Readable by all,
@@ -130,7 +137,9 @@ PY
 scratch=$(mktemp -d /tmp/areas-tests.XXXXXX)
 chmod 0755 "$scratch"
 export TMPDIR="$scratch/"
-trap 'rm -f "$log" "$log".*; rm -rf --one-file-system "$scratch"' EXIT
+trap 'stop_phase; rm -f "$log" "$log".*; rm -rf --one-file-system "$scratch"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 # Lines matching $1 in $2, with $3 (a sed expression) cut off, counted once each.
 count_unique() { { grep -E "$1" "$2" || true; } | { grep -v "Test run with" || true; } | sed -E "$3" | sort -u | wc -l; }
 # The end-to-end tests run the real areasd and areasctl binaries: build them first.
@@ -140,11 +149,25 @@ phase 30m build swift build || status=$?
 [ "$status" -eq 0 ] && { phase 10m fuzz-targets bash Tests/Fuzz/run.sh --check || status=$?; }
 # The event stream names each test's tags: the race run below is chosen from it.
 export SWT_EXPERIMENTAL_EVENT_STREAM_FIELDS_ENABLED=1
-touch "$log.started"
+# How many test cases run at once: twice the cores. Every suite runs its bodies off the
+# cooperative pool (AreasTestTraits), so a test waiting on a daemon holds no thread another
+# test needs, and a queued test's time limit has not begun; without a bound, every test would
+# start its daemons at once.
+export SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=${SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH:-$(( 2 * $(nproc) ))}
+# What the tests run keeps its own files in the home folder unless told otherwise: Foundation's
+# URLSession a cache and a cookie folder (in the test process and in every daemon it starts),
+# Chromium its profile, fish its settings. Told here, they go into the run's folder, with
+# SwiftPM's caches for the test runs.
+export XDG_CACHE_HOME="$scratch/cache" XDG_DATA_HOME="$scratch/data" XDG_CONFIG_HOME="$scratch/config" XDG_STATE_HOME="$scratch/state"
+# The home folder as it was before the tests: every file and folder, a file with its time.
+home_listing() {
+  find "$HOME" -xdev \( -path "$scratch" -prune \) -o \( -type d -printf 'folder %p\n' \) -o -printf 'file %T@ %p\n' 2>/dev/null | sort
+}
+[ "$status" -eq 0 ] && home_listing > "$log.home-before"
 if [ "$status" -eq 0 ]; then
   # Its stderr is dropped: when the tests end first a signal ends it, which bash reports.
   stop_after_failures "$log.events" 2>/dev/null & watcher=$!
-  phase 25m tests swift test --experimental-event-stream-output "$log.events" --experimental-event-stream-version 0 || status=$?
+  phase 25m tests "${isolated[@]}" swift test --experimental-event-stream-output "$log.events" --experimental-event-stream-version 0 || status=$?
   pkill -P "$watcher" 2>/dev/null || true
   wait "$watcher" 2>/dev/null || true
   if [ -e "$log.stopped" ]; then
@@ -152,10 +175,6 @@ if [ "$status" -eq 0 ]; then
     status=1
   fi
 fi
-# Tests keep to their own folders: nothing of areas' written into the home folder (the README's
-# sample config keeps its snapshot in ~/.cache/areas-samples; a test must give its own).
-outside=$(find "$HOME" -maxdepth 3 -path "*areas*" -newer "$log.started" 2>/dev/null | head -n 5)
-if [ -n "$outside" ]; then echo "tests wrote outside their folders:"; echo "$outside"; status=1; fi
 # The tests tagged `.concurrent` again under ThreadSanitizer: many clients during refresh
 # swaps, shutdown under load, the fetcher's task group. Chosen by the tag as the main run's
 # event stream records it, so a renamed test stays in the race run; the daemons those tests
@@ -186,7 +205,7 @@ PY
     echo "no test is tagged .concurrent in the main run's event stream: the race run selects nothing"; race=1
   else
     reports=$(mktemp -d)
-    TSAN_OPTIONS="log_path=$reports/race" phase 30m race swift test --sanitize=thread --disable-xctest --filter "$filter" || race=$?
+    TSAN_OPTIONS="log_path=$reports/race" phase 30m race "${isolated[@]}" swift test --sanitize=thread --disable-xctest --filter "$filter" || race=$?
     raced=$(count_unique "^✔ Test .* passed after" "$log.race" "s/ passed after.*//")
     if ls "$reports"/race.* >/dev/null 2>&1; then
       echo "ThreadSanitizer reported a race:"; cat "$reports"/race.*; race=1
@@ -202,6 +221,18 @@ PY
     rm -rf "$reports"
   fi
   [ "$race" -eq 0 ] || status=1
+fi
+# Tests keep to their own folders: whatever appeared or changed in the home folder while they
+# ran (both runs) fails the run, named (the README's sample config keeps its snapshot in
+# ~/.cache/areas-samples; a test gives its own).
+if [ -e "$log.home-before" ]; then
+  home_listing > "$log.home-after"
+  outside=$(comm -13 "$log.home-before" "$log.home-after" | sed -E 's/^(folder|file [0-9.]+) //')
+  if [ -n "$outside" ]; then
+    echo "the tests wrote into the home folder ($HOME), outside their own folders:"
+    echo "$outside" | head -n 20
+    status=1
+  fi
 fi
 # One plain summary line for the main run, each test once: XCTest's "Test Case ... passed",
 # Swift Testing's "✔ Test ... passed" (a parameterised test counts once) and "➜ Test ...

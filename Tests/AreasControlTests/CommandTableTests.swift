@@ -1,10 +1,11 @@
 import AreasControl
 import AreasSystem
 import Testing
+import AreasTestTraits
 
 /// The table is what help, completions and the manual say; the parser must agree with it: each
 /// command accepts exactly the options the table lists for it.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.offThePool, .timeLimit(.minutes(5)))
 struct CommandTableTests {
     /// Operands that make each command's line valid, and a value each option accepts.
     static let operands: [String: [String]] = [

@@ -3,10 +3,11 @@ import AreasCore
 import AreasProtocol
 import AreasSystem
 import Testing
+import AreasTestTraits
 
 /// areasctl's command lines: each must become the request the daemon's own parser reads back as
 /// the same question (the parser is the oracle), and each bad line a usage error.
-@Suite(.timeLimit(.minutes(5))) struct ControlCommandTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct ControlCommandTests {
     @Test(arguments: [
         (["near", "37.53", "126.97", "-k", "3"], Request.near(point: GeoPoint(uncheckedLatitude: 37.53, longitude: 126.97), k: 3, maxMeters: nil, kind: .all, region: Region(), output: .full)),
         (["near", "37.53", "126.97", "--max-meters", "500", "--kind", "smoking", "--output", "ids"],

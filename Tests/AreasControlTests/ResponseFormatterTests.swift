@@ -2,9 +2,10 @@ import AreasControl
 import AreasProtocol
 import Foundation
 import Testing
+import AreasTestTraits
 
 /// What areasctl prints for the daemon's answers, and its exit status.
-@Suite(.timeLimit(.minutes(5))) struct ResponseFormatterTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct ResponseFormatterTests {
     private func render(_ answer: String, _ arguments: [String]) throws -> ResponseFormatter.Output {
         ResponseFormatter.render(Array(answer.utf8), for: try ControlCommand.parse(arguments))
     }
@@ -114,7 +115,7 @@ import Testing
 }
 
 /// `stats` for people: the day's upstream requests appear when some were made.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.offThePool, .timeLimit(.minutes(5)))
 struct StatsRequestsTodayTests {
     static func stats(_ requests: Int, geocoder: Int) -> String {
         #"{"ok":true,"version":"0.5.0","areas":3,"byKind":{"smoking":1,"nonsmoking":2},"bySource":{"zones":{"areas":3,"fetchedAt":1796090000,"ageSeconds":60,"lastAttemptAt":1796090000,"lastSuccessAt":1796090000,"lastStatus":"updated","lastError":null,"requestsToday":\#(requests)}},"geocoderRequestsToday":\#(geocoder),"snapshot":{"path":"/x","bytes":10,"ageSeconds":60},"uptimeSeconds":5,"queriesServed":0,"refreshing":false,"lastRefresh":null}"#

@@ -3,11 +3,12 @@ import AreasCore
 import AreasProtocol
 import AreasSystem
 import Testing
+import AreasTestTraits
 
 /// areasctl as a shell user meets it: values it can tell are wrong are usage errors (exit 2)
 /// with the fix in the message, every format prints what it names for every command, and
 /// `check` answers a script with its exit status.
-@Suite(.timeLimit(.minutes(5))) struct ShellUseTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct ShellUseTests {
     @Test(arguments: [
         (["bbox", "38", "126", "37", "127"], "SOUTH (38) is north of NORTH (37)"),
         (["bbox", "37", "127", "38", "126"], "WEST (127) is east of EAST (126)"),

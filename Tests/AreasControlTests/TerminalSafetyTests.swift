@@ -2,10 +2,11 @@ import AreasControl
 import AreasProtocol
 import Foundation
 import Testing
+import AreasTestTraits
 
 /// Upstream text reaches a terminal: names with escape sequences, CR/LF, NUL and the Unicode
 /// line separators must arrive visible and inert; `--json` stays the daemon's exact bytes.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.offThePool, .timeLimit(.minutes(5)))
 struct TerminalSafetyTests {
     /// A name an upstream could publish: a title change (OSC), a screen clear, CR/LF, a NUL,
     /// NEL and LINE SEPARATOR.

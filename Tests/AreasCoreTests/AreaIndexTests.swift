@@ -2,8 +2,9 @@ import Foundation
 import Testing
 @testable import AreasCore
 @testable import AreasTestSupport
+import AreasTestTraits
 
-@Suite(.tags(.concurrent), .timeLimit(.minutes(5)))
+@Suite(.tags(.concurrent), .offThePool, .timeLimit(.minutes(5)))
 final class AreaIndexTests {
     private func areas(_ count: Int) -> [Area] {
         SyntheticPoints.clustered(count: count, seed: 9).enumerated().map { i, point in

@@ -2,8 +2,9 @@ import Foundation
 import Testing
 @testable import AreasCore
 @testable import AreasTestSupport
+import AreasTestTraits
 
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.offThePool, .timeLimit(.minutes(5)))
 final class AreaTableTests {
     /// Areas with repeated, empty, long and non-ASCII strings and varying field lists.
     private func areas(_ count: Int, seed: UInt64) -> [Area] {

@@ -3,12 +3,13 @@ import Foundation
 import AreasProtocol
 import AreasTestSupport
 import Testing
+import AreasTestTraits
 
 /// `clusters` and the vector tiles against brute force over clustered points: for every view,
 /// kind and zoom, every area of the view in exactly one entry, each cluster the cell's areas,
 /// the entries within the limit; each tile exactly the areas whose pixel lies in it, clustered
 /// alike, read back with a decoder written apart from the encoder.
-@Suite(.timeLimit(.minutes(5))) struct ClusteringTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct ClusteringTests {
     static let index: AreaIndex = {
         let points = SyntheticPoints.clustered(count: 20_000, seed: 3)
         return AreaIndex(areas: points.enumerated().map { i, point in

@@ -1,7 +1,8 @@
 import Testing
 @testable import AreasCore
+import AreasTestTraits
 
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.offThePool, .timeLimit(.minutes(5)))
 struct ControlCharacterTests {
     @Test(arguments: [
         ("서울역 광장 1번출구", "서울역 광장 1번출구"),

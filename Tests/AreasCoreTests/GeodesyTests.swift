@@ -2,8 +2,9 @@ import Foundation
 import Testing
 @testable import AreasCore
 @testable import AreasTestSupport
+import AreasTestTraits
 
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.offThePool, .timeLimit(.minutes(5)))
 final class GeodesyTests {
     /// Distance by the spherical law of cosines in vector form: an independent formula.
     private func vectorDistance(_ a: GeoPoint, _ b: GeoPoint) -> Double {

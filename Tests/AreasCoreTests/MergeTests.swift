@@ -1,11 +1,12 @@
 import AreasCore
 import AreasTestSupport
 import Testing
+import AreasTestTraits
 
 /// Merging against a brute force that compares every record with every area formed before
 /// it (no grid), on clustered data where most records have a neighbour within the distance:
 /// the same areas, and the invariants an operator relies on.
-@Suite(.timeLimit(.minutes(5))) struct MergeTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct MergeTests {
     static let places = ["용산역 광장", "서울역 1번출구", "아이파크몰 8층 옥상", "아이파크몰 달 주차장 4.5층", "전쟁기념관 정문", "흡연부스"]
 
     /// Records of `sources` sources around a few points, names written as sources write them.

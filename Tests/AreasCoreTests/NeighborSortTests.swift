@@ -2,10 +2,11 @@ import Foundation
 import Testing
 @testable import AreasCore
 @testable import AreasTestSupport
+import AreasTestTraits
 
 /// The bucketed sort against the standard library's, on the shapes a radius query produces and
 /// on ones it rarely does: crowds at one distance, a single far outlier, zeros.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.offThePool, .timeLimit(.minutes(5)))
 final class NeighborSortTests {
     @Test func matchesTheStandardSort() {
         var random = SplitMix64(seed: 61)

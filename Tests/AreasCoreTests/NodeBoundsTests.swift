@@ -2,10 +2,11 @@ import Foundation
 import Testing
 @testable import AreasCore
 @testable import AreasTestSupport
+import AreasTestTraits
 
 /// The single-precision node bounds prune the nearest search: if one ever exceeded the true
 /// distance an answer would be lost, and if they were loose the search would open more nodes.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.offThePool, .timeLimit(.minutes(5)))
 final class NodeBoundsTests {
     /// Lower bounds for `boxes` seen from `query`, through the vector path.
     private func vectorBounds(_ boxes: [GeoBox], from query: GeoPoint) -> [Double] {

@@ -1,10 +1,11 @@
 import AreasTestSupport
 import Testing
 @testable import AreasCore
+import AreasTestTraits
 
 /// Every tree query against `LinearScan`, which looks at every point: same ids, same order,
 /// over data sets chosen for the shapes that break spatial indexes.
-@Suite(.timeLimit(.minutes(5))) struct PackedRTreeTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct PackedRTreeTests {
     struct Dataset: Sendable, CustomTestStringConvertible {
         let name: String
         let points: [GeoPoint]

@@ -1,9 +1,10 @@
 import AreasCore
 import Testing
+import AreasTestTraits
 
 /// The name rule on pairs shaped like the real published files: the same place written by the
 /// district, the city and the national data, and neighbouring places that must stay apart.
-@Suite struct PlaceNameTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct PlaceNameTests {
     struct Pair: Sendable, CustomTestStringConvertible {
         var a: String
         var b: String

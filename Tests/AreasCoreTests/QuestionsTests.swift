@@ -2,9 +2,10 @@ import Foundation
 import Testing
 @testable import AreasCore
 @testable import AreasTestSupport
+import AreasTestTraits
 
 /// check, along and region filters against brute force over every area.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.offThePool, .timeLimit(.minutes(5)))
 final class QuestionsTests {
     private func dataset(_ count: Int, seed: UInt64) -> [Area] {
         var random = SplitMix64(seed: seed)

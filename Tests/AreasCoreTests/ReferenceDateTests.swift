@@ -1,10 +1,11 @@
 import AreasCore
 import Foundation
 import Testing
+import AreasTestTraits
 
 /// Reference dates as the portal's files write them, checked against Foundation's Gregorian
 /// calendar as an independent oracle.
-@Suite struct ReferenceDateTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct ReferenceDateTests {
     @Test(arguments: [
         ("2026-06-30", "2026-06-30"), ("2024.03.15", "2024-03-15"), ("2024/3/5", "2024-03-05"),
         ("20240131", "2024-01-31"), ("2025-12-31 00:00:00", "2025-12-31"), ("2024-02-29T09:00", "2024-02-29"),

@@ -2,9 +2,10 @@
 import AreasTestSupport
 import Foundation
 import Testing
+import AreasTestTraits
 
 /// Routes with long legs (searched in pieces of corridor), regions, and the work limit.
-@Suite(.timeLimit(.minutes(5))) struct RouteCorridorTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct RouteCorridorTests {
     static let index: AreaIndex = {
         let provinces = ["서울특별시", "경기도", "부산광역시"]
         let areas = SyntheticPoints.clustered(count: 20_000, seed: 71).enumerated().map { i, point in

@@ -2,10 +2,11 @@ import Foundation
 import Testing
 @testable import AreasCore
 @testable import AreasTestSupport
+import AreasTestTraits
 
 /// The packing order against what sort-tile-recursive must give on a square grid, where the
 /// right tiles are known exactly, and its basic promise on ragged data: a permutation.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.offThePool, .timeLimit(.minutes(5)))
 final class TileOrderTests {
     /// 64 x 64 points, 16 to a node: every leaf must be a 4 x 4 block of the grid and every
     /// node above it a 16 x 16 block, whatever order the points came in.

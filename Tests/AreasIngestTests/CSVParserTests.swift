@@ -1,8 +1,9 @@
 import Testing
 @testable import AreasIngest
+import AreasTestTraits
 
 /// RFC 4180's grammar, case by case, and the ways real files stray from it.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.offThePool, .timeLimit(.minutes(5)))
 struct CSVParserTests {
     @Test(arguments: [
         ("a,b,c\r\n1,2,3\r\n", [["a", "b", "c"], ["1", "2", "3"]]),

@@ -3,10 +3,11 @@ import Foundation
 import Glibc
 import Testing
 @testable import AreasIngest
+import AreasTestTraits
 
 /// A config file that cannot be read is reported in the system's plain words, and a FIFO or a
 /// folder at its path is refused without blocking.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.offThePool, .timeLimit(.minutes(5)))
 struct ConfigFileReadTests {
     @Test func aMissingFileIsSaidInPlainWords() {
         let message = Self.loadError("/nonexistent/areasd.json")

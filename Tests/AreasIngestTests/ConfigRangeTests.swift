@@ -1,10 +1,11 @@
 import Foundation
 import Testing
 @testable import AreasIngest
+import AreasTestTraits
 
 /// Every number in a config is range-checked at load (and so on SIGHUP, which loads the same
 /// way): values that once passed and then crashed or silently disabled something.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.offThePool, .timeLimit(.minutes(5)))
 struct ConfigRangeTests {
     static let source = #""name":"a","kind":"smoking","format":"odcloud-json","url":"https://x.example/api","fields":{"name":"n","latitude":"y","longitude":"x"}"#
 

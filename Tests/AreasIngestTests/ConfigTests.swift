@@ -3,8 +3,9 @@ import Testing
 @testable import AreasCore
 @testable import AreasIngest
 @testable import AreasTestSupport
+import AreasTestTraits
 
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.offThePool, .timeLimit(.minutes(5)))
 final class ConfigTests {
     @Test func bundledConfigsLoad() throws {
         let samples = try AreasConfig.load(path: Fixtures.path("config/areasd.json"))

@@ -4,8 +4,9 @@ import Testing
 @testable import AreasIngest
 @testable import AreasProtocol
 @testable import AreasTestSupport
+import AreasTestTraits
 
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.offThePool, .timeLimit(.minutes(5)))
 final class DecoderTests {
     let xml = DataGoKrXMLDecoder()
     let json = OdcloudJSONDecoder()
@@ -95,7 +96,7 @@ final class DecoderTests {
 
 /// Inputs the fuzzer once crashed on (Tests/Fuzz/regressions/TARGET/): each now gets an error
 /// (or, for HTTP heads that are well formed, an answer).
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.offThePool, .timeLimit(.minutes(5)))
 final class FuzzRegressionTests {
     @Test func everyRegressionInputIsRefusedCleanly() throws {
         let root = Fixtures.path("Tests/Fuzz/regressions")
@@ -130,7 +131,7 @@ final class FuzzRegressionTests {
     }
 }
 
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.offThePool, .timeLimit(.minutes(5)))
 final class UTF8ValidationTests {
     /// The hand-written validator against the standard library's, on random and edge bytes.
     @Test func agreesWithTheStandardLibrary() {
@@ -161,7 +162,7 @@ final class UTF8ValidationTests {
     }
 }
 
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.offThePool, .timeLimit(.minutes(5)))
 final class XMLPreflightTests {
     /// "<?" and "<!" (other than comments and CDATA) are refused wherever they fall, including
     /// across the scanner's eight-byte steps; '?' and '!' elsewhere are ordinary text.

@@ -3,10 +3,11 @@ import Foundation
 import Testing
 @testable import AreasIngest
 @testable import AreasTestSupport
+import AreasTestTraits
 
 /// The bundled district files, read as the sample config reads them, against the counts the
 /// generator recorded as it planted each row (`samples/district-files/expected.json`).
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.offThePool, .timeLimit(.minutes(5)))
 struct DistrictFileTests {
     /// One refresh of the sample config (recorded geocoder answers, no network), shared by the
     /// tests below; its geocoder memory goes to a folder of its own.
@@ -100,7 +101,7 @@ struct DistrictFileTests {
 
 /// The data portal cuts its file exports off at 10,000 rows: a file of exactly that many is
 /// taken, with a warning that it may be incomplete.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.offThePool, .timeLimit(.minutes(5)))
 struct PortalExportLimitTests {
     @Test(arguments: [9_999, 10_000])
     func rowsAtTheLimitAreWarnedOf(rows: Int) async throws {

@@ -5,10 +5,11 @@ import Testing
 @testable import AreasIngest
 @testable import AreasSystem
 @testable import AreasTestSupport
+import AreasTestTraits
 
 /// The fetcher and the refresh against a real HTTP server on loopback that serves the recorded
 /// pages, with faults injected per request.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.offThePool, .timeLimit(.minutes(5)))
 final class FetchTests {
     /// Serves the recorded XML pages by `pageNo`; `fault` may replace any answer.
     final class Upstream {

@@ -1,8 +1,9 @@
 import AreasIngest
 import Testing
+import AreasTestTraits
 
 /// The fetch times a leader sends followers in a header come back exactly, names and fractions.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.offThePool, .timeLimit(.minutes(5)))
 struct FetchTimesHeaderTests {
     @Test func timesSurviveTheHeaderWhole() {
         let times = ["yongsan": 1_796_096_241.623_451, "서울 흡연, 구역=1": 1_796_000_000.5, "a": 1_796_096_242]

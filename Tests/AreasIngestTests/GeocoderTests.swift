@@ -4,10 +4,11 @@ import Synchronization
 import Testing
 @testable import AreasIngest
 @testable import AreasTestSupport
+import AreasTestTraits
 
 /// The geocoder against a real local HTTP server speaking each provider's protocol: what it
 /// asks, how it reads answers and failures, its limits, and what it remembers.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.offThePool, .timeLimit(.minutes(5)))
 struct GeocoderTests {
     /// A folder with an address-only CSV of `rows` rows and a config that geocodes it through
     /// `server` as `provider`.

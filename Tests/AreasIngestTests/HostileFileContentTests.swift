@@ -3,11 +3,12 @@ import Foundation
 import Testing
 @testable import AreasIngest
 @testable import AreasTestSupport
+import AreasTestTraits
 
 /// District files at the edge of what a publisher could send: a 30 MB cell, a million columns,
 /// JSON nested past any row's need. Each is read or refused with a reason, within the page
 /// limit, and never crashes the reader.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.offThePool, .timeLimit(.minutes(5)))
 struct HostileFileContentTests {
     /// A refresh of one file source named `file` in `folder`, with `fields`.
     func refresh(_ folder: String, file: String, format: String = "csv", fields: String = #"{"name":"n","latitude":"lat","longitude":"lon"}"#) async throws -> SourceReport {

@@ -5,10 +5,11 @@ import AreasTestSupport
 import Foundation
 import Glibc
 import Testing
+import AreasTestTraits
 
 /// Snapshot files an attacker (or a broken disk) could leave: each is refused with a reason,
 /// quickly, without a crash, a hang or a huge allocation, and writing never follows a link.
-@Suite(.timeLimit(.minutes(5))) struct HostileSnapshotTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct HostileSnapshotTests {
     private let directory = Fixtures.temporaryDirectory()
     private var path: String { directory + "/areas.snapshot" }
 

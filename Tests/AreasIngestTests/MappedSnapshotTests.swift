@@ -3,12 +3,13 @@ import AreasCore
 import AreasTestSupport
 import Foundation
 import Testing
+import AreasTestTraits
 
 /// Format 5: the index is served from the mapped file. What is served in place must answer
 /// exactly as the index built in memory and as a brute-force scan; a file with a valid
 /// checksum and hostile numbers must be refused or be harmless; an old mapping must outlive
 /// its file; and a load must leave the file's pages out of the process's resident set.
-@Suite(.timeLimit(.minutes(5))) struct MappedSnapshotTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct MappedSnapshotTests {
     private let directory = Fixtures.temporaryDirectory()
     private var path: String { directory + "/areas.snapshot" }
 

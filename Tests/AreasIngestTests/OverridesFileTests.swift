@@ -3,10 +3,11 @@ import AreasIngest
 import AreasTestSupport
 import Foundation
 import Testing
+import AreasTestTraits
 
 /// Lines of an `overrides` file, each bad in one way: a clear message naming the line, and the
 /// good lines around it still read.
-@Suite struct OverridesFileTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct OverridesFileTests {
     @Test(arguments: [
         ("frobnicate,x,,,,,", "line 3: action 'frobnicate' is not one of hide, move, rename, add"),
         ("hide,,,,,,", "line 3: hide without an id"),

@@ -2,10 +2,11 @@ import AreasTestSupport
 import Foundation
 import Testing
 @testable import AreasIngest
+import AreasTestTraits
 
 /// `maxPageBytes`: a page larger than the limit is a transient failure naming its size, found
 /// from the declared length or while the body arrives, never after holding all of it.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.offThePool, .timeLimit(.minutes(5)))
 struct PageSizeLimitTests {
     @Test func aDeclaredLengthPastTheLimitIsRefused() async throws {
         let server = try LoopbackHTTPServer { _ in .body(status: 200, contentType: "text/xml", [UInt8](repeating: 0x20, count: 3 << 20)) }

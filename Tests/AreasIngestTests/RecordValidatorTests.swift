@@ -3,8 +3,9 @@ import Testing
 @testable import AreasCore
 @testable import AreasIngest
 @testable import AreasTestSupport
+import AreasTestTraits
 
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.offThePool, .timeLimit(.minutes(5)))
 final class RecordValidatorTests {
     let validator = RecordValidator(source: Fixtures.source(url: "http://unused"), bounds: SyntheticPoints.korea)
 

@@ -3,11 +3,12 @@ import AreasIngest
 import AreasTestSupport
 import Foundation
 import Testing
+import AreasTestTraits
 
 /// `dailyRequestLimit`: requests counted per source per Korean day, kept across restarts (a
 /// new `Refresher` reads the count file, as a restarted daemon does), and none made past the
 /// limit. The oracle is the loopback upstream's own count of requests it received.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.offThePool, .timeLimit(.minutes(5)))
 struct RequestQuotaTests {
     @Test(arguments: [1_796_050_800.0, 1_796_050_799.0, 0.0, 951_782_400.0, 1_709_164_800.0, 4_102_444_800.0])
     func theDayIsKoreasAsFoundationSaysIt(time: Double) throws {

@@ -1,9 +1,10 @@
 import AreasCore
 import AreasIngest
 import Testing
+import AreasTestTraits
 
 /// What a follower takes of a leader's snapshot, case by case against the one it serves.
-@Suite struct ShrinkGuardTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct ShrinkGuardTests {
     static func catalog(_ counts: [String: Int]) throws -> Catalog {
         var areas: [Area] = []
         for (source, count) in counts {

@@ -4,6 +4,7 @@ import AreasTestSupport
 import Foundation
 import Synchronization
 import Testing
+import AreasTestTraits
 
 /// What areasd asks of another host (an upstream, the geocoder, a leader) through one HTTP
 /// client, against a real loopback server: a peer that answers a byte at a time is cut off at
@@ -11,7 +12,7 @@ import Testing
 /// request, and no key, goes to the host it points at.
 /// The limit is the suite-wide five minutes: these tests await on the cooperative pool, which on
 /// a two-core machine the blocking daemon tests can hold for a minute before these run at all.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.offThePool, .timeLimit(.minutes(5)))
 struct SlowAndRedirectingPeerTests {
     @Test func aDrippingUpstreamEndsAtTheTimeOut() async throws {
         // 100,000 bytes at one every half second: 14 hours, with never a second of silence.

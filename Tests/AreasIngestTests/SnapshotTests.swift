@@ -4,8 +4,9 @@ import Testing
 @testable import AreasIngest
 @testable import AreasProtocol
 @testable import AreasTestSupport
+import AreasTestTraits
 
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.offThePool, .timeLimit(.minutes(5)))
 final class SnapshotTests {
     private func sampleCatalog() async throws -> Catalog {
         let config = try AreasConfig.load(path: Fixtures.path("config/areasd.json"))
@@ -82,7 +83,7 @@ final class SnapshotTests {
     }
 }
 
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.offThePool, .timeLimit(.minutes(5)))
 final class ChecksumTests {
     /// Published XXH64 test vectors (seed 0).
     @Test func knownVectors() {

@@ -4,12 +4,13 @@ import Foundation
 import Testing
 @testable import AreasIngest
 @testable import AreasTestSupport
+import AreasTestTraits
 
 /// `--discover` against the sources a person wrote by hand: for each sample file, the source
 /// discovery prints, put into a config as it is, serves exactly what the hand-written source
 /// serves (the same names, positions, regions and geocoded flags), and as many areas as the
 /// generator planted.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.offThePool, .timeLimit(.minutes(5)))
 struct SourceDiscoveryTests {
     /// A sample file, the hand-written source for it, and what discovery is told.
     struct Shape: Sendable, CustomTestStringConvertible {

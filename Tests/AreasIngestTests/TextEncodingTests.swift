@@ -1,9 +1,10 @@
 import AreasSystem
 import Testing
 @testable import AreasIngest
+import AreasTestTraits
 
 /// CP949 through the C library's iconv, checked against KS X 1001's own layout.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.offThePool, .timeLimit(.minutes(5)))
 struct TextEncodingTests {
     /// KS X 1001 lays its 2,350 Hangul syllables out in rows 0xB0-0xC8, columns 0xA1-0xFE, in
     /// dictionary order, which is also Unicode's: so decoding them all must give 2,350

@@ -1,9 +1,10 @@
 import AreasProtocol
 import Testing
+import AreasTestTraits
 
 /// The HTTP/1.1 request parser against RFC 9112's grammar: what it must accept, what it must
 /// refuse and with which status, and that a head arriving in pieces parses the same as whole.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.offThePool, .timeLimit(.minutes(5)))
 struct HTTPRequestParserTests {
     static func text(_ lines: [String]) -> [UInt8] { Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8) }
 
@@ -144,7 +145,7 @@ struct HTTPRequestParserTests {
 
 /// Empty lines before a request and heads that arrive a few bytes at a time: bounded, and
 /// scanned once.
-@Suite struct HTTPHeadResumeTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct HTTPHeadResumeTests {
     static let head = Array("GET /v1/check?lat=37.5&lon=127 HTTP/1.1\r\nHost: x\r\nAccept: */*\r\n\r\n".utf8)
 
     @Test func aFewEmptyLinesAreIgnoredMoreAreRefused() throws {

@@ -1,9 +1,10 @@
 import AreasProtocol
 import Testing
+import AreasTestTraits
 
 /// Each endpoint becomes the request the socket takes for the same question; the request
 /// parser is the oracle (the route must give the same request as the socket's own line).
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.offThePool, .timeLimit(.minutes(5)))
 struct HTTPRouteTests {
     static func head(_ target: String, accept: String? = nil, method: String = "GET") throws -> HTTPRequestHead {
         var lines = ["\(method) \(target) HTTP/1.1", "Host: x"]

@@ -2,8 +2,9 @@ import AreasTestSupport
 import Foundation
 import Testing
 @testable import AreasProtocol
+import AreasTestTraits
 
-@Suite(.timeLimit(.minutes(5))) struct JSONWriterTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct JSONWriterTests {
     /// Distances are written from whole centimetres; the text must be what the shortest form
     /// of the rounded value would be, and parse back to it.
     @Test func metersMatchTheShortestFormOfTheRoundedValue() throws {
@@ -131,7 +132,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(5))) struct JSONNumberTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct JSONNumberTests {
     /// The fast path for plain decimals must give exactly what the general conversion gives.
     @Test func plainDecimalsMatchTheGeneralConversion() throws {
         var random = SplitMix64(seed: 23)

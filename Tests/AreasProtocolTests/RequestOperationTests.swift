@@ -1,13 +1,14 @@
 import AreasCore
 import AreasProtocol
 import Testing
+import AreasTestTraits
 
 /// The protocol's vocabulary: every request writes a line the parser reads back as the same
 /// request, every operation has its requests here, and the router and the parser agree on what
 /// each operation reads.
 /// The suite-wide five minutes: on two cores the blocking daemon tests can hold the cooperative
 /// pool for over a minute before these quick ones get a thread.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.offThePool, .timeLimit(.minutes(5)))
 struct RequestOperationTests {
     static let point = GeoPoint(uncheckedLatitude: 37.5299, longitude: 126.9648)
     static let requests: [Request] = [
@@ -74,7 +75,7 @@ struct RequestOperationTests {
 
 /// `Request.httpTarget` against the HTTP front door's own router: every request but a refresh
 /// becomes a `GET` that routes back to the same request.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.offThePool, .timeLimit(.minutes(5)))
 struct HTTPTargetTests {
     @Test(arguments: RequestOperationTests.requests)
     func theTargetRoutesBackToTheRequest(request: Request) throws {

@@ -2,9 +2,10 @@ import AreasCore
 import AreasTestSupport
 import Testing
 @testable import AreasProtocol
+import AreasTestTraits
 
 /// Request lines: what each reads as, and the error each bad one gets, message and all.
-@Suite(.timeLimit(.minutes(5))) struct RequestTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct RequestTests {
     private static func parse(_ line: String) throws -> Request {
         try Request.parse(Array(line.utf8))
     }

@@ -2,9 +2,10 @@ import AreasTestSupport
 import Foundation
 import Testing
 import AreasCore
+import AreasTestTraits
 
 /// `areasd --check-config` and start-up, as the real binary runs them.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.offThePool, .timeLimit(.minutes(5)))
 struct CheckConfigTests {
     /// The daemons this test starts, killed when it ends however it ends.
     private let daemons = StartedDaemons()

@@ -4,10 +4,11 @@ import Glibc
 import Testing
 @testable import AreasServer
 @testable import AreasSystem
+import AreasTestTraits
 
 /// areasctl never hangs: a daemon that does not answer is a time-out (exit 3), a full one says
 /// busy.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.offThePool, .timeLimit(.minutes(5)))
 struct ClientTimeoutTests {
     /// A socket that accepts connections into its backlog and never answers: a stopped daemon.
     @Test func aDaemonThatNeverAnswersIsATimeOut() throws {

@@ -2,10 +2,11 @@ import AreasTestSupport
 import Foundation
 import Glibc
 import Testing
+import AreasTestTraits
 
 /// areasctl's usage errors through the real binary: one line naming the flag as typed, exit 2,
 /// before any connection; and a note naming the provinces the data has when none matched.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.offThePool, .timeLimit(.minutes(5)))
 struct CommandLineErrorsTests {
     @Test(arguments: [
         (["stats", "--kind", "smoking"], "--kind does not apply to stats"),

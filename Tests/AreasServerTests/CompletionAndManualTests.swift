@@ -3,10 +3,11 @@ import AreasServer
 import AreasTestSupport
 import Foundation
 import Testing
+import AreasTestTraits
 
 /// The completion scripts and manual pages the binaries print, run by the real shells and
 /// formatters: what a user pressing Tab would be offered, and whether man(1) reads the page.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.offThePool, .timeLimit(.minutes(5)))
 struct CompletionAndManualTests {
     static func script(_ shell: String) throws -> String {
         let run = try Binaries.run("areasctl", ["completion", shell])

@@ -8,9 +8,10 @@ import Testing
 @testable import AreasProtocol
 @testable import AreasServer
 @testable import AreasTestSupport
+import AreasTestTraits
 
 /// The real areasd and areasctl binaries, as an operator runs them.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.offThePool, .timeLimit(.minutes(5)))
 final class DaemonProcessTests {
     /// Killed when the test ends, however it ends.
     private let daemons = StartedDaemons()
@@ -136,7 +137,7 @@ final class DaemonProcessTests {
 }
 
 /// The real areasd against an upstream that turns bad between refreshes.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.offThePool, .timeLimit(.minutes(5)))
 final class DaemonFaultTests {
     /// The daemons this test starts, killed when it ends however it ends.
     private let daemons = StartedDaemons()

@@ -4,10 +4,11 @@ import Foundation
 import Glibc
 import Testing
 @testable import AreasSystem
+import AreasTestTraits
 
 /// Under a descriptor limit below `maxConnections`, areasd serves fewer connections and says
 /// so, and a client past them is told `busy` instead of hanging on an accept that fails.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.offThePool, .timeLimit(.minutes(5)))
 struct DescriptorLimitTests {
     /// The daemons this test starts, killed when it ends however it ends.
     private let daemons = StartedDaemons()

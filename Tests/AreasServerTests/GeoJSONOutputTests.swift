@@ -3,10 +3,11 @@ import AreasTestSupport
 import Foundation
 import Glibc
 import Testing
+import AreasTestTraits
 
 /// `areasctl --geojson` through the real client and daemon: every feature at its area's real
 /// position whatever `--output` says, and a truncated collection that says so.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.offThePool, .timeLimit(.minutes(5)))
 struct GeoJSONOutputTests {
     static func features(_ text: String) throws -> [JSONValue] {
         let collection = try JSONParser.parse(Array(text.utf8))

@@ -3,10 +3,11 @@ import AreasProtocol
 import AreasTestSupport
 import Foundation
 import Testing
+import AreasTestTraits
 
 /// Idle HTTP keep-alive connections cannot lock the operator out: the last eighth of
 /// `maxConnections` is kept for the line socket, where `health` and `refresh` are asked.
-@Suite(.timeLimit(.minutes(5))) struct HTTPReserveTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct HTTPReserveTests {
     @Test func httpClientsLeaveRoomForTheLineSocket() throws {
         let (daemon, address) = try SampleDaemon.withHTTP(extra: #""maxConnections": 16"#)
         defer { daemon.stop() }

@@ -4,10 +4,11 @@ import Testing
 @testable import AreasIngest
 @testable import AreasServer
 @testable import AreasSystem
+import AreasTestTraits
 
 /// `areasctl health` through the real client against a real socket: exit 0 only when the data
 /// is loaded, fresh, and every source's last refresh was taken; the same status with `--json`.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.offThePool, .timeLimit(.minutes(5)))
 struct HealthTests {
     @Test func aFailedSourceIsUnhealthyWhateverTheFormat() async throws {
         let (closed, port) = try Sockets.listenLoopbackTCP()
@@ -43,7 +44,7 @@ struct HealthTests {
 
 /// `stats` lists every configured source, a failing one included, with its last attempt, last
 /// success and last error.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.offThePool, .timeLimit(.minutes(5)))
 struct SourceStatsTests {
     @Test func aFailingSourceIsListedWithItsError() async throws {
         let (closed, port) = try Sockets.listenLoopbackTCP()
@@ -69,7 +70,7 @@ struct SourceStatsTests {
 /// A restart from the snapshot remembers how the last refresh went (`areas.history.json`):
 /// `health` and `stats` say what they said before it, a failed source included, instead of
 /// "healthy" with nothing known.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.offThePool, .timeLimit(.minutes(5)))
 struct RestartHistoryTests {
     /// The daemons this test starts, killed when it ends however it ends.
     private let daemons = StartedDaemons()

@@ -6,10 +6,11 @@ import Glibc
 import Synchronization
 import Testing
 @testable import AreasServer
+import AreasTestTraits
 
 /// What the log says: each request at debug level (op, time, outcome, never the text), and a
 /// refresh in which every source failed as one error line.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.offThePool, .timeLimit(.minutes(5)))
 struct LogLinesTests {
     @Test func debugLogsEachRequestWithoutItsText() throws {
         let daemon = try SampleDaemon(arguments: ["--log-level", "debug"])

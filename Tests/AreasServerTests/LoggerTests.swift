@@ -1,8 +1,9 @@
 import Testing
 @testable import AreasServer
+import AreasTestTraits
 
 /// One event is one line, whatever upstream text it carries.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.offThePool, .timeLimit(.minutes(5)))
 struct LoggerTests {
     @Test(arguments: [true, false])
     func upstreamTextCannotForgeAnEntry(journal: Bool) {

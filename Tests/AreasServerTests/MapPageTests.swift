@@ -2,13 +2,14 @@ import AreasProtocol
 import AreasTestSupport
 import Foundation
 import Testing
+import AreasTestTraits
 
 /// The map page in a real headless Chromium driven by Selenium (`Tests/Browser/map_page.py`)
 /// against a real daemon on the samples: it loads with no console error, asks only the daemon,
 /// draws exactly the clusters and areas `/v1/clusters` gives for its view, follows the kind
 /// switches, opens an area's details and shows `check` where one clicks. The screenshot it
 /// takes is kept in `.build/test-artifacts/map.png`.
-@Suite(.timeLimit(.minutes(5))) struct MapPageTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct MapPageTests {
     static let browser: Bool = {
         let files = ["/usr/bin/chromium", "/usr/bin/chromedriver", "/usr/share/javascript/leaflet/leaflet.js"]
         guard files.allSatisfy(FileManager.default.fileExists(atPath:)) else { return false }

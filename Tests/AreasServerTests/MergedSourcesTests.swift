@@ -5,6 +5,7 @@ import AreasTestSupport
 import Foundation
 import Glibc
 import Testing
+import AreasTestTraits
 
 /// A real areasd on the overlapping samples (`config/areasd.overlap.json`: the national XML
 /// zones and Yongsan's odcloud booths, re-published by the district's own file, the city-wide
@@ -12,7 +13,7 @@ import Testing
 /// (`samples/overlap/expected.json`): every planted pair one area, every planted neighbour
 /// apart, nothing lost, ids kept, dates right; the same after a restart and on a follower;
 /// with merging off, every record its own area.
-@Suite(.timeLimit(.minutes(5))) struct MergedSourcesTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct MergedSourcesTests {
     /// The daemons this test starts, killed when it ends however it ends.
     private let daemons = StartedDaemons()
 

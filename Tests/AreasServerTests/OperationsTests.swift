@@ -9,9 +9,10 @@ import Testing
 @testable import AreasServer
 @testable import AreasSystem
 @testable import AreasTestSupport
+import AreasTestTraits
 
 /// What an operator relies on: systemd notify and socket activation, signals, access control, logs.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.offThePool, .timeLimit(.minutes(5)))
 final class OperationsTests {
     private let directory = Fixtures.temporaryDirectory()
     /// The test's daemons, killed when it ends however it ends; then its folder is removed.

@@ -4,13 +4,14 @@ import AreasTestSupport
 import Foundation
 import Glibc
 import Testing
+import AreasTestTraits
 
 /// The operator's corrections (`overrides`) on the overlapping samples, as
 /// `samples/overlap/overrides-expected.json` says each line of `overrides.csv` acts: a booth
 /// hidden by its district record's id, one moved, one renamed by the city's record's id, one
 /// added, and four lines that cannot apply, reported by line. Kept across a restart and by a
 /// follower; an edit applies at the next refresh.
-@Suite(.timeLimit(.minutes(5))) struct OverridesTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct OverridesTests {
     /// The daemons this test starts, killed when it ends however it ends.
     private let daemons = StartedDaemons()
 

@@ -6,10 +6,11 @@ import AreasTestSupport
 import Foundation
 import Testing
 @testable import AreasServer
+import AreasTestTraits
 
 /// What the README promises of the service, asked over a real socket against the samples; the
 /// oracle is the samples themselves, read by the refresher in this process.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct PromisesTests {
+@Suite(.serialized, .offThePool, .timeLimit(.minutes(5))) struct PromisesTests {
     private static func sampleConfig() throws -> AreasConfig {
         try AreasConfig.load(path: Fixtures.path("config/areasd.json"))
     }

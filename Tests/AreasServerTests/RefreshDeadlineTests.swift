@@ -2,11 +2,12 @@ import AreasTestSupport
 import Foundation
 import Glibc
 import Testing
+import AreasTestTraits
 
 /// A source whose upstream drips its answer for ever (within its own generous time-out) does
 /// not hold a refresh past `refreshTimeoutSeconds`: it fails alone, the other source is taken
 /// and served, and the next refresh starts on time.
-@Suite(.timeLimit(.minutes(5))) struct RefreshDeadlineTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct RefreshDeadlineTests {
     /// The daemons this test starts, killed when it ends however it ends.
     private let daemons = StartedDaemons()
 

@@ -5,9 +5,10 @@ import Foundation
 import Glibc
 import Testing
 @testable import AreasSystem
+import AreasTestTraits
 
 /// SIGHUP applies every key it can to a running daemon and names the ones that need a restart.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.offThePool, .timeLimit(.minutes(5)))
 struct ReloadTests {
     /// The daemons this test starts, killed when it ends however it ends.
     private let daemons = StartedDaemons()
@@ -65,7 +66,7 @@ struct ReloadTests {
 
 /// SIGHUP refreshes only when what the data is made from changed: a new log level spends no
 /// upstream request, an edited source or a district file downloaded again does.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.offThePool, .timeLimit(.minutes(5)))
 struct ReloadRefreshTests {
     /// The daemons this test starts, killed when it ends however it ends.
     private let daemons = StartedDaemons()

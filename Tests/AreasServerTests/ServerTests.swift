@@ -8,9 +8,10 @@ import AreasIngest
 @testable import AreasServer
 @testable import AreasSystem
 @testable import AreasTestSupport
+import AreasTestTraits
 
 /// The daemon's protocol end to end over a real Unix socket, answers checked by brute force.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.offThePool, .timeLimit(.minutes(5)))
 final class ServerTests {
     @Test func queriesMatchBruteForce() async throws {
         let server = try await TestServer.samples()

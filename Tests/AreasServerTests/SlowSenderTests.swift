@@ -4,10 +4,11 @@ import Glibc
 import Testing
 @testable import AreasServer
 @testable import AreasSystem
+import AreasTestTraits
 
 /// A request line must be complete `requestTimeoutSeconds` after its first byte, however the
 /// bytes trickle in; the idle time-out between requests is unchanged.
-@Suite(.tags(.concurrent), .timeLimit(.minutes(5)))
+@Suite(.tags(.concurrent), .offThePool, .timeLimit(.minutes(5)))
 struct SlowSenderTests {
     static func server(requestTimeout: Double) async throws -> TestServer {
         var limits = ConnectionServer.Limits()

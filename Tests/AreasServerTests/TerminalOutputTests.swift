@@ -3,11 +3,12 @@ import AreasProtocol
 import AreasTestSupport
 import Foundation
 import Testing
+import AreasTestTraits
 
 /// What areasctl prints for a terminal, through the real binaries and the sample daemon:
 /// tables that fit `COLUMNS`, and `stats` with ages and local dates where the daemon sends
 /// epochs. The oracles are the same answers in `--format tsv` and `--json`.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct TerminalOutputTests {
+@Suite(.serialized, .offThePool, .timeLimit(.minutes(5))) struct TerminalOutputTests {
     let daemon: SampleDaemon
     init() throws { daemon = try SampleDaemon() }
 

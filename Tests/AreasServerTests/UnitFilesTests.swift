@@ -1,11 +1,12 @@
 import AreasTestSupport
 import Foundation
 import Testing
+import AreasTestTraits
 
 /// The shipped systemd units: valid for systemd's own checker, confined to the exposure the
 /// README and the Operating article promise (1.2), letting the group areas query through a
 /// socket a service stop cannot remove.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.offThePool, .timeLimit(.minutes(5)))
 struct UnitFilesTests {
     static let analyze = "/usr/bin/systemd-analyze"
 

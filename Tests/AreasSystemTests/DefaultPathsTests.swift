@@ -1,8 +1,9 @@
 import AreasSystem
 import Testing
+import AreasTestTraits
 
 /// Where areasd and areasctl look when given no path: the README's order, first match wins.
-@Suite(.timeLimit(.minutes(5))) struct DefaultPathsTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct DefaultPathsTests {
     @Test(arguments: [
         (["AREAS_SOCKET": "/x/a.sock", "RUNTIME_DIRECTORY": "/run/areasd"], UInt32(1000), "/x/a.sock"),
         (["RUNTIME_DIRECTORY": "/run/areasd:/run/other"], 1000, "/run/areasd/areasd.sock"),

@@ -2,9 +2,10 @@ import Foundation
 import Glibc
 import Testing
 @testable import AreasSystem
+import AreasTestTraits
 
 /// The folder a socket is made in must not let another user swap the socket for their own.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.offThePool, .timeLimit(.minutes(5)))
 final class SocketFolderTests {
     /// The folders this test made, removed when it ends however it ends.
     private var made: [String] = []

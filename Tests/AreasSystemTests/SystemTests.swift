@@ -4,6 +4,7 @@ import Glibc
 import Dispatch
 import Testing
 import XCTest
+import AreasTestTraits
 
 /// An XCTest case, not a Swift Testing one: it reads the allocator's state, which is the whole
 /// process's, and Swift Testing runs other suites' tests (and their allocations) beside it, which
@@ -50,7 +51,7 @@ final class FreeMemoryTests: XCTestCase {
     }
 }
 
-@Suite(.timeLimit(.minutes(5))) struct FileSystemTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct FileSystemTests {
     private func temporaryDirectory() throws -> String {
         let path = NSTemporaryDirectory() + "areas-system-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
@@ -98,7 +99,7 @@ final class FreeMemoryTests: XCTestCase {
     }
 }
 
-@Suite(.timeLimit(.minutes(5))) struct DatagramSenderTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct DatagramSenderTests {
     @Test(arguments: [false, true])
     func messagesArriveWhole(abstract: Bool) throws {
         let name = "areas-test-\(UUID().uuidString.prefix(8))"
