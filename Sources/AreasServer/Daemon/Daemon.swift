@@ -147,6 +147,10 @@ package final class Daemon: @unchecked Sendable {
         // A full disk or a file-size limit must fail the write, not kill the daemon.
         Signals.ignore(SIGXFSZ)
         Signals.ignore(SIGPIPE)
+        // SIGTERM, SIGINT and SIGHUP are handled before anything can be answered: a stop asked
+        // for as soon as the first answer came must stop the daemon, not be lost (each handler
+        // does what it can with what has started so far).
+        installSignalHandlers()
         let (loaded, problems) = loadConfig()
         guard let config = loaded, problems.isEmpty else { return (problems.joined(separator: "\n"), 78) }  // EX_CONFIG
         if options.logLevel == nil, let name = config.logLevel, let level = Logger.Level(name: name) {
@@ -198,7 +202,6 @@ package final class Daemon: @unchecked Sendable {
         }
         logger.info("listening on \(socketPath) (\(state.index.count) areas, pid \(CurrentProcess.id))")
 
-        installSignalHandlers()
         scheduleRefreshes(interval: config.refreshIntervalSeconds)
         announce(state)
         if let interval = notifier.watchdogInterval {
