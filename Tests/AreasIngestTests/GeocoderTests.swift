@@ -166,6 +166,21 @@ struct GeocoderTests {
         #expect(memory.recall(question, now: 1_000_000 + 86_400) == nil)
     }
 
+    /// Read back within the second it was written, a remembered answer still stands: times are
+    /// kept in whole seconds rounded down (rounded up, one written at .6 s lay in the future for
+    /// a refresh in the same second, which refused it and asked again).
+    @Test func aMemoryReadBackInTheSameSecondStands() throws {
+        var memory = GeocodeMemory()
+        let missing = GeocodeQuestion(.address, "서울특별시 중구 중앙로 1")
+        let found = GeocodeQuestion(.address, "서울특별시 중구 중앙로 2")
+        let point = try GeoPoint(latitude: 37.5, longitude: 127.0)
+        memory.remember(missing, .notFound, now: 1_000_000.6)
+        memory.remember(found, .found(point), now: 1_000_000.6)
+        var read = try GeocodeMemory(decoding: memory.encoded(), bounds: .korea)
+        #expect(read.recall(missing, now: 1_000_000.7) == .notFound)
+        #expect(read.recall(found, now: 1_000_000.7) == .found(point))
+    }
+
     /// What was found is kept beside the snapshot: a new process (a new refresher) asks nothing
     /// for unchanged rows, and an outage keeps every known position while new rows wait.
     @Test func rememberedAcrossRestartsAndOutages() async throws {

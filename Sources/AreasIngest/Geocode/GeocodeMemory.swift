@@ -81,9 +81,11 @@ package struct GeocodeMemory: Sendable, Equatable {
             case .found(let point, let usedAt):
                 writer.key("lat"); writer.number(point.latitude)
                 writer.key("lon"); writer.number(point.longitude)
-                writer.key("usedAt"); writer.number(usedAt.rounded())
+                // Whole seconds, rounded down: a time rounded up would lie in the future for a
+                // refresh within the same second, which then refuses it as written ahead of now.
+                writer.key("usedAt"); writer.number(usedAt.rounded(.down))
             case .notFound(let at):
-                writer.key("notFoundAt"); writer.number(at.rounded())
+                writer.key("notFoundAt"); writer.number(at.rounded(.down))
             }
             writer.endObject()
         }
