@@ -1,7 +1,8 @@
 import AreasSystem
 import Glibc
 
-/// A connection to areasd: send request lines, read response lines, each within a time-out.
+/// A connection to areasd: send request lines, read response lines, each answer whole within
+/// a time-out.
 package final class AreasClient {
     package let path: String
     private let fd: FileDescriptor
@@ -26,7 +27,8 @@ package final class AreasClient {
     }
 
     /// Connects to the daemon's socket; with `timeoutSeconds`, connecting, sending and each
-    /// answer give up after that long.
+    /// answer give up after that long (an answer's deadline counts from its question, however
+    /// slowly its bytes come).
     package init(path: String, timeoutSeconds: Double? = nil) throws(Unreachable) {
         self.path = path
         self.timeoutSeconds = timeoutSeconds
@@ -49,17 +51,27 @@ package final class AreasClient {
     /// daemon closed the connection before the request went out, the line it sent first (a
     /// `busy` answer) is still returned.
     package func send(_ line: [UInt8]) throws(Unreachable) -> [UInt8] {
+        let deadline = answerDeadline()
         do {
             try fd.writeAll(line + [UInt8(ascii: "\n")])
         } catch {
             if error.errno == EAGAIN { throw Unreachable(path: path, reason: Self.seconds(timeoutSeconds), kind: .timedOut) }
-            if let answer = try? readLine() { return answer }
+            if let answer = try? readLine(by: deadline) { return answer }
+            // The daemon had been reached: it went away, it was not missing.
+            if error.errno == EPIPE || error.errno == ECONNRESET { throw Unreachable(path: path, reason: error.reason, kind: .closed) }
             throw Unreachable(path: path, reason: error.reason)
         }
-        return try readLine()
+        return try readLine(by: deadline)
     }
 
-    package func readLine() throws(Unreachable) -> [UInt8] {
+    /// The next response line, whole within the time-out from now.
+    package func readLine() throws(Unreachable) -> [UInt8] { try readLine(by: answerDeadline()) }
+
+    /// When an answer asked for now must have come whole (`MonotonicClock.seconds`), or nil
+    /// without a time-out.
+    private func answerDeadline() -> Double? { timeoutSeconds.map { MonotonicClock.seconds + $0 } }
+
+    private func readLine(by deadline: Double?) throws(Unreachable) -> [UInt8] {
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
             if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
@@ -69,7 +81,9 @@ package final class AreasClient {
             }
             let count: Int
             do {
-                count = try chunk.withUnsafeMutableBytes { try fd.read(into: $0) }
+                count = try chunk.withUnsafeMutableBytes { buffer in
+                    if let deadline { try fd.read(into: buffer, by: deadline) } else { try fd.read(into: buffer) }
+                }
             } catch let error as SystemError where error.errno == EAGAIN {
                 throw Unreachable(path: path, reason: Self.seconds(timeoutSeconds), kind: .timedOut)
             } catch {

@@ -10,8 +10,8 @@ package enum ControlInvocation: Sendable {
     case ask(ControlCommand)
     /// Request lines from standard input, answers to standard output, over one connection.
     case pipe(socketPath: String?, timeoutSeconds: Double)
-    /// The client's version and the daemon's.
-    case version(socketPath: String?, timeoutSeconds: Double)
+    /// The client's version and the daemon's, asked on its socket or at its HTTP front door.
+    case version(socketPath: String?, url: HTTPQuestion.Address?, timeoutSeconds: Double)
 
     package static func parse(_ arguments: [String]) throws(UsageError) -> ControlInvocation {
         let table = ControlCommand.table
@@ -31,11 +31,16 @@ package enum ControlInvocation: Sendable {
         if let verb = beforeSeparator.first(where: { !$0.hasPrefix("-") && !isOptionValue($0, in: arguments) }), verb == "pipe" || verb == "version" {
             var list = ArgumentList(arguments)
             let socketPath = try list.value("--socket", "-s")
+            let url = try list.value("--url").map { text throws(UsageError) in try HTTPQuestion.address(text) }
+            if url != nil && socketPath != nil { throw .wrongArguments("--url and --socket name two daemons: give one") }
+            if verb == "pipe" && url != nil {
+                throw .wrongArguments("pipe asks on the socket (--socket PATH): the HTTP front door (--url) answers one question a request")
+            }
             let timeout = try list.value("--timeout", as: { Double($0) }) ?? (verb == "pipe" ? 600 : 5)
             guard timeout > 0 && timeout <= 86_400 else { throw .invalidValue("--timeout", String(timeout)) }
             let rest = try list.positionals()
-            guard rest == [verb] else { throw .wrongArguments("\(verb) takes no arguments or options but --socket and --timeout") }
-            return verb == "pipe" ? .pipe(socketPath: socketPath, timeoutSeconds: timeout) : .version(socketPath: socketPath, timeoutSeconds: timeout)
+            guard rest == [verb] else { throw .wrongArguments("\(verb) takes no arguments or options but --socket, --url and --timeout") }
+            return verb == "pipe" ? .pipe(socketPath: socketPath, timeoutSeconds: timeout) : .version(socketPath: socketPath, url: url, timeoutSeconds: timeout)
         }
         return .ask(try ControlCommand.parse(arguments))
     }
@@ -43,6 +48,6 @@ package enum ControlInvocation: Sendable {
     /// Whether `word` is the value of a global option (`--socket PATH`), not the command.
     private static func isOptionValue(_ word: String, in arguments: [String]) -> Bool {
         guard let index = arguments.firstIndex(of: word), index > 0 else { return false }
-        return ["--socket", "-s", "--timeout"].contains(arguments[index - 1])
+        return ["--socket", "-s", "--url", "--timeout"].contains(arguments[index - 1])
     }
 }

@@ -54,6 +54,8 @@ package enum HTTPQuestion {
         guard let target = request.httpTarget else {
             throw unreachable("\(request.operation.name) is asked on the socket only: the HTTP front door is read-only")
         }
+        // One deadline for the whole question: connecting, sending, and every byte of the answer.
+        let deadline = MonotonicClock.seconds + timeoutSeconds
         let connection: FileDescriptor
         do {
             connection = try Sockets.connectTCP(address.host.contains(":") ? "[\(address.host)]:\(address.port)" : "\(address.host):\(address.port)",
@@ -67,11 +69,10 @@ package enum HTTPQuestion {
         let head = "GET \(address.base)\(target) HTTP/1.1\r\nHost: \(address.host)\r\nAccept: application/json\r\nConnection: close\r\n\r\n"
         var received: [UInt8] = []
         do {
-            try connection.setTimeout(.receive, seconds: timeoutSeconds)
             try connection.writeAll(Array(head.utf8))
             var chunk = [UInt8](repeating: 0, count: 65_536)
             while true {
-                let count = try chunk.withUnsafeMutableBytes { try connection.read(into: $0) }
+                let count = try chunk.withUnsafeMutableBytes { try connection.read(into: $0, by: deadline) }
                 if count == 0 { break }
                 received += chunk[0..<count]
                 guard received.count <= largestAnswer else { throw unreachable("an answer larger than \(largestAnswer >> 20) MiB") }

@@ -6,6 +6,10 @@ import AreasCore
 
 /// One request of the wire protocol (version 1), validated.
 public enum Request: Sendable, Equatable {
+    /// The longest request line the daemon reads, newline excluded: past it the line is
+    /// refused as `too_large`.
+    public static let maxLineBytes = 64 * 1024
+
     case near(point: GeoPoint, k: Int, maxMeters: Double?, kind: KindFilter, region: Region, output: OutputMode)
     case radius(point: GeoPoint, meters: Double, kind: KindFilter, region: Region, limit: Int?, output: OutputMode)
     case bbox(box: GeoBox, kind: KindFilter, region: Region, limit: Int?, output: OutputMode)

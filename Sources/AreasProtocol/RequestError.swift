@@ -23,3 +23,24 @@ public struct RequestError: Error, Sendable, Equatable, CustomStringConvertible 
 
     public var description: String { "\(code.rawValue): \(message)" }
 }
+
+extension RequestError {
+    /// A request line past the protocol's limit (`Request.maxLineBytes`), in the words the
+    /// daemon and areasctl both use; `consequence` says what became of it.
+    public static func lineTooLong(_ limit: Int, _ consequence: String) -> RequestError {
+        RequestError(.tooLarge, "request line longer than \(limit) bytes; \(consequence)")
+    }
+
+    /// The error's answer line, as every front door writes it:
+    /// `{"ok":false,"error":{"code":"…","message":"…"}}`.
+    public func write(into writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key(.ok); writer.bool(false)
+        writer.key(.error)
+        writer.beginObject()
+        writer.key(.code); writer.string(code.rawValue)
+        writer.key(.message); writer.string(message)
+        writer.endObject()
+        writer.endObject()
+    }
+}

@@ -14,6 +14,17 @@ package struct FileDescriptor: Sendable, Hashable {
         try systemCall("read") { Glibc.read(rawValue, buffer.baseAddress, buffer.count) }
     }
 
+    /// Reads as `read(into:)` does, waiting no later than `deadline` (`MonotonicClock.seconds`):
+    /// the receive time-out is set to what is left of it before each read, so a peer sending a
+    /// byte at a time cannot stretch one deadline into a wait per byte. Past the deadline it
+    /// fails as a time-out does (EAGAIN).
+    package func read(into buffer: UnsafeMutableRawBufferPointer, by deadline: Double) throws(SystemError) -> Int {
+        let left = deadline - MonotonicClock.seconds
+        guard left > 0 else { throw SystemError("read", errno: EAGAIN) }
+        try setTimeout(.receive, seconds: left)
+        return try read(into: buffer)
+    }
+
     /// Writes some of `bytes`; returns how many were written.
     ///
     /// On a socket this is `send` with `MSG_NOSIGNAL`: a peer that hung up is an EPIPE error

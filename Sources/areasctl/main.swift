@@ -17,8 +17,8 @@ do {
         command = asked
     case .pipe(let socketPath, let timeout):
         exit(ClientSession.pipe(socketPath: socketPath, timeoutSeconds: timeout))
-    case .version(let socketPath, let timeout):
-        exit(ClientSession.version(socketPath: socketPath, timeoutSeconds: timeout))
+    case .version(let socketPath, let url, let timeout):
+        exit(ClientSession.version(socketPath: socketPath, url: url, timeoutSeconds: timeout))
     }
 } catch {
     StandardError.write("areasctl: \(error)\nrun 'areasctl --help' for usage\n")

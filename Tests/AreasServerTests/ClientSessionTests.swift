@@ -36,6 +36,53 @@ import AreasTestTraits
     }
 }
 
+/// `areasctl pipe` and lines past the protocol's limit.
+@Suite(.offThePool, .timeLimit(.minutes(2))) struct PipeLineLimitTests {
+    /// Feeds areasctl a short line, a line of 96 MiB and a short line, and says what it printed,
+    /// how it ended and the most memory it held (`ru_maxrss`, KiB).
+    static let feeder = """
+        import json, resource, subprocess, sys, threading
+        child = subprocess.Popen(sys.argv[1:], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        def feed():
+            child.stdin.write(b'{"op":"health"}\\n')
+            chunk = b'x' * (1 << 20)
+            for _ in range(96):
+                child.stdin.write(chunk)
+            child.stdin.write(b'\\n{"op":"health"}\\n')
+            child.stdin.close()
+        feeder = threading.Thread(target=feed)
+        feeder.start()
+        out = child.stdout.read()
+        err = child.stderr.read()
+        status = child.wait()
+        feeder.join()
+        print(json.dumps({"status": status, "stdout": out.decode(), "stderr": err.decode(),
+                          "maxrss": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}))
+        """
+
+    /// The long line is refused by areasctl in the daemon's words, holding no more of it than of
+    /// a short one, and the line after it is answered on the same connection. (A 200 MB line
+    /// grew areasctl to 410 MB; the daemon then closed, and the next line failed with "is
+    /// areasd running?".)
+    @Test func aLineTooLongIsRefusedInTheClientAndTheNextAnswered() throws {
+        let daemon = try SampleDaemon()
+        defer { daemon.stop() }
+        let run = try Binaries.run("/usr/bin/python3", ["-c", Self.feeder, Binaries.path("areasctl"), "--socket", daemon.socket, "pipe"], seconds: 60)
+        try #require(run.status == 0, "\(run.stderr)")
+        let result = try JSONParser.parse(Array(run.stdout.utf8))
+        let lines = (result["stdout"]?.string ?? "").split(separator: "\n").map(String.init)
+        #expect(result["status"]?.double == 1, "\(result["stderr"]?.string ?? "")")
+        #expect(lines.count == 3, "\(lines)")
+        #expect(lines.first?.hasPrefix(#"{"ok":true"#) == true)
+        #expect(lines.dropFirst().first == #"{"ok":false,"error":{"code":"too_large","message":"request line longer than 65536 bytes; not sent"}}"#)
+        #expect(lines.last?.hasPrefix(#"{"ok":true"#) == true)
+        #expect(result["stderr"]?.string == "")
+        // 96 MiB of line, held whole even once, would be far above this.
+        let maxKiB = result["maxrss"]?.double ?? .infinity
+        #expect(maxKiB < 48 * 1024, "areasctl held \(Int(maxKiB)) KiB")
+    }
+}
+
 /// `areasctl --url` asks the HTTP front door and prints what the socket's answer prints.
 @Suite(.offThePool, .timeLimit(.minutes(5))) struct HTTPClientTests {
     @Test func everyReadingCommandPrintsTheSameOverHTTP() throws {
@@ -65,6 +112,21 @@ import AreasTestTraits
         #expect(families(metrics.stdout) == families(socketMetrics.stdout))
         let missing = try Binaries.run("areasctl", ["--url", "http://\(address)", "get", "nope:1"])
         #expect(missing.status == 1 && missing.stderr.contains("not_found"), "\(missing.stderr)")
+    }
+
+    /// `version` asks the front door too; `pipe`, many questions on one connection, says
+    /// plainly that it needs the socket (both were "unknown command" with `--url`).
+    @Test func versionAsksOverHTTPAndPipeSaysItNeedsTheSocket() throws {
+        let (daemon, address) = try SampleDaemon.withHTTP()
+        defer { daemon.stop() }
+        let version = try Binaries.run("areasctl", ["--url", "http://\(address)", "version"])
+        #expect(version.status == 0, "\(version.stderr)")
+        #expect(version.stdout == "areasctl \(AreasVersion.current)\nareasd \(AreasVersion.current) at http://\(address)\n", "\(version.stdout)")
+        let pipe = try Binaries.run("areasctl", ["--url", "http://\(address)", "pipe"])
+        #expect(pipe.status == 2, "\(pipe.stderr)")
+        #expect(pipe.stderr.contains("pipe asks on the socket (--socket PATH)"), "\(pipe.stderr)")
+        let both = try Binaries.run("areasctl", ["--url", "http://\(address)", "--socket", daemon.socket, "version"])
+        #expect(both.status == 2 && both.stderr.contains("name two daemons"), "\(both.stderr)")
     }
 
     @Test(arguments: [

@@ -6,14 +6,7 @@ import AreasProtocol
 /// `busy` and `too_large` too).
 enum Answers {
     static func error(_ error: RequestError, into writer: inout JSONWriter) {
-        writer.beginObject()
-        writer.key(.ok); writer.bool(false)
-        writer.key(.error)
-        writer.beginObject()
-        writer.key(.code); writer.string(error.code.rawValue)
-        writer.key(.message); writer.string(error.message)
-        writer.endObject()
-        writer.endObject()
+        error.write(into: &writer)
     }
 
     static func areas(_ matches: [AreaIndex.Match], truncated: Bool, state: ServingState, output: OutputMode, note: String? = nil, into writer: inout JSONWriter) {

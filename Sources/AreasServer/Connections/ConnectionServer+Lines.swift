@@ -86,7 +86,7 @@ extension ConnectionServer {
             service.count(tally)
             if failed { return }
             if tooLarge {
-                Answers.error(RequestError(.tooLarge, "request line longer than \(limits.maxLineBytes) bytes; closing the connection"), into: &writer)
+                Answers.error(.lineTooLong(limits.maxLineBytes, "closing the connection"), into: &writer)
                 writer.newline()
             }
             if !writer.isEmpty {

@@ -26,7 +26,7 @@ package final class ConnectionServer: Sendable {
     }
 
     package struct Limits: Sendable {
-        package var maxLineBytes = 64 * 1024
+        package var maxLineBytes = Request.maxLineBytes
         package var maxConnections = 1024
         package var idleTimeoutSeconds = 300.0
         /// A request line must be complete this long after its first byte: a client that
