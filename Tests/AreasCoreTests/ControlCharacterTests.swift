@@ -11,6 +11,8 @@ struct ControlCharacterTests {
         ("\r\t\u{1B}[2J\u{7F}", "\\r\\t\\e[2J\\u{7F}"),
         ("NEL\u{85}LS\u{2028}PS\u{2029}", "NEL\\u{85}LS\\u{2028}PS\\u{2029}"),
         ("é – ‘quotes’ 中", "é – ‘quotes’ 中"),
+        // Bidirectional controls: shown, not obeyed.
+        ("abc\u{202E}fed\u{202C} \u{2066}x\u{2069} \u{200F}", "abc\\u{202E}fed\\u{202C} \\u{2066}x\\u{2069} \\u{200F}"),
     ])
     func escaped(text: String, expected: String) {
         #expect(text.escapingControlCharacters() == expected)

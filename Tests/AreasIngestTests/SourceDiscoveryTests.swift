@@ -144,10 +144,27 @@ struct SourceDiscoveryTests {
         #expect(report.contains("first areas:\n  강남역 11번 출구 1  37.484773, 127.013899"))
     }
 
+    /// Column names and cells carrying terminal controls (ESC, BEL, a C1 control, a
+    /// right-to-left override, a line break in a quoted cell): the report on stderr shows them
+    /// escaped, never raw (it printed them as they came).
+    @Test func theReportShowsControlCharactersEscaped() throws {
+        let csv = "이름\u{1B}[31m,위도,경도\n\"흡연\u{7}부스\u{202E}가\n나\",37.5,127.0\n흡연부스\u{9B}2,37.6,127.1\n"
+        let report = try SourceDiscovery(origin: .file("x.csv"), kind: .smoking).discover(Array(csv.utf8)).report
+        let raw = report.unicodeScalars.filter { scalar in
+            (scalar.value < 0x20 && scalar != "\n") || (0x7F...0x9F).contains(scalar.value) || (0x202A...0x202E).contains(scalar.value)
+        }
+        #expect(raw.isEmpty, "\(report.unicodeScalars.map { String($0.value, radix: 16) })")
+        #expect(report.contains("이름\\e[31m"), "\(report)")
+    }
+
     @Test func aFileThatDoesNotSayItsKindNeedsOne() throws {
         let found = try Self.discover(Shape(file: "samples/discovery/mapo-partial-coordinates.csv", name: "mapo"))
         #expect(found.problems.count == 1)
         #expect(found.problems.first?.contains("give --kind smoking or --kind nonsmoking") == true)
+        // The block names no kind rather than a guessed one (it printed "smoking").
+        guard case .object(let members) = found.block else { Issue.record("the block is no object"); return }
+        #expect(!members.contains { $0.0 == "kind" })
+        #expect(members.first?.0 == "name" && members.dropFirst().first?.0 == "format")
     }
 
     @Test(arguments: [
@@ -165,6 +182,9 @@ struct SourceDiscoveryTests {
         (Array("<response><header/></response>".utf8), "XML"),
         (Array("[{\"a\": ".utf8), "invalid JSON"),
         ([0xFF, 0xFE, 0xFF, 0xFE, 0x41], "neither UTF-8 nor CP949"),
+        // Workbooks, by their signatures (the .xlsx once got "neither UTF-8 nor CP949").
+        ([0x50, 0x4B, 0x03, 0x04, 0x14, 0x00, 0x06, 0x00] + Array("[Content_Types].xml".utf8), "an Excel workbook (.xlsx: a ZIP archive), not text: open it and save it as CSV (UTF-8)"),
+        ([0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1, 0x00, 0x00], "an Excel workbook (.xls), not text"),
     ])
     func unreadableFilesSayWhy(bytes: [UInt8], reason: String) {
         #expect {

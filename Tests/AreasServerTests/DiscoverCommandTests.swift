@@ -43,6 +43,8 @@ struct DiscoverCommandTests {
         #expect(result.status == status, "\(result.stderr)")
         #expect(result.stderr.contains(says), "\(result.stderr)")
         if status != 0 { #expect(result.stdout.isEmpty || status == 1, "nothing to paste on bad usage") }
+        // A kind neither the file nor --kind said is not printed as if it were known.
+        if says.contains("give --kind") { #expect(!result.stdout.contains("\"kind\""), "\(result.stdout)") }
     }
 
     /// A URL: one GET; the key in it is not printed, and a redirect is not followed.

@@ -32,9 +32,13 @@ package struct DiscoveredSource: Sendable {
         return problems
     }
 
-    /// The source as a config's `sources` entry, keys in the order the README writes them.
+    /// The source as a config's `sources` entry, keys in the order the README writes them. No
+    /// `kind` when neither the file's words nor `--kind` said it: the block is then no source
+    /// to paste as it is, and does not pretend to be one.
     package var block: JSONValue {
-        var object: [(String, JSONValue)] = [("name", .string(source.name)), ("kind", .string(source.kind.rawValue)), ("format", .string(source.format.rawValue))]
+        var object: [(String, JSONValue)] = [("name", .string(source.name))]
+        if kindFound != nil { object.append(("kind", .string(source.kind.rawValue))) }
+        object.append(("format", .string(source.format.rawValue)))
         switch source.location {
         case .file(let path): object.append(("file", .string(path)))
         case .url(let url): object.append(("url", .string(url)))
@@ -100,7 +104,9 @@ package struct DiscoveredSource: Sendable {
             for area in tally.firstAreas { lines.append("  \(area)") }
         }
         for problem in problems { lines.append("not usable: \(problem)") }
-        return lines.joined(separator: "\n") + "\n"
+        // Column names and cells are the file's text: a control character in one is shown,
+        // never sent to the terminal (each entry is one line, so a newline in a cell is too).
+        return lines.map { $0.escapingControlCharacters() }.joined(separator: "\n") + "\n"
     }
 }
 

@@ -34,6 +34,10 @@ package struct SourceDiscovery: Sendable {
     static func profiles(row index: Int) -> Bool { index < 4_000 || index % 16 == 0 }
 
     package func discover(_ bytes: [UInt8]) throws(DiscoveryError) -> DiscoveredSource {
+        // Districts often publish workbooks; their bytes would otherwise be judged as text.
+        if let workbook = Self.workbookKind(bytes) {
+            throw .unreadable("\(workbook), not text: open it and save it as CSV (UTF-8), then discover that file")
+        }
         let encoding: TextEncoding
         let hasBOM = bytes.starts(with: [0xEF, 0xBB, 0xBF])
         if String(validating: bytes[(hasBOM ? 3 : 0)...], as: UTF8.self) != nil {
@@ -128,6 +132,14 @@ package struct SourceDiscovery: Sendable {
             source: source, encodingFound: hasBOM ? "\(encoding.rawValue) with a byte-order mark" : (encoding == .utf8 ? "utf-8" : "cp949 (not valid UTF-8)"),
             bytes: bytes.count, table: table.description, rows: rows, columns: columns, chosen: chosen, region: region,
             kindFound: kind, tally: tally, profiles: profiles)
+    }
+
+    /// Which Excel workbook the bytes begin like, or nil: a ZIP archive (Office Open XML, .xlsx)
+    /// or an OLE2 compound file (.xls).
+    static func workbookKind(_ bytes: [UInt8]) -> String? {
+        if bytes.starts(with: [0x50, 0x4B, 0x03, 0x04]) { return "an Excel workbook (.xlsx: a ZIP archive)" }
+        if bytes.starts(with: [0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1]) { return "an Excel workbook (.xls)" }
+        return nil
     }
 
     private var originText: String {
