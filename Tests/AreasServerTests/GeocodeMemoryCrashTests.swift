@@ -34,21 +34,16 @@ struct GeocodeMemoryCrashTests {
             """.utf8).write(to: URL(fileURLWithPath: folder + "/areasd.json"))
         var rows = 0
         var known = 0
-        // Each round adds rows, starts a daemon and kills it at a different point of its refresh.
-        // On a machine busy with other tests a daemon may not reach the write within 5 s: then
-        // later rounds wait longer, so at least one kill comes after a memory was written.
-        // Three more rounds kill the daemon the moment it creates the memory's temporary file
-        // (seen through inotify), so a kill lands while the new memory is being written: its
-        // temporary is then still there, unrenamed, and the memory must be the old one whole.
-        var delays: [Double?] = [0.3, 0.8, 1.5, 2.5, 3.5, 5.0, nil, nil, nil]
+        // Each round adds rows, starts a daemon and kills it: the first six at different points
+        // of its refresh; the seventh the moment its memory is renamed into place, so the
+        // rounds after it have a memory to keep whatever the machine's speed; the last three
+        // the moment it creates the memory's temporary file (seen through inotify), so a kill
+        // lands while the new memory is being written: its temporary is then still there,
+        // unrenamed, and the memory must be the old one whole.
+        enum Kill { case after(Double), whenWritten, midWrite }
+        let kills: [Kill] = [.after(0.3), .after(0.8), .after(1.5), .after(2.5), .after(3.5), .after(5.0), .whenWritten, .midWrite, .midWrite, .midWrite]
         var landedMidWrite = 0
-        var round = 0
-        while round < delays.count {
-            let delay = delays[round]
-            defer {
-                round += 1
-                if round == 6 && known == 0 && delays.count < 11 { delays.insert(15, at: 6) }
-            }
+        for (round, kill) in kills.enumerated() {
             var csv = rows == 0 ? "장소,주소\n" : try String(contentsOfFile: folder + "/rows.csv", encoding: .utf8)
             for i in rows..<(rows + 300) { csv += "흡연부스 \(i),중앙로 \(i)\n" }
             rows += 300
@@ -57,23 +52,29 @@ struct GeocodeMemoryCrashTests {
             try? FileManager.default.removeItem(atPath: folder + "/areas.snapshot")
             let watch = try CreationWatch(folder)
             let (process, _) = try daemons.start(["--config", folder + "/areasd.json", "--socket", folder + "/s\(round)"], environment: ["TEST_KEY": "k"])
-            if let delay {
+            let memoryName = (memoryPath as NSString).lastPathComponent
+            switch kill {
+            case .after(let delay):
                 usleep(useconds_t(delay * 1e6))
-                kill(process.processIdentifier, SIGKILL)
-            } else {
-                let seen = watch.wait(seconds: 60, forNameStartingWith: "areas.geocoded.json.tmp-") { kill(process.processIdentifier, SIGKILL) }
+                Glibc.kill(process.processIdentifier, SIGKILL)
+            case .whenWritten, .midWrite:
+                let seen = watch.wait(seconds: 60, for: { name in
+                    if case .whenWritten = kill { return name == memoryName }
+                    return name.hasPrefix(memoryName + ".tmp-")
+                }) { Glibc.kill(process.processIdentifier, SIGKILL) }
                 #expect(seen, "round \(round): no memory was written within 60 s")
-                if !seen { kill(process.processIdentifier, SIGKILL) }
+                if !seen { Glibc.kill(process.processIdentifier, SIGKILL) }
             }
             process.waitUntilExit()
             let temporary = memoryPath + ".tmp-\(process.processIdentifier)"
-            if delay == nil && FileManager.default.fileExists(atPath: temporary) { landedMidWrite += 1 }
+            if case .midWrite = kill, FileManager.default.fileExists(atPath: temporary) { landedMidWrite += 1 }
             try? FileManager.default.removeItem(atPath: temporary)
 
             let (memory, problem) = GeocodeMemory.load(path: memoryPath, bounds: .korea)
             #expect(problem == nil, "round \(round): \(problem ?? "")")
             #expect(memory.entries.count >= known, "round \(round): the memory never loses what it had")
             known = memory.entries.count
+            if case .whenWritten = kill { #expect(known == rows, "round \(round): the memory written holds every row's answer") }
             for (question, entry) in memory.entries {
                 guard case .found(let point, _) = entry, let (lat, lon) = Self.answer(question.text) else {
                     Issue.record("round \(round): \(question) is not a position the geocoder gave")
@@ -82,19 +83,19 @@ struct GeocodeMemoryCrashTests {
                 #expect(abs(point.latitude - lat) < 1e-9 && abs(point.longitude - lon) < 1e-9)
             }
         }
-        #expect(known > 0, "no kill came after a memory was written: the rounds are too short")
+        #expect(known > 0, "no memory was ever written")
         #expect(landedMidWrite >= 1, "no kill landed while a memory was being written")
     }
 }
 
-/// Files created in a folder, as inotify reports them.
+/// Files created or renamed into a folder, as inotify reports them.
 final class CreationWatch {
     private let fd: Int32
 
     init(_ folder: String) throws {
         fd = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
         guard fd >= 0 else { throw SystemError.last("inotify_init1") }
-        guard inotify_add_watch(fd, folder, UInt32(IN_CREATE)) >= 0 else {
+        guard inotify_add_watch(fd, folder, UInt32(IN_CREATE | IN_MOVED_TO)) >= 0 else {
             close(fd)
             throw SystemError.last("inotify_add_watch")
         }
@@ -106,9 +107,9 @@ final class CreationWatch {
         static func last(_ call: String) -> SystemError { SystemError(call: call, errno: Glibc.errno) }
     }
 
-    /// Calls `then` the moment a file whose name starts with `prefix` is created; false when
-    /// none is within `seconds`.
-    func wait(seconds: Double, forNameStartingWith prefix: String, then: () -> Void) -> Bool {
+    /// Calls `then` the moment a file whose name `matches` is created or renamed into the
+    /// folder; false when none is within `seconds`.
+    func wait(seconds: Double, for matches: (String) -> Bool, then: () -> Void) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         var buffer = [UInt8](repeating: 0, count: 8192)
         while Date() < deadline {
@@ -121,7 +122,7 @@ final class CreationWatch {
             while count > 0 && offset + 16 <= count {
                 let length = buffer[(offset + 12)..<(offset + 16)].reversed().reduce(0) { $0 << 8 | Int($1) }
                 let name = buffer[(offset + 16)..<min(count, offset + 16 + length)].prefix { $0 != 0 }
-                if String(decoding: name, as: UTF8.self).hasPrefix(prefix) {
+                if matches(String(decoding: name, as: UTF8.self)) {
                     then()
                     return true
                 }
