@@ -118,8 +118,7 @@ package struct ControlCommand: Sendable {
         }
         if let zoom, !(0...Request.maximumZoom).contains(zoom) { throw .wrongArguments("--zoom must be from 0 to \(Request.maximumZoom), got \(zoom)") }
         let previous: GeoPoint? = try previousText.map { text throws(UsageError) in
-            let parts = text.split(separator: ",")
-            guard parts.count == 2, let lat = Double(parts[0]), let lon = Double(parts[1]), let point = try? GeoPoint(latitude: lat, longitude: lon) else {
+            guard let (lat, lon) = RequestValue.decimalPair(text), let point = try? GeoPoint(latitude: lat, longitude: lon) else {
                 throw .invalidValue("--previous", text)
             }
             return point
@@ -194,8 +193,7 @@ package struct ControlCommand: Sendable {
             guard !operands.isEmpty else { throw .wrongArguments("along takes LAT,LON points: along 37.55,126.97 37.56,126.98") }
             var path: [GeoPoint] = []
             for operand in operands {
-                let parts = operand.split(separator: ",")
-                guard parts.count == 2, let lat = Double(parts[0]), let lon = Double(parts[1]), lat.isFinite, lon.isFinite else {
+                guard let (lat, lon) = RequestValue.decimalPair(operand), lat.isFinite, lon.isFinite else {
                     throw .invalidValue("LAT,LON", operand)
                 }
                 if !(-90...90).contains(lat), (try? GeoPoint(latitude: lon, longitude: lat)).map(GeoBox.korea.contains) == true {

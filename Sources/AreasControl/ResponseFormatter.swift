@@ -224,14 +224,24 @@ package enum ResponseFormatter {
 
     static func detail(_ area: Object) -> String {
         var rows: [[String]] = []
-        for key: AnswerKey in [.id, .kind, .name, .lat, .lon, .address, .roadAddress, .lotAddress, .province, .district, .source] {
-            if let value = area.text(key), !value.isEmpty { rows.append([key.name, value]) }
+        // Every member the schema names but the structured two, below; what the area lacks or
+        // leaves empty is not shown.
+        for member in AreaSchema.members where member.key != .fields && member.key != .records {
+            if let value = area.text(member.key), !value.isEmpty { rows.append([member.key.name, value]) }
         }
         var text = align(rows, rightAligned: [])
         let fields = area.members(.fields)
         if !fields.isEmpty {
             text += "upstream fields:\n"
             text += align(fields.map { ["  " + $0.0.escapingControlCharacters(), Object.text($0.1)] }, rightAligned: [])
+        }
+        // An area merged from several records: which, each by its source and id.
+        let records = area.array(.records).compactMap { value -> Object? in
+            if case .object(let members) = value { return Object(members) } else { return nil }
+        }
+        if records.count > 1 {
+            text += "merged from:\n"
+            text += align(records.map { ["  " + ($0.string(.source) ?? ""), $0.string(.id) ?? "", $0.string(.name) ?? ""] }, rightAligned: [])
         }
         return text
     }

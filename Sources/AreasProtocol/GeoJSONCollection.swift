@@ -1,54 +1,88 @@
 /// A query's answer as a GeoJSON FeatureCollection (RFC 7946): one Point feature an area, at its
-/// real position, with the answer's fields as properties. areasctl `--geojson` and the HTTP
-/// front door's `format=geojson` both write it from the same answer, so they agree byte for byte.
+/// real position, with the area's other members as properties, in the answer's order, as
+/// `AreaSchema` keeps them. The daemon's HTTP front door writes the collection straight from
+/// its matches (`format=geojson`); areasctl `--geojson` writes it here from the socket's
+/// answer; the two agree byte for byte.
 public enum GeoJSONCollection {
-    /// The properties kept for each feature: everything, or with `idsOnly` the id and distances.
-    static let fullProperties: [AnswerKey] = [.id, .kind, .name, .address, .district, .source, .geocoded, .referenceDate, .sources, .overridden, .distanceMeters, .alongMeters, .sideMeters, .footprintMeters]
-    static let idProperties: [AnswerKey] = [.id, .distanceMeters, .alongMeters]
+    static let fullProperties = Set(AreaSchema.properties(idsOnly: false).map(\.name))
+    static let idProperties = Set(AreaSchema.properties(idsOnly: true).map(\.name))
 
-    /// `answer` is a parsed success answer with `areas` (full areas: each has `lat` and `lon`).
-    /// A truncated answer says so in a foreign member, `"truncated": true`, which GeoJSON
-    /// readers ignore and scripts can test.
-    public static func write(_ answer: JSONValue, idsOnly: Bool, into writer: inout JSONWriter) {
+    /// Opens the collection; a truncated answer says so in a foreign member,
+    /// `"truncated": true`, which GeoJSON readers ignore and scripts can test.
+    public static func begin(truncated: Bool, into writer: inout JSONWriter) {
         writer.beginObject()
         writer.key("type"); writer.string("FeatureCollection")
-        if answer[.truncated]?.bool == true { writer.key(.truncated); writer.bool(true) }
+        if truncated { writer.key(.truncated); writer.bool(true) }
         writer.key("features")
         writer.beginArray()
+    }
+
+    public static func end(into writer: inout JSONWriter) {
+        writer.endArray()
+        writer.endObject()
+    }
+
+    /// Opens a feature at `latitude`, `longitude` up to its `properties` key: the caller writes
+    /// the properties object, then `endFeature`.
+    public static func beginFeature(latitude: Double, longitude: Double, into writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("type"); writer.string("Feature")
+        writer.key("geometry")
+        writer.beginObject()
+        writer.key("type"); writer.string("Point")
+        writer.key("coordinates")
+        writer.beginArray()
+        writer.number(longitude)
+        writer.number(latitude)
+        writer.endArray()
+        writer.endObject()
+        writer.key("properties")
+    }
+
+    public static func endFeature(into writer: inout JSONWriter) {
+        writer.endObject()
+    }
+
+    /// `answer` is a parsed success answer with `areas` (full areas: each has `lat` and `lon`).
+    public static func write(_ answer: JSONValue, idsOnly: Bool, into writer: inout JSONWriter) {
+        let kept = idsOnly ? idProperties : fullProperties
+        begin(truncated: answer[.truncated]?.bool == true, into: &writer)
         for area in answer[.areas]?.array ?? [] {
+            beginFeature(latitude: area[.lat]?.double ?? 0, longitude: area[.lon]?.double ?? 0, into: &writer)
             writer.beginObject()
-            writer.key("type"); writer.string("Feature")
-            writer.key("geometry")
-            writer.beginObject()
-            writer.key("type"); writer.string("Point")
-            writer.key("coordinates")
-            writer.beginArray()
-            writer.number(area[.lon]?.double ?? 0)
-            writer.number(area[.lat]?.double ?? 0)
-            writer.endArray()
-            writer.endObject()
-            writer.key("properties")
-            writer.beginObject()
-            for key in idsOnly ? idProperties : fullProperties {
-                guard let value = area[key] else { continue }
-                writer.key(key)
-                // JSON escapes what it must; the text goes through exactly as the daemon sent it.
-                switch value {
-                case .number(let n): writer.number(n)
-                case .string(let text): writer.string(text)
-                case .bool(let flag): writer.bool(flag)
-                case .array(let items):
-                    // An area's `sources`: names only.
-                    writer.beginArray()
-                    for item in items { if let text = item.string { writer.string(text) } else { writer.null() } }
-                    writer.endArray()
-                default: writer.null()
+            if case .object(let members) = area {
+                for (name, value) in members where kept.contains(name) {
+                    writer.key(escaping: name)
+                    // JSON escapes what it must; the text goes through exactly as the daemon sent it.
+                    writer.value(value)
                 }
             }
             writer.endObject()
-            writer.endObject()
+            endFeature(into: &writer)
         }
-        writer.endArray()
-        writer.endObject()
+        end(into: &writer)
+    }
+}
+
+extension JSONWriter {
+    /// A parsed value written back as it was read.
+    mutating func value(_ value: JSONValue) {
+        switch value {
+        case .null: null()
+        case .number(let number): self.number(number)
+        case .string(let text): string(text)
+        case .bool(let flag): bool(flag)
+        case .array(let items):
+            beginArray()
+            for item in items { self.value(item) }
+            endArray()
+        case .object(let members):
+            beginObject()
+            for (name, item) in members {
+                key(escaping: name)
+                self.value(item)
+            }
+            endObject()
+        }
     }
 }

@@ -170,98 +170,77 @@ extension Request {
     public func write(into writer: inout JSONWriter) {
         writer.beginObject()
         writer.key("op"); writer.string(operation.name)
-        switch self {
-        case .near(let point, let k, let maxMeters, let kind, let region, let output):
-            writer.point(point)
-            writer.field(.k, k)
-            writer.field(.maxMeters, maxMeters)
-            writer.filters(kind, region, output)
-        case .radius(let point, let meters, let kind, let region, let limit, let output):
-            writer.point(point)
-            writer.field(.meters, meters)
-            writer.field(.limit, limit)
-            writer.filters(kind, region, output)
-        case .bbox(let box, let kind, let region, let limit, let output):
-            writer.field(.south, box.south)
-            writer.field(.west, box.west)
-            writer.field(.north, box.north)
-            writer.field(.east, box.east)
-            writer.field(.limit, limit)
-            writer.filters(kind, region, output)
-        case .check(let point, let region, let previous):
-            writer.point(point)
-            writer.region(region)
-            if let previous {
-                writer.fieldKey(.previous)
-                writer.beginObject()
-                writer.key("lat"); writer.number(previous.latitude)
-                writer.key("lon"); writer.number(previous.longitude)
-                writer.endObject()
-            }
-        case .clusters(let box, let zoom, let kind, let region):
-            writer.field(.south, box.south)
-            writer.field(.west, box.west)
-            writer.field(.north, box.north)
-            writer.field(.east, box.east)
-            writer.field(.zoom, zoom)
-            writer.filters(kind, region, .full)
-        case .along(let path, let meters, let kind, let region, let limit, let output):
-            writer.fieldKey(.path)
-            writer.beginArray()
-            for point in path {
-                writer.beginArray()
-                writer.number(point.latitude)
-                writer.number(point.longitude)
-                writer.endArray()
-            }
-            writer.endArray()
-            writer.field(.meters, meters)
-            writer.field(.limit, limit)
-            writer.filters(kind, region, output)
-        case .get(let id):
-            writer.field(.id, id)
-        case .stats, .sources, .health, .metrics:
-            break
-        case .refresh(let wait, let force):
-            writer.fieldKey(.wait); writer.bool(wait)
-            writer.fieldKey(.force); writer.bool(force)
+        for (field, value) in values {
+            writer.key(escaping: field.name)
+            value.write(into: &writer)
         }
         writer.endObject()
     }
-}
 
-extension JSONWriter {
-    mutating func fieldKey(_ field: RequestField) { key(escaping: field.name) }
-
-    mutating func field(_ field: RequestField, _ value: Double?) {
-        guard let value else { return }
-        fieldKey(field); number(value)
-    }
-
-    mutating func field(_ field: RequestField, _ value: Int?) {
-        guard let value else { return }
-        fieldKey(field); number(value)
-    }
-
-    mutating func field(_ field: RequestField, _ value: String?) {
-        guard let value else { return }
-        fieldKey(field); string(value)
-    }
-
-    mutating func point(_ point: GeoPoint) {
-        field(.lat, point.latitude)
-        field(.lon, point.longitude)
-    }
-
-    mutating func region(_ region: Region) {
-        field(.province, region.province)
-        field(.district, region.district)
-    }
-
-    mutating func filters(_ kind: KindFilter, _ region: Region, _ output: OutputMode) {
-        if kind != .all { field(.kind, kind.rawValue) }
-        self.region(region)
-        if output != .full { field(.output, output.rawValue) }
+    /// The fields this request gives, in the order its line and its HTTP target write them;
+    /// a filter at its default and an absent option are left out. Every encoding of a request
+    /// (the line, the HTTP target) writes these.
+    public var values: [(RequestField, RequestValue)] {
+        var values: [(RequestField, RequestValue)] = []
+        func add(_ field: RequestField, _ value: RequestValue?) {
+            if let value { values.append((field, value)) }
+        }
+        func point(_ point: GeoPoint) {
+            add(.lat, .number(point.latitude))
+            add(.lon, .number(point.longitude))
+        }
+        func box(_ box: GeoBox) {
+            add(.south, .number(box.south))
+            add(.west, .number(box.west))
+            add(.north, .number(box.north))
+            add(.east, .number(box.east))
+        }
+        func regionFields(_ region: Region) {
+            add(.province, region.province.map(RequestValue.text))
+            add(.district, region.district.map(RequestValue.text))
+        }
+        func filters(_ kind: KindFilter, _ region: Region, _ output: OutputMode) {
+            if kind != .all { add(.kind, .text(kind.rawValue)) }
+            regionFields(region)
+            if output != .full { add(.output, .text(output.rawValue)) }
+        }
+        switch self {
+        case .near(let at, let k, let maxMeters, let kind, let inRegion, let output):
+            point(at)
+            add(.k, .integer(k))
+            add(.maxMeters, maxMeters.map(RequestValue.number))
+            filters(kind, inRegion, output)
+        case .radius(let at, let meters, let kind, let inRegion, let limit, let output):
+            point(at)
+            add(.meters, .number(meters))
+            add(.limit, limit.map(RequestValue.integer))
+            filters(kind, inRegion, output)
+        case .bbox(let inBox, let kind, let inRegion, let limit, let output):
+            box(inBox)
+            add(.limit, limit.map(RequestValue.integer))
+            filters(kind, inRegion, output)
+        case .check(let at, let inRegion, let previous):
+            point(at)
+            regionFields(inRegion)
+            add(.previous, previous.map(RequestValue.point))
+        case .clusters(let inBox, let zoom, let kind, let inRegion):
+            box(inBox)
+            add(.zoom, .integer(zoom))
+            filters(kind, inRegion, .full)
+        case .along(let path, let meters, let kind, let inRegion, let limit, let output):
+            add(.path, .path(path))
+            add(.meters, .number(meters))
+            add(.limit, limit.map(RequestValue.integer))
+            filters(kind, inRegion, output)
+        case .get(let id):
+            add(.id, .text(id))
+        case .stats, .sources, .health, .metrics:
+            break
+        case .refresh(let wait, let force):
+            add(.wait, .flag(wait))
+            add(.force, .flag(force))
+        }
+        return values
     }
 }
 
@@ -352,15 +331,20 @@ public enum RequestOperation: Int, CaseIterable, Sendable {
     public enum Endpoint: Sendable, Equatable {
         case query(path: String)
         case resource(prefix: String, field: RequestField)
-        /// Asked through a route of its own (`/healthz`, `/metrics`) or not over HTTP at all.
-        case none
+        /// A path of its own that takes no fields (`/healthz`, `/metrics`), answered in a form
+        /// of its own.
+        case route(path: String)
+        /// Asked on the socket only: the HTTP front door is read-only.
+        case socketOnly
     }
 
     public var endpoint: Endpoint {
         switch self {
         case .near, .radius, .bbox, .check, .along, .clusters, .stats, .sources: return .query(path: "/v1/\(name)")
         case .get: return .resource(prefix: "/v1/areas/", field: .id)
-        case .health, .metrics, .refresh: return .none
+        case .health: return .route(path: "/healthz")
+        case .metrics: return .route(path: "/metrics")
+        case .refresh: return .socketOnly
         }
     }
 
@@ -369,6 +353,16 @@ public enum RequestOperation: Int, CaseIterable, Sendable {
         switch self {
         case .near, .radius, .bbox, .check, .along, .clusters, .get: return true
         case .stats, .sources, .health, .metrics, .refresh: return false
+        }
+    }
+
+    /// Whether a request whose fields passed every check may still fail on the data: a `get`
+    /// of an id the data lacks, an `along` past the work limit. The others succeed whenever
+    /// data is loaded, so an HTTP revalidation of them is answered without running them.
+    public var mayFailOnData: Bool {
+        switch self {
+        case .get, .along: return true
+        case .near, .radius, .bbox, .check, .clusters, .stats, .sources, .health, .metrics, .refresh: return false
         }
     }
 

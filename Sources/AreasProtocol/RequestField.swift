@@ -17,13 +17,4 @@ public enum RequestField: Int, CaseIterable, Sendable {
     static let names = allCases.map { String(describing: $0) }
     /// Names as bytes, to match member names without making strings.
     static let utf8Names: [[UInt8]] = names.map { Array($0.utf8) }
-
-    /// Whether the value is a number: an HTTP parameter's text is read as one when it is a
-    /// decimal number.
-    public var isNumeric: Bool {
-        switch self {
-        case .lat, .lon, .k, .maxMeters, .meters, .limit, .south, .west, .north, .east, .zoom: return true
-        case .kind, .province, .district, .output, .path, .id, .wait, .force, .previous: return false
-        }
-    }
 }

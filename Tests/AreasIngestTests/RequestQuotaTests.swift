@@ -49,10 +49,14 @@ struct RequestQuotaTests {
         #expect(server.requestCount == pages.count + 1, "requests past the limit were made")
         #expect(report.status == .failed && report.error?.contains("quota reserved") == true, "\(report.summary)")
         #expect(second.catalog.table.count == first.catalog.table.count, "the old data stays")
-        #expect(RequestQuota(path: folder + "/areas.snapshot.requests").today[source.name] == pages.count + 1)
+        #expect(RequestQuota(path: folder + "/areas.snapshot.requests").today()[source.name] == pages.count + 1)
         // Tomorrow in Korea the count starts again.
         let tomorrow = RequestQuota(path: folder + "/areas.snapshot.requests", now: Date().timeIntervalSince1970 + 86_400)
-        #expect(tomorrow.today.isEmpty)
+        #expect(tomorrow.today(now: Date().timeIntervalSince1970 + 86_400).isEmpty)
+        // A count kept from yesterday is none today, without a request to roll it over.
+        let kept = RequestQuota(path: folder + "/areas.snapshot.requests")
+        #expect(kept.today()[source.name] == pages.count + 1)
+        #expect(kept.today(now: Date().timeIntervalSince1970 + 86_400).isEmpty)
         #expect(tomorrow.take(source.name, limit: 1, now: Date().timeIntervalSince1970 + 86_400))
     }
 }

@@ -74,7 +74,7 @@ struct DiscoverCommandTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let config = try Fixtures.sampleConfig(in: folder)
         let snapshot = folder + "/areas.snapshot"
-        let memory = GeocodeMemory.path(besideSnapshot: snapshot)
+        let memory = SnapshotFolder(snapshot: snapshot).geocoderMemory
         // A daemon's memory of positions is read, never written.
         let remembered = Array(#"{"version": 1, "entries": {}}"#.utf8)
         try Data(remembered).write(to: URL(fileURLWithPath: memory))

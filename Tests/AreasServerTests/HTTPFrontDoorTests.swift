@@ -1,4 +1,5 @@
 import AreasControl
+import AreasCore
 import AreasProtocol
 import AreasSystem
 import AreasTestSupport
@@ -84,6 +85,45 @@ import AreasTestTraits
         // The two representations of one URL have different tags, so caches keep them apart.
         let json = try client.get("/v1/near?lat=37.53&lon=126.97&k=4&output=ids")
         #expect(json.field("etag") != byAccept.field("etag"))
+    }
+
+    /// The daemon writes GeoJSON straight from its matches; areasctl writes it from the
+    /// socket's JSON answer. Every operation that lists areas, in both outputs, merged and
+    /// overridden areas among them, truncated or not: the same bytes.
+    @Test func everyGeoJSONAnswerIsTheCollectionAreasctlWritesFromTheSocket() throws {
+        defer { daemon.stop() }
+        let client = try HTTPTestClient(tcp)
+        let listed = try JSONParser.parse(Array(try line(#"{"op":"bbox","south":33,"west":124,"north":39,"east":132}"#).utf8))
+        let ids = (listed["areas"]?.array ?? []).compactMap { $0["id"]?.string }
+        try #require(ids.count >= 3)
+        var requests: [Request] = [
+            .near(point: GeoPoint(uncheckedLatitude: 37.53, longitude: 126.97), k: 6, maxMeters: nil, kind: .all, region: .anywhere, output: .full),
+            .radius(point: GeoPoint(uncheckedLatitude: 37.55, longitude: 126.97), meters: 3_000, kind: .all, region: .anywhere, limit: 2, output: .full),
+            .bbox(box: GeoBox(uncheckedSouth: 33, west: 124, north: 39, east: 132), kind: .all, region: .anywhere, limit: nil, output: .full),
+            .along(path: [GeoPoint(uncheckedLatitude: 37.55, longitude: 126.96), GeoPoint(uncheckedLatitude: 37.53, longitude: 126.98)],
+                   meters: 800, kind: .all, region: .anywhere, limit: nil, output: .full),
+        ]
+        requests += ids.prefix(3).map { Request.get(id: $0) }
+        for request in requests {
+            let socketAnswer = try JSONParser.parse(Array(try line(String(decoding: request.line, as: UTF8.self)).utf8))
+            for idsOnly in [false, true] {
+                if case .get = request, idsOnly { continue }
+                var expected = JSONWriter()
+                GeoJSONCollection.write(socketAnswer, idsOnly: idsOnly, into: &expected)
+                expected.newline()
+                let target = try #require(request.httpTarget) + (request.httpTarget?.contains("?") == true ? "&" : "?") + (idsOnly ? "output=ids&" : "") + "format=geojson"
+                let answer = try client.get(target)
+                #expect(answer.status == 200 && answer.field("content-type") == "application/geo+json", "\(target)")
+                #expect(answer.text == String(decoding: expected.bytes, as: UTF8.self), "\(target)")
+                // Every feature stands where the socket's answer puts its area.
+                let features = try JSONParser.parse(answer.body)["features"]?.array ?? []
+                let areas = socketAnswer["areas"]?.array ?? []
+                #expect(features.count == areas.count && !features.isEmpty, "\(target)")
+                for (feature, area) in zip(features, areas) {
+                    #expect(feature["geometry"]?["coordinates"]?.array.map(\.double) == [area["lon"]?.double, area["lat"]?.double], "\(target)")
+                }
+            }
+        }
     }
 
     @Test func headAndConditionalRequestsOnOneConnection() throws {

@@ -134,8 +134,9 @@ package struct GeocodeMemory: Sendable, Equatable {
             do throws(Malformed) {
                 return (try GeocodeMemory(decoding: bytes, bounds: bounds), nil)
             } catch {
-                try? FileSystem.rename(path, to: path + ".corrupt")
-                return (GeocodeMemory(), "the geocoder memory \(path) is unreadable (\(error)); moved it to \(path).corrupt and starting afresh")
+                let aside = SnapshotFolder.setAside(path)
+                try? FileSystem.rename(path, to: aside)
+                return (GeocodeMemory(), "the geocoder memory \(path) is unreadable (\(error)); moved it to \(aside) and starting afresh")
             }
         } catch {
             return (GeocodeMemory(), "cannot read the geocoder memory \(path): \(error)")

@@ -45,15 +45,3 @@ extension Refresher {
         }
     }
 }
-
-extension GeocodeMemory {
-    /// Where the geocoder's answers are kept beside a snapshot: `areas.geocoded.json` for
-    /// `areas.snapshot`.
-    package static func path(besideSnapshot snapshot: String) -> String {
-        let slash = snapshot.lastIndex(of: "/")
-        let folder = slash.map { String(snapshot[...$0]) } ?? ""
-        let file = slash.map { String(snapshot[snapshot.index(after: $0)...]) } ?? snapshot
-        let stem = file.lastIndex(of: ".").map { String(file[..<$0]) } ?? file
-        return folder + (stem.isEmpty ? file : stem) + ".geocoded.json"
-    }
-}

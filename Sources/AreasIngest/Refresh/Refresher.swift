@@ -23,11 +23,15 @@ package struct Refresher: Sendable {
     /// The rows at which the data portal's file exports stop, whatever the data set holds.
     static let portalExportLimit = 10_000
 
-    package init(config: AreasConfig, environment: [String: String] = ProcessInfo.processInfo.environment, snapshotPath: String? = nil) {
+    /// `quota`: the daemon's count of today's requests, which lives as long as it does; one
+    /// read from beside the snapshot when nil.
+    package init(config: AreasConfig, environment: [String: String] = ProcessInfo.processInfo.environment, snapshotPath: String? = nil,
+                 quota: RequestQuota? = nil) {
         self.config = config
         self.environment = environment
-        self.geocodeMemoryPath = (snapshotPath ?? config.snapshot).map(GeocodeMemory.path(besideSnapshot:))
-        self.quota = RequestQuota(path: (snapshotPath ?? config.snapshot).map(RequestQuota.path(besideSnapshot:)))
+        let folder = (snapshotPath ?? config.snapshot).map(SnapshotFolder.init(snapshot:))
+        self.geocodeMemoryPath = folder?.geocoderMemory
+        self.quota = quota ?? RequestQuota(path: folder?.requestCounts)
     }
 
     package func refresh(_ previous: Catalog, force: Bool = false) async -> (catalog: Catalog, report: RefreshReport) {

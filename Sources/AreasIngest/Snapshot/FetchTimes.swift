@@ -10,7 +10,7 @@ import Foundation
 /// snapshot file they were written for (device, inode, size, modification time): a snapshot
 /// written later, or put back by hand, makes them count for nothing.
 package enum FetchTimes {
-    static func path(beside snapshot: String) -> String { snapshot + ".fetched" }
+    static func path(beside snapshot: String) -> String { SnapshotFolder(snapshot: snapshot).fetchTimes }
 
     private struct Record: Codable {
         var device: UInt64

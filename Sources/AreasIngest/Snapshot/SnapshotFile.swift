@@ -247,7 +247,7 @@ extension SnapshotFile {
     /// went, or nil when it could not be moved.
     @discardableResult
     package static func quarantine(path: String) -> String? {
-        let target = path + ".corrupt"
+        let target = SnapshotFolder.setAside(path)
         do {
             try FileSystem.rename(path, to: target)
             return target

@@ -16,9 +16,6 @@ package final class RequestQuota: @unchecked Sendable {
     private var day: String
     private var counts: [String: Int]
 
-    /// The counts file beside `snapshot` (`areas.snapshot.requests`).
-    package static func path(besideSnapshot snapshot: String) -> String { snapshot + ".requests" }
-
     /// The day as the portals count it: the date in Korea (UTC+9, no daylight saving).
     package static func day(at time: Double) -> String {
         let seconds = Int((time + 9 * 3600).rounded(.down))
@@ -55,8 +52,11 @@ package final class RequestQuota: @unchecked Sendable {
         return true
     }
 
-    /// Requests counted today, by name.
-    package var today: [String: Int] { lock.withLock { counts } }
+    /// Requests counted today (in Korea), by name: none when the day counted is over.
+    package func today(now: Double = Date().timeIntervalSince1970) -> [String: Int] {
+        let today = Self.day(at: now)
+        return lock.withLock { day == today ? counts : [:] }
+    }
 
     private func save(day: String, counts: [String: Int]) {
         guard let path else { return }

@@ -35,7 +35,13 @@ public enum HTTPRoute: Sendable, Equatable {
         return nil
     }
 
-    static let otherPaths = ["/healthz", "/metrics", "/map", "/v1/snapshot", "/v1/tiles/Z/X/Y.mvt"] + resources.map { $0.prefix + $0.field.name.uppercased() }
+    /// The operations asked by a path of their own (`/healthz`, `/metrics`).
+    static let routes: [String] = RequestOperation.allCases.compactMap { operation in
+        if case .route(let path) = operation.endpoint { return path }
+        return nil
+    }
+
+    static let otherPaths = routes + ["/map", "/v1/snapshot", "/v1/tiles/Z/X/Y.mvt"] + resources.map { $0.prefix + $0.field.name.uppercased() }
 
     static let tilePrefix = "/v1/tiles/"
     static let mapPrefix = "/map/"
@@ -113,20 +119,7 @@ public enum HTTPRoute: Sendable, Equatable {
             guard let field = RequestField(name: name) else { continue }
             // GeoJSON needs every area's position: whole areas, whatever output says.
             if field == .output && geojson { continue }
-            if field == .path {
-                values.append((field, try pathValue(value)))
-            } else if field == .previous {
-                let parts = value.split(separator: ",", omittingEmptySubsequences: false)
-                guard parts.count == 2, let lat = decimalNumber(String(parts[0])), let lon = decimalNumber(String(parts[1])) else {
-                    throw RequestError(.badRequest, "previous must be LAT,LON (decimal degrees), got '\(value)'")
-                }
-                values.append((field, .array([.number(lat), .number(lon)])))
-            } else if field.isNumeric, let number = decimalNumber(value) {
-                values.append((field, .number(number)))
-            } else {
-                // Not a number: the request parser then names the parameter and what it needs.
-                values.append((field, .string(value)))
-            }
+            values.append((field, try field.value(fromText: value)))
         }
         let request = try Request.make(operation, values: values)
         return .request(request, geojson: geojson, idsOnly: output == "ids", cacheable: operation.answerFollowsData)
@@ -176,27 +169,5 @@ public enum HTTPRoute: Sendable, Equatable {
         guard let z = number(parts[0]), z <= Request.maximumZoom, let x = number(parts[1]), let y = number(parts[2].dropLast(4)),
               x < 1 << z, y < 1 << z else { throw RequestError(.badRequest, shape + ", got /v1/tiles/\(rest)") }
         return .tile(z: z, x: x, y: y)
-    }
-
-    /// `LAT,LON;LAT,LON;...` as the `path` array of points.
-    static func pathValue(_ text: String) throws(RequestError) -> JSONValue {
-        var points: [JSONValue] = []
-        for point in text.split(separator: ";", omittingEmptySubsequences: false) {
-            let parts = point.split(separator: ",", omittingEmptySubsequences: false)
-            guard parts.count == 2, let lat = decimalNumber(String(parts[0])), let lon = decimalNumber(String(parts[1])) else {
-                throw RequestError(.badRequest, "path must be LAT,LON;LAT,LON;... (decimal degrees), got '\(point)'")
-            }
-            points.append(.array([.number(lat), .number(lon)]))
-        }
-        return .array(points)
-    }
-
-    /// A decimal number as JSON writes one (optional sign, digits, fraction, exponent); not
-    /// `nan`, `inf` or hex, which `Double(_:)` would take.
-    static func decimalNumber(_ text: String) -> Double? {
-        let bytes = text.utf8
-        guard !bytes.isEmpty, bytes.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E || $0 == 0x45 || $0 == 0x65 }),
-              bytes.contains(where: { $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
-        return Double(text)
     }
 }

@@ -5,40 +5,15 @@ extension Request {
     public var httpTarget: String? {
         switch operation.endpoint {
         case .query(let path):
-            guard case .object(let members)? = try? JSONParser.parse(line) else { return path }
-            var parameters: [String] = []
-            for (name, value) in members where name != "op" {
-                guard let text = Self.queryText(value) else { continue }
-                parameters.append(name + "=" + Self.percentEncoded(text))
-            }
+            let parameters = values.map { field, value in field.name + "=" + Self.percentEncoded(value.queryText) }
             return parameters.isEmpty ? path : path + "?" + parameters.joined(separator: "&")
-        case .resource(let prefix, _):
-            guard case .get(let id) = self else { return nil }
-            return prefix + Self.percentEncoded(id)
-        case .none:
-            switch operation {
-            case .health: return "/healthz"
-            case .metrics: return "/metrics"
-            default: return nil
-            }
-        }
-    }
-
-    /// A field's value as the HTTP parameters write it: a route as `LAT,LON;LAT,LON`, a point
-    /// as `LAT,LON`.
-    private static func queryText(_ value: JSONValue) -> String? {
-        func number(_ value: JSONValue?) -> String {
-            var writer = JSONWriter(capacity: 32)
-            writer.number(value?.double ?? 0)
-            return String(decoding: writer.bytes, as: UTF8.self)
-        }
-        switch value {
-        case .null: return nil
-        case .number: return number(value)
-        case .string(let text): return text
-        case .bool(let flag): return flag ? "true" : "false"
-        case .array(let points): return points.map { $0.array.map(number).joined(separator: ",") }.joined(separator: ";")
-        case .object: return number(value["lat"]) + "," + number(value["lon"])
+        case .resource(let prefix, let field):
+            guard let (_, value) = values.first(where: { $0.0 == field }) else { return nil }
+            return prefix + Self.percentEncoded(value.queryText)
+        case .route(let path):
+            return path
+        case .socketOnly:
+            return nil
         }
     }
 

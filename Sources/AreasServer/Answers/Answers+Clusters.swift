@@ -28,7 +28,7 @@ extension Answers {
         writer.beginArray()
         state.index.areas.withBuffers { areas in
             for position in clustering.areas {
-                area(position, of: areas, index: state.index, distance: nil, detailed: false, into: &writer)
+                area(position, of: areas, index: state.index, distance: nil, form: .listed, into: &writer)
                 writer.endObject()
             }
         }

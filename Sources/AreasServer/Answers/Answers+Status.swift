@@ -12,6 +12,8 @@ extension Answers {
         var startedAt: Double
         var queriesServed: Int
         var refreshing: Bool
+        /// Today's upstream requests by source and for the geocoder.
+        var requestsToday: [String: Int]
     }
 
     /// What `health` says: whether data is loaded, how old it is, and what, if anything, is wrong.
@@ -116,7 +118,7 @@ extension Answers {
         writer.key(.bySource)
         writer.beginObject()
         // Today's upstream requests, as counted for dailyRequestLimit (kept beside the snapshot).
-        let requestsToday = RequestQuota(path: RequestQuota.path(besideSnapshot: status.snapshotPath)).today
+        let requestsToday = status.requestsToday
         for name in Set(state.sources.keys).union(state.history.keys).sorted() {
             let data = state.sources[name]
             let history = state.history[name]

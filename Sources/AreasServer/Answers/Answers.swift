@@ -1,6 +1,14 @@
 import AreasCore
 import AreasProtocol
 
+/// How an answer that lists areas is written: the wire protocol's JSON, or (HTTP's
+/// `format=geojson`) a GeoJSON FeatureCollection of the same matches, with only ids and
+/// distances when `idsOnly`.
+enum AnswerForm: Equatable {
+    case json
+    case geoJSON(idsOnly: Bool)
+}
+
 /// The answers' JSON, written straight into the connection's buffer: area lists in each
 /// output mode, `check`, and the error line every front door shares (the socket server's
 /// `busy` and `too_large` too).
@@ -9,14 +17,16 @@ enum Answers {
         error.write(into: &writer)
     }
 
-    static func areas(_ matches: [AreaIndex.Match], truncated: Bool, state: ServingState, output: OutputMode, note: String? = nil, into writer: inout JSONWriter) {
-        list(matches, truncated: truncated, state: state, output: output, note: note, into: &writer) { match in
+    static func areas(_ matches: [AreaIndex.Match], truncated: Bool, state: ServingState, output: OutputMode, form: AnswerForm,
+                      note: String? = nil, into writer: inout JSONWriter) {
+        list(matches, truncated: truncated, state: state, output: output, form: form, note: note, into: &writer) { match in
             (match.position, match.distanceMeters)
         } extra: { _, _ in }
     }
 
-    static func route(_ matches: [AreaIndex.RouteMatch], truncated: Bool, state: ServingState, output: OutputMode, note: String? = nil, into writer: inout JSONWriter) {
-        list(matches, truncated: truncated, state: state, output: output, note: note, into: &writer) { match in
+    static func route(_ matches: [AreaIndex.RouteMatch], truncated: Bool, state: ServingState, output: OutputMode, form: AnswerForm,
+                      note: String? = nil, into writer: inout JSONWriter) {
+        list(matches, truncated: truncated, state: state, output: output, form: form, note: note, into: &writer) { match in
             (match.position, nil)
         } extra: { match, writer in
             writer.key(.alongMeters); writer.meters(match.alongMeters)
@@ -24,13 +34,45 @@ enum Answers {
         }
     }
 
-    /// `{"ok":true,"count":..,"truncated":..,"areas":[...]}` in the requested output mode; each
-    /// match names its area's position and distance, and may add members of its own.
+    /// The one area `get` asks for, with everything known of it; as a feature, with what a
+    /// listed area has.
+    static func detail(_ position: Int, state: ServingState, form: AnswerForm, into writer: inout JSONWriter) {
+        list([position], truncated: false, state: state, output: .full, form: form, detailed: true, note: nil, into: &writer) { position in
+            (position, nil)
+        } extra: { _, _ in }
+    }
+
+    /// `{"ok":true,"count":..,"truncated":..,"areas":[...]}` in the requested output mode, or
+    /// the same matches as a GeoJSON FeatureCollection; each match names its area's position
+    /// and distance, and may add members of its own (distances, which a feature with only ids
+    /// keeps too).
     private static func list<Match>(
-        _ matches: [Match], truncated: Bool, state: ServingState, output: OutputMode, note: String?, into writer: inout JSONWriter,
+        _ matches: [Match], truncated: Bool, state: ServingState, output: OutputMode, form: AnswerForm, detailed: Bool = false,
+        note: String?, into writer: inout JSONWriter,
         locate: (Match) -> (position: Int, distance: Double?),
         extra: (Match, inout JSONWriter) -> Void
     ) {
+        if case .geoJSON(let idsOnly) = form {
+            GeoJSONCollection.begin(truncated: truncated, into: &writer)
+            state.index.areas.withBuffers { areas in
+                writer.reserve(matches.count * 500)
+                for match in matches {
+                    let (position, distance) = locate(match)
+                    let at = areas.records[position].coordinate
+                    GeoJSONCollection.beginFeature(latitude: at.latitude, longitude: at.longitude, into: &writer)
+                    if idsOnly {
+                        writer.beginIDEntry(id: areas.utf8(areas.records[position].id), distanceMeters: distance)
+                    } else {
+                        area(position, of: areas, index: state.index, distance: distance, form: .feature, into: &writer)
+                    }
+                    extra(match, &writer)
+                    writer.endObject()
+                    GeoJSONCollection.endFeature(into: &writer)
+                }
+            }
+            GeoJSONCollection.end(into: &writer)
+            return
+        }
         writer.beginObject()
         writer.key(.ok); writer.bool(true)
         writer.key(.count); writer.number(matches.count)
@@ -60,7 +102,7 @@ enum Answers {
                     if output == .ids {
                         writer.beginIDEntry(id: areas.utf8(areas.records[position].id), distanceMeters: distance)
                     } else {
-                        area(position, of: areas, index: state.index, distance: distance, detailed: false, into: &writer)
+                        area(position, of: areas, index: state.index, distance: distance, form: detailed ? .detailed : .listed, into: &writer)
                     }
                     extra(match, &writer)
                     writer.endObject()
@@ -82,7 +124,7 @@ enum Answers {
             writer.key(.zones)
             writer.beginArray()
             for zone in check.zones {
-                area(zone.position, of: areas, index: state.index, distance: zone.distanceMeters, detailed: false, into: &writer)
+                area(zone.position, of: areas, index: state.index, distance: zone.distanceMeters, form: .listed, into: &writer)
                 writer.key(.footprintMeters); writer.meters(state.index.footprintRadius(of: zone.position))
                 writer.endObject()
             }
@@ -105,7 +147,7 @@ enum Answers {
                 writer.null()
                 return
             }
-            area(nearest.position, of: areas, index: state.index, distance: nearest.distanceMeters, detailed: false, into: &writer)
+            area(nearest.position, of: areas, index: state.index, distance: nearest.distanceMeters, form: .listed, into: &writer)
             let bearing = Geodesy.bearing(from: point, to: areas.records[nearest.position].coordinate)
             writer.key(.bearingDegrees); writer.number((bearing * 10).rounded() / 10)
             writer.key(.direction); writer.string(Geodesy.compassPoint(bearing))
@@ -114,18 +156,27 @@ enum Answers {
         writer.endObject()
     }
 
-    /// Writes an area's fields into an open object; the caller may add more and closes it. An
-    /// area merged from several sources names them (`sources`); `detailed` (for `get`) adds
-    /// every record it was merged from, each with its own fields.
-    static func area(_ position: Int, of areas: AreaTable.Buffers, index: AreaIndex, distance: Double?, detailed: Bool, into writer: inout JSONWriter) {
+    /// How much of an area is written: what a list gives, everything (`get`), or a GeoJSON
+    /// feature's properties (a list's, the position being the geometry).
+    enum AreaForm {
+        case listed, detailed, feature
+    }
+
+    /// Writes an area's members (in `AreaSchema`'s order) into an object it opens; the caller
+    /// may add more and closes it. An area merged from several sources names them (`sources`);
+    /// `detailed` (for `get`) adds every record it was merged from, each with its own fields.
+    static func area(_ position: Int, of areas: AreaTable.Buffers, index: AreaIndex, distance: Double?, form: AreaForm, into writer: inout JSONWriter) {
         let area = areas.records[position]
         let groups = index.groups
+        let detailed = form == .detailed
         writer.beginObject()
         writer.key(.id); writer.string(utf8: areas.utf8(area.id))
         writer.key(.kind); writer.string(area.kind.rawValue)
         writer.key(.name); writer.string(utf8: areas.utf8(area.name))
-        writer.key(.lat); writer.number(area.coordinate.latitude)
-        writer.key(.lon); writer.number(area.coordinate.longitude)
+        if form != .feature {
+            writer.key(.lat); writer.number(area.coordinate.latitude)
+            writer.key(.lon); writer.number(area.coordinate.longitude)
+        }
         if let distance { writer.key(.distanceMeters); writer.meters(distance) }
         writer.key(.address); writer.string(utf8: areas.utf8(area.address))
         writer.key(.district); writer.string(utf8: areas.utf8(area.district))

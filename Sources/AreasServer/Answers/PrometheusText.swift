@@ -38,7 +38,7 @@ enum PrometheusText {
             text.sample("areas_source_reference_date_seconds", ["source": name, "bound": "newest"], dates.newest.secondsSince1970)
         }
         // Counted for dailyRequestLimit; the day is Korea's, as the portals count it.
-        let requestsToday = RequestQuota(path: RequestQuota.path(besideSnapshot: status.snapshotPath)).today
+        let requestsToday = status.requestsToday
         text.family("areas_upstream_requests_today", .gauge, "Upstream requests made today (Korean time) by each source and the geocoder.")
         for name in requestsToday.keys.sorted() { text.sample("areas_upstream_requests_today", ["source": name], Double(requestsToday[name] ?? 0)) }
         text.family("areas_source_last_refresh_success", .gauge, "1 when the source's last refresh was taken, 0 when it failed or was held back.")

@@ -45,25 +45,19 @@ struct HTTPAnswer {
                 ? [("ETag", tag), ("Cache-Control", http.cacheControl), ("Vary", "Accept")]
                 : [noStore, ("Vary", "Accept")]
             // Only a success may be 304: a request whose parameters were checked by the router
-            // succeeds whenever there is data, except a `get` of an id the data lacks and an
-            // `along` past the work limit, which are run (a 304 costs those a query).
+            // succeeds whenever there is data, except one that may fail on the data, which is
+            // run (a 304 costs it a query).
             let revalidated = cacheable && view.state.hasData && head.header("if-none-match").map { matches($0, tag) } == true
-            if revalidated && succeeds(request, on: view.state) {
+            if revalidated && !request.operation.mayFailOnData {
                 tally.answered += 1
                 return HTTPAnswer(status: .notModified, contentType: nil, fields: caching, payload: .none)
             }
-            if let code = service.respond(to: request, peerUID: peer, view: view, into: &body, tally: &tally) {
+            let form: AnswerForm = geojson ? .geoJSON(idsOnly: idsOnly) : .json
+            if let code = service.respond(to: request, form: form, peerUID: peer, view: view, into: &body, tally: &tally) {
                 return HTTPAnswer(status: HTTPFrontDoor.status(for: code), contentType: json, fields: [noStore] + retry(code), payload: .writer)
             }
             if revalidated { return HTTPAnswer(status: .notModified, contentType: nil, fields: caching, payload: .none) }
-            guard geojson else { return HTTPAnswer(status: .ok, contentType: json, fields: caching, payload: .writer) }
-            guard let answer = parsedAnswer(body) else {
-                return HTTPAnswer(status: .internalServerError, contentType: json, fields: [noStore], payload: .writer)
-            }
-            var collection = JSONWriter(capacity: body.count + body.count / 2)
-            GeoJSONCollection.write(answer, idsOnly: idsOnly, into: &collection)
-            collection.newline()
-            return HTTPAnswer(status: .ok, contentType: "application/geo+json", fields: caching, payload: .bytes(collection.bytes))
+            return HTTPAnswer(status: .ok, contentType: geojson ? "application/geo+json" : json, fields: caching, payload: .writer)
         case .health(let strict):
             tally.answered += 1
             tally.count(.health)
@@ -120,16 +114,6 @@ struct HTTPAnswer {
         return HTTPAnswer(status: .ok, contentType: type, fields: [("Cache-Control", "public, max-age=86400")], payload: .file(file, size: info.size))
     }
 
-    /// Whether `request`, its parameters already checked, is sure to succeed on `state`'s data
-    /// without running it.
-    static func succeeds(_ request: Request, on state: ServingState) -> Bool {
-        switch request {
-        case .get(let id): return state.index.position(ofAreaWith: id) != nil
-        case .along: return false
-        default: return true
-        }
-    }
-
     /// The current snapshot file, by identity: a refresh renames a new file into place, and the
     /// one opened here is sent whole.
     static func snapshot(_ head: HTTPRequestHead, path: String, body: inout JSONWriter) -> HTTPAnswer {
@@ -177,9 +161,5 @@ struct HTTPAnswer {
             if text.hasPrefix("W/") { text = text.dropFirst(2) }
             return text == tag
         }
-    }
-
-    static func parsedAnswer(_ body: borrowing JSONWriter) -> JSONValue? {
-        body.withBytes { bytes in try? JSONParser.parse(Array(bytes.prefix(while: { $0 != UInt8(ascii: "\n") }))) }
     }
 }

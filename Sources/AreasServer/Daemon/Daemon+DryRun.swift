@@ -22,9 +22,9 @@ extension Daemon {
         }
         let snapshot = scratch + "/areas.snapshot"
         let configured = options.snapshotPath ?? config.snapshot ?? DefaultPaths.snapshot(environment: environment)
-        let memory = GeocodeMemory.path(besideSnapshot: configured)
+        let memory = SnapshotFolder(snapshot: configured).geocoderMemory
         if FileManager.default.fileExists(atPath: memory) {
-            try? FileManager.default.copyItem(atPath: memory, toPath: GeocodeMemory.path(besideSnapshot: snapshot))
+            try? FileManager.default.copyItem(atPath: memory, toPath: SnapshotFolder(snapshot: snapshot).geocoderMemory)
         }
 
         // Compared with what the configured snapshot holds, read and left as it is, so the

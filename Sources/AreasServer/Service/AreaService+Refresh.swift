@@ -24,7 +24,7 @@ extension AreaService {
         if let follow = config.follow { return await performFollow(follow, force: force) }
         let before = state
         logger.info("refresh started: \(config.sources.count) sources" + (force ? " (forced)" : ""))
-        let (catalog, report) = await Refresher(config: config, environment: environment, snapshotPath: snapshotPath).refresh(before.catalog, force: force)
+        let (catalog, report) = await Refresher(config: config, environment: environment, snapshotPath: snapshotPath, quota: quota).refresh(before.catalog, force: force)
         for source in report.sources {
             if source.status == .updated {
                 logger.info("source " + source.summary)

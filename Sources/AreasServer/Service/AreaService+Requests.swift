@@ -29,18 +29,19 @@ extension AreaService {
         return respond(to: request, peerUID: peerUID, view: view, into: &writer, tally: &tally, startedAt: startedAt)
     }
 
-    /// Answers a request already read (an HTTP query's), as `respond(to:...)` answers a line.
+    /// Answers a request already read (an HTTP query's), as `respond(to:...)` answers a line;
+    /// an answer listing areas in `form`.
     @discardableResult
-    package func respond(to request: Request, peerUID: UInt32?, view: View, into writer: inout JSONWriter, tally: inout RequestTally) -> RequestError.Code? {
-        respond(to: request, peerUID: peerUID, view: view, into: &writer, tally: &tally,
+    func respond(to request: Request, form: AnswerForm = .json, peerUID: UInt32?, view: View, into writer: inout JSONWriter, tally: inout RequestTally) -> RequestError.Code? {
+        respond(to: request, form: form, peerUID: peerUID, view: view, into: &writer, tally: &tally,
                 startedAt: logger.threshold == .debug ? MonotonicClock.microseconds : nil)
     }
 
-    private func respond(to request: Request, peerUID: UInt32?, view: View, into writer: inout JSONWriter, tally: inout RequestTally, startedAt: Int?) -> RequestError.Code? {
+    private func respond(to request: Request, form: AnswerForm = .json, peerUID: UInt32?, view: View, into writer: inout JSONWriter, tally: inout RequestTally, startedAt: Int?) -> RequestError.Code? {
         tally.answered += 1
         tally.count(request.operation)
         do throws(RequestError) {
-            try execute(request, peerUID: peerUID, view: view, into: &writer)
+            try execute(request, form: form, peerUID: peerUID, view: view, into: &writer)
         } catch {
             return fail(error, operation: request.operation, peerUID: peerUID, startedAt: startedAt, into: &writer, tally: &tally)
         }
@@ -85,7 +86,7 @@ extension AreaService {
         try execute(request, peerUID: peerUID, view: view(), into: &writer)
     }
 
-    func execute(_ request: Request, peerUID: UInt32?, view: View, into writer: inout JSONWriter) throws(RequestError) {
+    func execute(_ request: Request, form: AnswerForm = .json, peerUID: UInt32?, view: View, into writer: inout JSONWriter) throws(RequestError) {
         if request.isPrivileged && !isAdmin(peerUID, view) {
             logger.warning("refused a refresh asked by uid \(peerUID.map(String.init) ?? "unknown"): only root, the daemon's user and adminUids may ask")
             throw RequestError(.permissionDenied, "refresh is allowed only to root, the daemon's user, or adminUids (your uid is \(peerUID.map(String.init) ?? "unknown"))")
@@ -100,7 +101,7 @@ extension AreaService {
             let matches = try Self.run { () throws(GeoError) in
                 try state.index.nearest(to: point, k: Swift.min(k, maxResults), maxMeters: maxMeters, kind: kind, region: region)
             }.get()
-            Answers.areas(matches, truncated: k > maxResults && matches.count == maxResults, state: state, output: output,
+            Answers.areas(matches, truncated: k > maxResults && matches.count == maxResults, state: state, output: output, form: form,
                           note: Self.note(matches.isEmpty, region, state), into: &writer)
         case .radius(let point, let meters, let kind, let region, let limit, let output):
             try requireData(state)
@@ -110,14 +111,14 @@ extension AreaService {
             let matches = try Self.run { () throws(GeoError) in
                 try state.index.areas(within: meters, of: point, kind: kind, region: region, limit: cap + 1)
             }.get()
-            Answers.areas(Array(matches.prefix(cap)), truncated: matches.count > cap, state: state, output: output,
+            Answers.areas(Array(matches.prefix(cap)), truncated: matches.count > cap, state: state, output: output, form: form,
                           note: Self.note(matches.isEmpty, region, state), into: &writer)
         case .bbox(let box, let kind, let region, let limit, let output):
             try requireData(state)
             let region = region.resolved(view.aliases)
             let cap = Self.cap(limit, output: output, maxResults: maxResults)
             let matches = try Self.run { () throws(GeoError) in try state.index.areas(in: box, kind: kind, region: region, limit: cap + 1) }.get()
-            Answers.areas(Array(matches.prefix(cap)), truncated: matches.count > cap, state: state, output: output,
+            Answers.areas(Array(matches.prefix(cap)), truncated: matches.count > cap, state: state, output: output, form: form,
                           note: Self.note(matches.isEmpty, region, state), into: &writer)
         case .check(let point, let region, let previous):
             try requireData(state)
@@ -138,7 +139,7 @@ extension AreaService {
             let matches = try Self.run { () throws(GeoError) in
                 try state.index.along(path, meters: meters, kind: kind, region: region, limit: cap + 1)
             }.get()
-            Answers.route(Array(matches.prefix(cap)), truncated: matches.count > cap, state: state, output: output,
+            Answers.route(Array(matches.prefix(cap)), truncated: matches.count > cap, state: state, output: output, form: form,
                           note: Self.note(matches.isEmpty, region, state), into: &writer)
         case .get(let id):
             try requireData(state)
@@ -148,15 +149,7 @@ extension AreaService {
                 let note = state.index.overrides.note(of: position).map { ": \($0)" } ?? ""
                 throw RequestError(.notFound, "the area with id '\(id)' is hidden by the operator's overrides\(note)")
             }
-            writer.beginObject()
-            writer.key(.ok); writer.bool(true)
-            writer.key(.count); writer.number(1)
-            writer.key(.areas)
-            writer.beginArray()
-            state.index.areas.withBuffers { Answers.area(position, of: $0, index: state.index, distance: nil, detailed: true, into: &writer) }
-            writer.endObject()
-            writer.endArray()
-            writer.endObject()
+            Answers.detail(position, state: state, form: form, into: &writer)
         case .stats:
             Answers.stats(state, status: status, into: &writer)
         case .sources:
@@ -224,6 +217,7 @@ extension AreaService {
     /// What `stats` says of the service itself, beside its data.
     var status: Answers.ServiceStatus {
         Answers.ServiceStatus(
-            snapshotPath: snapshotPath, startedAt: startedAt, queriesServed: queriesServed, refreshing: isRefreshing)
+            snapshotPath: snapshotPath, startedAt: startedAt, queriesServed: queriesServed, refreshing: isRefreshing,
+            requestsToday: quota.today())
     }
 }

@@ -25,6 +25,9 @@ package final class AreaService: Sendable {
     let startedAt = Date().timeIntervalSince1970
     let environment: [String: String]
     package let snapshotPath: String
+    /// Today's upstream requests, counted for `dailyRequestLimit` by every refresh of this
+    /// daemon's life and kept beside the snapshot; `stats` and `metrics` read it as it stands.
+    package let quota: RequestQuota
     /// Called after each refresh with the new state (systemd status lines).
     let onRefresh: @Sendable (ServingState) -> Void
     /// The operator's corrections as last read whole (nil while never read): a refresh that
@@ -39,6 +42,7 @@ package final class AreaService: Sendable {
         self.configuration = LockedValue(config)
         self.current = LockedValue(state)
         self.snapshotPath = snapshotPath
+        self.quota = RequestQuota(path: SnapshotFolder(snapshot: snapshotPath).requestCounts)
         self.logger = logger
         self.environment = environment
         self.onRefresh = onRefresh

@@ -48,7 +48,7 @@ final class SnapshotFollower: Sendable {
         } catch {
             return .failed("cannot read the leader's snapshot \(path): \(error.reason)")
         }
-        let confirmedModified = (try? FileSystem.status(of: path + ".fetched"))??.modifiedNanoseconds ?? 0
+        let confirmedModified = (try? FileSystem.status(of: SnapshotFolder(snapshot: path).fetchTimes))??.modifiedNanoseconds ?? 0
         let identity = FileIdentity(device: info.device, inode: info.inode, size: Int64(info.size),
                                     modified: info.modifiedNanoseconds, confirmedModified: confirmedModified)
         let previous = seen.withLock { $0.file }
@@ -70,7 +70,7 @@ final class SnapshotFollower: Sendable {
         let etag = seen.withLock { $0.etag }
         // The body goes to a file beside the snapshot as it arrives, never held whole: the
         // file is then checked and renamed into place as a leader's file on a share would be.
-        let download = store.path + ".download"
+        let download = SnapshotFolder(snapshot: store.path).download
         let file: FileDescriptor
         do throws(SystemError) {
             try? FileSystem.removeFile(download)

@@ -40,9 +40,7 @@ package struct SourceHistory: Sendable, Equatable {
 
 extension SourceHistory {
     /// The file beside `snapshot`: `areas.snapshot` keeps its history in `areas.history.json`.
-    static func path(besideSnapshot snapshot: String) -> String {
-        (snapshot.hasSuffix(".snapshot") ? String(snapshot.dropLast(".snapshot".count)) : snapshot) + ".history.json"
-    }
+    static func path(besideSnapshot snapshot: String) -> String { SnapshotFolder(snapshot: snapshot).sourceHistory }
 
     /// Whether the last refresh took every source, as far as `history` knows (nil: no refresh
     /// has been recorded).

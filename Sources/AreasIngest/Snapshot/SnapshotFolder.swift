@@ -1,0 +1,41 @@
+/// The files a snapshot keeps beside it, each named here and nowhere else. For
+/// `/var/lib/areas/areas.snapshot`:
+///
+/// | file | holds |
+/// |---|---|
+/// | `areas.snapshot.fetched` | when each source was last fetched whole (`FetchTimes`) |
+/// | `areas.snapshot.requests` | today's upstream requests (`RequestQuota`) |
+/// | `areas.geocoded.json` | what the geocoder said (`GeocodeMemory`) |
+/// | `areas.history.json` | each source's last refreshes |
+/// | `areas.snapshot.download` | a leader's snapshot while it arrives |
+/// | `NAME.corrupt` | a file that could not be read, set aside for inspection |
+package struct SnapshotFolder: Sendable, Equatable {
+    /// The snapshot file itself.
+    package let snapshot: String
+
+    package init(snapshot: String) {
+        self.snapshot = snapshot
+    }
+
+    package var fetchTimes: String { snapshot + ".fetched" }
+    package var requestCounts: String { snapshot + ".requests" }
+    package var download: String { snapshot + ".download" }
+
+    /// `areas.geocoded.json` beside `areas.snapshot`: the snapshot's name without its
+    /// extension, whatever that is.
+    package var geocoderMemory: String {
+        let slash = snapshot.lastIndex(of: "/")
+        let folder = slash.map { String(snapshot[...$0]) } ?? ""
+        let file = slash.map { String(snapshot[snapshot.index(after: $0)...]) } ?? snapshot
+        let stem = file.lastIndex(of: ".").map { String(file[..<$0]) } ?? file
+        return folder + (stem.isEmpty ? file : stem) + ".geocoded.json"
+    }
+
+    /// `areas.history.json` beside `areas.snapshot`: the name without `.snapshot`.
+    package var sourceHistory: String {
+        (snapshot.hasSuffix(".snapshot") ? String(snapshot.dropLast(".snapshot".count)) : snapshot) + ".history.json"
+    }
+
+    /// Where an unreadable `file` is moved, kept for inspection.
+    package static func setAside(_ file: String) -> String { file + ".corrupt" }
+}
