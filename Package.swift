@@ -61,7 +61,10 @@ let package = Package(
         // Configuration, upstream fetching and decoding, validation, merging, the snapshot file.
         .target(name: "AreasIngest", dependencies: ["AreasCore", "AreasProtocol", "AreasSystem"], swiftSettings: nativeTuning),
         // The service: served state, request dispatch, answers, the socket server, systemd.
-        .target(name: "AreasServer", dependencies: ["AreasCore", "AreasProtocol", "AreasIngest", "AreasSystem"], swiftSettings: nativeTuning),
+        // The map page's HTML, CSS and script are files of their own, built into the binary.
+        .target(name: "AreasServer", dependencies: ["AreasCore", "AreasProtocol", "AreasIngest", "AreasSystem"],
+                resources: [.embedInCode("Map/Page/map.html"), .embedInCode("Map/Page/map.css"), .embedInCode("Map/Page/map.js")],
+                swiftSettings: nativeTuning),
         // The client and its terminal and GeoJSON rendering.
         .target(name: "AreasControl", dependencies: ["AreasCore", "AreasProtocol", "AreasSystem"], swiftSettings: nativeTuning),
         // For tests and benchmarks only: a loopback HTTP server, synthetic points, the brute-force

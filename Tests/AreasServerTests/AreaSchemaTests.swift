@@ -87,4 +87,17 @@ import AreasTestTraits
             #expect(rows.contains { $0.contains(recordID) }, "\(recordID) is not among the records shown:\n\(run.stdout)")
         }
     }
+
+    /// The map page's script reads areas only by members the schema names: every `a.NAME` (the
+    /// script's name for an area, in lists and details alike) is one.
+    @Test func theMapPageReadsOnlyMembersTheSchemaNames() throws {
+        let script = String(decoding: try Fixtures.bytes("Sources/AreasServer/Map/Page/map.js"), as: UTF8.self)
+        let pattern = try NSRegularExpression(pattern: #"(?<![\w.])a\.([A-Za-z_]\w*)"#)
+        let names = Set(pattern.matches(in: script, range: NSRange(script.startIndex..., in: script)).compactMap { match in
+            Range(match.range(at: 1), in: script).map { String(script[$0]) }
+        })
+        #expect(names.count >= 5, "the script reads areas as `a`: \(names.sorted())")
+        let unknown = names.filter { AreaSchema.member(named: $0) == nil }
+        #expect(unknown.isEmpty, "map.js reads members the schema lacks: \(unknown.sorted())")
+    }
 }

@@ -23,6 +23,32 @@ import AreasTestTraits
         return try JSONParser.parse(try HTTPTestClient(address).get("/v1/clusters?" + query).body)
     }
 
+    /// The page's HTML, style and script are real files in the package (`Map/Page`), built
+    /// into areasd: what it serves is those files, byte for byte, with the settings filled in.
+    @Test func thePagesOwnFilesAreServedAsTheyAreInThePackage() throws {
+        let (daemon, address) = try SampleDaemon.withHTTP(#""tiles": "https://tiles.test/{z}/{x}/{y}.png", "tilesAttribution": "</script><b>x</b>""#)
+        defer { daemon.stop() }
+        let client = try HTTPTestClient(address)
+        let folder = "Sources/AreasServer/Map/Page/"
+        for (path, type) in [("map.js", "text/javascript; charset=utf-8"), ("map.css", "text/css; charset=utf-8")] {
+            let answer = try client.get("/map/page/" + path)
+            #expect(answer.status == 200 && answer.field("content-type") == type, "\(path): \(answer.status)")
+            #expect(answer.body == Array(try Fixtures.bytes(folder + path)), "\(path) is not the package's file")
+        }
+        let page = try client.get("/map")
+        #expect(page.status == 200 && page.field("content-type") == "text/html; charset=utf-8")
+        let template = String(decoding: try Fixtures.bytes(folder + "map.html"), as: UTF8.self)
+        let parts = template.components(separatedBy: "@SETTINGS@")
+        try #require(parts.count == 2, "the template has one settings block")
+        #expect(page.text.hasPrefix(parts[0]) && page.text.hasSuffix(parts[1]))
+        let settings = String(page.text.dropFirst(parts[0].count).dropLast(parts[1].count))
+        // Nothing in the settings can close the script element it sits in.
+        #expect(!settings.contains("<"), "\(settings)")
+        let parsed = try JSONParser.parse(Array(settings.utf8))
+        #expect(parsed["tiles"]?.string == "https://tiles.test/{z}/{x}/{y}.png" && parsed["attribution"]?.string == "</script><b>x</b>")
+        #expect(try client.get("/map/page/other.js").status == 404)
+    }
+
     @Test(.enabled(if: MapPageTests.browser, "chromium, chromium-driver, python3-selenium and libjs-leaflet (Tests/run.sh installs them)"))
     func thePageShowsWhatTheDaemonAnswers() throws {
         let (daemon, address) = try SampleDaemon.withHTTP()

@@ -82,6 +82,9 @@ struct HTTPAnswer {
             return HTTPAnswer(status: .noContent, contentType: nil, fields: [("Cache-Control", "public, max-age=86400")], payload: .none)
         case .mapAsset(let path):
             tally.answered += 1
+            if let file = MapPage.files[path] {
+                return HTTPAnswer(status: .ok, contentType: file.type, fields: [("Cache-Control", "no-cache")], payload: .bytes(file.bytes))
+            }
             return asset(path, in: http.map.assets, body: &body)
         case .tile(let z, let x, let y):
             tally.answered += 1

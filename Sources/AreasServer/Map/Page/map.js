@@ -1,0 +1,130 @@
+// The map page's script (map.html loads it after Leaflet): clusters of the view from
+// /v1/clusters, an area's details from /v1/areas/ID, check where one clicks or stands, a
+// route's areas from /v1/along, and the sources report. It reads only members that
+// AreaSchema names (AreaSchemaTests reads this file for them).
+"use strict";
+const settings = JSON.parse(document.getElementById("settings").textContent);
+const params = new URLSearchParams(location.search);
+const map = L.map("map", { preferCanvas: false }).setView(
+  [Number(params.get("lat") || 36.4), Number(params.get("lon") || 127.8)], Number(params.get("zoom") || 7));
+if (settings.tiles) L.tileLayer(settings.tiles, { attribution: settings.attribution || "", maxZoom: 19 }).addTo(map);
+const layer = L.layerGroup().addTo(map);
+const routeLayer = L.layerGroup().addTo(map);
+const status = document.getElementById("status");
+const text = (value) => String(value ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+async function ask(path) {
+  const response = await fetch(path, { headers: { Accept: "application/json" } });
+  const body = await response.json();
+  if (!body.ok) throw new Error(body.error ? body.error.message : "HTTP " + response.status);
+  return body;
+}
+function kind() {
+  const s = document.getElementById("show-smoking").checked, n = document.getElementById("show-nonsmoking").checked;
+  return s && n ? "all" : s ? "smoking" : n ? "nonsmoking" : null;
+}
+function sourceColour(name) {
+  let h = 0;
+  for (const c of String(name)) h = (h * 31 + c.codePointAt(0)) % 360;
+  return "hsl(" + h + ", 70%, 40%)";
+}
+let asked = 0;
+async function refresh() {
+  const wanted = kind(), turn = ++asked;
+  const b = map.getBounds(), zoom = map.getZoom();
+  const view = { south: Math.max(-90, b.getSouth()), west: Math.max(-180, b.getWest()), north: Math.min(90, b.getNorth()), east: Math.min(180, b.getEast()), zoom };
+  document.body.dataset.view = JSON.stringify(Object.assign({ kind: wanted }, view));
+  if (!wanted) { layer.clearLayers(); document.body.dataset.shown = JSON.stringify({ clusters: 0, areas: 0, count: 0 }); status.textContent = "표시할 종류가 없습니다 (nothing to show)"; document.body.dataset.loaded = "1"; return; }
+  try {
+    const q = new URLSearchParams({ south: view.south, west: view.west, north: view.north, east: view.east, zoom, kind: wanted });
+    const answer = await ask("/v1/clusters?" + q);
+    if (turn !== asked) return;
+    layer.clearLayers();
+    for (const c of answer.clusters) {
+      const size = c.count < 10 ? "small" : c.count < 100 ? "medium" : "large";
+      const icon = L.divIcon({ html: "<div><span>" + c.count + "</span></div>", className: "marker-cluster marker-cluster-" + size + " cluster-marker", iconSize: L.point(40, 40) });
+      L.marker([c.lat, c.lon], { icon, keyboard: true, title: c.count + " areas (smoking " + c.smoking + ", non-smoking " + c.nonsmoking + ")" })
+        .on("click", () => map.fitBounds([[c.south, c.west], [c.north, c.east]], { maxZoom: Math.min(map.getZoom() + 3, 18), padding: [20, 20] }))
+        .addTo(layer);
+    }
+    const bySource = document.getElementById("by-source").checked;
+    for (const a of answer.areas) {
+      // For operators: a colour per source, and positions found from an address dashed.
+      const style = bySource ? { color: sourceColour(a.source), fillColor: sourceColour(a.source) } : {};
+      if (a.geocoded) style.dashArray = "3 3";
+      L.circleMarker([a.lat, a.lon], Object.assign({ radius: 7, weight: 2, fillOpacity: 0.8, className: "area-marker area-marker-" + a.kind + (a.geocoded ? " area-marker-geocoded" : ""), bubblingMouseEvents: false }, style))
+        .bindTooltip(text(a.name)).on("click", () => details(a.id, [a.lat, a.lon])).addTo(layer);
+    }
+    status.textContent = answer.count + "곳 (" + answer.clusters.length + " clusters, " + answer.areas.length + " areas)";
+    document.body.dataset.shown = JSON.stringify({ clusters: answer.clusters.length, areas: answer.areas.length, count: answer.count });
+  } catch (error) {
+    status.textContent = "오류 (error): " + error.message;
+  }
+  document.body.dataset.loaded = "1";
+}
+async function details(id, at) {
+  try {
+    const a = (await ask("/v1/areas/" + encodeURIComponent(id))).areas[0];
+    const lines = [
+      "<h3>" + text(a.name) + "</h3>",
+      "<p>" + (a.kind === "smoking" ? "흡연구역 (smoking area)" : "금연구역 (non-smoking zone)") + "</p>",
+      a.address ? "<p>" + text(a.address) + "</p>" : "",
+      "<p>" + text([a.province, a.district].filter(Boolean).join(" ")) + "</p>",
+      "<p>출처 (source): " + text((a.sources || [a.source]).join(", ")) + "</p>",
+      a.referenceDate ? "<p>기준일 (as of): " + text(a.referenceDate) + "</p>" : "",
+      "<p>" + (a.geocoded ? "위치: 주소로 찾은 위치 (geocoded)" : "위치: 공개된 좌표 (published position)") + "</p>",
+      a.overridden ? "<p>운영자 수정 (corrected): " + text(a.note || "") + "</p>" : "",
+      "<p><small>" + text(a.id) + "</small></p>",
+    ];
+    L.popup({ className: "popup area-details" }).setLatLng(at).setContent(lines.join("")).openOn(map);
+  } catch (error) { status.textContent = "오류 (error): " + error.message; }
+}
+async function check(at) {
+  document.body.dataset.checked = JSON.stringify([at.lat, at.lng]);
+  try {
+    const c = await ask("/v1/check?lat=" + at.lat + "&lon=" + at.lng);
+    const near = c.nearestSmoking ? "<p>가장 가까운 흡연구역 (nearest smoking area): " + text(c.nearestSmoking.name) + ", " + Math.round(c.nearestSmoking.distanceMeters) + " m " + text(c.nearestSmoking.direction) + "</p>" : "";
+    const zones = c.zones.map((z) => "<li>" + text(z.name) + "</li>").join("");
+    L.popup({ className: "popup check" }).setLatLng(at)
+      .setContent("<p><strong>" + (c.inside ? "흡연 불가 (no smoking here)" : "금연구역 밖 (outside every zone)") + "</strong></p><p>" + text(c.summary) + "</p>" + (zones ? "<ul>" + zones + "</ul>" : "") + near)
+      .openOn(map);
+  } catch (error) { status.textContent = "오류 (error): " + error.message; }
+}
+let routing = false, route = [];
+async function along() {
+  routeLayer.clearLayers();
+  if (route.length === 0) { document.getElementById("route").innerHTML = ""; return; }
+  L.polyline(route, { color: "#2166ac" }).addTo(routeLayer);
+  if (route.length < 2) return;
+  try {
+    const path = route.map((p) => p.lat.toFixed(6) + "," + p.lng.toFixed(6)).join(";");
+    const answer = await ask("/v1/along?meters=50&path=" + encodeURIComponent(path));
+    document.getElementById("route").innerHTML = "<p>경로 주변 (along the route): " + answer.count + "</p><table>" +
+      answer.areas.map((a) => "<tr><td>" + Math.round(a.alongMeters) + " m</td><td>" + text(a.name) + "</td></tr>").join("") + "</table>";
+  } catch (error) { status.textContent = "오류 (error): " + error.message; }
+}
+map.on("click", (e) => { if (routing) { route.push(e.latlng); along(); } else { check(e.latlng); } });
+map.on("moveend", refresh);
+document.getElementById("show-smoking").addEventListener("change", refresh);
+document.getElementById("show-nonsmoking").addEventListener("change", refresh);
+document.getElementById("by-source").addEventListener("change", refresh);
+document.getElementById("route-mode").addEventListener("click", (e) => {
+  routing = !routing; e.target.setAttribute("aria-pressed", String(routing));
+  if (!routing) { route = []; along(); }
+});
+document.getElementById("locate").addEventListener("click", () => {
+  if (!navigator.geolocation) { status.textContent = "위치를 알 수 없습니다 (no position)"; return; }
+  navigator.geolocation.getCurrentPosition((p) => { const at = L.latLng(p.coords.latitude, p.coords.longitude); map.setView(at, 16); check(at); },
+    () => { status.textContent = "위치를 알 수 없습니다 (no position)"; });
+});
+document.getElementById("show-sources").addEventListener("click", async (e) => {
+  const box = document.getElementById("sources");
+  box.hidden = !box.hidden; e.target.setAttribute("aria-expanded", String(!box.hidden));
+  if (box.hidden) return;
+  try {
+    const s = await ask("/v1/sources");
+    box.innerHTML = "<table><tr><th>출처</th><th>종류</th><th>곳</th><th>병합</th><th>기준일</th><th>상태</th></tr>" + s.sources.map((x) =>
+      "<tr><td>" + text(x.name) + "</td><td>" + text(x.kind) + "</td><td>" + x.areas + "</td><td>" + x.merged + "</td><td>" +
+      text(x.referenceDates ? x.referenceDates.newest : "-") + "</td><td>" + text(x.lastStatus || "-") + "</td></tr>").join("") + "</table>";
+  } catch (error) { box.textContent = "오류 (error): " + error.message; }
+});
+refresh();
