@@ -20,6 +20,13 @@ prepare_sources() {
   for f in $(find $layers -name '*.swift'); do
     grep -vE '^(@testable )?import Areas[A-Za-z]+$' "$f" > "$1/$(echo "${f#Sources/}" | tr / _)"
   done
+  # The map page's files, which SwiftPM builds into AreasServer as `PackageResources`
+  # (Package.swift's embedInCode), written the same way.
+  { echo 'enum PackageResources {'
+    for f in Sources/AreasServer/Map/Page/*; do
+      printf '    static let %s: [UInt8] = [%s]\n' "$(basename "$f" | tr '.-' '__')" "$(od -An -v -tu1 "$f" | tr -s ' \n' ',' | sed 's/^,//; s/,$//')"
+    done
+    echo '}'; } > "$1/PackageResources.swift"
 }
 
 if [ "${1:-}" = "--check" ]; then

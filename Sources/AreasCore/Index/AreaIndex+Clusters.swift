@@ -25,13 +25,19 @@ public struct Clustering: Sendable {
     public var clusters: [Cluster]
     /// Areas alone in their cell, or every area at zoom 18 and deeper: positions in id order.
     public var areas: [Int]
-    /// The grid's cell size in pixels at `zoom` (64, doubled until the entries fit).
+    /// The grid's cell size in pixels at `zoom` (`AreaIndex.clusterCellPixels`, doubled until
+    /// the entries fit).
     public var cellPixels: Int
 }
 
 extension AreaIndex {
     /// From zoom 18 (a few streets across) areas are shown one by one.
     public static let unclusteredZoom = 18
+
+    /// The grid's cell across and down, in Web Mercator pixels: what a map groups as one
+    /// cluster. Every clustering starts from it; a vector tile holds
+    /// `WebMercator.tilePixels / clusterCellPixels` cells a side.
+    public static let clusterCellPixels = 64
 
     /// The areas in `box` grouped as a map at `zoom` shows them: in a grid of 64-pixel cells
     /// fixed to the world (so a view and the tiles under it group alike, and one view always
@@ -45,7 +51,7 @@ extension AreaIndex {
         if zoom >= Self.unclusteredZoom || !resolved.isAnywhere {
             return try clustersByScanning(in: box, zoom: zoom, kind: kind, region: region, maximumEntries: maximumEntries)
         }
-        var cellPixels = 64
+        var cellPixels = Self.clusterCellPixels
         while true {
             let cells = cellsFromTree(in: box, zoom: zoom, kind: kind, cellPixels: cellPixels)
             if cells.count > maximumEntries && cellPixels < 1 << 30 {
@@ -151,7 +157,7 @@ extension AreaIndex {
         if zoom >= Self.unclusteredZoom && positions.count <= maximumEntries {
             return Clustering(zoom: zoom, count: positions.count, clusters: [], areas: positions, cellPixels: 0)
         }
-        var cellPixels = 64
+        var cellPixels = Self.clusterCellPixels
         while true {
             var grid = CellGrid(zoom: zoom, cellPixels: cellPixels)
             for position in positions {

@@ -132,14 +132,14 @@ enum Answers {
             if let before {
                 // Zones whose footprint holds the point and did not hold the one before, and
                 // the other way round, nearest first as `zones` lists them.
-                let now = Set(check.zones.map(\.position)), then = Set(before.zones.map(\.position))
+                let (entered, exited) = check.changes(since: before)
                 writer.key(.entered)
                 writer.beginArray()
-                for zone in check.zones where !then.contains(zone.position) { writer.string(utf8: areas.utf8(areas.records[zone.position].id)) }
+                for zone in entered { writer.string(utf8: areas.utf8(areas.records[zone].id)) }
                 writer.endArray()
                 writer.key(.exited)
                 writer.beginArray()
-                for zone in before.zones where !now.contains(zone.position) { writer.string(utf8: areas.utf8(areas.records[zone.position].id)) }
+                for zone in exited { writer.string(utf8: areas.utf8(areas.records[zone].id)) }
                 writer.endArray()
             }
             writer.key(.nearestSmoking)
@@ -183,25 +183,17 @@ enum Answers {
         writer.key(.source); writer.string(utf8: areas.utf8(area.source))
         // Only a geocoded position says anything: published ones keep the answer they always had.
         if area.geocoded { writer.key(.geocoded); writer.bool(true) }
-        // An area is as recent as the newest date any of its records states.
-        var day = area.referenceDay
-        if !groups.isEmpty, groups.recordCount(of: position) > 1 {
-            for member in groups.records(of: position) { day = max(day, areas.records[member].referenceDay) }
-        }
-        if let date = ReferenceDate(day: day) { writer.key(.referenceDate); writer.string(date.text) }
+        if let date = ReferenceDate(day: index.referenceDay(ofArea: position, in: areas)) { writer.key(.referenceDate); writer.string(date.text) }
         // The operator's corrections say so, and `get` gives their note.
         if !index.overrides.isEmpty, !index.overrides.flags(of: position).isEmpty {
             writer.key(.overridden); writer.bool(true)
             if detailed, let note = index.overrides.note(of: position) { writer.key(.note); writer.string(note) }
         }
-        if !groups.isEmpty, groups.recordCount(of: position) > 1 {
+        let sources = index.mergedSources(ofArea: position, in: areas)
+        if !sources.isEmpty {
             writer.key(.sources)
             writer.beginArray()
-            var named: [StringArena.Ref] = []
-            for member in groups.records(of: position) where !named.contains(areas.records[member].source) {
-                named.append(areas.records[member].source)
-                writer.string(utf8: areas.utf8(areas.records[member].source))
-            }
+            for source in sources { writer.string(utf8: areas.utf8(source)) }
             writer.endArray()
         }
         if detailed {

@@ -15,17 +15,18 @@ package enum VectorTiles {
         let box = GeoBox(uncheckedSouth: max(-90, exact.south - margin), west: max(-180, exact.west - margin),
                          north: min(90, exact.north + margin), east: min(180, exact.east + margin))
         let extent = Double(VectorTileEncoder.extent)
-        let originX = Double(x) * 256, originY = Double(y) * 256
+        let side = Double(WebMercator.tilePixels)
+        let originX = Double(x) * side, originY = Double(y) * side
         /// A position in the tile's grid; nil outside its half-open square, unless `clamped`
         /// (a cluster's mean, inside its cell but for rounding) puts it on the nearest edge.
         func tileCoordinates(_ point: GeoPoint, clamped: Bool = false) -> (Int, Int)? {
             let pixel = WebMercator.pixel(point, zoom: z)
-            let inside = pixel.x >= originX && pixel.x < originX + 256 && pixel.y >= originY && pixel.y < originY + 256
+            let inside = pixel.x >= originX && pixel.x < originX + side && pixel.y >= originY && pixel.y < originY + side
             guard inside || clamped else { return nil }
-            func grid(_ offset: Double) -> Int { min(Int(extent) - 1, max(0, Int((offset / 256 * extent).rounded(.down)))) }
+            func grid(_ offset: Double) -> Int { min(Int(extent) - 1, max(0, Int((offset / side * extent).rounded(.down)))) }
             return (grid(pixel.x - originX), grid(pixel.y - originY))
         }
-        let cellsPerTile = Int64(256 / 64)
+        let cellsPerTile = Int64(WebMercator.tilePixels / AreaIndex.clusterCellPixels)
         var encoder = VectorTileEncoder()
         for kind in AreaKind.allCases {
             guard let clustering = try? index.clusters(in: box, zoom: z, kind: kind == .smoking ? .smoking : .nonsmoking, maximumEntries: .max) else { continue }
