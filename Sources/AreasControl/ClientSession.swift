@@ -53,9 +53,9 @@ package enum ClientSession {
             let answer = if let url {
                 try HTTPQuestion.ask(.stats, at: url, timeoutSeconds: timeoutSeconds)
             } else {
-                try AreasClient(path: path, timeoutSeconds: timeoutSeconds).send(Request.stats.line)
+                DaemonAnswer.line(try AreasClient(path: path, timeoutSeconds: timeoutSeconds).send(Request.stats.line))
             }
-            guard case .string(let version)? = (try? JSONParser.parse(answer))?[.version] else {
+            guard case .line(let line) = answer, case .string(let version)? = (try? JSONParser.parse(line))?[.version] else {
                 StandardError.write("areasctl: the daemon at \(path) did not say its version\n")
                 return 1
             }

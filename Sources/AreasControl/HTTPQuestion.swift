@@ -45,9 +45,9 @@ package enum HTTPQuestion {
     /// The largest answer read: the daemon's own `maxOutputBytes` default.
     static let largestAnswer = 256 << 20
 
-    /// Asks `request` and returns its answer as the socket would have sent it (without the
-    /// newline): the JSON body, or the metrics text in the socket's `{"ok":true,"metrics":..}`.
-    package static func ask(_ request: Request, at address: Address, timeoutSeconds: Double) throws(AreasClient.Unreachable) -> [UInt8] {
+    /// Asks `request` and returns its answer: the JSON body, which is the socket's answer line
+    /// byte for byte, or `/metrics`' exposition text as it came.
+    package static func ask(_ request: Request, at address: Address, timeoutSeconds: Double) throws(AreasClient.Unreachable) -> DaemonAnswer {
         func unreachable(_ reason: String, _ kind: AreasClient.Unreachable.Kind = .cannotConnect) -> AreasClient.Unreachable {
             AreasClient.Unreachable(path: address.text, reason: reason, kind: kind)
         }
@@ -92,12 +92,13 @@ package enum HTTPQuestion {
             body = Array(body.prefix(length))
         }
         while body.last == 10 || body.last == 13 { body.removeLast() }
-        guard request.operation == .metrics else { return body }
-        var writer = JSONWriter(capacity: body.count + 64)
-        writer.beginObject()
-        writer.key("ok"); writer.bool(true)
-        writer.key("metrics"); writer.string(String(decoding: body, as: UTF8.self) + "\n")
-        writer.endObject()
-        return writer.bytes
+        return request.operation == .metrics ? .metrics(String(decoding: body, as: UTF8.self) + "\n") : .line(body)
     }
+}
+
+/// What the daemon answered one question: the wire protocol's answer line (without its
+/// newline), or, from HTTP's `/metrics`, the exposition text as it came.
+package enum DaemonAnswer: Sendable, Equatable {
+    case line([UInt8])
+    case metrics(String)
 }

@@ -11,6 +11,29 @@ package enum ResponseFormatter {
     }
 
     /// `width`: the columns a table may take (the terminal's), nil for no limit.
+    package static func render(_ answer: DaemonAnswer, for command: ControlCommand, width: Int? = nil, now: Double? = nil) -> Output {
+        switch answer {
+        case .line(let line): return render(line, for: command, width: width, now: now)
+        case .metrics(let text): return metrics(text, for: command)
+        }
+    }
+
+    /// The exposition text line by line, each line still safe for a terminal; with `--json`,
+    /// the socket's answer (`{"ok":true,"metrics":..}`), whichever door it came through.
+    static func metrics(_ text: String, for command: ControlCommand) -> Output {
+        guard command.format != .json else {
+            var writer = JSONWriter(capacity: text.utf8.count + 64)
+            writer.beginObject()
+            writer.key(.ok); writer.bool(true)
+            writer.key(.metrics); writer.string(text)
+            writer.endObject()
+            writer.newline()
+            return Output(stdout: String(decoding: writer.bytes, as: UTF8.self), stderr: "", status: 0)
+        }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { String($0).escapingControlCharacters() }
+        return Output(stdout: lines.joined(separator: "\n"), stderr: "", status: 0)
+    }
+
     package static func render(_ line: [UInt8], for command: ControlCommand, width: Int? = nil, now: Double? = nil) -> Output {
         guard case .object(let response)? = try? JSONParser.parse(line) else {
             return Output(stdout: "", stderr: "areasctl: the daemon sent an unreadable answer\n", status: 1)
@@ -78,10 +101,8 @@ package enum ResponseFormatter {
         case .refresh:
             return refresh(Object(object.members(.report)), quiet: command.quiet)
         case .metrics:
-            // The exposition text line by line, each line still safe for a terminal.
             guard case .string(let text)? = object.value(.metrics) else { return Output(stdout: "", stderr: "areasctl: the daemon sent no metrics\n", status: 1) }
-            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { String($0).escapingControlCharacters() }
-            return Output(stdout: lines.joined(separator: "\n"), stderr: "", status: 0)
+            return metrics(text, for: command)
         case .stats:
             return Output(stdout: stats(object, now: now ?? Double(time(nil)), width: width), stderr: "", status: 0)
         case .sources:

@@ -29,7 +29,7 @@ do {
     let answer = if let url = command.url {
         try HTTPQuestion.ask(command.request, at: url, timeoutSeconds: command.timeoutSeconds)
     } else {
-        try AreasClient(path: path, timeoutSeconds: command.timeoutSeconds).send(command.line)
+        DaemonAnswer.line(try AreasClient(path: path, timeoutSeconds: command.timeoutSeconds).send(command.line))
     }
     let output = ResponseFormatter.render(answer, for: command, width: TerminalWidth.current(environment: ProcessInfo.processInfo.environment))
     print(output.stdout, terminator: "")

@@ -110,6 +110,13 @@ import AreasTestTraits
         func families(_ text: String) -> [Substring] { text.split(separator: "\n").filter { $0.hasPrefix("# TYPE ") } }
         #expect(metrics.status == 0 && !families(metrics.stdout).isEmpty)
         #expect(families(metrics.stdout) == families(socketMetrics.stdout))
+        // With --json, the socket's answer shape whichever door it came through.
+        for door in [["--url", "http://\(address)"], ["--socket", daemon.socket]] {
+            let json = try Binaries.run("areasctl", door + ["metrics", "--json"])
+            let answer = try JSONParser.parse(Array(json.stdout.utf8))
+            #expect(json.status == 0 && answer["ok"]?.bool == true, "\(door)")
+            #expect(families(answer["metrics"]?.string ?? "") == families(socketMetrics.stdout), "\(door)")
+        }
         let missing = try Binaries.run("areasctl", ["--url", "http://\(address)", "get", "nope:1"])
         #expect(missing.status == 1 && missing.stderr.contains("not_found"), "\(missing.stderr)")
     }
