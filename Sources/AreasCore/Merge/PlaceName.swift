@@ -214,12 +214,5 @@ public enum PlaceName {
     static let provinceInitials: Set<UInt32> = Set(provinceNames.compactMap(\.first))
 
     /// Each province's official and usual names, as a name may begin with one.
-    static let provinceNames: Set<[UInt32]> = Set([
-        "서울특별시", "서울시", "서울", "부산광역시", "부산시", "부산", "대구광역시", "대구시", "대구",
-        "인천광역시", "인천시", "인천", "광주광역시", "광주시", "광주", "대전광역시", "대전시", "대전",
-        "울산광역시", "울산시", "울산", "세종특별자치시", "세종시", "세종", "경기도", "경기",
-        "강원도", "강원특별자치도", "강원", "충청북도", "충북", "충청남도", "충남",
-        "전라북도", "전북특별자치도", "전북", "전라남도", "전남", "경상북도", "경북", "경상남도", "경남",
-        "제주특별자치도", "제주도", "제주",
-    ].map { $0.unicodeScalars.map(\.value) })
+    static let provinceNames: Set<[UInt32]> = Set(KoreanGazetteer.provinceWritings.map { $0.unicodeScalars.map(\.value) })
 }
