@@ -6,8 +6,8 @@ import Foundation
 ///
 /// Not a Dispatch queue: a concurrent queue's jobs run on Dispatch's shared pool, which on
 /// Linux adds a thread for blocked ones only while fewer of its threads are runnable than
-/// there are cores. Beside bodies busy on the CPU (a brute-force comparison, a busy machine)
-/// a body's child tasks then waited minutes for a thread.
+/// there are cores, so beside bodies busy on the CPU (a brute-force comparison, a busy
+/// machine) a body's child tasks can wait minutes for a thread.
 ///
 /// It is not serial: the jobs of one task never overlap (a task is enqueued again only after
 /// its job ran), while the child tasks of one test may run side by side, as they would on the

@@ -28,7 +28,7 @@ import Testing
 
     /// The same beside twice as many bodies busy on the CPU as there are cores (a brute-force
     /// comparison, a loaded machine): the blocked ones still get threads at once. On a Dispatch
-    /// queue's shared pool they waited until the busy ones ended.
+    /// queue's shared pool they wait until the busy ones end.
     @Test func blockedBodiesGetThreadsBesideBusyOnes() async {
         #expect(await Self.allArrive(blocked: 8, beside: 2 * ProcessInfo.processInfo.activeProcessorCount))
     }

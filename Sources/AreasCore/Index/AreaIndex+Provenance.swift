@@ -1,5 +1,5 @@
 /// What an area says of where it comes from: its date and its sources, from every record it
-/// was merged from. Every answer that shows an area (lists, `get`, the map's tiles) asks here.
+/// was merged from. Every answer that shows an area (`Answers.area`) asks here.
 extension AreaIndex {
     /// The newest day any of the area's records states (`ReferenceDate`'s day; 0 for none):
     /// an area is as recent as its newest record.
