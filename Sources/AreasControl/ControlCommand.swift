@@ -40,26 +40,49 @@ package struct ControlCommand: Sendable {
     static func text(_ value: Double) -> String { value == value.rounded() ? String(Int(value)) : String(value) }
 
     /// The command that asks `operation` (its entry in `table`; `parse` below builds its
-    /// request): its operands, what it does, the options it reads.
+    /// request): its operands, what it does, and the options it reads, which are the ways its
+    /// answer can be shown and the field options of its operation's fields that are not operands.
     static func command(for operation: RequestOperation) -> CommandLineTable.Command {
         let name = operation.name
+        let operands = operands(of: operation)
+        let summary: String
         switch operation {
-        case .near: return .init(name, "LAT LON", "the nearest areas, nearest first (-k, default 10)", options: query.filter { $0 != "--limit" } + ["-k", "--max-meters"])
-        case .radius: return .init(name, "LAT LON METERS", "every area within METERS, nearest first", options: query)
-        case .bbox: return .init(name, "SOUTH WEST NORTH EAST", "every area inside the box, in id order", options: query)
-        case .check:
-            return .init(name, "LAT LON", "may I smoke here? the zones holding the point and the nearest smoking area",
-                         options: ["--json", "--province", "--district", "--previous", "--quiet"])
-        case .clusters:
-            return .init(name, "SOUTH WEST NORTH EAST", "the view's areas grouped as a map at --zoom shows them",
-                         options: ["--json", "--zoom", "--kind", "--province", "--district"])
-        case .along: return .init(name, "LAT,LON LAT,LON ...", "every area along a route, in route order", options: query + ["--meters"])
-        case .get: return .init(name, "ID", "one area with every field its source published", options: ["--json", "--geojson", "--format"])
-        case .stats: return .init(name, "totals by kind, source and province, each source's last refresh, memory", options: ["--json"])
-        case .sources: return .init(name, "what each source gave (rows, accepted, rejected, merged, dates) and each district's areas", options: ["--json"])
-        case .health: return .init(name, "exit 0 only when data is loaded, fresh, and every source's last refresh succeeded", options: ["--json"])
-        case .metrics: return .init(name, "the daemon's counters in the Prometheus text format (0.0.4)", options: ["--json"])
-        case .refresh: return .init(name, "fetch every source now and wait for the result, one line per source", options: ["--json", "--force", "--quiet"])
+        case .near: summary = "the nearest areas, nearest first (-k, default 10)"
+        case .radius: summary = "every area within METERS, nearest first"
+        case .bbox: summary = "every area inside the box, in id order"
+        case .check: summary = "may I smoke here? the zones holding the point and the nearest smoking area"
+        case .clusters: summary = "the view's areas grouped as a map at --zoom shows them"
+        case .along: summary = "every area along a route, in route order"
+        case .get: summary = "one area with every field its source published"
+        case .stats: summary = "totals by kind, source and province, each source's last refresh, memory"
+        case .sources: summary = "what each source gave (rows, accepted, rejected, merged, dates) and each district's areas"
+        case .health: summary = "exit 0 only when data is loaded, fresh, and every source's last refresh succeeded"
+        case .metrics: summary = "the daemon's counters in the Prometheus text format (0.0.4)"
+        case .refresh: summary = "fetch every source now and wait for the result, one line per source"
+        }
+        let fields = FieldOption.all.filter { operation.fields.contains($0.field) && !operands.fields.contains($0.field) }.map(\.name)
+        return .init(name, operands.text, summary, options: presentationOptions(of: operation) + fields)
+    }
+
+    /// The operands a command takes, as its usage shows them, and the fields they give.
+    static func operands(of operation: RequestOperation) -> (text: String, fields: [RequestField]) {
+        switch operation {
+        case .near, .check: return ("LAT LON", [.lat, .lon])
+        case .radius: return ("LAT LON METERS", [.lat, .lon, .meters])
+        case .bbox, .clusters: return ("SOUTH WEST NORTH EAST", [.south, .west, .north, .east])
+        case .along: return ("LAT,LON LAT,LON ...", [.path])
+        case .get: return ("ID", [.id])
+        case .stats, .sources, .health, .metrics, .refresh: return ("", [])
+        }
+    }
+
+    /// How a command's answer can be shown: every answer as the daemon's JSON; a list of areas
+    /// also as GeoJSON and the other formats; a yes-or-no answer quietly.
+    static func presentationOptions(of operation: RequestOperation) -> [String] {
+        switch operation.answer {
+        case .areas, .route, .area: return ["--json", "--geojson", "--format"]
+        case .check, .refresh: return ["--json", "--quiet"]
+        case .clusters, .stats, .sources, .health, .metrics: return ["--json"]
         }
     }
 
@@ -78,56 +101,71 @@ package struct ControlCommand: Sendable {
         let json = list.flag("--json") || format == .json
         let geojson = list.flag("--geojson") || format == .geojson
         let quiet = list.flag("--quiet", "-q")
-        let force = list.flag("--force")
-        let kind = try list.value("--kind")
-        let output = try list.value("--output")
-        let limit = try list.value("--limit", as: { Int($0) })
-        let k = try list.value("-k", as: { Int($0) })
-        let maxMeters = try list.value("--max-meters", as: { Double($0) })
-        let corridor = try list.value("--meters", as: { Double($0) })
-        let zoom = try list.value("--zoom", as: { Int($0) })
-        let previousText = try list.value("--previous")
-        let province = try list.value("--province")
-        let district = try list.value("--district")
+        var options: [(option: FieldOption, text: String)] = []
+        for option in FieldOption.all {
+            if option.isFlag {
+                if list.flag(option.option.names) { options.append((option, "true")) }
+            } else if let text = try list.value(option.option.names) {
+                options.append((option, text))
+            }
+        }
         let positionals = try list.positionals()
         guard let verb = positionals.first else { throw .wrongArguments("no command given") }
         let operands = Array(positionals.dropFirst())
         // An option the command does not read is a mistake to point out, not to ignore.
-        let given: [(String, Bool)] = [
-            ("--json", json), ("--geojson", geojson), ("--format", format != nil && format != .json), ("--quiet", quiet), ("--force", force), ("--kind", kind != nil),
-            ("--output", output != nil), ("--limit", limit != nil), ("-k", k != nil), ("--max-meters", maxMeters != nil),
-            ("--meters", corridor != nil), ("--province", province != nil), ("--district", district != nil),
-            ("--zoom", zoom != nil), ("--previous", previousText != nil),
-        ]
-        if let allowed = Self.options[verb], let stray = given.first(where: { $0.1 && !allowed.contains($0.0) }) {
-            throw .wrongArguments("\(stray.0) does not apply to \(verb)")
+        let given = [("--json", json), ("--geojson", geojson), ("--format", format != nil && format != .json), ("--quiet", quiet)]
+            .filter(\.1).map(\.0) + options.map(\.option.name)
+        if let allowed = Self.options[verb], let stray = given.first(where: { !allowed.contains($0) }) {
+            throw .wrongArguments("\(stray) does not apply to \(verb)")
         }
-        if let kind, KindFilter(rawValue: kind) == nil { throw .invalidValue("--kind", kind) }
-        if let output, OutputMode(rawValue: output) == nil { throw .invalidValue("--output", output) }
         if json && geojson { throw .wrongArguments("--json and --geojson cannot be combined") }
         if let format, format != .json && format != .geojson && (json || geojson) {
             throw .wrongArguments("--format \(format.rawValue) cannot be combined with --json or --geojson")
         }
-        // Ranges checked here, so an error names the flag the user typed, with exit 2 like any
-        // other usage error.
-        if let k, !(1...Request.maximumK).contains(k) { throw .wrongArguments("-k must be from 1 to \(Request.maximumK), got \(k)") }
-        if let limit, limit < 0 { throw .wrongArguments("--limit must be 0 or more, got \(limit)") }
-        if let maxMeters, !(maxMeters >= 0 && maxMeters.isFinite) { throw .wrongArguments("--max-meters must be a distance of 0 or more meters, got \(maxMeters)") }
-        if let corridor, !(0...Request.maximumCorridor).contains(corridor) {
-            throw .wrongArguments("--meters must be from 0 to \(Int(Request.maximumCorridor)), got \(corridor)")
+        let outputText = options.first { $0.option.field == .output }?.text
+        if geojson && outputText == OutputMode.count.rawValue { throw .wrongArguments("--output count has no places to draw: use it without --geojson") }
+        guard let operation = RequestOperation(name: verb) else {
+            let meant = Suggestion.closest(to: verb, among: Self.table.commands.map(\.name), maximumDistance: 2).map { " (did you mean \($0)?)" } ?? ""
+            throw .wrongArguments("unknown command '\(verb)'\(meant)")
         }
-        if let zoom, !(0...Request.maximumZoom).contains(zoom) { throw .wrongArguments("--zoom must be from 0 to \(Request.maximumZoom), got \(zoom)") }
-        let previous: GeoPoint? = try previousText.map { text throws(UsageError) in
-            guard let (lat, lon) = RequestValue.decimalPair(text), let point = try? GeoPoint(latitude: lat, longitude: lon) else {
-                throw .invalidValue("--previous", text)
-            }
-            return point
-        }
-        if geojson && output == OutputMode.count.rawValue { throw .wrongArguments("--output count has no places to draw: use it without --geojson") }
+        if operation == .refresh && url != nil { throw .wrongArguments("refresh is asked on the socket: the HTTP front door (--url) is read-only") }
 
+        var values = try operandValues(operation, operands)
+        for (option, text) in options {
+            // GeoJSON needs every area's position: whole areas, whatever --output says.
+            if option.field == .output && geojson { continue }
+            values.append((option.field, try option.value(fromText: text)))
+        }
+        // What the command line means when it does not say.
+        switch operation {
+        case .along where !values.contains(where: { $0.0 == .meters }): values.append((.meters, .number(50)))
+        case .refresh: values.append((.wait, .bool(true)))
+        case .clusters where !values.contains(where: { $0.0 == .zoom }):
+            throw .wrongArguments("clusters takes --zoom Z, the map's zoom (0 to \(Request.maximumZoom))")
+        case .near, .radius, .bbox, .check, .clusters, .along, .get, .stats, .sources, .health, .metrics: break
+        }
+        let request: Request
+        do throws(RequestError) {
+            request = try Request.make(operation, values: values)
+        } catch {
+            throw .wrongArguments(FieldOption.naming(error.message))
+        }
+        // The request takes k = 0 (an answer of no areas); a person typing it meant something else.
+        if case .near(_, 0, _, _, _, _) = request { throw .wrongArguments("-k 0 asks for no areas: give -k from 1 to \(Request.maximumK)") }
+        return ControlCommand(
+            operation: operation, request: request, output: outputText.flatMap(OutputMode.init(rawValue:)), format: json ? .json : geojson ? .geojson : format ?? .table,
+            quiet: quiet, socketPath: socketPath, url: url, timeoutSeconds: timeout ?? (operation == .refresh ? 600 : 5))
+    }
+
+    /// The fields a command's operands give. Values areasctl can explain better than the
+    /// request's checks (a latitude and longitude typed the wrong way round, a box's corners out
+    /// of order) are usage errors here; the rest go on to the request's own checks.
+    static func operandValues(_ operation: RequestOperation, _ operands: [String]) throws(UsageError) -> [(RequestField, JSONValue)] {
+        let verb = operation.name
+        let expected = Self.operands(of: operation)
         func numbers(_ names: [String]) throws(UsageError) -> [Double] {
             guard operands.count == names.count else {
-                throw .wrongArguments("\(verb) takes \(names.joined(separator: " "))")
+                throw .wrongArguments(names.isEmpty ? "\(verb) takes no arguments" : "\(verb) takes \(names.joined(separator: " "))")
             }
             var values: [Double] = []
             for (name, text) in zip(names, operands) {
@@ -136,19 +174,14 @@ package struct ControlCommand: Sendable {
             }
             return values
         }
-        func none() throws(UsageError) {
-            guard operands.isEmpty else { throw .wrongArguments("\(verb) takes no arguments") }
-        }
-        // Values the daemon checks (a longitude, a box's corners) go to it as given, so its
-        // message names the field; areasctl checks only what it can say better.
-        func point(_ v: [Double], rest: String = "") throws(UsageError) -> GeoPoint {
+        func point(_ v: [Double], rest: String = "") throws(UsageError) -> [(RequestField, JSONValue)] {
             try checkOrder(latitude: v[0], longitude: v[1], verb: verb, rest: rest)
             guard (-180...180).contains(v[1]) else { throw .wrongArguments("longitude must be between -180 and 180, got \(Self.text(v[1]))") }
-            return GeoPoint(uncheckedLatitude: v[0], longitude: v[1])
+            return [(.lat, .number(v[0])), (.lon, .number(v[1]))]
         }
         /// SOUTH WEST NORTH EAST, each in range and in order; corners typed as longitude and
         /// latitude are pointed out.
-        func box(_ v: [Double]) throws(UsageError) -> GeoBox {
+        func box(_ v: [Double]) throws(UsageError) -> [(RequestField, JSONValue)] {
             let swapped = [v[1], v[0], v[3], v[2]]
             if !(-90...90).contains(v[0]) || !(-90...90).contains(v[2]), (try? GeoBox(south: swapped[0], west: swapped[1], north: swapped[2], east: swapped[3])) != nil,
                (-90...90).contains(swapped[0]) && (-90...90).contains(swapped[2]) {
@@ -159,39 +192,22 @@ package struct ControlCommand: Sendable {
             }
             if v[0] > v[2] { throw .wrongArguments("SOUTH (\(Self.text(v[0]))) is north of NORTH (\(Self.text(v[2]))): give the box as SOUTH WEST NORTH EAST") }
             if v[1] > v[3] { throw .wrongArguments("WEST (\(Self.text(v[1]))) is east of EAST (\(Self.text(v[3]))): give the box as SOUTH WEST NORTH EAST") }
-            return GeoBox(uncheckedSouth: v[0], west: v[1], north: v[2], east: v[3])
+            return zip(expected.fields, v).map { ($0, .number($1)) }
         }
-        guard let operation = RequestOperation(name: verb) else {
-            let meant = Suggestion.closest(to: verb, among: Self.table.commands.map(\.name), maximumDistance: 2).map { " (did you mean \($0)?)" } ?? ""
-            throw .wrongArguments("unknown command '\(verb)'\(meant)")
-        }
-        let kindFilter = kind.flatMap(KindFilter.init(rawValue:)) ?? .all
-        let region = Region(province: province, district: district)
-        // GeoJSON needs every area's position: whole areas, whatever --output says.
-        let outputMode = geojson ? .full : output.flatMap(OutputMode.init(rawValue:)) ?? .full
-        let request: Request
         switch operation {
-        case .near:
-            let v = try numbers(["LAT", "LON"])
-            request = .near(point: try point(v), k: k ?? 10, maxMeters: maxMeters, kind: kindFilter, region: region, output: outputMode)
+        case .near, .check:
+            return try point(try numbers(["LAT", "LON"]))
         case .radius:
             let v = try numbers(["LAT", "LON", "METERS"])
             guard (0...Request.maximumMeters).contains(v[2]) else {
                 throw .wrongArguments("METERS must be from 0 to \(Int(Request.maximumMeters)), got \(Self.text(v[2]))")
             }
-            request = .radius(point: try point(v, rest: " " + Self.text(v[2])), meters: v[2], kind: kindFilter, region: region, limit: limit, output: outputMode)
-        case .bbox:
-            let v = try numbers(["SOUTH", "WEST", "NORTH", "EAST"])
-            request = .bbox(box: try box(v), kind: kindFilter, region: region, limit: limit, output: outputMode)
-        case .check:
-            request = .check(point: try point(try numbers(["LAT", "LON"])), region: region, previous: previous)
-        case .clusters:
-            let v = try numbers(["SOUTH", "WEST", "NORTH", "EAST"])
-            guard let zoom else { throw .wrongArguments("clusters takes --zoom Z, the map's zoom (0 to \(Request.maximumZoom))") }
-            request = .clusters(box: try box(v), zoom: zoom, kind: kindFilter, region: region)
+            return try point(v, rest: " " + Self.text(v[2])) + [(.meters, .number(v[2]))]
+        case .bbox, .clusters:
+            return try box(try numbers(["SOUTH", "WEST", "NORTH", "EAST"]))
         case .along:
             guard !operands.isEmpty else { throw .wrongArguments("along takes LAT,LON points: along 37.55,126.97 37.56,126.98") }
-            var path: [GeoPoint] = []
+            var path: [JSONValue] = []
             for operand in operands {
                 guard let (lat, lon) = RequestValue.decimalPair(operand), lat.isFinite, lon.isFinite else {
                     throw .invalidValue("LAT,LON", operand)
@@ -199,34 +215,18 @@ package struct ControlCommand: Sendable {
                 if !(-90...90).contains(lat), (try? GeoPoint(latitude: lon, longitude: lat)).map(GeoBox.korea.contains) == true {
                     throw .wrongArguments("\(operand): latitude and longitude look swapped (try \(Self.text(lon)),\(Self.text(lat)))")
                 }
-                guard let point = try? GeoPoint(latitude: lat, longitude: lon) else {
+                guard (try? GeoPoint(latitude: lat, longitude: lon)) != nil else {
                     throw .wrongArguments("\(operand) is not a position: latitude -90 to 90, longitude -180 to 180")
                 }
-                path.append(point)
+                path.append(.array([.number(lat), .number(lon)]))
             }
-            request = .along(path: path, meters: corridor ?? 50, kind: kindFilter, region: region, limit: limit, output: outputMode)
+            return [(.path, .array(path))]
         case .get:
             guard operands.count == 1 else { throw .wrongArguments("get takes ID") }
-            request = .get(id: operands[0])
-        case .stats:
-            try none()
-            request = .stats
-        case .sources:
-            try none()
-            request = .sources
-        case .health:
-            try none()
-            request = .health
-        case .metrics:
-            try none()
-            request = .metrics
-        case .refresh:
-            try none()
-            guard url == nil else { throw .wrongArguments("refresh is asked on the socket: the HTTP front door (--url) is read-only") }
-            request = .refresh(wait: true, force: force)
+            return [(.id, .string(operands[0]))]
+        case .stats, .sources, .health, .metrics, .refresh:
+            _ = try numbers([])
+            return []
         }
-        return ControlCommand(
-            operation: operation, request: request, output: output.flatMap(OutputMode.init(rawValue:)), format: json ? .json : geojson ? .geojson : format ?? .table,
-            quiet: quiet, socketPath: socketPath, url: url, timeoutSeconds: timeout ?? (operation == .refresh ? 600 : 5))
     }
 }

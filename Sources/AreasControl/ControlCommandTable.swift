@@ -28,22 +28,11 @@ extension ControlCommand {
             .init("completion", "SHELL", operandChoices: CommandLineTable.Shell.allCases.map(\.rawValue),
                   "print the completion script for bash, zsh or fish"),
         ],
-        commandOptions: [
-            .init(["-k"], value: "N", "how many of the nearest (1 to 10,000; default 10)"),
-            .init(["--max-meters"], value: "METERS", "only areas this close"),
-            .init(["--meters"], value: "METERS", "how far either side of the route (default 50)"),
-            .init(["--limit"], value: "N", "at most N areas"),
-            .init(["--zoom"], value: "Z", "the map's Web Mercator zoom (0 to 22)"),
-            .init(["--previous"], value: "LAT,LON", "the position before: the answer adds the zones entered and left"),
-            .init(["--kind"], value: "KIND", choices: KindFilter.allCases.map(\.rawValue), "smoking areas, non-smoking zones, or both (default)"),
-            .init(["--province"], value: "NAME", "only this province (시도); short names such as 서울 work"),
-            .init(["--district"], value: "NAME", "only this district (시군구)"),
-            .init(["--output"], value: "MODE", choices: OutputMode.allCases.map(\.rawValue), "whole areas, ids and distances, or only the count"),
+        commandOptions: FieldOption.all.map(\.option) + [
             .init(["--format"], value: "FORMAT", choices: Format.allCases.map(\.rawValue),
                   "a table; the daemon's JSON; GeoJSON; headerless tab-separated lines; CSV with a header row; one JSON object an area a line"),
             .init(["--json"], "the daemon's answer as it sent it (--format json)"),
             .init(["--geojson"], "a GeoJSON FeatureCollection with every area's position (--format geojson)"),
-            .init(["--force"], "replace the data even when a source shrank past maxShrink"),
             .init(["--quiet", "-q"], "print only failures (refresh); print nothing, only the exit status (check)"),
         ],
         exitStatus: [
@@ -67,8 +56,6 @@ extension ControlCommand {
             ("source <(areasctl completion bash)", "completion in this shell"),
         ],
         seeAlso: ["areasd(8)"])
-
-    static let query = ["--json", "--geojson", "--format", "--kind", "--output", "--province", "--district", "--limit"]
 
     /// The options each command reads (besides the global ones), from the table.
     static let options: [String: Set<String>] = Dictionary(uniqueKeysWithValues: table.commands.map { ($0.name, Set($0.options)) })

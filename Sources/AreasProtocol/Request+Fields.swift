@@ -189,7 +189,7 @@ struct Fields {
 
     /// `previous`: `{"lat": .., "lon": ..}` (the socket) or `[lat, lon]`; nil when absent.
     func previous() throws(RequestError) -> GeoPoint? {
-        let shape = "previous must be {\"lat\": LAT, \"lon\": LON} with lat between -90 and 90 and lon between -180 and 180"
+        let shape = "previous must be {\"lat\": LAT, \"lon\": LON} or LAT,LON, with lat between -90 and 90 and lon between -180 and 180"
         switch find(.previous) {
         case nil, .null?:
             return nil

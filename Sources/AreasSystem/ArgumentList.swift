@@ -17,6 +17,10 @@ package struct ArgumentList {
     /// Removes and returns the value of `--name value` or `--name=value` (also any alias); an
     /// option given twice is an error, not a silent choice of one.
     package mutating func value(_ names: String...) throws(UsageError) -> String? {
+        try value(names)
+    }
+
+    package mutating func value(_ names: [String]) throws(UsageError) -> String? {
         guard let found = try takeValue(names) else { return nil }
         if try takeValue(names) != nil { throw .givenTwice(names[0]) }
         return found
@@ -51,6 +55,10 @@ package struct ArgumentList {
 
     /// Removes `--name` and reports whether it was there (given twice, it is there once).
     package mutating func flag(_ names: String...) -> Bool {
+        flag(names)
+    }
+
+    package mutating func flag(_ names: [String]) -> Bool {
         let before = remaining.count
         remaining.removeAll { names.contains($0) }
         return remaining.count < before

@@ -19,7 +19,7 @@ import AreasTestTraits
         (["along", "37.55,126.97", "37.56,190"], "37.56,190 is not a position"),
         (["radius", "37.5", "127", "-5"], "METERS must be from 0 to 20100000, got -5"),
         (["radius", "37.5", "127", "1e9"], "METERS must be from 0 to 20100000"),
-        (["near", "37.5", "127", "-k", "0"], "-k must be from 1 to 10000, got 0"),
+        (["near", "37.5", "127", "-k", "0"], "-k 0 asks for no areas: give -k from 1 to 10000"),
         (["near", "37.5", "127", "--limit", "3"], "--limit does not apply to near"),
         (["near", "37.5", "200"], "longitude must be between -180 and 180"),
     ])

@@ -8,7 +8,7 @@ import AreasTestTraits
 /// What the daemon says where an answer could mislead: a point outside the data's bounds, a
 /// region the data lacks (over the socket and HTTP alike), standing on a smoking area, a
 /// refresh that changed nothing. Through a real daemon on the samples.
-@Suite(.offThePool, .timeLimit(.minutes(5))) struct AnswersForPeopleTests {
+@Suite(.offThePool, .tags(.endToEnd), .timeLimit(.minutes(5))) struct AnswersForPeopleTests {
     @Test func aPointOutsideTheBoundsIsSaidNotAnsweredFromAfar() throws {
         let (daemon, address) = try SampleDaemon.withHTTP()
         defer { daemon.stop() }

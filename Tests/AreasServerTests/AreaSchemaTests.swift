@@ -9,7 +9,7 @@ import AreasTestTraits
 /// operator's overrides (merged, overridden and dated areas), every area of every answer that
 /// carries areas has only members the schema names, in its order, each where its presence
 /// says; and `areasctl get` shows each member the area has.
-@Suite(.offThePool, .timeLimit(.minutes(5))) struct AreaSchemaTests {
+@Suite(.offThePool, .tags(.endToEnd), .timeLimit(.minutes(5))) struct AreaSchemaTests {
     static func memberNames(_ area: JSONValue) -> [String] {
         guard case .object(let members) = area else { return [] }
         return members.map(\.0)

@@ -6,7 +6,7 @@ import AreasTestTraits
 /// Tests/README.md's "Bad input on the socket" table is what the daemon answers: the benchmark
 /// that generates it runs against a real areasd on the samples, and each row it prints must
 /// stand in the README (a cell it cuts short with "..." as the start of the README's).
-@Suite(.serialized, .offThePool, .timeLimit(.minutes(5)))
+@Suite(.serialized, .tags(.endToEnd), .offThePool, .timeLimit(.minutes(5)))
 struct BadInputTableTests {
     /// The rows of a markdown table below `heading`, by their first cell.
     static func rows(_ text: String, after heading: String) -> [String: String] {

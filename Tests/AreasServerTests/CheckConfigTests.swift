@@ -5,7 +5,7 @@ import AreasCore
 import AreasTestTraits
 
 /// `areasd --check-config` and start-up, as the real binary runs them.
-@Suite(.offThePool, .timeLimit(.minutes(5)))
+@Suite(.offThePool, .tags(.endToEnd), .timeLimit(.minutes(5)))
 struct CheckConfigTests {
     /// The daemons this test starts, killed when it ends however it ends.
     private let daemons = StartedDaemons()

@@ -9,7 +9,7 @@ import Testing
 /// its answer every quarter second, each well within the time-out, still loses the client at
 /// the deadline (it used to bound each read alone, so `--timeout 2` waited as long as the
 /// dripping went on).
-@Suite(.offThePool, .timeLimit(.minutes(2))) struct ClientDeadlineTests {
+@Suite(.offThePool, .tags(.endToEnd), .timeLimit(.minutes(2))) struct ClientDeadlineTests {
     /// How long the peers below would drip, were they not left: far past the time-out, and past
     /// the 20 s after which the test kills areasctl (a kill fails the test).
     static let dripSeconds = 40.0

@@ -6,7 +6,7 @@ import Testing
 import AreasTestTraits
 
 /// `areasctl pipe` and `areasctl version` against a real daemon on the samples.
-@Suite(.offThePool, .timeLimit(.minutes(5))) struct ClientSessionTests {
+@Suite(.offThePool, .tags(.endToEnd), .timeLimit(.minutes(5))) struct ClientSessionTests {
     @Test func pipeAnswersEveryLineInOrderOverOneConnection() throws {
         let daemon = try SampleDaemon()
         defer { daemon.stop() }
@@ -37,7 +37,7 @@ import AreasTestTraits
 }
 
 /// `areasctl pipe` and lines past the protocol's limit.
-@Suite(.offThePool, .timeLimit(.minutes(2))) struct PipeLineLimitTests {
+@Suite(.offThePool, .tags(.endToEnd), .timeLimit(.minutes(2))) struct PipeLineLimitTests {
     /// Feeds areasctl a short line, a line of 96 MiB and a short line, and says what it printed,
     /// how it ended and the most memory it held (`ru_maxrss`, KiB).
     static let feeder = """
@@ -84,7 +84,7 @@ import AreasTestTraits
 }
 
 /// `areasctl --url` asks the HTTP front door and prints what the socket's answer prints.
-@Suite(.offThePool, .timeLimit(.minutes(5))) struct HTTPClientTests {
+@Suite(.offThePool, .tags(.endToEnd), .timeLimit(.minutes(5))) struct HTTPClientTests {
     @Test func everyReadingCommandPrintsTheSameOverHTTP() throws {
         let (daemon, address) = try SampleDaemon.withHTTP()
         defer { daemon.stop() }

@@ -8,7 +8,7 @@ import AreasTestTraits
 
 /// areasctl never hangs: a daemon that does not answer is a time-out (exit 3), a full one says
 /// busy.
-@Suite(.offThePool, .timeLimit(.minutes(5)))
+@Suite(.offThePool, .tags(.endToEnd), .timeLimit(.minutes(5)))
 struct ClientTimeoutTests {
     /// A socket that accepts connections into its backlog and never answers: a stopped daemon.
     @Test func aDaemonThatNeverAnswersIsATimeOut() throws {

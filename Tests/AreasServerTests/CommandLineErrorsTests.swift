@@ -6,7 +6,7 @@ import AreasTestTraits
 
 /// areasctl's usage errors through the real binary: one line naming the flag as typed, exit 2,
 /// before any connection; and a note naming the provinces the data has when none matched.
-@Suite(.offThePool, .timeLimit(.minutes(5)))
+@Suite(.offThePool, .tags(.endToEnd), .timeLimit(.minutes(5)))
 struct CommandLineErrorsTests {
     @Test(arguments: [
         (["stats", "--kind", "smoking"], "--kind does not apply to stats"),
@@ -16,9 +16,9 @@ struct CommandLineErrorsTests {
         (["near", "37.5", "126.9", "--province=서울", "--province", "부산"], "--province is given twice"),
         (["near", "126.97", "37.53"], "126.97 is not a latitude: latitude and longitude look swapped (try: areasctl near 37.53 126.97)"),
         (["radius", "126.97", "37.53", "500"], "look swapped (try: areasctl radius 37.53 126.97 500)"),
-        (["near", "37.5", "126.9", "--max-meters", "-5"], "--max-meters must be a distance of 0 or more meters, got -5.0"),
-        (["near", "37.5", "126.9", "-k", "20000"], "-k must be from 1 to 10000, got 20000"),
-        (["along", "--meters", "60000", "37.5,126.9"], "--meters must be from 0 to 50000"),
+        (["near", "37.5", "126.9", "--max-meters", "-5"], "--max-meters must be a number of meters from 0 to 20100000, got -5.0"),
+        (["near", "37.5", "126.9", "-k", "20000"], "-k must be a whole number from 0 to 10000, got 20000.0"),
+        (["along", "--meters", "60000", "37.5,126.9"], "--meters must be at most 50000 for along"),
         (["near", "37.5", "126.9", "--output", "count", "--geojson"], "--output count has no places to draw"),
         (["nera", "37.5", "126.9"], "unknown command 'nera' (did you mean near?)"),
         (["helth"], "unknown command 'helth' (did you mean health?)"),

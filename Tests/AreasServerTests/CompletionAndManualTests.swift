@@ -7,7 +7,7 @@ import AreasTestTraits
 
 /// The completion scripts and manual pages the binaries print, run by the real shells and
 /// formatters: what a user pressing Tab would be offered, and whether man(1) reads the page.
-@Suite(.offThePool, .timeLimit(.minutes(5)))
+@Suite(.offThePool, .tags(.endToEnd), .timeLimit(.minutes(5)))
 struct CompletionAndManualTests {
     static func script(_ shell: String) throws -> String {
         let run = try Binaries.run("areasctl", ["completion", shell])

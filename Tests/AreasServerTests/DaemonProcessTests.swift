@@ -11,7 +11,7 @@ import Testing
 import AreasTestTraits
 
 /// The real areasd and areasctl binaries, as an operator runs them.
-@Suite(.offThePool, .timeLimit(.minutes(5)))
+@Suite(.offThePool, .tags(.endToEnd), .timeLimit(.minutes(5)))
 final class DaemonProcessTests {
     /// Killed when the test ends, however it ends.
     private let daemons = StartedDaemons()
@@ -163,7 +163,7 @@ final class DaemonProcessTests {
 }
 
 /// The real areasd against an upstream that turns bad between refreshes.
-@Suite(.offThePool, .timeLimit(.minutes(5)))
+@Suite(.offThePool, .tags(.endToEnd), .timeLimit(.minutes(5)))
 final class DaemonFaultTests {
     /// The daemons this test starts, killed when it ends however it ends.
     private let daemons = StartedDaemons()

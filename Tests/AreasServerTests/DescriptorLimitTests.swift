@@ -8,7 +8,7 @@ import AreasTestTraits
 
 /// Under a descriptor limit below `maxConnections`, areasd serves fewer connections and says
 /// so, and a client past them is told `busy` instead of hanging on an accept that fails.
-@Suite(.offThePool, .timeLimit(.minutes(5)))
+@Suite(.offThePool, .tags(.endToEnd), .timeLimit(.minutes(5)))
 struct DescriptorLimitTests {
     /// The daemons this test starts, killed when it ends however it ends.
     private let daemons = StartedDaemons()

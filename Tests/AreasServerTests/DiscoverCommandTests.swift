@@ -9,7 +9,7 @@ import AreasTestTraits
 
 /// `areasd --discover` and `areasd --dry-run` as an operator runs them: real processes, the
 /// bundled files, a real local HTTP server for a URL.
-@Suite(.offThePool, .timeLimit(.minutes(5)))
+@Suite(.offThePool, .tags(.endToEnd), .timeLimit(.minutes(5)))
 struct DiscoverCommandTests {
     @Test func printsOneSourceToPasteAndAReportForAPerson() throws {
         let file = Fixtures.path("samples/discovery/songpa-xy.csv")

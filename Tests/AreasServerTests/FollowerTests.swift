@@ -13,7 +13,7 @@ import AreasTestTraits
 /// One leader and two followers as real processes: one follows the leader's `GET /v1/snapshot`,
 /// the other a snapshot file on a "share" the test manages. The oracle is the leader's own
 /// answer to the same question.
-@Suite(.serialized, .offThePool, .timeLimit(.minutes(5))) struct FollowerTests {
+@Suite(.serialized, .tags(.endToEnd), .offThePool, .timeLimit(.minutes(5))) struct FollowerTests {
     /// Every area's id, in id order: the whole data set as one answer.
     static let everything = #"{"op":"bbox","south":33,"west":124,"north":39,"east":132,"output":"ids","limit":10000}"#
 
@@ -117,7 +117,7 @@ import AreasTestTraits
 /// A leader's snapshot that is whole and correctly sealed but holds nothing, or has lost most
 /// of a source: the follower keeps serving what it has, `health` says why, and a forced
 /// refresh takes the shrunken one (never the empty one).
-@Suite(.offThePool, .timeLimit(.minutes(5))) struct FollowerShrinkTests {
+@Suite(.offThePool, .tags(.endToEnd), .timeLimit(.minutes(5))) struct FollowerShrinkTests {
     @Test func anEmptyOrShrunkenLeaderSnapshotIsNotTaken() throws {
         let leader = try SampleDaemon()
         let share = Fixtures.temporaryDirectory() + "/areas.snapshot"
@@ -157,7 +157,7 @@ import AreasTestTraits
 
 /// A leader that answers with something that is not a snapshot, slowly: refused at its first
 /// bytes, not after the whole body (here 100,000 bytes at one per 10 ms) is downloaded and held.
-@Suite(.offThePool, .timeLimit(.minutes(5))) struct FollowerOpeningTests {
+@Suite(.offThePool, .tags(.endToEnd), .timeLimit(.minutes(5))) struct FollowerOpeningTests {
     @Test func aBodyThatIsNoSnapshotIsRefusedAtItsFirstBytes() throws {
         let server = try LoopbackHTTPServer { _ in .drip(status: 200, contentType: "application/octet-stream", declaredLength: 100_000, interval: 0.01) }
         defer { server.stop() }
@@ -174,7 +174,7 @@ import AreasTestTraits
 /// A leader whose good snapshot comes back a byte every 10 ms: the follower's poll ends at
 /// `follow.timeoutSeconds` as a failure `health` reports, it keeps serving what it had, and a
 /// `refresh` is answered within the time-out instead of waiting for the body.
-@Suite(.offThePool, .timeLimit(.minutes(5))) struct FollowerSlowLeaderTests {
+@Suite(.offThePool, .tags(.endToEnd), .timeLimit(.minutes(5))) struct FollowerSlowLeaderTests {
     @Test func aPollPastItsTimeOutFailsAndHealthSaysSo() async throws {
         let folder = Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -221,7 +221,7 @@ import AreasTestTraits
 /// A shared leader file rewritten in place (not replaced) after a follower took it as a second
 /// name: the follower would be serving bytes no check passed, so it ends with status 75 and
 /// says why, for systemd to start it clean.
-@Suite(.offThePool, .timeLimit(.minutes(5))) struct FollowerInPlaceRewriteTests {
+@Suite(.offThePool, .tags(.endToEnd), .timeLimit(.minutes(5))) struct FollowerInPlaceRewriteTests {
     @Test func aLinkedLeaderFileRewrittenInPlaceEndsTheFollower() throws {
         let leader = try SampleDaemon()
         let shareFolder = Fixtures.temporaryDirectory()

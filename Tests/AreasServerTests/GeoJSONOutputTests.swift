@@ -7,7 +7,7 @@ import AreasTestTraits
 
 /// `areasctl --geojson` through the real client and daemon: every feature at its area's real
 /// position whatever `--output` says, and a truncated collection that says so.
-@Suite(.offThePool, .timeLimit(.minutes(5)))
+@Suite(.offThePool, .tags(.endToEnd), .timeLimit(.minutes(5)))
 struct GeoJSONOutputTests {
     static func features(_ text: String) throws -> [JSONValue] {
         let collection = try JSONParser.parse(Array(text.utf8))

@@ -9,7 +9,7 @@ import AreasTestTraits
 /// What the geocoder said is written the way the snapshot is: a daemon killed with SIGKILL at
 /// any moment of a refresh leaves the old memory or the new one, never a torn file, and the
 /// next start reads it without a problem.
-@Suite(.offThePool, .timeLimit(.minutes(5)))
+@Suite(.offThePool, .tags(.endToEnd), .timeLimit(.minutes(5)))
 struct GeocodeMemoryCrashTests {
     /// The daemons this test starts, killed when it ends however it ends.
     private let daemons = StartedDaemons()

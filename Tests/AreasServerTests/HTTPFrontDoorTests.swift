@@ -9,7 +9,7 @@ import AreasTestTraits
 
 /// The HTTP front door of a real areasd (the bundled samples), over TCP and over its own Unix
 /// socket; the oracle is the line protocol's answer to the same question, from the same process.
-@Suite(.serialized, .offThePool, .timeLimit(.minutes(5))) struct HTTPFrontDoorTests {
+@Suite(.serialized, .tags(.endToEnd), .offThePool, .timeLimit(.minutes(5))) struct HTTPFrontDoorTests {
     let daemon: SampleDaemon
     let tcp: String
     let unix: String
@@ -183,7 +183,7 @@ import AreasTestTraits
 
 /// `/healthz` for load balancers: 503 with the reason before there is data; with `strict=1`,
 /// also 503 when a source's last refresh failed, while plain `/healthz` still says serving.
-@Suite(.serialized, .offThePool, .timeLimit(.minutes(5))) struct HealthzTests {
+@Suite(.serialized, .tags(.endToEnd), .offThePool, .timeLimit(.minutes(5))) struct HealthzTests {
     /// The daemons this test starts, killed when it ends however it ends.
     private let daemons = StartedDaemons()
 

@@ -7,7 +7,7 @@ import AreasTestTraits
 
 /// Idle HTTP keep-alive connections cannot lock the operator out: the last eighth of
 /// `maxConnections` is kept for the line socket, where `health` and `refresh` are asked.
-@Suite(.offThePool, .timeLimit(.minutes(5))) struct HTTPReserveTests {
+@Suite(.offThePool, .tags(.endToEnd), .timeLimit(.minutes(5))) struct HTTPReserveTests {
     @Test func httpClientsLeaveRoomForTheLineSocket() throws {
         let (daemon, address) = try SampleDaemon.withHTTP(extra: #""maxConnections": 16"#)
         defer { daemon.stop() }

@@ -8,7 +8,7 @@ import AreasTestTraits
 
 /// `areasctl health` through the real client against a real socket: exit 0 only when the data
 /// is loaded, fresh, and every source's last refresh was taken; the same status with `--json`.
-@Suite(.offThePool, .timeLimit(.minutes(5)))
+@Suite(.offThePool, .tags(.endToEnd), .timeLimit(.minutes(5)))
 struct HealthTests {
     @Test func aFailedSourceIsUnhealthyWhateverTheFormat() async throws {
         let (closed, port) = try Sockets.listenLoopbackTCP()
@@ -70,7 +70,7 @@ struct SourceStatsTests {
 /// A restart from the snapshot remembers how the last refresh went (`areas.history.json`):
 /// `health` and `stats` say what they said before it, a failed source included, instead of
 /// "healthy" with nothing known.
-@Suite(.offThePool, .timeLimit(.minutes(5)))
+@Suite(.offThePool, .tags(.endToEnd), .timeLimit(.minutes(5)))
 struct RestartHistoryTests {
     /// The daemons this test starts, killed when it ends however it ends.
     private let daemons = StartedDaemons()

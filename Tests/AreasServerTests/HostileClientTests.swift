@@ -8,7 +8,7 @@ import AreasTestTraits
 
 /// Clients that leave work behind, never read, or arrive when no thread can start: each costs
 /// the daemon a bounded amount, and everyone else is still answered. Real daemons, real sockets.
-@Suite(.serialized, .offThePool, .timeLimit(.minutes(5))) struct HostileClientTests {
+@Suite(.serialized, .tags(.endToEnd), .offThePool, .timeLimit(.minutes(5))) struct HostileClientTests {
     /// How many `along` requests the daemon has answered, from its metrics.
     static func alongAnswered(_ socket: String) -> Double? {
         DaemonQuestions.metric(socket, #"areas_requests_total{op="along"}"#)

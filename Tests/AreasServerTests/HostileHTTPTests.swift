@@ -10,7 +10,7 @@ import AreasTestTraits
 /// Hostile HTTP against a real areasd: each gets its status and a closed connection, and the
 /// daemon goes on answering others. Limits are the socket server's (`requestTimeoutSeconds`,
 /// `maxConnections`, the head size).
-@Suite(.serialized, .offThePool, .timeLimit(.minutes(5))) struct HostileHTTPTests {
+@Suite(.serialized, .tags(.endToEnd), .offThePool, .timeLimit(.minutes(5))) struct HostileHTTPTests {
     let daemon: SampleDaemon
     let tcp: String
 

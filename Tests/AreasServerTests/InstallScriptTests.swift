@@ -6,7 +6,7 @@ import AreasTestTraits
 /// `config/install.sh` run for real, staged into a scratch folder (`--destdir`) with the binaries
 /// this build made (`--from`): what lands where, prefixes in every path, local edits kept,
 /// upgrade and rollback, uninstall, and command lines it must refuse.
-@Suite(.serialized, .offThePool, .timeLimit(.minutes(5))) struct InstallScriptTests {
+@Suite(.serialized, .tags(.endToEnd), .offThePool, .timeLimit(.minutes(5))) struct InstallScriptTests {
     let stage = Fixtures.temporaryDirectory()
     let binaries = URL(fileURLWithPath: Binaries.path("areasd")).deletingLastPathComponent().path
 

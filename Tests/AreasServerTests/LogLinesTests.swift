@@ -10,7 +10,7 @@ import AreasTestTraits
 
 /// What the log says: each request at debug level (op, time, outcome, never the text), and a
 /// refresh in which every source failed as one error line.
-@Suite(.offThePool, .timeLimit(.minutes(5)))
+@Suite(.offThePool, .tags(.endToEnd), .timeLimit(.minutes(5)))
 struct LogLinesTests {
     @Test func debugLogsEachRequestWithoutItsText() throws {
         let daemon = try SampleDaemon(arguments: ["--log-level", "debug"])

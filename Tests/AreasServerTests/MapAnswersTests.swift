@@ -9,7 +9,7 @@ import AreasTestTraits
 /// finds in each tile (positions projected here, by the formula written out again), read with
 /// this package's decoder and with `mapbox-vector-tile` from PyPI; their caching; and `check`
 /// with `previous` along a walk across a zone, against `check` at each end.
-@Suite(.offThePool, .timeLimit(.minutes(5))) struct MapAnswersTests {
+@Suite(.offThePool, .tags(.endToEnd), .timeLimit(.minutes(5))) struct MapAnswersTests {
     /// Web Mercator, as the slippy-map convention writes it.
     static func tile(of lat: Double, _ lon: Double, zoom: Int) -> (x: Double, y: Double) {
         let n = pow(2, Double(zoom))

@@ -9,7 +9,7 @@ import AreasTestTraits
 /// draws exactly the clusters and areas `/v1/clusters` gives for its view, follows the kind
 /// switches, opens an area's details and shows `check` where one clicks. The screenshot it
 /// takes is kept in `.build/test-artifacts/map.png`.
-@Suite(.offThePool, .timeLimit(.minutes(5))) struct MapPageTests {
+@Suite(.offThePool, .tags(.endToEnd), .timeLimit(.minutes(5))) struct MapPageTests {
     static let browser: Bool = {
         let files = ["/usr/bin/chromium", "/usr/bin/chromedriver", "/usr/share/javascript/leaflet/leaflet.js"]
         guard files.allSatisfy(FileManager.default.fileExists(atPath:)) else { return false }

@@ -13,7 +13,7 @@ import AreasTestTraits
 /// (`samples/overlap/expected.json`): every planted pair one area, every planted neighbour
 /// apart, nothing lost, ids kept, dates right; the same after a restart and on a follower;
 /// with merging off, every record its own area.
-@Suite(.offThePool, .timeLimit(.minutes(5))) struct MergedSourcesTests {
+@Suite(.offThePool, .tags(.endToEnd), .timeLimit(.minutes(5))) struct MergedSourcesTests {
     /// The daemons this test starts, killed when it ends however it ends.
     private let daemons = StartedDaemons()
 

@@ -7,7 +7,7 @@ import AreasTestTraits
 /// `areasctl metrics` against a real daemon: valid Prometheus text (0.0.4), read by a parser
 /// written here from the format's rules and, when installed, by `promtool check metrics`; and
 /// figures that agree with what the test did and with `stats`.
-@Suite(.offThePool, .timeLimit(.minutes(5)))
+@Suite(.offThePool, .tags(.endToEnd), .timeLimit(.minutes(5)))
 struct MetricsTests {
     /// One sample: family name, labels, value.
     struct Sample: Hashable {

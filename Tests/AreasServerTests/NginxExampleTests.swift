@@ -9,7 +9,7 @@ import AreasTestTraits
 /// The README's nginx server block, as written, in front of a real areasd: TLS at nginx,
 /// `proxy_pass` to areasd's HTTP socket, the cache keyed on the query string. Only the paths
 /// and the port are changed (the certificate is made for the test).
-@Suite(.serialized, .offThePool, .enabled(if: nginxExampleTools != nil, "nginx, openssl or curl is missing (Tests/run.sh installs them)"), .timeLimit(.minutes(5)))
+@Suite(.serialized, .tags(.endToEnd), .offThePool, .enabled(if: nginxExampleTools != nil, "nginx, openssl or curl is missing (Tests/run.sh installs them)"), .timeLimit(.minutes(5)))
 struct NginxExampleTests {
     static var tools: (nginx: String, openssl: String, curl: String)? { nginxExampleTools }
 

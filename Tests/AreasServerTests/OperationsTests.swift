@@ -12,7 +12,7 @@ import Testing
 import AreasTestTraits
 
 /// What an operator relies on: systemd notify and socket activation, signals, access control, logs.
-@Suite(.offThePool, .timeLimit(.minutes(5)))
+@Suite(.offThePool, .tags(.endToEnd), .timeLimit(.minutes(5)))
 final class OperationsTests {
     private let directory = Fixtures.temporaryDirectory()
     /// The test's daemons, killed when it ends however it ends; then its folder is removed.

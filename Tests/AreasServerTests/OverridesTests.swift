@@ -11,7 +11,7 @@ import AreasTestTraits
 /// hidden by its district record's id, one moved, one renamed by the city's record's id, one
 /// added, and four lines that cannot apply, reported by line. Kept across a restart and by a
 /// follower; an edit applies at the next refresh.
-@Suite(.offThePool, .timeLimit(.minutes(5))) struct OverridesTests {
+@Suite(.offThePool, .tags(.endToEnd), .timeLimit(.minutes(5))) struct OverridesTests {
     /// The daemons this test starts, killed when it ends however it ends.
     private let daemons = StartedDaemons()
 

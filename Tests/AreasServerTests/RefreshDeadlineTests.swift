@@ -7,7 +7,7 @@ import AreasTestTraits
 /// A source whose upstream drips its answer for ever (within its own generous time-out) does
 /// not hold a refresh past `refreshTimeoutSeconds`: it fails alone, the other source is taken
 /// and served, and the next refresh starts on time.
-@Suite(.offThePool, .timeLimit(.minutes(5))) struct RefreshDeadlineTests {
+@Suite(.offThePool, .tags(.endToEnd), .timeLimit(.minutes(5))) struct RefreshDeadlineTests {
     /// The daemons this test starts, killed when it ends however it ends.
     private let daemons = StartedDaemons()
 

@@ -7,7 +7,7 @@ import AreasTestTraits
 
 /// Clients waiting for a refresh (`areasctl refresh`, as cron runs it) give up their turn to
 /// work while they wait: however many wait, other clients' queries are answered meanwhile.
-@Suite(.tags(.concurrent), .offThePool, .timeLimit(.minutes(5)))
+@Suite(.tags(.endToEnd), .tags(.concurrent), .offThePool, .timeLimit(.minutes(5)))
 struct RefreshWaitTests {
     /// The daemons this test starts, killed when it ends however it ends.
     private let daemons = StartedDaemons()

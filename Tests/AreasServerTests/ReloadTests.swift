@@ -8,7 +8,7 @@ import Testing
 import AreasTestTraits
 
 /// SIGHUP applies every key it can to a running daemon and names the ones that need a restart.
-@Suite(.offThePool, .timeLimit(.minutes(5)))
+@Suite(.offThePool, .tags(.endToEnd), .timeLimit(.minutes(5)))
 struct ReloadTests {
     /// The daemons this test starts, killed when it ends however it ends.
     private let daemons = StartedDaemons()
@@ -66,7 +66,7 @@ struct ReloadTests {
 
 /// SIGHUP refreshes only when what the data is made from changed: a new log level spends no
 /// upstream request, an edited source or a district file downloaded again does.
-@Suite(.offThePool, .timeLimit(.minutes(5)))
+@Suite(.offThePool, .tags(.endToEnd), .timeLimit(.minutes(5)))
 struct ReloadRefreshTests {
     /// The daemons this test starts, killed when it ends however it ends.
     private let daemons = StartedDaemons()

@@ -5,7 +5,7 @@ import AreasTestTraits
 
 /// `If-None-Match` with the data's current tag: a 304 only for what would have succeeded, so a
 /// cache that passes the header through never stores a 304 for a missing id.
-@Suite(.offThePool, .timeLimit(.minutes(5))) struct RevalidationTests {
+@Suite(.offThePool, .tags(.endToEnd), .timeLimit(.minutes(5))) struct RevalidationTests {
     @Test func onlyASuccessIsNotModified() throws {
         let (daemon, address) = try SampleDaemon.withHTTP()
         let first = try HTTPTestClient(address).get("/v1/areas/yongsan:027a36e0cd0ad58b")

@@ -10,7 +10,7 @@ import AreasTestTraits
 /// A daemon upgraded over a snapshot written by an earlier build: it serves the old file at
 /// once, writes it again in the current format, and the next start serves that in place, with
 /// the same answers throughout.
-@Suite(.offThePool, .timeLimit(.minutes(5))) struct SnapshotFormatTests {
+@Suite(.offThePool, .tags(.endToEnd), .timeLimit(.minutes(5))) struct SnapshotFormatTests {
     /// The daemons this test starts, killed when it ends however it ends.
     private let daemons = StartedDaemons()
 

@@ -7,7 +7,7 @@ import AreasTestTraits
 
 /// A user the socket's mode keeps out is told so, by the group that may connect, with exit 77
 /// (as a refused refresh), not mistaken for a daemon that is not running (3).
-@Suite(.serialized, .offThePool, .timeLimit(.minutes(5)),
+@Suite(.serialized, .tags(.endToEnd), .offThePool, .timeLimit(.minutes(5)),
        .enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"), "needs root and setpriv, to ask as another user"))
 struct SocketPermissionTests {
     @Test func aUserOutsideTheSocketsGroupIsRefusedWith77() throws {

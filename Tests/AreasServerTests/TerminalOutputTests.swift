@@ -8,7 +8,7 @@ import AreasTestTraits
 /// What areasctl prints for a terminal, through the real binaries and the sample daemon:
 /// tables that fit `COLUMNS`, and `stats` with ages and local dates where the daemon sends
 /// epochs. The oracles are the same answers in `--format tsv` and `--json`.
-@Suite(.serialized, .offThePool, .timeLimit(.minutes(5))) struct TerminalOutputTests {
+@Suite(.serialized, .tags(.endToEnd), .offThePool, .timeLimit(.minutes(5))) struct TerminalOutputTests {
     let daemon: SampleDaemon
     init() throws { daemon = try SampleDaemon() }
 

@@ -8,7 +8,7 @@ import AreasTestTraits
 /// A refresh that finds nothing new says `unchanged`, leaves the snapshot file as it was, and
 /// keeps the new fetch times beside it, so a restart still sees fresh data; a changed source
 /// rewrites the snapshot and the times go with it.
-@Suite(.offThePool, .timeLimit(.minutes(5)))
+@Suite(.offThePool, .tags(.endToEnd), .timeLimit(.minutes(5)))
 struct UnchangedRefreshTests {
     /// The daemons this test starts, killed when it ends however it ends.
     private let daemons = StartedDaemons()

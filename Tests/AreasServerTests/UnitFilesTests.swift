@@ -6,7 +6,7 @@ import AreasTestTraits
 /// The shipped systemd units: valid for systemd's own checker, confined to the exposure the
 /// README and the Operating article promise (1.2), letting the group areas query through a
 /// socket a service stop cannot remove.
-@Suite(.offThePool, .timeLimit(.minutes(5)))
+@Suite(.offThePool, .tags(.endToEnd), .timeLimit(.minutes(5)))
 struct UnitFilesTests {
     static let analyze = "/usr/bin/systemd-analyze"
 

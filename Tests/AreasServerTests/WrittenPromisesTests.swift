@@ -10,7 +10,7 @@ import AreasTestTraits
 /// What the README, the manual pages and `Tests/README.md` promise and no other test checks,
 /// each through the real binaries: an answer on the wire, a file's mode, a log line, an exit
 /// status.
-@Suite(.offThePool, .timeLimit(.minutes(5)))
+@Suite(.offThePool, .tags(.endToEnd), .timeLimit(.minutes(5)))
 struct WrittenPromisesTests {
     /// The daemons this test starts, killed when it ends however it ends.
     private let daemons = StartedDaemons()

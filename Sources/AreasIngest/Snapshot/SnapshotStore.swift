@@ -115,10 +115,36 @@ package struct SnapshotStore: Sendable {
 
     // MARK: After a refresh
 
+    /// What a refresh's data came to.
+    package enum Settled: Sendable {
+        /// No area changed: the served areas stay, with the sources' later fetch times (`catalog`).
+        case unchanged(Catalog)
+        /// New areas, indexed as configured; `inFile` when they were written in place (else
+        /// served from memory, the file in place left as it was).
+        case replaced(DataSet, inFile: Bool)
+    }
+
+    /// Puts a refresh's `refreshed` catalog in place of `serving` (`hasData`: whether anything
+    /// was served yet). Only a source whose areas changed, or one dropped from the config,
+    /// changes the data; then the index is rebuilt and the file rewritten. Sources fetched again
+    /// with the same areas only move their fetch times, kept beside the file. A served index
+    /// built otherwise than this store builds one (a config changed by SIGHUP) is rebuilt too.
+    package func settle(_ refreshed: Catalog, report: RefreshReport, serving: DataSet, hasData: Bool, notes: inout [Note]) -> Settled {
+        let changed = report.sources.contains { $0.status == .updated && (!$0.isUnchanged || !hasData) }
+            || Set(refreshed.sources.keys) != Set(serving.catalog.sources.keys)
+            || (hasData && !isBuilt(serving.index))
+        if changed { return install(refreshed, notes: &notes) }
+        var confirmed: [String: Double] = [:]
+        for source in report.sources where source.isUnchanged { confirmed[source.name] = refreshed.sources[source.name]?.fetchedAt }
+        let catalog = serving.catalog.with(fetchedAt: confirmed)
+        if !confirmed.isEmpty && hasData { confirm(catalog, notes: &notes) }
+        return .unchanged(catalog)
+    }
+
     /// A refresh's new data: indexed, written, mapped, checked and renamed into place. When the
     /// file cannot be written (a full disk) the new data is served from memory and the file in
     /// place is left as it was.
-    package func install(_ catalog: Catalog, notes: inout [Note]) -> DataSet {
+    private func install(_ catalog: Catalog, notes: inout [Note]) -> Settled {
         let clock = ContinuousClock()
         let start = clock.now
         let built = DataSet.indexing(catalog, nodeSize: nodeSize, footprint: footprint, merge: merge ?? .off, overrides: overrides ?? [])
@@ -126,21 +152,34 @@ package struct SnapshotStore: Sendable {
         do throws(SnapshotFile.Failure) {
             var written = try write(built)
             written.overrideProblems = built.index.overrideProblems
-            return written
+            return .replaced(written, inFile: true)
         } catch {
             notes.append(.error("\(error); the previous snapshot is unchanged, and the new data is served from memory"))
-            return built
+            return .replaced(built, inFile: false)
         }
     }
 
     /// A refresh that changed no area: the sources' later fetch times, kept beside the file
     /// (which is not rewritten), so a restart knows how fresh the data is.
-    package func confirm(_ catalog: Catalog, notes: inout [Note]) {
+    private func confirm(_ catalog: Catalog, notes: inout [Note]) {
         do throws(SystemError) {
             try FetchTimes.write(catalog.sources.mapValues(\.fetchedAt), beside: path)
         } catch {
             notes.append(.warning("cannot record the fetch times beside \(path): \(error.reason); after a restart the data will look as old as the snapshot"))
         }
+    }
+
+    // MARK: The refreshes' history
+
+    /// Each configured source's refreshes, as last kept beside the snapshot.
+    package func history(configured: [String]) -> [String: SourceHistory] {
+        SourceHistory.load(from: SnapshotFolder(snapshot: path).sourceHistory, configured: configured)
+    }
+
+    /// Keeps `history` beside the snapshot, so a restart neither forgets a failing source nor
+    /// calls its data healthy without knowing how the last refresh went.
+    package func keep(_ history: [String: SourceHistory], notes: inout [Note]) {
+        if let problem = SourceHistory.save(history, to: SnapshotFolder(snapshot: path).sourceHistory) { notes.append(.warning(problem)) }
     }
 
     /// Served from the file from now on: written with its index, mapped and checked.

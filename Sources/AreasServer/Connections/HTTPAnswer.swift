@@ -73,7 +73,7 @@ struct HTTPAnswer {
             return HTTPAnswer(status: .ok, contentType: "text/plain; version=0.0.4; charset=utf-8", fields: [noStore], payload: .bytes(Array(text.utf8)))
         case .snapshot:
             tally.answered += 1
-            return snapshot(head, path: service.snapshotPath, body: &body)
+            return snapshot(head, path: service.snapshotPath, confirmed: view.state.fileFetchTimes, body: &body)
         case .mapPage:
             tally.answered += 1
             return HTTPAnswer(status: .ok, contentType: "text/html; charset=utf-8", fields: [("Cache-Control", "no-cache")],
@@ -118,8 +118,10 @@ struct HTTPAnswer {
     }
 
     /// The current snapshot file, by identity: a refresh renames a new file into place, and the
-    /// one opened here is sent whole.
-    static func snapshot(_ head: HTTPRequestHead, path: String, body: inout JSONWriter) -> HTTPAnswer {
+    /// one opened here is sent whole. `confirmed`: the served sources' fetch times, which
+    /// refreshes that found nothing new confirmed later than the file's own; followers need them
+    /// to know how fresh the data is.
+    static func snapshot(_ head: HTTPRequestHead, path: String, confirmed: [String: Double], body: inout JSONWriter) -> HTTPAnswer {
         let file: FileDescriptor
         do {
             file = try FileDescriptor.open(path, [.noFollow])
@@ -131,9 +133,6 @@ struct HTTPAnswer {
             file.close()
             return failure(.notFound, body: &body, error: RequestError(.notFound, "the snapshot is not a regular file"))
         }
-        // Refreshes that found nothing new since the file was written confirmed its sources at
-        // later times (kept beside it): followers need them to know how fresh the data is.
-        let confirmed = FetchTimes.read(beside: path)
         let confirmedAt = (confirmed.values.max() ?? 0).bitPattern
         let tag = "\"snapshot-\(String(info.inode, radix: 36))-\(String(info.size, radix: 36))-\(String(info.modifiedNanoseconds, radix: 36))-\(String(confirmedAt, radix: 36))\""
         var fields = [("ETag", tag), ("Cache-Control", "no-cache")]

@@ -221,7 +221,7 @@ package final class Daemon: @unchecked Sendable {
         let loaded = store.load(notes: &notes)
         logger.log(notes)
         return ServingState(loaded ?? .empty(footprint: store.footprint), hasData: loaded != nil, lastReport: nil, snapshotPath: store.path,
-                            builtAt: Date().timeIntervalSince1970, history: SourceHistory.load(besideSnapshot: store.path, configured: configured))
+                            builtAt: Date().timeIntervalSince1970, history: store.history(configured: configured), inFile: loaded != nil)
     }
 
     /// The socket server's limits for `config`. Each connection holds a descriptor, and the

@@ -16,7 +16,7 @@ extension AreaService {
         let before = state
         var source = SourceReport(name: Self.followSourceName, status: .updated)
         source.pages = 1
-        var taken: DataSet?
+        var taken: (dataSet: DataSet, inFile: Bool)?
         let maxShrink = config.maxShrink
         let served = before.catalog
         let judge = { (contents: SnapshotFile.Contents) in ShrinkGuard.refusal(of: contents.catalog, replacing: served, maxShrink: maxShrink, force: force) }
@@ -31,7 +31,7 @@ extension AreaService {
             (source.added, source.removed, source.changed) = (difference.added, difference.removed, difference.changed)
             source.accepted = table.count
             source.serving = table.count
-            taken = dataSet
+            taken = (dataSet, notKept == nil)
             if let notKept { logger.error("\(notKept); serving the leader's data without a local copy") }
         case .failed(let reason):
             source.status = .failed
@@ -42,9 +42,12 @@ extension AreaService {
         let report = RefreshReport(startedAt: startedAt, durationMilliseconds: source.durationMilliseconds, forced: force, sources: [source])
         let history = SourceHistory.after(report, previous: before.history, configured: [Self.followSourceName], now: Date().timeIntervalSince1970)
         let next = taken.map {
-            ServingState($0, hasData: true, lastReport: report, snapshotPath: snapshotPath, builtAt: Date().timeIntervalSince1970, history: history)
+            ServingState($0.dataSet, hasData: true, lastReport: report, snapshotPath: snapshotPath, builtAt: Date().timeIntervalSince1970,
+                         history: history, inFile: $0.inFile)
         } ?? before.with(catalog: before.catalog, report: report, history: history)
-        if let problem = SourceHistory.save(history, besideSnapshot: snapshotPath) { logger.warning(problem) }
+        var notes: [SnapshotStore.Note] = []
+        store.keep(history, notes: &notes)
+        logger.log(notes)
         install(next)
         onRefresh(next)
         if source.status == .failed {

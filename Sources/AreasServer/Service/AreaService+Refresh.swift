@@ -33,18 +33,9 @@ extension AreaService {
             }
         }
         for problem in report.problems { logger.warning(problem) }
-        let next: ServingState
-        var notes: [SnapshotStore.Note] = []
-        // Only a source whose areas changed, or one dropped from the config, changes the data;
-        // then the index is rebuilt and the snapshot rewritten. Sources fetched again with the
-        // same areas only move their fetch times, kept beside the snapshot.
-        // A config that merges or lays footprints out otherwise than the served index was built
-        // (after SIGHUP) rebuilds it too.
         if let lines = report.overrides { overrideLines.withLock { $0 = lines } }
         let store = self.store
-        let changed = report.sources.contains { $0.status == .updated && (!$0.isUnchanged || !before.hasData) }
-            || Set(catalog.sources.keys) != Set(before.catalog.sources.keys)
-            || (before.hasData && !store.isBuilt(before.index))
+        var notes: [SnapshotStore.Note] = []
         let history = SourceHistory.after(report, previous: before.history, configured: config.sources.map(\.name), now: Date().timeIntervalSince1970)
         func withMerged(_ dataSet: DataSet) -> RefreshReport {
             var report = report
@@ -53,16 +44,15 @@ extension AreaService {
             report.problems += dataSet.overrideProblems
             return report
         }
-        if !changed {
-            var confirmed: [String: Double] = [:]
-            for source in report.sources where source.isUnchanged { confirmed[source.name] = catalog.sources[source.name]?.fetchedAt }
-            let refreshed = before.catalog.with(fetchedAt: confirmed)
-            next = before.with(catalog: refreshed, report: withMerged(DataSet(catalog: before.catalog, index: before.index)), history: history)
-            if !confirmed.isEmpty && before.hasData { store.confirm(refreshed, notes: &notes) }
-        } else {
+        let next: ServingState
+        let serving = DataSet(catalog: before.catalog, index: before.index)
+        let settled = store.settle(catalog, report: report, serving: serving, hasData: before.hasData, notes: &notes)
+        switch settled {
+        case .unchanged(let refreshed):
+            next = before.with(catalog: refreshed, report: withMerged(serving), history: history)
+        case .replaced(let dataSet, let inFile):
             // Served from the new file once it is written and checked, so the memory the build
             // took goes back and the pages are shared with the kernel's cache and any follower.
-            let dataSet = store.install(catalog, notes: &notes)
             for problem in dataSet.overrideProblems { notes.append(.warning(problem)) }
             if !dataSet.index.overrides.isEmpty {
                 notes.append(.info("overrides: \(dataSet.index.overrides.positions.count) areas corrected, \(dataSet.index.overrides.hiddenCount) of them hidden"))
@@ -73,12 +63,12 @@ extension AreaService {
                                    merged.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ")"))
             }
             next = ServingState(dataSet, hasData: true, lastReport: withMerged(dataSet), snapshotPath: snapshotPath,
-                                builtAt: Date().timeIntervalSince1970, history: history)
+                                builtAt: Date().timeIntervalSince1970, history: history, inFile: inFile)
         }
-        if let problem = SourceHistory.save(history, besideSnapshot: snapshotPath) { notes.append(.warning(problem)) }
+        store.keep(history, notes: &notes)
         logger.log(notes)
         install(next)
-        if changed { FreeMemory.release() }  // the build's temporaries
+        if case .replaced = settled { FreeMemory.release() }  // the build's temporaries
         onRefresh(next)
         if !report.sources.isEmpty && report.sources.allSatisfy({ $0.status == .failed }) {
             logger.error("refresh failed: no source could be fetched (\(report.sources.map(\.name).joined(separator: ", "))); still serving the previous \(next.index.count) areas")

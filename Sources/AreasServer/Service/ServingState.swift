@@ -20,11 +20,14 @@ package final class ServingState: Sendable {
     /// Names this data set for HTTP caches (the ETag's first part): new with every data set
     /// built, kept by a refresh that changed nothing.
     package let dataTag: String
+    /// Whether the snapshot file in place holds these areas: false before anything was written,
+    /// and while areas a refresh could not write are served from memory.
+    package let inFile: Bool
 
     /// Serves `dataSet` as it is: its index was built, or read from the snapshot, by the
     /// snapshot store as configured.
     package init(_ dataSet: DataSet, hasData: Bool, lastReport: RefreshReport?, snapshotPath: String, builtAt: Double,
-                history: [String: SourceHistory] = [:]) {
+                history: [String: SourceHistory] = [:], inFile: Bool = false) {
         self.catalog = dataSet.catalog
         self.index = dataSet.index
         self.hasData = hasData
@@ -32,8 +35,13 @@ package final class ServingState: Sendable {
         self.snapshotPath = snapshotPath
         self.builtAt = builtAt
         self.history = history
+        self.inFile = inFile
         self.dataTag = String(UInt64(Swift.max(0, builtAt) * 1_000_000), radix: 36) + "-" + String(catalog.table.records.count, radix: 36)
     }
+
+    /// The fetch times a follower takes with the snapshot file in place: this state's, later
+    /// than the file's own where refreshes that changed nothing confirmed its sources since.
+    package var fileFetchTimes: [String: Double] { inFile ? catalog.sources.mapValues(\.fetchedAt) : [:] }
 
     /// Each source's run of `index.areas` and when it was fetched.
     package var sources: [String: Catalog.SourceSpan] { catalog.sources }
@@ -83,6 +91,7 @@ package final class ServingState: Sendable {
         snapshotPath = other.snapshotPath
         builtAt = other.builtAt
         dataTag = other.dataTag
+        inFile = other.inFile
         self.history = history
     }
 }

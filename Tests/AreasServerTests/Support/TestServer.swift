@@ -1,6 +1,8 @@
+import AreasTestTraits
 import AreasTestSupport
 import Foundation
 import Glibc
+import Testing
 @testable import AreasControl
 @testable import AreasCore
 @testable import AreasIngest
@@ -77,6 +79,7 @@ enum Binaries {
     /// it through `StartedDaemons`); every daemon still running when the test process exits is
     /// killed then.
     static func startDaemon(_ arguments: [String], environment extra: [String: String] = [:], executable: String? = nil) throws -> (Process, DaemonLog) {
+        requireEndToEnd("areasd")
         _ = killedAtExit
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable ?? path("areasd"))
@@ -92,6 +95,13 @@ enum Binaries {
         log.start()
         _ = started.withLock { $0.insert(process.processIdentifier) }
         return (process, log)
+    }
+
+    /// A test that runs one of the package's binaries is an end-to-end test, and is named so.
+    private static func requireEndToEnd(_ binary: String) {
+        if currentTestIsEndToEnd() == false {
+            Issue.record("this test runs \(binary): tag it, or its suite, .endToEnd")
+        }
     }
 
     /// The daemons started and not yet seen to exit.
@@ -112,6 +122,7 @@ enum Binaries {
         if name == "areasctl", let flag = arguments.firstIndex(of: "--socket"), flag + 1 < arguments.count, SilentPeers.contains(arguments[flag + 1]) {
             return (-1, "", "not run: the daemon at \(arguments[flag + 1]) let a question go unanswered before")
         }
+        if !name.hasPrefix("/") { requireEndToEnd(name) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: name.hasPrefix("/") ? name : path(name))
         process.arguments = arguments

@@ -1,4 +1,3 @@
-import AreasIngest
 import AreasProtocol
 import AreasSystem
 
@@ -20,7 +19,7 @@ package struct SourceHistory: Sendable, Equatable {
 
     /// The history of every configured source after `report`; sources no longer configured
     /// are forgotten.
-    static func after(_ report: RefreshReport, previous: [String: SourceHistory], configured: [String], now: Double) -> [String: SourceHistory] {
+    package static func after(_ report: RefreshReport, previous: [String: SourceHistory], configured: [String], now: Double) -> [String: SourceHistory] {
         var history = previous.filter { configured.contains($0.key) }
         for source in report.sources {
             var entry = history[source.name] ?? SourceHistory()
@@ -39,18 +38,15 @@ package struct SourceHistory: Sendable, Equatable {
 }
 
 extension SourceHistory {
-    /// The file beside `snapshot`: `areas.snapshot` keeps its history in `areas.history.json`.
-    static func path(besideSnapshot snapshot: String) -> String { SnapshotFolder(snapshot: snapshot).sourceHistory }
-
     /// Whether the last refresh took every source, as far as `history` knows (nil: no refresh
     /// has been recorded).
-    static func succeeded(_ history: [String: SourceHistory]) -> Bool? {
+    package static func succeeded(_ history: [String: SourceHistory]) -> Bool? {
         history.isEmpty ? nil : history.values.allSatisfy { $0.lastStatus == SourceReport.Status.updated.rawValue }
     }
 
-    /// Writes `history` beside the snapshot, whole or not at all; a failure is said, and only
-    /// costs the next start its memory of the refreshes.
-    static func save(_ history: [String: SourceHistory], besideSnapshot snapshot: String) -> String? {
+    /// Writes `history` to `path`, whole or not at all; a failure is said, and only costs the
+    /// next start its memory of the refreshes.
+    static func save(_ history: [String: SourceHistory], to path: String) -> String? {
         var writer = JSONWriter()
         writer.beginObject()
         for (name, entry) in history.sorted(by: { $0.key < $1.key }) {
@@ -66,17 +62,17 @@ extension SourceHistory {
         }
         writer.endObject()
         do throws(SystemError) {
-            try WholeFile.replace(path(besideSnapshot: snapshot), with: writer.bytes, permissions: 0o640)
+            try WholeFile.replace(path, with: writer.bytes, permissions: 0o640)
             return nil
         } catch {
             return "cannot keep the refresh history beside the snapshot: \(error)"
         }
     }
 
-    /// The history kept beside `snapshot`, for the sources still configured; empty when there
-    /// is none or it cannot be read (nothing depends on it but what `stats` and `health` say).
-    static func load(besideSnapshot snapshot: String, configured: [String]) -> [String: SourceHistory] {
-        guard let bytes = try? WholeFile.read(path(besideSnapshot: snapshot), limit: 4 << 20),
+    /// The history kept at `path`, for the sources still configured; empty when there is none
+    /// or it cannot be read (nothing depends on it but what `stats` and `health` say).
+    static func load(from path: String, configured: [String]) -> [String: SourceHistory] {
+        guard let bytes = try? WholeFile.read(path, limit: 4 << 20),
               case .object(let members)? = try? JSONParser.parse(bytes) else { return [:] }
         var history: [String: SourceHistory] = [:]
         for (name, value) in members where configured.contains(name) {
