@@ -20,6 +20,9 @@ struct MergeBenchmark {
     var childMeters = 0.0
     /// Only write the files of the first scale into this folder (to profile a child on them).
     var writeOnly: String?
+    /// Rows of each of two sources at one position, merged beside the same rows spread out
+    /// (`--one-point N`; 0 leaves it out).
+    var onePointRows = 50_000
 
     init(arguments: inout ArgumentList) throws {
         if let records = try arguments.value("--records") {
@@ -30,6 +33,7 @@ struct MergeBenchmark {
         childFolder = try arguments.value("--child")
         childMeters = try arguments.value("--meters", as: { Double($0) }) ?? childMeters
         writeOnly = try arguments.value("--write-only")
+        onePointRows = try arguments.value("--one-point", as: { Int($0) }) ?? onePointRows
         _ = try arguments.positionals()
     }
 
@@ -40,6 +44,7 @@ struct MergeBenchmark {
             _ = try Self.writeSources(records: scales[0], sources: sources, folder: writeOnly)
             return
         }
+        if onePointRows > 0 { try Self.atOnePoint(rows: onePointRows, runs: runs) }
         let me = URL(fileURLWithPath: CommandLine.arguments[0]).path
         for records in scales {
             let folder = NSTemporaryDirectory() + "areas-bench-merge-\(getpid())-\(records)"
@@ -61,6 +66,42 @@ struct MergeBenchmark {
                                 "peak_mib_off": best(0, "peak_mib"), "peak_mib_on": best(15, "peak_mib"), "areas_on": best(15, "areas"),
                                 "merge_ms": best(15, "merge_ms")]))
         }
+    }
+
+    /// Two sources of `rows` rows each at one position (a district file whose rows all got the
+    /// office's coordinates, and another publisher's copy), merged beside the same rows each
+    /// at a position of its own: the merge's CPU time for each, alternating, best of `runs`.
+    static func atOnePoint(rows: Int, runs: Int) throws {
+        func table(spread: Bool) throws -> AreaTable {
+            var areas: [Area] = []
+            areas.reserveCapacity(2 * rows)
+            for source in ["a", "b"] {
+                for i in 0..<rows {
+                    let step = spread ? Double(i) : 0
+                    let point = try GeoPoint(latitude: 37.4 + (step * 0.0003).truncatingRemainder(dividingBy: 0.3),
+                                             longitude: 126.8 + (step * 0.0003 / 0.3).rounded(.down) * 0.0003)
+                    areas.append(Area(id: "\(source):\(i)", kind: .smoking, name: "흡연구역 \(i)번", coordinate: point,
+                                      province: "서울특별시", district: "용산구", source: source))
+                }
+            }
+            return AreaTable(areas: areas).sortedByID()
+        }
+        let policy = MergePolicy(meters: MergePolicy.defaultMeters, priority: ["a", "b"])
+        let tables = (onePoint: try table(spread: false), spread: try table(spread: true))
+        var seconds = (onePoint: Double.infinity, spread: Double.infinity)
+        var merged = (onePoint: 0, spread: 0)
+        for _ in 0..<max(runs, 1) {
+            for onePoint in [true, false] {
+                let start = ThisThread.cpuSeconds()
+                let groups = AreaGroups.merging(onePoint ? tables.onePoint : tables.spread, policy: policy)
+                let cpu = ThisThread.cpuSeconds() - start
+                if onePoint { seconds.onePoint = min(seconds.onePoint, cpu); merged.onePoint = groups.mergedCount }
+                else { seconds.spread = min(seconds.spread, cpu); merged.spread = groups.mergedCount }
+            }
+        }
+        print("\(rows) + \(rows) rows at one point: merge \(Measure.format(seconds.onePoint * 1000)) ms of CPU (\(merged.onePoint) merged); the same rows spread out \(Measure.format(seconds.spread * 1000)) ms (\(merged.spread) merged): \(Measure.format(seconds.onePoint / seconds.spread))x")
+        print(Measure.json(["one_point_rows": Double(rows), "one_point_merge_ms": seconds.onePoint * 1000, "spread_merge_ms": seconds.spread * 1000,
+                            "one_point_ratio": seconds.onePoint / seconds.spread]))
     }
 
     /// Runs one child and reads the JSON line it prints.

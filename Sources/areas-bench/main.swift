@@ -4,7 +4,7 @@ import Glibc
 let usage = """
     usage: areas-bench index [--points N] [--seed S] [--queries Q] [--node-size 16] [--only NAME]
            areas-bench ingest [--zones N] [--snapshot-areas N] [--decode-only | --files-only [--csv-rows N]]
-           areas-bench merge [--records 85000,1000000] [--runs 2]
+           areas-bench merge [--records 85000,1000000] [--runs 2] [--one-point 50000]
            areas-bench maps [--points 80000,1000000]
            areas-bench discover [--rows 100000] [--runs 3]
            areas-bench metrics [--sources 1000,3000,10000] [--scrapes 5]

@@ -1,5 +1,6 @@
 import AreasCore
 import AreasTestSupport
+import Foundation
 import Testing
 import AreasTestTraits
 
@@ -28,9 +29,23 @@ import AreasTestTraits
     }
 
     /// The rule of `AreaGroups.merging`, written out as plainly as it reads.
-    static func bruteForceLeaders(_ table: AreaTable, policy: MergePolicy) -> [Int] {
+    static func bruteForceLeaders(_ table: AreaTable, policy: MergePolicy, crowdLimit: Int = AreaGroups.defaultCrowdLimit) -> [Int] {
         let areas = Array(table)
         func rank(_ i: Int) -> Int { policy.priority.firstIndex(of: areas[i].source) ?? policy.priority.count }
+        // The grid's cells: `meters` tall, and `meters` wide at the table's highest latitude.
+        let highest = min(areas.map { abs($0.coordinate.latitude) }.max() ?? 0, 89)
+        let latitudeCell = policy.meters / 110_000
+        let longitudeCell = min(360, latitudeCell / cos(highest * (Double.pi / 180)))
+        let cells: [(y: Int64, x: Int64)] = areas.map { area in
+            let y = Int64((area.coordinate.latitude / latitudeCell).rounded(.down))
+            let x = Int64((area.coordinate.longitude / longitudeCell).rounded(.down))
+            return (y, x)
+        }
+        // In a crowd: more than the limit of records in the nine cells around its own.
+        let crowded: [Bool] = cells.map { cell in
+            cells.filter { other in abs(other.y - cell.y) <= 1 && abs(other.x - cell.x) <= 1 }.count > crowdLimit
+        }
+        func key(_ i: Int) -> [UInt8] { PlaceName.key(areas[i].name, province: areas[i].province, district: areas[i].district) }
         let order = areas.indices.sorted { (rank($0), $0) < (rank($1), $1) }
         var leaders = Array(areas.indices)
         var formed: [Int] = []
@@ -39,8 +54,7 @@ import AreasTestTraits
             let candidates = formed.filter { l in
                 areas[l].kind == areas[r].kind && !(sourcesOf[l]?.contains(areas[r].source) ?? false)
                     && Geodesy.distance(areas[l].coordinate, areas[r].coordinate) <= policy.meters
-                    && PlaceName.samePlace(PlaceName.key(areas[l].name, province: areas[l].province, district: areas[l].district),
-                                           PlaceName.key(areas[r].name, province: areas[r].province, district: areas[r].district))
+                    && PlaceName.samePlace(key(l), key(r)) && (!crowded[r] || key(l) == key(r))
             }
             if let best = candidates.min(by: {
                 (Geodesy.distance(areas[$0].coordinate, areas[r].coordinate), rank($0), $0) < (Geodesy.distance(areas[$1].coordinate, areas[r].coordinate), rank($1), $1)
@@ -55,12 +69,15 @@ import AreasTestTraits
         return leaders
     }
 
-    @Test(arguments: [(1, 300, 3, 15.0), (2, 600, 5, 15.0), (3, 400, 2, 40.0), (4, 200, 4, 3.0)])
-    func theGridFindsWhatComparingEverythingFinds(seed: UInt64, count: Int, sources: Int, meters: Double) throws {
+    /// With no crowd, with crowds where a few hundred records share a few spots (the default
+    /// limit), and with everything a crowd (a limit of 20).
+    @Test(arguments: [(1, 300, 3, 15.0, 10_000), (2, 600, 5, 15.0, 10_000), (3, 400, 2, 40.0, 10_000), (4, 200, 4, 3.0, 10_000),
+                      (5, 900, 3, 15.0, AreaGroups.defaultCrowdLimit), (6, 600, 5, 15.0, 20), (7, 400, 2, 40.0, 20)])
+    func theGridFindsWhatComparingEverythingFinds(seed: UInt64, count: Int, sources: Int, meters: Double, crowdLimit: Int) throws {
         let table = AreaTable(areas: try Self.records(seed: seed, count: count, sources: sources)).sortedByID()
         let policy = MergePolicy(meters: meters, priority: (0..<sources).reversed().map { "s\($0)" })
-        let groups = AreaGroups.merging(table, policy: policy)
-        let expected = Self.bruteForceLeaders(table, policy: policy)
+        let groups = AreaGroups.merging(table, policy: policy, crowdLimit: crowdLimit)
+        let expected = Self.bruteForceLeaders(table, policy: policy, crowdLimit: crowdLimit)
         #expect(table.indices.map(groups.leader(of:)) == expected)
         // Clustered data merges often: the test would prove little otherwise.
         #expect(groups.mergedCount > count / (meters >= 15 ? 4 : 10), "\(groups.mergedCount) of \(count) merged")
@@ -80,6 +97,40 @@ import AreasTestTraits
             }
         }
         #expect(seen.count == table.count)
+    }
+
+    /// Two sources with thousands of rows at one position (a district file whose rows all got
+    /// the office's coordinates): each row of the second joins the first's row of its name, and
+    /// the merge costs about what the same rows spread out cost, not the square of the rows.
+    @Test func rowsAtOnePointMergeInLinearWork() throws {
+        let rows = 20_000
+        func records(_ source: String, spread: Bool) throws -> [Area] {
+            try (0..<rows).map { i in
+                let offset = spread ? Double(i) * 0.001 : 0
+                return Area(id: "\(source):\(i)", kind: .smoking, name: "흡연구역 \(i / 2)번 (개방형)",
+                            coordinate: try GeoPoint(latitude: 37.5 + offset.truncatingRemainder(dividingBy: 1), longitude: 127 + (offset / 1).rounded(.down) * 0.01),
+                            province: "서울특별시", district: "용산구", source: source)
+            }
+        }
+        let policy = MergePolicy(meters: 15, priority: ["a", "b"])
+        func merged(spread: Bool) throws -> (groups: AreaGroups, table: AreaTable, seconds: Double) {
+            let table = AreaTable(areas: try records("a", spread: spread) + records("b", spread: spread)).sortedByID()
+            let start = ThisThread.cpuSeconds()
+            let groups = AreaGroups.merging(table, policy: policy)
+            return (groups, table, ThisThread.cpuSeconds() - start)
+        }
+        let atOnePoint = try merged(spread: false)
+        let spreadOut = try merged(spread: true)
+        // Each name is two rows of each source: every row of b joins a row of a of its name,
+        // none twice (spread out, the row of a at its position).
+        #expect(atOnePoint.groups.mergedCount == rows)
+        #expect(spreadOut.groups.mergedCount == rows)
+        for position in atOnePoint.table.indices where atOnePoint.groups.isMerged(position) {
+            let leader = atOnePoint.groups.leader(of: position)
+            #expect(atOnePoint.table[leader].source == "a" && atOnePoint.table[leader].name == atOnePoint.table[position].name)
+        }
+        // Quadratic, the rows at one point cost hundreds of times the spread ones.
+        #expect(atOnePoint.seconds < 20 * max(spreadOut.seconds, 0.05), "at one point \(atOnePoint.seconds) s of CPU, spread out \(spreadOut.seconds) s")
     }
 
     @Test func theIndexServesLeadersOnly() throws {

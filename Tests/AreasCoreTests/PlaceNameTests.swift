@@ -23,6 +23,11 @@ import AreasTestTraits
         Pair(a: "ＡＫ플라자 흡연실", b: "AK플라자 흡연실"),
         Pair(a: "아이파크몰 8층 옥상", b: "아이파크몰 8층 옥상 [폐쇄형]"),
         Pair(a: "(흡연부스)", b: "흡연부스"),
+        // A note without a number describes the place; one name may lack it.
+        Pair(a: "용산역(광장)", b: "용산역"),
+        Pair(a: "수락리버시티3단지아파트 어린이놀이터(308동)", b: "수락리버시티3단지아파트 어린이놀이터 (308동)"),
+        Pair(a: "흡연부스(2번)", b: "흡연부스 2번"),
+        Pair(a: "중계근린공원(정문)[개방형]", b: "중계근린공원 (정문)"),
     ])
     func theSamePlaceWrittenTwoWays(pair: Pair) {
         #expect(PlaceName.samePlace(pair.a, pair.b, province: "서울특별시", district: pair.district))
@@ -42,6 +47,14 @@ import AreasTestTraits
         Pair(a: "역", b: "용산역"),
         Pair(a: "", b: ""),
         Pair(a: "용산구", b: "중구", district: "용산구"),
+        // Two playgrounds of one complex, 15 m apart: a number in a note names a building.
+        Pair(a: "수락리버시티3단지아파트 어린이놀이터(308동)", b: "수락리버시티3단지아파트 어린이놀이터(310동)"),
+        Pair(a: "수락리버시티3단지아파트 어린이놀이터(308동)", b: "수락리버시티3단지아파트 어린이놀이터"),
+        Pair(a: "용산역(1번 출구 옆)", b: "용산역(2번 출구 옆)"),
+        Pair(a: "노원역 (3번출구)", b: "노원역"),
+        // Notes without numbers that differ: two places.
+        Pair(a: "시청(정문)", b: "시청(후문)"),
+        Pair(a: "어린이공원(A구역)", b: "어린이공원(B구역)"),
     ])
     func differentPlacesStayApart(pair: Pair) {
         #expect(!PlaceName.samePlace(pair.a, pair.b, province: "서울특별시", district: pair.district))
@@ -49,7 +62,9 @@ import AreasTestTraits
     }
 
     @Test func theKeyKeepsLettersAndDigitsOnly() {
-        #expect(String(decoding: PlaceName.key("서울특별시 용산구 용산역 (1번 출구 옆)", province: "서울특별시", district: "용산구"), as: UTF8.self) == "용산역")
+        #expect(String(decoding: PlaceName.key("서울특별시 용산구 용산역 (광장 쪽)", province: "서울특별시", district: "용산구"), as: UTF8.self) == "용산역\0광장쪽")
+        // A note with a number stays in the name.
+        #expect(String(decoding: PlaceName.key("서울특별시 용산구 용산역 (1번 출구 옆)", province: "서울특별시", district: "용산구"), as: UTF8.self) == "용산역1번출구옆")
         #expect(String(decoding: PlaceName.key("Seoul Station, Exit-1"), as: UTF8.self) == "seoulstationexit1")
         // A name that is nothing but a region keeps it: something must remain to compare.
         #expect(String(decoding: PlaceName.key("용산구", district: "용산구"), as: UTF8.self) == "용산구")

@@ -9,7 +9,14 @@ extension AreaGroups {
     /// Leaders are kept in a grid of cells at least `meters` wide, so each record looks at
     /// the nine cells around its own: a pass over the table with a few distance checks per
     /// record, and names compared only for records that are close and of one kind.
-    public static func merging(_ table: AreaTable, policy: MergePolicy) -> AreaGroups {
+    ///
+    /// A crowd, more than `crowdLimit` records in the nine cells around a record's own (a file
+    /// whose rows all got its district office's coordinates), would make that quadratic: each
+    /// record would compare its name with every area there. A record in a crowd joins only an
+    /// area whose name has the same key (`PlaceName`), found by that key in each cell, and
+    /// areas its own source already has are skipped without being looked at; one name inside
+    /// another does not merge there, where it is more often two places than one.
+    public static func merging(_ table: AreaTable, policy: MergePolicy, crowdLimit: Int = defaultCrowdLimit) -> AreaGroups {
         guard !policy.isOff, policy.meters.isFinite, table.count > 1 else { return .none }
         let records = table.records
         let ranks = ranks(of: table, priority: policy.priority)
@@ -28,7 +35,8 @@ extension AreaGroups {
         func cell(_ point: GeoPoint) -> (Int64, Int64) {
             (Int64((point.latitude / latitudeCell).rounded(.down)), Int64((point.longitude / longitudeCell).rounded(.down)))
         }
-        func key(_ y: Int64, _ x: Int64) -> Int64 { (y << 32) ^ (x & 0xFFFF_FFFF) }
+        func key(_ y: Int64, _ x: Int64) -> Int64 { cellKey(y, x) }
+        let crowds = Crowds(count: records.count, cell: { cell(records[$0].coordinate) }, limit: crowdLimit)
 
         var heads = CellTable(capacity: records.count)
         var next = [Int32](repeating: -1, count: records.count)
@@ -53,6 +61,9 @@ extension AreaGroups {
             keys[position] = key
             return key
         }
+        // Areas near a crowd, by cell, kind and name key.
+        var byName: [NameCell: Int] = [:]
+        var groups: [NameGroup] = []
         var merged = 0
         for position32 in order {
             let position = Int(position32)
@@ -62,7 +73,18 @@ extension AreaGroups {
             let origin = DistanceOrigin(record.coordinate)
             var best = -1
             var bestDistance = Double.infinity
-            for dy in -1...1 {
+            let inCrowd = crowds.isCrowded(y, x)
+            // A key that names no place (no letter or digit outside notes) joins nothing.
+            if inCrowd, case let name = nameKey(position), PlaceName.samePlace(name, name) {
+                for dy in -1...1 {
+                    for dx in -1...1 {
+                        guard let group = byName[NameCell(cell: key(y + Int64(dy), x + Int64(dx)), kind: record.kind, name: name)] else { continue }
+                        groups[group].nearestOpen(to: origin, rank: ranks[position], bit: bit, within: policy.meters, sourcesOf: sourcesOf,
+                                                  records: records, ranks: ranks, best: &best, bestDistance: &bestDistance)
+                    }
+                }
+            }
+            for dy in -1...1 where !inCrowd {
                 for dx in -1...1 {
                     var candidate = heads.value(key(y + Int64(dy), x + Int64(dx)))
                     while candidate >= 0 {
@@ -89,9 +111,131 @@ extension AreaGroups {
                 leaders[position] = position32
                 sourcesOf[position] = bit
                 next[position] = heads.replace(key(y, x), with: Int32(position))
+                if crowds.isNearCrowd(y, x), case let name = nameKey(position), PlaceName.samePlace(name, name) {
+                    let entry = NameCell(cell: key(y, x), kind: record.kind, name: name)
+                    if let group = byName[entry] {
+                        groups[group].members.append(position32)
+                    } else {
+                        byName[entry] = groups.count
+                        groups.append(NameGroup(first: position32))
+                    }
+                }
             }
         }
         guard merged > 0 else { return .none }
         return grouping(Column(leaders), inOrder: order)
+    }
+}
+
+extension AreaGroups {
+    /// Records in the nine cells around a record's own past which it is in a crowd.
+    public static let defaultCrowdLimit = 256
+
+    /// A grid cell's key in a `CellTable`.
+    static func cellKey(_ y: Int64, _ x: Int64) -> Int64 { (y << 32) ^ (x & 0xFFFF_FFFF) }
+
+    /// Which cells of the merge's grid hold a crowd around them, counted once over every
+    /// record of the table (whatever their source or kind), so whether a record is in a crowd
+    /// does not depend on the order records are taken in.
+    struct Crowds {
+        /// Cells whose nine cells hold more than the limit, and cells next to one (whose areas
+        /// a record in the crowd may join, so they are kept by name too).
+        private var crowded = CellTable(capacity: 0)
+        private var nearCrowd = CellTable(capacity: 0)
+        let any: Bool
+
+        init(count: Int, cell: (Int) -> (Int64, Int64), limit: Int) {
+            let key = AreaGroups.cellKey
+            guard count > limit else { any = false; return }
+            var counts = CellTable(capacity: count)
+            for position in 0..<count {
+                let (y, x) = cell(position)
+                let k = key(y, x)
+                _ = counts.replace(k, with: max(0, counts.value(k)) + 1)
+            }
+            // Each cell once: its count is marked as looked at.
+            let looked: Int32 = 1 << 30
+            func records(_ k: Int64) -> Int { Int(max(0, counts.value(k)) & ~looked) }
+            var crowdedCells: [(Int64, Int64)] = []
+            for position in 0..<count {
+                let (y, x) = cell(position)
+                let k = key(y, x)
+                let value = counts.value(k)
+                guard value & looked == 0 else { continue }
+                _ = counts.replace(k, with: value | looked)
+                var around = 0
+                for dy in -1...1 { for dx in -1...1 { around += records(key(y + Int64(dy), x + Int64(dx))) } }
+                if around > limit { crowdedCells.append((y, x)) }
+            }
+            any = !crowdedCells.isEmpty
+            guard any else { return }
+            crowded = CellTable(capacity: crowdedCells.count)
+            nearCrowd = CellTable(capacity: crowdedCells.count * 9)
+            for (y, x) in crowdedCells {
+                _ = crowded.replace(key(y, x), with: 1)
+                for dy in -1...1 { for dx in -1...1 { _ = nearCrowd.replace(key(y + Int64(dy), x + Int64(dx)), with: 1) } }
+            }
+        }
+
+        func isCrowded(_ y: Int64, _ x: Int64) -> Bool { any && crowded.value(AreaGroups.cellKey(y, x)) > 0 }
+        func isNearCrowd(_ y: Int64, _ x: Int64) -> Bool { any && nearCrowd.value(AreaGroups.cellKey(y, x)) > 0 }
+    }
+
+    /// Areas of one kind and one name key in one cell.
+    struct NameCell: Hashable {
+        var cell: Int64
+        var kind: AreaKind
+        var name: [UInt8]
+    }
+
+    /// The areas of one `NameCell`, in the order they were formed (priority order), with the
+    /// ones the source now being merged already has skipped over: each record of a source
+    /// takes at most one, so the source's records together look at each area about once.
+    struct NameGroup {
+        var members: [UInt32]
+        /// `skip[i]`: the first member at or after `i` that may still be open; `i` when not
+        /// known to be taken. Valid for `rank`'s records only.
+        private var skip: [Int32] = [0]
+        private var rank: Int32 = -1
+
+        init(first: UInt32) { members = [first] }
+
+        private mutating func open(from start: Int) -> Int {
+            var i = start
+            while i < skip.count, Int(skip[i]) != i { i = Int(skip[i]) }
+            // Path compression: every member passed points at the first open one.
+            var j = start
+            while j < skip.count, Int(skip[j]) != j { let next = Int(skip[j]); skip[j] = Int32(i); j = next }
+            return i
+        }
+
+        /// Makes `best` the nearest member within `meters` of `origin` that the record's
+        /// source (`bit`) has not joined, if it is nearer than `best` (or as near and earlier).
+        mutating func nearestOpen(to origin: DistanceOrigin, rank: Int32, bit: UInt64, within meters: Double, sourcesOf: [UInt64],
+                                  records: Column<AreaTable.Record>, ranks: [Int32], best: inout Int, bestDistance: inout Double) {
+            if self.rank != rank {
+                skip = (0..<Int32(members.count)).map { $0 }
+                self.rank = rank
+            }
+            // Areas formed since (the record's own source's) are not known to be taken yet.
+            while skip.count < members.count { skip.append(Int32(skip.count)) }
+            var i = open(from: 0)
+            while i < members.count {
+                let other = Int(members[i])
+                if sourcesOf[other] & bit != 0 {
+                    skip[i] = Int32(i + 1)
+                    i = open(from: i + 1)
+                    continue
+                }
+                let distance = Geodesy.distance(from: origin, to: records[other].coordinate)
+                if distance <= meters && (distance < bestDistance || (distance == bestDistance && (ranks[other], other) < (ranks[best], best))) {
+                    best = other
+                    bestDistance = distance
+                }
+                // Members come in priority order: none after the first at distance 0 is better.
+                if distance == 0 { break }
+                i = open(from: i + 1)
+            }
+        }
     }
 }

@@ -2,20 +2,26 @@
 ///
 /// Sources write one place's name differently: with or without spaces and punctuation, with
 /// the province or district in front (`서울특별시 용산구 용산역`), with a note in brackets
-/// (`용산역(1번 출구 옆)`). The rule takes all of that away and then asks for the same name,
+/// (`이태원역 3번출구(개방형)`). The rule takes all of that away and then asks for the same name,
 /// or one name inside the other with nothing but words (no number) added. It is
 /// conservative on purpose: a number in what one name adds (`아이파크몰 8층 옥상` against
 /// `아이파크몰`) names a floor, an exit or a booth, a different place, and two names that
 /// differ otherwise (`아이파크몰 8층 옥상`, `아이파크몰 달 주차장 4.5층`) are never one
 /// place however close they lie: several booths of one building share a position.
 ///
+/// The same holds inside brackets. A note with a number (`놀이터(308동)`, `용산역(1번 출구 옆)`)
+/// names a building, floor, exit or booth, so it stays part of the name; a note without one
+/// (`(개방형)`, `[폐쇄형]`) describes the place and goes, unless both names carry such notes and
+/// they differ (`시청(정문)`, `시청(후문)`): then they are two places.
+///
 /// A merge computes a key for most records of a refresh, so the key is made from the UTF-8
 /// bytes as the table stores them, scalar by scalar, without a `String` or a grapheme.
 public enum PlaceName {
-    /// `name` reduced to what tells places apart, as UTF-8: bracketed notes dropped, leading
-    /// province and district names dropped (`province`, the words of `district`, or any
-    /// province's usual name), then only letters and digits kept, ASCII letters in lower case
-    /// and full-width forms made ASCII.
+    /// `name` reduced to what tells places apart, as UTF-8: leading province and district names
+    /// dropped (`province`, the words of `district`, or any province's usual name), then only
+    /// letters and digits kept, ASCII letters in lower case and full-width forms made ASCII.
+    /// Bracketed notes with a number stay where they stand; the others follow, each after a
+    /// zero byte (which no kept character contains), compared only with another name's such notes.
     public static func key(_ name: String, province: String = "", district: String = "") -> [UInt8] {
         var (name, province, district) = (name, province, district)
         return name.withUTF8 { n in province.withUTF8 { p in district.withUTF8 { d in key(utf8: n, province: p, district: d) } } }
@@ -37,21 +43,44 @@ public enum PlaceName {
     struct Keyer {
         private var scalars: [UInt32] = []
         private var kept: [UInt32] = []
+        /// The notes without a number, and the note being read.
+        private var notes: [UInt32] = []
+        private var note: [UInt32] = []
         private var words: [Range<Int>] = []
 
         mutating func key(_ name: UnsafeBufferPointer<UInt8>, regional: [[UInt32]]) -> [UInt8] {
             PlaceName.decode(name, into: &scalars)
-            // Notes in brackets go; a name that is all note keeps the note's words.
+            // A note with a number stays in the name; the others are set apart. A name that is
+            // all note keeps the note's words.
             kept.removeAll(keepingCapacity: true)
+            notes.removeAll(keepingCapacity: true)
+            note.removeAll(keepingCapacity: true)
             var depth = 0
             var anyWord = false
-            for v in scalars {
-                if isOpening(v) { depth += 1; kept.append(0x20) }
-                else if isClosing(v) { depth = max(0, depth - 1); kept.append(0x20) }
-                else if depth == 0 { kept.append(v); anyWord = anyWord || !isSpace(v) }
+            func endNote() {
+                if note.contains(where: isDigit) { kept.append(0x20); kept += note } else { notes.append(0); notes += note }
+                kept.append(0x20)
+                note.removeAll(keepingCapacity: true)
             }
+            for v in scalars {
+                if isOpening(v) {
+                    if depth == 0 { kept.append(0x20) } else { note.append(0x20) }
+                    depth += 1
+                } else if isClosing(v) {
+                    guard depth > 0 else { kept.append(0x20); continue }
+                    depth -= 1
+                    if depth == 0 { endNote() } else { note.append(0x20) }
+                } else if depth == 0 {
+                    kept.append(v)
+                    anyWord = anyWord || !isSpace(v)
+                } else {
+                    note.append(v)
+                }
+            }
+            if depth > 0 { endNote() }  // a note left open at the end
             if !anyWord {
                 kept.removeAll(keepingCapacity: true)
+                notes.removeAll(keepingCapacity: true)
                 for v in scalars { kept.append(isOpening(v) || isClosing(v) ? 0x20 : v) }
             }
             // Leading regional words, while another word follows.
@@ -64,24 +93,46 @@ public enum PlaceName {
             }
             var key: [UInt8] = []
             key.reserveCapacity(name.count)
-            for word in words[firstWord...] {
-                for v in kept[word] {
-                    var v = v
-                    if (0xFF01...0xFF5E).contains(v) { v -= 0xFEE0 }  // full-width ASCII
-                    if (0x41...0x5A).contains(v) { v += 0x20 }
-                    guard isLetterOrDigit(v) else { continue }
-                    append(v, to: &key)
-                }
+            for word in words[firstWord...] { Self.appendFolded(kept[word], to: &key) }
+            for note in notes.split(separator: 0) {
+                let start = key.count
+                key.append(0)
+                Self.appendFolded(note, to: &key)
+                if key.count == start + 1 { key.removeLast() }  // nothing but punctuation
             }
             return key
         }
+
+        /// Letters and digits only, full-width forms made ASCII and ASCII letters lower case.
+        private static func appendFolded(_ scalars: ArraySlice<UInt32>, to key: inout [UInt8]) {
+            for var v in scalars {
+                if (0xFF01...0xFF5E).contains(v) { v -= 0xFEE0 }  // full-width ASCII
+                if (0x41...0x5A).contains(v) { v += 0x20 }
+                guard isLetterOrDigit(v) else { continue }
+                append(v, to: &key)
+            }
+        }
     }
 
-    /// Whether two keys name one place: equal, or the shorter (two or more characters) inside
+    /// Whether two keys name one place: their unnumbered notes, when both have some, do not
+    /// disagree (the fewer are all among the others: `(정문)` and `(정문)[개방형]`, not `(정문)` and
+    /// `(후문)`); and their names are equal, or the shorter (two or more characters) lies inside
     /// the longer and what the longer adds holds no digit.
     public static func samePlace(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        if a == b { return !a.isEmpty }
-        let (short, long) = a.count < b.count ? (a, b) : (b, a)
+        if a == b { return a.first.map { $0 != 0 } ?? false }
+        let partsA = a.split(separator: 0, omittingEmptySubsequences: false)
+        let partsB = b.split(separator: 0, omittingEmptySubsequences: false)
+        let (notesA, notesB) = (partsA.dropFirst(), partsB.dropFirst())
+        if !notesA.isEmpty && !notesB.isEmpty {
+            let (fewer, more) = notesA.count <= notesB.count ? (notesA, notesB) : (notesB, notesA)
+            guard fewer.allSatisfy({ note in more.contains { $0.elementsEqual(note) } }) else { return false }
+        }
+        return sameName(partsA.first ?? [], partsB.first ?? [])
+    }
+
+    private static func sameName(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>) -> Bool {
+        if a.elementsEqual(b) { return !a.isEmpty }
+        let (short, long) = a.count < b.count ? (Array(a), Array(b)) : (Array(b), Array(a))
         // Two characters: two ASCII bytes, or one Hangul syllable's three.
         guard short.count >= 2, characterCount(short) >= 2 else { return false }
         // UTF-8 synchronises itself: a match of whole scalars starts on a scalar boundary.
