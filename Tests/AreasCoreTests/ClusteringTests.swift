@@ -55,6 +55,50 @@ import AreasTestTraits
         }
     }
 
+    /// A whole country at a street's zoom over two hundred thousand areas would cost seconds of
+    /// CPU for an answer no map shows: it is refused, naming what to narrow, while the same
+    /// zoom over a map's view answers.
+    @Test func theCountryAtAStreetsZoomIsTooExpensive() throws {
+        let points = SyntheticPoints.uniform(count: 200_000, seed: 17)
+        let index = AreaIndex(areas: points.enumerated().map { i, point in
+            Area(id: "u:\(String(i, radix: 16))", kind: i % 5 == 0 ? .smoking : .nonsmoking, name: "구역 \(i)", coordinate: point, source: "u")
+        })
+        do {
+            _ = try index.clusters(in: .korea, zoom: 17)
+            Issue.record("the country at zoom 17 was grouped")
+        } catch {
+            guard case .tooExpensive(let reason) = error else { Issue.record("\(error)"); return }
+            #expect(reason.contains("smaller box") && reason.contains("lower zoom"))
+        }
+        let view = try GeoBox(south: 37.55, west: 126.96, north: 37.56, east: 126.98)
+        let clustering = try index.clusters(in: view, zoom: 17)
+        #expect(clustering.count == (try index.areas(in: view).count))
+        // The country at the zooms that show it still answers.
+        #expect(try index.clusters(in: .korea, zoom: 7).count == points.filter(GeoBox.korea.contains).count)
+    }
+
+    /// From zoom 18 a tile shows areas one by one, but forty thousand rows at one position are
+    /// one entry with their count, not forty thousand features.
+    @Test func areasOnOnePixelOfADeepTileAreOneEntry() throws {
+        let seoulStation = try GeoPoint(latitude: 37.5547, longitude: 126.9707)
+        let pixel = WebMercator.pixel(seoulStation, zoom: 18)
+        let tile = WebMercator.tileBox(zoom: 18, x: Int(pixel.x) / WebMercator.tilePixels, y: Int(pixel.y) / WebMercator.tilePixels)
+        // The tile's middle, so the neighbours below stay in it.
+        let spot = try GeoPoint(latitude: (tile.south + tile.north) / 2, longitude: (tile.west + tile.east) / 2)
+        var areas = (0..<40_000).map { i in Area(id: "p:\(i)", kind: .smoking, name: "흡연구역 \(i)", coordinate: spot, source: "p") }
+        // A few more a few meters apart: each its own pixel at zoom 18 (about 0.6 m).
+        for i in 0..<5 {
+            areas.append(Area(id: "q:\(i)", kind: .smoking, name: "부스 \(i)", coordinate: try GeoPoint(latitude: spot.latitude + Double(i + 1) * 0.00003, longitude: spot.longitude), source: "q"))
+        }
+        let index = AreaIndex(areas: areas)
+        let fine = try index.tileClustering(in: tile, zoom: 18, kind: .smoking, coarse: false)
+        #expect(fine.clusters.count == 1 && fine.clusters.first?.count == 40_000)
+        #expect(Set(fine.areas.map { index.areas.id(at: $0) }) == Set((0..<5).map { "q:\($0)" }))
+        #expect(fine.count == 40_005)
+        let coarse = try index.tileClustering(in: tile, zoom: 18, kind: .smoking, coarse: true)
+        #expect(coarse.count == 40_005 && coarse.clusters.count + coarse.areas.count <= 16)
+    }
+
     /// What the tile fuzzer found the decoder trapping on (a length of 2^64 - 1 bytes): now a
     /// malformed tile, as is any cut or overlong input.
     @Test(arguments: ["Gh14AgoGcG9pbnRzEgwS////////////MyIaBGphbWU=", "Gv8=", "GgMKAWEaBBIC"])

@@ -45,6 +45,9 @@ extension AreaIndex {
     /// itself. Every area of the view is in exactly one cluster or among `areas`. When the
     /// entries would pass `maximumEntries`, the cells double until they fit; from zoom 18,
     /// every area stands alone unless that would pass it.
+    ///
+    /// Throws `tooExpensive` when grouping the view would look at more than
+    /// `clusterWorkLimit` areas and tree nodes (a whole country at a street's zoom).
     public func clusters(in box: GeoBox, zoom: Int, kind: KindFilter = .all, region: Region = .anywhere,
                          maximumEntries: Int = 2_000) throws(GeoError) -> Clustering {
         let resolved = regionNames.resolve(region)
@@ -52,14 +55,41 @@ extension AreaIndex {
             return try clustersByScanning(in: box, zoom: zoom, kind: kind, region: region, maximumEntries: maximumEntries)
         }
         var cellPixels = Self.clusterCellPixels
+        var work = 0
         while true {
-            let cells = cellsFromTree(in: box, zoom: zoom, kind: kind, cellPixels: cellPixels)
+            let cells = try cellsFromTree(in: box, zoom: zoom, kind: kind, cellPixels: cellPixels, work: &work)
             if cells.count > maximumEntries && cellPixels < 1 << 30 {
                 cellPixels *= 2
                 continue
             }
             return Self.clustering(cells, zoom: zoom, cellPixels: cellPixels)
         }
+    }
+
+    /// How many areas and tree nodes one grouping may look at, over every cell size it tries:
+    /// a view of a city at any zoom, or of the country at the zooms that show it, stays well
+    /// within it; the country at a street's zoom (a million cells) does not, and is refused
+    /// with what to narrow instead of costing a second of CPU.
+    public static let clusterWorkLimit = 500_000
+
+    static func tooMuchClusteringWork(zoom: Int) -> GeoError {
+        .tooExpensive("grouping this box's areas at zoom \(zoom) looks at more areas than one request may; ask for a smaller box (the map's view) or a lower zoom")
+    }
+
+    /// What a vector tile of `box` shows of `kind` at `zoom`: below zoom 18 its clusters, as
+    /// `clusters` makes them (a tile holds at most 16 of their cells). From zoom 18 each area
+    /// stands alone, but areas on one pixel of the tile's 256 are one cluster (forty thousand
+    /// rows at one position are one feature with their count); `coarse` groups them in the
+    /// 64-pixel cells instead, for a tile that would be too large that way.
+    public func tileClustering(in box: GeoBox, zoom: Int, kind: KindFilter, coarse: Bool) throws(GeoError) -> Clustering {
+        guard zoom >= Self.unclusteredZoom else { return try clusters(in: box, zoom: zoom, kind: kind, maximumEntries: .max) }
+        let cellPixels = coarse ? Self.clusterCellPixels : 1
+        var grid = CellGrid(zoom: zoom, cellPixels: cellPixels)
+        let records = areas.records
+        for match in try areas(in: box, kind: kind) {
+            grid.add(records[match.position].coordinate, smoking: records[match.position].kind == .smoking, position: match.position)
+        }
+        return Self.clustering(grid.cells, zoom: zoom, cellPixels: cellPixels)
     }
 
     /// One cell of the grid as its areas add up.
@@ -91,8 +121,9 @@ extension AreaIndex {
     /// The cells of the view's areas, walking the area tree: a node inside the view whose box
     /// falls in one cell is added whole from the tree's summary, other nodes are opened, and
     /// areas are added one by one only where a cell's edge runs through their node.
-    func cellsFromTree(in box: GeoBox, zoom: Int, kind: KindFilter, cellPixels: Int) -> [CellTally] {
+    func cellsFromTree(in box: GeoBox, zoom: Int, kind: KindFilter, cellPixels: Int, work: inout Int) throws(GeoError) -> [CellTally] {
         guard let root = tree.root else { return [] }
+        var tooMuch = false
         let summary = summaryCache.summary(of: tree)
         let mask = Self.classMask(of: kind)
         var grid = CellGrid(zoom: zoom, cellPixels: cellPixels)
@@ -102,8 +133,11 @@ extension AreaIndex {
             tree.nodeBoxes.withUnsafeBufferPointer { nodeBoxes in
                 var stack: [(level: Int, position: Int)] = [(tree.levelEnds.count - 1, root)]
                 while let (level, position) = stack.popLast() {
+                    work += 1
+                    if work > Self.clusterWorkLimit { tooMuch = true; return }
                     for child in tree.children(of: position, level: level) where entries.classes[child] & mask != 0 {
                         if level == 1 {
+                            work += 1
                             let point = records[Int(entries.payloads[child])].coordinate
                             guard box.contains(point) else { continue }
                             grid.add(point, smoking: entries.classes[child] == Self.classMask(of: AreaKind.smoking), position: Int(entries.payloads[child]))
@@ -124,6 +158,7 @@ extension AreaIndex {
                 }
             }
         }
+        if tooMuch { throw Self.tooMuchClusteringWork(zoom: zoom) }
         return grid.cells
     }
 
@@ -158,7 +193,10 @@ extension AreaIndex {
             return Clustering(zoom: zoom, count: positions.count, clusters: [], areas: positions, cellPixels: 0)
         }
         var cellPixels = Self.clusterCellPixels
+        var work = 0
         while true {
+            work += positions.count
+            if work > Self.clusterWorkLimit { throw Self.tooMuchClusteringWork(zoom: zoom) }
             var grid = CellGrid(zoom: zoom, cellPixels: cellPixels)
             for position in positions {
                 grid.add(records[position].coordinate, smoking: records[position].kind == .smoking, position: position)

@@ -1,13 +1,27 @@
 import AreasCore
 import AreasProtocol
+import AreasSystem
 
 /// `GET /v1/tiles/{z}/{x}/{y}.mvt`: the tile's areas as `clusters` groups them at that zoom,
 /// a layer per kind. The grid's 64-pixel cells are fixed to the world and four fit a tile
 /// across, so no cluster straddles two tiles and a tile holds what a `clusters` view of it
-/// with that kind holds.
+/// with that kind holds. From zoom 18, where areas stand alone, areas on one pixel are one
+/// feature with their count, and a tile that would still pass `maximumBytes` groups them in
+/// the 64-pixel cells: a tile is bounded whatever lies in it.
 package enum VectorTiles {
+    /// What one tile may weigh before its areas are grouped in cells.
+    package static let maximumBytes = 512 << 10
+
     /// The tile, or nil when nothing lies in it.
     package static func tile(z: Int, x: Int, y: Int, index: AreaIndex) -> [UInt8]? {
+        let fine = tile(z: z, x: x, y: y, index: index, coarse: false)
+        if let fine, fine.count > maximumBytes, z >= AreaIndex.unclusteredZoom {
+            return tile(z: z, x: x, y: y, index: index, coarse: true)
+        }
+        return fine
+    }
+
+    private static func tile(z: Int, x: Int, y: Int, index: AreaIndex, coarse: Bool) -> [UInt8]? {
         let exact = WebMercator.tileBox(zoom: z, x: x, y: y)
         // A hair wider, so a point on an edge is found; it is then kept by its pixel only in
         // the tile whose half-open square holds it.
@@ -26,10 +40,10 @@ package enum VectorTiles {
             func grid(_ offset: Double) -> Int { min(Int(extent) - 1, max(0, Int((offset / side * extent).rounded(.down)))) }
             return (grid(pixel.x - originX), grid(pixel.y - originY))
         }
-        let cellsPerTile = Int64(WebMercator.tilePixels / AreaIndex.clusterCellPixels)
         var encoder = VectorTileEncoder()
         for kind in AreaKind.allCases {
-            guard let clustering = try? index.clusters(in: box, zoom: z, kind: kind == .smoking ? .smoking : .nonsmoking, maximumEntries: .max) else { continue }
+            guard let clustering = try? index.tileClustering(in: box, zoom: z, kind: kind == .smoking ? .smoking : .nonsmoking, coarse: coarse) else { continue }
+            let cellsPerTile = Int64(WebMercator.tilePixels / clustering.cellPixels)
             var features: [VectorTileEncoder.Feature] = []
             for cluster in clustering.clusters {
                 guard cluster.cell.x / cellsPerTile == Int64(x), cluster.cell.y / cellsPerTile == Int64(y) else { continue }
@@ -52,4 +66,44 @@ package enum VectorTiles {
         }
         return encoder.isEmpty ? nil : encoder.bytes
     }
+}
+
+/// The tiles made from one data set, kept until it is replaced (it lives in its
+/// `ServingState`): a map asks for the same tiles again and again, and each costs a search of
+/// its areas. At most `maximumBytes` are kept; past that, the oldest go first.
+package final class TileCache: Sendable {
+    package struct Key: Hashable, Sendable { var z: Int, x: Int, y: Int }
+    private struct Contents {
+        var tiles: [Key: [UInt8]?] = [:]
+        var order: [Key] = []
+        var bytes = 0
+        var builds = 0
+    }
+    private let contents = LockedValue(Contents())
+    package static let maximumBytes = 16 << 20
+
+    package init() {}
+
+    /// The tile at `z/x/y` (nil: nothing lies in it), made with `make` unless kept.
+    package func tile(z: Int, x: Int, y: Int, make: () -> [UInt8]?) -> [UInt8]? {
+        let key = Key(z: z, x: x, y: y)
+        if let kept = contents.withLock({ $0.tiles[key] }) { return kept }
+        let made = make()
+        let size = (made?.count ?? 0) + 64
+        contents.withLock { contents in
+            guard contents.tiles[key] == nil, size <= Self.maximumBytes else { return }
+            contents.builds += 1
+            while contents.bytes + size > Self.maximumBytes, !contents.order.isEmpty {
+                let oldest = contents.order.removeFirst()
+                contents.bytes -= ((contents.tiles.removeValue(forKey: oldest) ?? nil)?.count ?? 0) + 64
+            }
+            contents.tiles[key] = .some(made)
+            contents.order.append(key)
+            contents.bytes += size
+        }
+        return made
+    }
+
+    /// How many tiles were made and kept so far.
+    package var builds: Int { contents.withLock { $0.builds } }
 }

@@ -97,7 +97,8 @@ struct HTTPAnswer {
             if let condition = head.header("if-none-match"), matches(condition, tag) {
                 return HTTPAnswer(status: .notModified, contentType: nil, fields: caching, payload: .none)
             }
-            guard let bytes = VectorTiles.tile(z: z, x: x, y: y, index: view.state.index) else {
+            let state = view.state
+            guard let bytes = state.tiles.tile(z: z, x: x, y: y, make: { VectorTiles.tile(z: z, x: x, y: y, index: state.index) }) else {
                 return HTTPAnswer(status: .noContent, contentType: nil, fields: caching, payload: .none)
             }
             return HTTPAnswer(status: .ok, contentType: "application/vnd.mapbox-vector-tile", fields: caching, payload: .bytes(bytes))

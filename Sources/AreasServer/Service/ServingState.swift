@@ -20,6 +20,8 @@ package final class ServingState: Sendable {
     /// Names this data set for HTTP caches (the ETag's first part): new with every data set
     /// built, kept by a refresh that changed nothing.
     package let dataTag: String
+    /// The vector tiles made from these areas so far (a refresh that changed nothing keeps them).
+    package let tiles: TileCache
     /// Whether the snapshot file in place holds these areas: false before anything was written,
     /// and while areas a refresh could not write are served from memory.
     package let inFile: Bool
@@ -36,6 +38,7 @@ package final class ServingState: Sendable {
         self.builtAt = builtAt
         self.history = history
         self.inFile = inFile
+        self.tiles = TileCache()
         self.dataTag = String(UInt64(Swift.max(0, builtAt) * 1_000_000), radix: 36) + "-" + String(catalog.table.records.count, radix: 36)
     }
 
@@ -92,6 +95,7 @@ package final class ServingState: Sendable {
         builtAt = other.builtAt
         dataTag = other.dataTag
         inFile = other.inFile
+        tiles = other.tiles
         self.history = history
     }
 }
