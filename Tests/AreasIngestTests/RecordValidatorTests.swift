@@ -46,4 +46,42 @@ final class RecordValidatorTests {
         #expect((RecordValidator.id(source: "a", name: "x", coordinate: p)) != (RecordValidator.id(source: "a", name: "y", coordinate: p)))
         #expect(RecordValidator.id(source: "zones", name: "x", coordinate: p).hasPrefix("zones:"))
     }
+
+    /// Two booths at one address share a name and a geocoded position but not every mapped
+    /// column: both are kept, each with an id of its own; the same row again is dropped.
+    @Test func onlyTheSameRowAgainIsADuplicate() throws {
+        let point = try GeoPoint(latitude: 37.5665, longitude: 126.9780)
+        func booth(_ address: String, number: String) -> Area {
+            Area(id: RecordValidator.id(source: "s", name: "시청 흡연부스", coordinate: point), kind: .smoking, name: "시청 흡연부스", coordinate: point,
+                 roadAddress: address, source: "s", fields: [Field("연번", number), Field("주소", address)])
+        }
+        var rows = RecordValidator.Rows()
+        let admittedRoof = rows.admit(booth("세종대로 110 옥상", number: "1"))
+        let admittedPavilion = rows.admit(booth("세종대로 110 1층 정자", number: "2"))
+        let roof = try #require(admittedRoof)
+        let pavilion = try #require(admittedPavilion)
+        #expect(roof.id != pavilion.id && roof.id == booth("", number: "").id)
+        // The same rows again, even numbered otherwise (no field maps the number).
+        let roofAgain = rows.admit(booth("세종대로 110 옥상", number: "7"))
+        let pavilionAgain = rows.admit(booth("세종대로 110 1층 정자", number: "8"))
+        #expect(roofAgain == nil && pavilionAgain == nil)
+        // The second booth's id is its own on every refresh.
+        var again = RecordValidator.Rows()
+        _ = again.admit(booth("세종대로 110 옥상", number: "1"))
+        let pavilionNextTime = again.admit(booth("세종대로 110 1층 정자", number: "2"))
+        #expect(pavilionNextTime?.id == pavilion.id)
+    }
+
+    /// A template's region words are left out where the cell already begins with them.
+    @Test(arguments: [
+        ("서울특별시 서대문구 연희로248", "서울특별시 서대문구 연희로248"),
+        ("서대문구 연희로248", "서울특별시 서대문구 연희로248"),
+        ("연희로 248", "서울특별시 서대문구 연희로 248"),
+        ("서울 서대문구 연희로 248", "서울 서대문구 연희로 248"),
+        ("", "서울특별시 서대문구"),
+    ])
+    func aTemplateDoesNotRepeatWhatTheCellSays(cell: String, asked: String) throws {
+        let template = try GeocodeTemplate("서울특별시 {자치구} {설치위치}")
+        #expect(template.render { $0 == "자치구" ? "서대문구" : cell } == asked)
+    }
 }

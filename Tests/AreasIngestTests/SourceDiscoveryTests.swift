@@ -157,6 +157,19 @@ struct SourceDiscoveryTests {
         #expect(report.contains("이름\\e[31m"), "\(report)")
     }
 
+    /// A file whose place column already begins with the city and district, beside a district
+    /// column: the geocoder is asked for the place as written, not `서울특별시 서대문구 서울특별시
+    /// 서대문구 연희로248`.
+    @Test func theGeocoderIsNotAskedForTheRegionTwice() throws {
+        var csv = "자치구,설치위치,설치위치 상세\n"
+        for i in 0..<12 { csv += "서대문구,서울특별시 서대문구 연희로\(200 + i),\(i % 2 == 0 ? "옥상" : "1층 정자")\n" }
+        let found = try SourceDiscovery(origin: .file("booths.csv"), kind: .smoking).discover(Array(csv.utf8))
+        let query = try #require(found.block["geocode"]?["query"]?.string, "\(found.report)")
+        let template = try GeocodeTemplate(query)
+        let asked = template.render { $0 == "자치구" ? "서대문구" : $0 == "설치위치" ? "서울특별시 서대문구 연희로248" : "옥상" }
+        #expect(asked == "서울특별시 서대문구 연희로248", "\(query)")
+    }
+
     @Test func aFileThatDoesNotSayItsKindNeedsOne() throws {
         let found = try Self.discover(Shape(file: "samples/discovery/mapo-partial-coordinates.csv", name: "mapo"))
         #expect(found.problems.count == 1)

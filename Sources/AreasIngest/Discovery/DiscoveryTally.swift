@@ -15,7 +15,7 @@ struct DiscoveryTally: Sendable {
     var unplacedReasons: [RecordValidator.Rejection: Int] = [:]
     /// The first rows as they would be served (or asked about).
     var firstAreas: [String] = []
-    private var identities: Set<String> = []
+    private var rowsSeen = RecordValidator.Rows()
 
     /// The counts of a source that asks the geocoder nothing: the rows it would have asked
     /// about are rejected, each for its position's fault.
@@ -31,7 +31,7 @@ struct DiscoveryTally: Sendable {
         rows += 1
         switch outcome {
         case .accepted(let area, let wasRepaired):
-            guard identities.insert(RecordValidator.identity(name: area.name, coordinate: area.coordinate)).inserted else {
+            guard rowsSeen.admit(area) != nil else {
                 duplicates += 1
                 return
             }

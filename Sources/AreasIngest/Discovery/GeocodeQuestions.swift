@@ -8,7 +8,8 @@ struct GeocodeQuestions: Sendable {
         guard let name = chosen.name?.column else { return }
         func placeholder(_ column: String) -> String { "{\(column)}" }
         let addressColumn = chosen.address?.column ?? chosen.lotAddress?.column
-        let address = addressColumn.flatMap { column in profiles.first { $0.name == column } }
+        // The column asked about: its values may already begin with the region.
+        let address = profiles.first { $0.name == (addressColumn ?? name) }
         let provinceCount = address.map { $0.leadingProvinces.values.reduce(0, +) } ?? 0
         let districtCount = address.map { $0.leadingDistricts.values.reduce(0, +) } ?? 0
         let filled = address?.filled ?? 0

@@ -43,17 +43,30 @@ package struct GeocodeTemplate: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The query for one row: every placeholder replaced by its cell (empty when the row has
-    /// no such cell), trimmed, runs of white space made one space.
+    /// no such cell), trimmed, runs of white space made one space. Words in front of the last
+    /// placeholder that its cell already begins with (before its street and number) are left
+    /// out, a province however written, so
+    /// `서울특별시 {자치구} {설치위치}` with `서울특별시 서대문구 연희로248` in 설치위치 asks for
+    /// `서울특별시 서대문구 연희로248`, not the region twice.
     package func render(_ cell: (String) -> String) -> String {
-        var text = ""
-        for part in parts {
+        var before = ""
+        var last = ""
+        let lastColumn = parts.lastIndex { if case .column = $0 { return true } else { return false } }
+        for (index, part) in parts.enumerated() {
             switch part {
-            case .text(let literal): text += literal
-            case .column(let name): text += cell(name)
+            case .text(let literal): if let lastColumn, index > lastColumn { last += literal } else { before += literal }
+            case .column(let name):
+                if index == lastColumn { last += cell(name) } else if let lastColumn, index > lastColumn { last += cell(name) } else { before += cell(name) }
             }
         }
-        return text.collapsingWhitespace
+        // The cell's leading words, up to its first with a digit (the street and number).
+        let stated = last.split(separator: " ").prefix { !$0.contains(where: \.isNumber) }.map { Self.region(String($0)) }
+        let kept = before.split(separator: " ").filter { !stated.contains(Self.region(String($0))) }
+        return (kept.joined(separator: " ") + " " + last).collapsingWhitespace
     }
+
+    /// A word as the region it names (`서울` and `서울특별시` alike), or as itself.
+    private static func region(_ word: String) -> String { KoreanRegions.province(word) ?? word }
 }
 
 /// The questions a source asks of the geocoder for a row without a usable position.

@@ -188,13 +188,55 @@ package struct RecordValidator: Sendable {
     }
 
     /// A stable id: the source name and a 64-bit FNV-1a hash of the record's identity, so it
-    /// survives refreshes and does not depend on page order.
-    package static func id(source: String, name: String, coordinate: GeoPoint) -> String {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in identity(name: name, coordinate: coordinate).utf8 {
-            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
-        }
+    /// survives refreshes and does not depend on page order. `row`: for a row that shares its
+    /// name and position with an earlier one and differs from it in another column (two booths
+    /// at one address, one on the roof), that row's `rowHash`, so it has an id of its own.
+    package static func id(source: String, name: String, coordinate: GeoPoint, row: UInt64? = nil) -> String {
+        var hash = fnv1a(identity(name: name, coordinate: coordinate).utf8)
+        if let row { hash = fnv1a(withUnsafeBytes(of: row.littleEndian) { Array($0) }, from: hash) }
         let hex = String(hash, radix: 16)
         return "\(source):" + String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    /// What a row says in its mapped columns beyond its name and position (its addresses,
+    /// region and date), as one 64-bit hash: rows alike in all of them are the same row again
+    /// (overlapping pages, a repeated line), and only those are dropped as duplicates. Columns
+    /// no field maps (a running number) do not make a row another place.
+    package static func rowHash(_ area: Area) -> UInt64 {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for value in [area.roadAddress, area.lotAddress, area.province, area.district, area.referenceDate.map { "\($0.day)" } ?? ""] {
+            hash = fnv1a(value.utf8, from: hash)
+            hash = fnv1a(CollectionOfOne(0x1F), from: hash)
+        }
+        return hash
+    }
+
+    private static func fnv1a<Bytes: Sequence<UInt8>>(_ bytes: Bytes, from start: UInt64 = 0xCBF2_9CE4_8422_2325) -> UInt64 {
+        var hash = start
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        return hash
+    }
+
+    /// What keeps a source's rows apart: a row whose id (name and position) an earlier row has
+    /// is the same row again when its mapped columns agree too (dropped), and another place
+    /// otherwise (kept, with an id of its own).
+    package struct Rows {
+        private var seen: [String: UInt64] = [:]
+
+        package init() {}
+
+        /// `area` to keep, with its id made its own when an earlier, different row has it;
+        /// nil for the same row again.
+        package mutating func admit(_ area: Area) -> Area? {
+            let row = RecordValidator.rowHash(area)
+            var area = area
+            if let earlier = seen[area.id] {
+                guard earlier != row else { return nil }
+                area.id = RecordValidator.id(source: area.source, name: area.name, coordinate: area.coordinate, row: row)
+                guard seen[area.id] == nil else { return nil }
+            }
+            seen[area.id] = row
+            return area
+        }
     }
 }

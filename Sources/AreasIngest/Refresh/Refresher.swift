@@ -150,11 +150,11 @@ package struct Refresher: Sendable {
         // Each record goes into the source's table as it is validated.
         let validator = RecordValidator(source: source, bounds: config.bounds)
         var builder = AreaTable.Builder(capacity: fetched.records.count)
-        var seen: Set<String> = []
+        var rows = RecordValidator.Rows()
         var unplaced: [RecordValidator.Unplaced] = []
         func take(_ area: Area) -> Bool {
             // Overlapping pages and repeated rows add nothing twice.
-            guard seen.insert(area.id).inserted else {
+            guard let area = rows.admit(area) else {
                 report.duplicates += 1
                 return false
             }
