@@ -157,6 +157,33 @@ struct SourceDiscoveryTests {
         #expect(report.contains("이름\\e[31m"), "\(report)")
     }
 
+    /// A district file of booths named by their address, told apart at one address by a
+    /// detail column (`설치위치 상세`: 옥상, 1층 정자): the name is both together, so every booth
+    /// is served (the address alone gave two booths one name, one position and one area).
+    @Test func boothsSharingOneAddressAreToldApartByTheirDetail() async throws {
+        var csv = "연번,설치위치,설치위치 상세,위도,경도\n"
+        var planted = 0
+        for i in 0..<30 {
+            let address = "서울특별시 마포구 월드컵로 \(100 + i)"
+            csv += "\(planted + 1),\(address),옥상,37.55\(String(format: "%02d", i)),126.90\(String(format: "%02d", i))\n"
+            planted += 1
+            if i % 4 == 0 {
+                csv += "\(planted + 1),\(address),1층 정자,37.55\(String(format: "%02d", i)),126.90\(String(format: "%02d", i))\n"
+                planted += 1
+            }
+        }
+        let folder = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let file = folder + "/mapo-booths.csv"
+        try Data(csv.utf8).write(to: URL(fileURLWithPath: file))
+        let found = try SourceDiscovery(origin: .file(file), kind: .smoking).discover(Array(csv.utf8))
+        #expect(found.block["fields"]?["name"]?.string == "{설치위치} {설치위치 상세}", "\(found.report)")
+        #expect(found.report.contains("설치위치 상세"))
+        let served = try await Self.served(found.block)
+        #expect(served.count == planted, "\(found.report)")
+        #expect(Set(served.map(\.name)).count == planted)
+    }
+
     /// A file whose place column already begins with the city and district, beside a district
     /// column: the geocoder is asked for the place as written, not `서울특별시 서대문구 서울특별시
     /// 서대문구 연희로248`.

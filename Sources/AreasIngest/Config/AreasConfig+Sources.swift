@@ -77,6 +77,13 @@ extension AreasConfig {
             throw problem("fields", "missing: district data sets name their columns differently; map name, latitude and longitude")
         }
         fields.name = fields.name.trimmed
+        if fields.name.contains("{") || fields.name.contains("}") {
+            do throws(GeocodeTemplate.Malformed) {
+                _ = try GeocodeTemplate(fields.name)
+            } catch {
+                throw problem("fields.name", "'\(fields.name)': \(error.reason) (a name joins columns as \"{column} {column}\")")
+            }
+        }
         if format.isSingleFile {
             // Matched as the file's header names are: trimmed, runs of white space made one.
             fields = fields.collapsingWhitespace
@@ -151,8 +158,14 @@ extension AreasConfig {
 }
 
 extension FieldMapping {
-    /// Each configured column with the key that names it in the config.
+    /// Each configured column with the key that names it in the config (a name joining
+    /// columns gives each of them).
     var columns: [(String, String)] {
+        nameColumns.map { ("name", $0) } + written.dropFirst()
+    }
+
+    /// The keys and values as the config writes them.
+    var written: [(String, String)] {
         [("name", name), ("latitude", latitude), ("longitude", longitude), ("address", address),
          ("lotAddress", lotAddress), ("province", province), ("district", district), ("referenceDate", referenceDate)]
             .compactMap { key, column in column.map { (key, $0) } }

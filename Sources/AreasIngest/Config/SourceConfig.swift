@@ -17,6 +17,8 @@ package enum SourceFormat: String, Sendable, CaseIterable {
 
 /// Which upstream columns hold the values every area needs.
 package struct FieldMapping: Sendable, Equatable {
+    /// The name's column, or columns joined as a template (`{설치위치} {설치위치 상세}`: booths
+    /// at one address told apart by a detail column).
     package var name: String
     /// Optional only for a source that geocodes rows without a position.
     package var latitude: String?
@@ -36,6 +38,12 @@ package struct FieldMapping: Sendable, Equatable {
 
     /// The column of the standard data sets' (and most district files') reference date.
     package static let standardReferenceDate = "데이터기준일자"
+
+    /// `name` as a template, when it joins columns.
+    package var nameTemplate: GeocodeTemplate? { name.contains("{") ? try? GeocodeTemplate(name) : nil }
+
+    /// The columns the name is read from.
+    package var nameColumns: [String] { nameTemplate?.columns ?? [name] }
 
     /// The column a reference date is read from: the configured one, else the standard data's
     /// `데이터기준일자` when the source has one (a source without it states no date).

@@ -8,6 +8,9 @@ struct DiscoveredColumns: Sendable {
     }
 
     var name: Choice?
+    /// A column that tells apart rows whose names repeat (booths at one address: `옥상`,
+    /// `1층 정자`), joined to the name.
+    var nameDetail: Choice?
     /// Runners-up for the name, best first, each with its reasons.
     var nameRunnersUp: [Choice] = []
     var latitude: Choice?
@@ -108,6 +111,47 @@ struct DiscoveredColumns: Sendable {
         scored.sort { $0.1 > $1.1 }
         name = scored.first?.0
         nameRunnersUp = scored.dropFirst().prefix(3).map(\.0)
+    }
+}
+
+extension DiscoveredColumns {
+    /// The columns given a role, besides the name's detail.
+    var chosenColumns: Set<String> {
+        Set([name, latitude, longitude, pair, address, lotAddress, province, district, referenceDate].compactMap { $0?.column })
+    }
+
+    /// `fields.name`: the name's column, or it and its detail joined.
+    var nameField: String {
+        guard let name else { return "" }
+        guard let nameDetail else { return name.column }
+        return "{\(name.column)} {\(nameDetail.column)}"
+    }
+
+    /// When the name repeats on rows a person would call different places, the column that
+    /// tells the most of them apart: one whose words name a place (not a remark, a number or
+    /// a code), filled on those rows, that makes at least half of the repeats distinct.
+    /// `rows` gives each row's cells by column.
+    mutating func chooseNameDetail<Failure: Error>(_ profiles: [ColumnProfile],
+                                                   rows: (_ take: ([String: String]) -> Void) throws(Failure) -> Void) throws(Failure) {
+        guard let name, let profile = profiles.first(where: { $0.name == name.column }),
+              profile.distinctCount < ColumnProfile.distinctLimit, profile.distinctCount < profile.filled else { return }
+        let taken = chosenColumns
+        let candidates = profiles.filter { p in
+            !taken.contains(p.name) && p.filled > 0 && p.share(p.numbers) < 0.5 && p.share(p.dates) < 0.5 && p.distinctCount > 1
+                && ColumnNameWords.placeNameWeight(p.name).weight >= 0
+        }.map(\.name)
+        guard !candidates.isEmpty else { return }
+        var names: Set<String> = []
+        var pairs = [String: Set<String>]()
+        try rows { cells in
+            guard let value = cells[name.column], !value.isEmpty else { return }
+            names.insert(value)
+            for candidate in candidates { pairs[candidate, default: []].insert(value + "\u{1F}" + (cells[candidate] ?? "")) }
+        }
+        let repeats = profile.filled - names.count
+        guard repeats > 0, let best = candidates.max(by: { (pairs[$0]?.count ?? 0) < (pairs[$1]?.count ?? 0) }),
+              let told = pairs[best].map({ $0.count - names.count }), 2 * told >= repeats else { return }
+        nameDetail = Choice(column: best, why: "\(repeats) rows repeat another's \(name.column); \(best) tells \(told) of them apart, so the name is both together")
     }
 }
 

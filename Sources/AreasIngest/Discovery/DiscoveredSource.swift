@@ -54,7 +54,7 @@ package struct DiscoveredSource: Sendable {
         if source.maxPageBytes != SourceConfig.defaultMaxPageBytes { object.append(("maxPageBytes", .number(Double(source.maxPageBytes)))) }
         if let province = source.province { object.append(("province", .string(province))) }
         if let district = source.district { object.append(("district", .string(district))) }
-        object.append(("fields", .object(source.fields.columns.map { ($0.0, .string($0.1)) })))
+        object.append(("fields", .object(source.fields.written.map { ($0.0, .string($0.1)) })))
         if let geocode = source.geocode {
             var questions: [(String, JSONValue)] = [("query", .string(geocode.query.description))]
             if let keyword = geocode.keyword { questions.append(("keyword", .string(keyword.description))) }
@@ -76,6 +76,7 @@ package struct DiscoveredSource: Sendable {
             lines.append("  \(role.padding(toLength: 13, withPad: " ", startingAt: 0)) '\(choice.column)': \(choice.why)")
         }
         line("name", chosen.name)
+        if let detail = chosen.nameDetail { lines.append("    with '\(detail.column)': \(detail.why)") }
         for runnerUp in chosen.nameRunnersUp { lines.append("    not '\(runnerUp.column)': \(runnerUp.why)") }
         line("position", chosen.pair)
         line("latitude", chosen.latitude)

@@ -90,7 +90,14 @@ package struct SourceDiscovery: Sendable {
             rows += 1
         }
         let profiled = (0..<rows).filter(Self.profiles(row:)).count
-        let chosen = DiscoveredColumns(profiles, rows: profiled)
+        var chosen = DiscoveredColumns(profiles, rows: profiled)
+        try chosen.chooseNameDetail(profiles) { (take: ([String: String]) -> Void) throws(DiscoveryError) in
+            var counted = 0
+            try table.forEachRecord { fields in
+                if Self.profiles(row: counted) { take(Dictionary(fields.map { ($0.key, $0.value.trimmed) }, uniquingKeysWith: { first, _ in first })) }
+                counted += 1
+            }
+        }
         let region = RegionConstants(chosen, profiles: profiles)
         let kind = self.kind.map { ($0, "given") } ?? KindWords.kind(of: originText, columns: columns, profiles: profiles)
         let name = self.name ?? Self.sourceName(from: originText)
@@ -99,7 +106,7 @@ package struct SourceDiscovery: Sendable {
             name: name, kind: kind?.0 ?? .smoking, format: table.format(for: origin), location: location,
             serviceKeyEnv: serviceKeyEnv, pageSize: 1000,
             fields: FieldMapping(
-                name: chosen.name?.column ?? "", latitude: chosen.pair?.column ?? chosen.latitude?.column,
+                name: chosen.nameField, latitude: chosen.pair?.column ?? chosen.latitude?.column,
                 longitude: chosen.pair?.column ?? chosen.longitude?.column, address: chosen.address?.column,
                 lotAddress: chosen.lotAddress?.column, province: chosen.province?.column, district: chosen.district?.column,
                 referenceDate: chosen.referenceDate?.column),

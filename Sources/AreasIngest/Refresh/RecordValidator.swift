@@ -8,10 +8,13 @@ import AreasCore
 package struct RecordValidator: Sendable {
     package let source: SourceConfig
     package let bounds: GeoBox
+    /// `fields.name` when it joins columns (`{설치위치} {설치위치 상세}`).
+    private let nameTemplate: GeocodeTemplate?
 
     package init(source: SourceConfig, bounds: GeoBox) {
         self.source = source
         self.bounds = bounds
+        self.nameTemplate = source.fields.nameTemplate
     }
 
     package enum Rejection: String, Error, Sendable, Hashable, CaseIterable {
@@ -54,7 +57,7 @@ package struct RecordValidator: Sendable {
     package func validate(_ fields: [Field]) -> Outcome {
         let mapping = source.fields
         func value(_ key: String?) -> String { Self.cell(key, of: fields) }
-        let name = value(mapping.name)
+        let name = nameTemplate.map { $0.render(value) } ?? value(mapping.name)
         guard !name.isEmpty else { return .rejected(.missingName) }
         switch Self.position(of: fields, mapping, in: bounds) {
         case .success(let (coordinate, repaired)):
