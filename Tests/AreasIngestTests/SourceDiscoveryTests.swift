@@ -184,6 +184,26 @@ struct SourceDiscoveryTests {
         #expect(Set(served.map(\.name)).count == planted)
     }
 
+    /// Names a person would not choose, as real district files offered them: one value on
+    /// every row (`흡연구역`) over a column of distinct addresses; the body that manages the
+    /// place (`관리기관명칭`) over the facility; a register's codes (`구의3동-02-01-002`) over the
+    /// place text beside them in a headerless file.
+    static let unchosenNames: [(String, [String], String)] = [
+        ("흡연구역명,주소,위도,경도", (0..<40).map { i in "흡연구역,서울특별시 마포구 월드컵로 \(100 + i)" }, "주소"),
+        ("관리기관명칭,시설,위도,경도", (0..<40).map { i in
+            "서울특별시 마포구 \(["서교", "합정", "망원", "연남"][i % 4])동 주민센터 \(i),\(["한국전력", "마포구청", "홍대입구역", "망원시장"][i % 4]) \(i / 4)번 흡연구역"
+        }, "시설"),
+        ("", (0..<40).map { i in "구의3동-02-01-\(String(format: "%03d", i)),구의역 \(i % 9 + 1)번 출구 \(["앞", "옆", "뒤", "건너편"][i % 4])" }, "2"),
+    ]
+
+    @Test(arguments: unchosenNames)
+    func theNameIsWhatAPersonWouldCallThePlace(header: String, rows: [String], expected: String) throws {
+        var csv = header.isEmpty ? "" : header + "\n"
+        for (i, row) in rows.enumerated() { csv += row + ",37.5\(String(format: "%03d", i)),127.0\(String(format: "%03d", i))\n" }
+        let found = try SourceDiscovery(origin: .file("district.csv"), kind: .smoking).discover(Array(csv.utf8))
+        #expect(found.block["fields"]?["name"]?.string == expected, "\(found.report)")
+    }
+
     /// A file whose place column already begins with the city and district, beside a district
     /// column: the geocoder is asked for the place as written, not `서울특별시 서대문구 서울특별시
     /// 서대문구 연희로248`.

@@ -34,11 +34,16 @@ enum ColumnNameWords {
     /// that says it holds something else.
     static func placeNameWeight(_ name: String) -> (weight: Double, why: String?) {
         let n = normalized(name)
+        // Who manages a place is never its name, whatever else the column's name says (관리기관명칭).
+        if let word = managingBodyWords.first(where: { n.contains($0) }) { return (-6, "names who manages it (\(word))") }
         if let word = placeNameWords.first(where: { n.contains($0) }) { return (3, "named like a place (\(word))") }
         if let word = otherThanNameWords.first(where: { n.contains($0) }) { return (-3, "named for something else (\(word))") }
         if n.hasSuffix("명") { return (1, "a name column (…명)") }
         return (0, nil)
     }
+
+    /// Words of columns naming the body that manages a place: `서울특별시 마포구`, `세종시청`.
+    static let managingBodyWords = ["관리기관", "관리주체", "관리부서", "담당기관", "담당부서", "관할기관", "관할관청", "운영기관", "관리청"]
 
     /// Words of columns that hold something other than the area's name.
     static let otherThanNameWords = ["주소", "도로명", "지번", "소재지", "address", "구분", "유형", "형태", "종류", "분류", "type", "category", "kind",

@@ -18,6 +18,8 @@ package struct ColumnProfile: Sendable {
     package private(set) var provinces = 0
     package private(set) var districts = 0
     package private(set) var dates = 0
+    /// Cells that read as an identifier rather than words (`구의3동-02-01-002`, `SM-0012`).
+    package private(set) var codes = 0
     /// Cells whose first words name a province, or a district: address-like, or names that
     /// lead with the district.
     package private(set) var leadingProvinces: [String: Int] = [:]
@@ -31,6 +33,15 @@ package struct ColumnProfile: Sendable {
     package private(set) var sample: [String] = []
 
     package init(name: String) { self.name = name }
+
+    /// One word of digits, letters and separators with at least two separators and three
+    /// digits: a code a register gives (`구의3동-02-01-002`), not a name a person says.
+    static func readsAsCode(_ value: String) -> Bool {
+        guard !value.contains(" ") else { return false }
+        let separators = value.filter { $0 == "-" || $0 == "_" || $0 == "/" }.count
+        let digits = value.filter(\.isNumber).count
+        return separators >= 2 && digits >= 3 && value.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "/" }
+    }
 
     /// The share of filled cells that are distinct (1 when every value differs).
     package var distinctShare: Double { filled == 0 ? 0 : Double(distinct.count >= Self.distinctLimit ? filled : distinct.count) / Double(filled) }
@@ -55,6 +66,7 @@ package struct ColumnProfile: Sendable {
             return
         }
         if ReferenceDate(parsing: value) != nil { dates += 1; return }
+        if Self.readsAsCode(value) { codes += 1 }
         if let province = KoreanRegions.province(value) { provinces += 1; provinceValues[province, default: 0] += 1; return }
         if let district = KoreanRegions.district(value) { districts += 1; districtValues[district, default: 0] += 1; return }
         let region = KoreanRegions.leadingRegion(of: value)

@@ -106,7 +106,14 @@ struct DiscoveredColumns: Sendable {
                 why.append("repeats \(p.distinctCount == 1 ? "one value" : "\(p.distinctCount) values") (\(p.sample.prefix(2).joined(separator: ", ")))")
             }
             if p.share(p.dates) >= 0.5 { score -= 3; why.append("dates") }
+            if p.share(p.codes) >= 0.5 { score -= 3 * p.share(p.codes); why.append("reads as codes (\(p.sample.first ?? ""))") }
             scored.append((Choice(column: p.name, why: why.joined(separator: "; ")), score))
+        }
+        // One value on every row names no place when another column tells rows apart: it is
+        // said (a warning in the report), never chosen.
+        let singleValued = Set(texts.filter { $0.distinctCount == 1 && $0.filled >= 10 }.map(\.name))
+        if texts.contains(where: { !singleValued.contains($0.name) && !regionColumns.contains($0.name) && $0.distinctShare >= 0.5 && $0.share($0.numbers) < 0.5 }) {
+            for i in scored.indices where singleValued.contains(scored[i].0.column) { scored[i].1 = -.infinity }
         }
         scored.sort { $0.1 > $1.1 }
         name = scored.first?.0
@@ -128,8 +135,8 @@ extension DiscoveredColumns {
     }
 
     /// When the name repeats on rows a person would call different places, the column that
-    /// tells the most of them apart: one whose words name a place (not a remark, a number or
-    /// a code), filled on those rows, that makes at least half of the repeats distinct.
+    /// tells the most of them apart: one whose words name a place (not a remark, a number, a
+    /// date or a register's code), that makes at least half of the repeats distinct.
     /// `rows` gives each row's cells by column.
     mutating func chooseNameDetail<Failure: Error>(_ profiles: [ColumnProfile],
                                                    rows: (_ take: ([String: String]) -> Void) throws(Failure) -> Void) throws(Failure) {
@@ -137,7 +144,7 @@ extension DiscoveredColumns {
               profile.distinctCount < ColumnProfile.distinctLimit, profile.distinctCount < profile.filled else { return }
         let taken = chosenColumns
         let candidates = profiles.filter { p in
-            !taken.contains(p.name) && p.filled > 0 && p.share(p.numbers) < 0.5 && p.share(p.dates) < 0.5 && p.distinctCount > 1
+            !taken.contains(p.name) && p.filled > 0 && p.share(p.numbers) < 0.5 && p.share(p.dates) < 0.5 && p.share(p.codes) < 0.5 && p.distinctCount > 1
                 && ColumnNameWords.placeNameWeight(p.name).weight >= 0
         }.map(\.name)
         guard !candidates.isEmpty else { return }
