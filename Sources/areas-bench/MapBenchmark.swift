@@ -114,6 +114,63 @@ struct MapBenchmark {
                 summary["n\(points)_tile_z\(zoom)_geojson_bytes"] = Double(geoJSONBytes / tiles)
             }
         }
+        crowded(into: &summary)
+        let country = Self.countryAtStreetZoom(points: 200_000)
+        print("clusters of the whole country at zoom 17 over 200,000 spread areas: \(country.refused ? "refused (too_expensive)" : "answered") after \(Measure.format(country.milliseconds)) ms of CPU")
+        summary["country_z17_200k_ms"] = country.milliseconds
         print(Measure.json(summary))
+    }
+
+    /// A zoom-18 tile over 40,000 areas at one position and 30,000 on pixels of their own:
+    /// its bytes and the CPU of making it, beside taking it again from the data set's tiles.
+    func crowded(into summary: inout [String: Double]) {
+        let pixel = WebMercator.pixel(GeoPoint(uncheckedLatitude: 37.5547, longitude: 126.9707), zoom: 18)
+        let (x, y) = (Int(pixel.x) / WebMercator.tilePixels, Int(pixel.y) / WebMercator.tilePixels)
+        let box = WebMercator.tileBox(zoom: 18, x: x, y: y)
+        func point(_ column: Int, _ row: Int) -> GeoPoint {
+            GeoPoint(uncheckedLatitude: box.north - (Double(row) + 0.5) / 256 * (box.north - box.south),
+                     longitude: box.west + (Double(column) + 0.5) / 256 * (box.east - box.west))
+        }
+        var areas = (0..<40_000).map { Area(id: "one:\($0)", kind: .smoking, name: "서울역 광장 흡연구역 \($0)", coordinate: point(128, 128), source: "one") }
+        areas += (0..<30_000).map { i in
+            Area(id: "grid:\(i)", kind: .nonsmoking, name: "서울특별시 중구 통일로 \(i) 버스정류장 금연구역", coordinate: point(i % 200, i / 200 + 1), source: "grid")
+        }
+        let index = AreaIndex(areas: areas)
+        let cache = TileCache()
+        var made = Double.infinity, kept = Double.infinity
+        var bytes = 0
+        for round in 0..<5 {
+            let fresh = TileCache()
+            var start = ExpensiveRequestsBenchmark.threadCPUSeconds()
+            bytes = fresh.tile(z: 18, x: x, y: y) { VectorTiles.tile(z: 18, x: x, y: y, index: index) }?.count ?? 0
+            made = min(made, ExpensiveRequestsBenchmark.threadCPUSeconds() - start)
+            if round == 0 { _ = cache.tile(z: 18, x: x, y: y) { VectorTiles.tile(z: 18, x: x, y: y, index: index) } }
+            start = ExpensiveRequestsBenchmark.threadCPUSeconds()
+            _ = cache.tile(z: 18, x: x, y: y) { nil }
+            kept = min(kept, ExpensiveRequestsBenchmark.threadCPUSeconds() - start)
+        }
+        print("70,000 areas in one zoom-18 tile (40,000 at one position): the tile \(bytes) bytes, made in \(Measure.format(made * 1e3)) ms of CPU, taken again in \(Measure.format(kept * 1e6)) µs")
+        summary["crowded_tile_bytes"] = Double(bytes)
+        summary["crowded_tile_made_ms"] = made * 1e3
+        summary["crowded_tile_kept_us"] = kept * 1e6
+    }
+}
+
+extension MapBenchmark {
+    /// `clusters` of the whole country at zoom 17 over `points` spread areas: refused, and the
+    /// CPU that took.
+    static func countryAtStreetZoom(points: Int) -> (refused: Bool, milliseconds: Double) {
+        let areas = SyntheticPoints.uniform(count: points, seed: 17).enumerated().map { i, p in
+            Area(id: String(i, radix: 36), kind: .nonsmoking, name: "금연구역 \(i)", coordinate: p, source: "bench")
+        }
+        let index = AreaIndex(areas: areas)
+        var best = Double.infinity
+        var refused = false
+        for _ in 0..<3 {
+            let start = ExpensiveRequestsBenchmark.threadCPUSeconds()
+            do { _ = try index.clusters(in: .korea, zoom: 17) } catch { refused = true }
+            best = min(best, ExpensiveRequestsBenchmark.threadCPUSeconds() - start)
+        }
+        return (refused, best * 1e3)
     }
 }
