@@ -187,13 +187,18 @@ struct SourceDiscoveryTests {
     /// Names a person would not choose, as real district files offered them: one value on
     /// every row (`흡연구역`) over a column of distinct addresses; the body that manages the
     /// place (`관리기관명칭`) over the facility; a register's codes (`구의3동-02-01-002`) over the
-    /// place text beside them in a headerless file.
+    /// place text beside them in a headerless file; where within a place (`청사 뒤`) without
+    /// the place (`한국전력`), which another column names.
     static let unchosenNames: [(String, [String], String)] = [
         ("흡연구역명,주소,위도,경도", (0..<40).map { i in "흡연구역,서울특별시 마포구 월드컵로 \(100 + i)" }, "주소"),
         ("관리기관명칭,시설,위도,경도", (0..<40).map { i in
             "서울특별시 마포구 \(["서교", "합정", "망원", "연남"][i % 4])동 주민센터 \(i),\(["한국전력", "마포구청", "홍대입구역", "망원시장"][i % 4]) \(i / 4)번 흡연구역"
         }, "시설"),
         ("", (0..<40).map { i in "구의3동-02-01-\(String(format: "%03d", i)),구의역 \(i % 9 + 1)번 출구 \(["앞", "옆", "뒤", "건너편"][i % 4])" }, "2"),
+        // Where within a place, with the place in another column: both, the place first.
+        ("시설 구분,위치,위도,경도", (0..<40).map { i in
+            "\(["한국전력 마포지사", "마포구청", "서울역", "국민은행 신촌지점", "홍익대학교"][i % 5]),\(["청사 뒤", "정문 옆", "주차장 입구", "건물 옥상"][i % 4])"
+        }, "{시설 구분} {위치}"),
     ]
 
     @Test(arguments: unchosenNames)

@@ -20,6 +20,8 @@ package struct ColumnProfile: Sendable {
     package private(set) var dates = 0
     /// Cells that read as an identifier rather than words (`구의3동-02-01-002`, `SM-0012`).
     package private(set) var codes = 0
+    /// Cells that say where within a place, not which place (`청사 뒤`, `정문 옆`, `주차장 입구`).
+    package private(set) var spots = 0
     /// Cells whose first words name a province, or a district: address-like, or names that
     /// lead with the district.
     package private(set) var leadingProvinces: [String: Int] = [:]
@@ -33,6 +35,16 @@ package struct ColumnProfile: Sendable {
     package private(set) var sample: [String] = []
 
     package init(name: String) { self.name = name }
+
+    /// A short phrase ending in a word for a spot relative to something (`뒤`, `옆`, `입구`,
+    /// `옥상`): where within a place the area is, which needs the place named beside it.
+    static func readsAsSpot(_ value: String) -> Bool {
+        let words = value.split(separator: " ")
+        guard (1...3).contains(words.count), let last = words.last else { return false }
+        return spotWords.contains { last.hasSuffix($0) }
+    }
+
+    static let spotWords = ["뒤", "앞", "옆", "측", "뒷편", "뒤편", "앞편", "입구", "출입구", "주변", "건너편", "맞은편", "옥상", "후문", "정문", "내부", "외부"]
 
     /// One word of digits, letters and separators with at least two separators and three
     /// digits: a code a register gives (`구의3동-02-01-002`), not a name a person says.
@@ -67,6 +79,7 @@ package struct ColumnProfile: Sendable {
         }
         if ReferenceDate(parsing: value) != nil { dates += 1; return }
         if Self.readsAsCode(value) { codes += 1 }
+        if Self.readsAsSpot(value) { spots += 1 }
         if let province = KoreanRegions.province(value) { provinces += 1; provinceValues[province, default: 0] += 1; return }
         if let district = KoreanRegions.district(value) { districts += 1; districtValues[district, default: 0] += 1; return }
         let region = KoreanRegions.leadingRegion(of: value)

@@ -11,6 +11,9 @@ struct DiscoveredColumns: Sendable {
     /// A column that tells apart rows whose names repeat (booths at one address: `옥상`,
     /// `1층 정자`), joined to the name.
     var nameDetail: Choice?
+    /// The place a name that only says where within it (`청사 뒤`) is at (`한국전력`), put
+    /// before the name.
+    var namePlace: Choice?
     /// Runners-up for the name, best first, each with its reasons.
     var nameRunnersUp: [Choice] = []
     var latitude: Choice?
@@ -124,14 +127,30 @@ struct DiscoveredColumns: Sendable {
 extension DiscoveredColumns {
     /// The columns given a role, besides the name's detail.
     var chosenColumns: Set<String> {
-        Set([name, latitude, longitude, pair, address, lotAddress, province, district, referenceDate].compactMap { $0?.column })
+        Set([name, namePlace, latitude, longitude, pair, address, lotAddress, province, district, referenceDate].compactMap { $0?.column })
     }
 
     /// `fields.name`: the name's column, or it and its detail joined.
     var nameField: String {
         guard let name else { return "" }
-        guard let nameDetail else { return name.column }
-        return "{\(name.column)} {\(nameDetail.column)}"
+        guard nameDetail != nil || namePlace != nil else { return name.column }
+        return [namePlace, name, nameDetail].compactMap { $0.map { "{\($0.column)}" } }.joined(separator: " ")
+    }
+
+    /// When most names only say where within a place the area is (`청사 뒤`, `정문 옆`), the
+    /// column that names the place (`시설 구분`: `한국전력`): words, not numbers, dates, codes,
+    /// addresses or regions, not who manages it, with the most distinct values.
+    mutating func chooseNamePlace(_ profiles: [ColumnProfile]) {
+        guard let name, let profile = profiles.first(where: { $0.name == name.column }), profile.share(profile.spots) >= 0.5 else { return }
+        let taken = chosenColumns
+        let place = profiles.filter { p in
+            !taken.contains(p.name) && p.filled * 2 >= profile.filled && p.distinctCount >= 2
+                && p.share(p.numbers) < 0.5 && p.share(p.dates) < 0.5 && p.share(p.codes) < 0.5 && p.share(p.spots) < 0.2
+                && p.share(p.roadAddresses + p.lotAddresses) < 0.5 && p.share(p.provinces + p.districts) < 0.5
+                && ColumnNameWords.placeNameWeight(p.name).weight > -6
+        }.max { $0.distinctCount < $1.distinctCount }
+        guard let place else { return }
+        namePlace = Choice(column: place.name, why: "\(percent(profile.share(profile.spots))) of \(name.column) say only where within a place (\(profile.sample.first ?? "")); \(place.name) names the place (\(place.sample.first ?? "")), so it comes first")
     }
 
     /// When the name repeats on rows a person would call different places, the column that

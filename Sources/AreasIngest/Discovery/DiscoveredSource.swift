@@ -76,6 +76,7 @@ package struct DiscoveredSource: Sendable {
             lines.append("  \(role.padding(toLength: 13, withPad: " ", startingAt: 0)) '\(choice.column)': \(choice.why)")
         }
         line("name", chosen.name)
+        if let place = chosen.namePlace { lines.append("    after '\(place.column)': \(place.why)") }
         if let detail = chosen.nameDetail { lines.append("    with '\(detail.column)': \(detail.why)") }
         for runnerUp in chosen.nameRunnersUp { lines.append("    not '\(runnerUp.column)': \(runnerUp.why)") }
         line("position", chosen.pair)

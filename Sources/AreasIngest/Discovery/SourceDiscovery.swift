@@ -91,6 +91,7 @@ package struct SourceDiscovery: Sendable {
         }
         let profiled = (0..<rows).filter(Self.profiles(row:)).count
         var chosen = DiscoveredColumns(profiles, rows: profiled)
+        chosen.chooseNamePlace(profiles)
         try chosen.chooseNameDetail(profiles) { (take: ([String: String]) -> Void) throws(DiscoveryError) in
             var counted = 0
             try table.forEachRecord { fields in
