@@ -36,9 +36,6 @@ struct FieldOption: Sendable {
         FieldOption(.force, ["--force"], "replace the data even when a source shrank past maxShrink"),
     ]
 
-    /// The option that sets `field`, if any.
-    static func setting(_ field: RequestField) -> FieldOption? { all.first { $0.field == field } }
-
     /// The field's value from the option's text, as the request parser reads it; text that
     /// cannot be the field's value at all is a usage error naming the option.
     func value(fromText text: String) throws(UsageError) -> JSONValue {

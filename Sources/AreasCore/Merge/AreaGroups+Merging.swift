@@ -17,6 +17,13 @@ extension AreaGroups {
     /// areas its own source already has are skipped without being looked at; one name inside
     /// another does not merge there, where it is more often two places than one.
     public static func merging(_ table: AreaTable, policy: MergePolicy, crowdLimit: Int = defaultCrowdLimit) -> AreaGroups {
+        var looked = 0
+        return merging(table, policy: policy, crowdLimit: crowdLimit, looked: &looked)
+    }
+
+    /// The same, counting in `looked` the earlier areas the records were measured against: the
+    /// merge's work, whatever the machine.
+    package static func merging(_ table: AreaTable, policy: MergePolicy, crowdLimit: Int, looked: inout Int) -> AreaGroups {
         guard !policy.isOff, policy.meters.isFinite, table.count > 1 else { return .none }
         let records = table.records
         let ranks = ranks(of: table, priority: policy.priority)
@@ -79,7 +86,7 @@ extension AreaGroups {
                 for dy in -1...1 {
                     for dx in -1...1 {
                         guard let group = byName[NameCell(cell: key(y + Int64(dy), x + Int64(dx)), kind: record.kind, name: name)] else { continue }
-                        groups[group].nearestOpen(to: origin, rank: ranks[position], bit: bit, within: policy.meters, sourcesOf: sourcesOf,
+                        looked += groups[group].nearestOpen(to: origin, rank: ranks[position], bit: bit, within: policy.meters, sourcesOf: sourcesOf,
                                                   records: records, ranks: ranks, best: &best, bestDistance: &bestDistance)
                     }
                 }
@@ -88,6 +95,7 @@ extension AreaGroups {
                 for dx in -1...1 {
                     var candidate = heads.value(key(y + Int64(dy), x + Int64(dx)))
                     while candidate >= 0 {
+                        looked += 1
                         let other = Int(candidate)
                         candidate = next[other]
                         guard records[other].kind == record.kind, sourcesOf[other] & bit == 0 else { continue }
@@ -211,16 +219,19 @@ extension AreaGroups {
 
         /// Makes `best` the nearest member within `meters` of `origin` that the record's
         /// source (`bit`) has not joined, if it is nearer than `best` (or as near and earlier).
+        /// Returns how many members it looked at.
         mutating func nearestOpen(to origin: DistanceOrigin, rank: Int32, bit: UInt64, within meters: Double, sourcesOf: [UInt64],
-                                  records: Column<AreaTable.Record>, ranks: [Int32], best: inout Int, bestDistance: inout Double) {
+                                  records: Column<AreaTable.Record>, ranks: [Int32], best: inout Int, bestDistance: inout Double) -> Int {
             if self.rank != rank {
                 skip = (0..<Int32(members.count)).map { $0 }
                 self.rank = rank
             }
             // Areas formed since (the record's own source's) are not known to be taken yet.
             while skip.count < members.count { skip.append(Int32(skip.count)) }
+            var looked = 0
             var i = open(from: 0)
             while i < members.count {
+                looked += 1
                 let other = Int(members[i])
                 if sourcesOf[other] & bit != 0 {
                     skip[i] = Int32(i + 1)
@@ -236,6 +247,7 @@ extension AreaGroups {
                 if distance == 0 { break }
                 i = open(from: i + 1)
             }
+            return looked
         }
     }
 }

@@ -53,11 +53,12 @@ package struct GeocodeTemplate: Sendable, Equatable, CustomStringConvertible {
         var last = ""
         let lastColumn = parts.lastIndex { if case .column = $0 { return true } else { return false } }
         for (index, part) in parts.enumerated() {
+            let text: String
             switch part {
-            case .text(let literal): if let lastColumn, index > lastColumn { last += literal } else { before += literal }
-            case .column(let name):
-                if index == lastColumn { last += cell(name) } else if let lastColumn, index > lastColumn { last += cell(name) } else { before += cell(name) }
+            case .text(let literal): text = literal
+            case .column(let name): text = cell(name)
             }
+            if let lastColumn, index >= lastColumn { last += text } else { before += text }
         }
         // The cell's leading words, up to its first with a digit (the street and number).
         let stated = last.split(separator: " ").prefix { !$0.contains(where: \.isNumber) }.map { Self.region(String($0)) }
