@@ -46,6 +46,10 @@ final class ConfigTests {
             ("{\"refreshIntervalSecond\":60,\"sources\":[{\(source)}]}", "refreshIntervalSecond: unknown key (did you mean refreshIntervalSeconds?)"),
             ("{\"sources\":[{\(source),\"pagesize\":5}]}", "sources[0].pagesize: unknown key (did you mean pageSize?)"),
             (#"{"sources":[{"name":"a","kind":"smoking","format":"odcloud-json","url":"https://x.example","fields":{"name":"n","latitude":"y","longitude":"x","adress":"a"}}]}"#, "sources[0].fields.adress: unknown key (did you mean address?)"),
+            (#"{"sources":[{"name":"a","kind":"smoking","format":"odcloud-json","url":"https://x.example","fields":{"name":"{설치위치} {상세","latitude":"y","longitude":"x"}}]}"#,
+             "sources[0].fields.name: '{설치위치} {상세': '{' without a closing '}' (a name joins columns as \"{column} {column}\")"),
+            (#"{"sources":[{"name":"a","kind":"smoking","format":"odcloud-json","url":"https://x.example","fields":{"name":"{} 흡연구역","latitude":"y","longitude":"x"}}]}"#,
+             "sources[0].fields.name: '{} 흡연구역': an empty '{}'"),
         ]
         for (json, expected) in cases {
             let message = error(json)
