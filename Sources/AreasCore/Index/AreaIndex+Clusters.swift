@@ -50,14 +50,20 @@ extension AreaIndex {
     /// `clusterWorkLimit` areas and tree nodes (a whole country at a street's zoom).
     public func clusters(in box: GeoBox, zoom: Int, kind: KindFilter = .all, region: Region = .anywhere,
                          maximumEntries: Int = 2_000) throws(GeoError) -> Clustering {
+        try clusters(in: box, zoom: zoom, kind: kind, region: region, maximumEntries: maximumEntries, workLimit: Self.clusterWorkLimit)
+    }
+
+    /// The same with a work limit of its own (a tile, whose box is small, takes none: a tile
+    /// is never refused).
+    func clusters(in box: GeoBox, zoom: Int, kind: KindFilter, region: Region, maximumEntries: Int, workLimit: Int) throws(GeoError) -> Clustering {
         let resolved = regionNames.resolve(region)
         if zoom >= Self.unclusteredZoom || !resolved.isAnywhere {
-            return try clustersByScanning(in: box, zoom: zoom, kind: kind, region: region, maximumEntries: maximumEntries)
+            return try clustersByScanning(in: box, zoom: zoom, kind: kind, region: region, maximumEntries: maximumEntries, workLimit: workLimit)
         }
         var cellPixels = Self.clusterCellPixels
         var work = 0
         while true {
-            let cells = try cellsFromTree(in: box, zoom: zoom, kind: kind, cellPixels: cellPixels, work: &work)
+            let cells = try cellsFromTree(in: box, zoom: zoom, kind: kind, cellPixels: cellPixels, work: &work, limit: workLimit)
             if cells.count > maximumEntries && cellPixels < 1 << 30 {
                 cellPixels *= 2
                 continue
@@ -82,7 +88,9 @@ extension AreaIndex {
     /// rows at one position are one feature with their count); `coarse` groups them in the
     /// 64-pixel cells instead, for a tile that would be too large that way.
     public func tileClustering(in box: GeoBox, zoom: Int, kind: KindFilter, coarse: Bool) throws(GeoError) -> Clustering {
-        guard zoom >= Self.unclusteredZoom else { return try clusters(in: box, zoom: zoom, kind: kind, maximumEntries: .max) }
+        guard zoom >= Self.unclusteredZoom else {
+            return try clusters(in: box, zoom: zoom, kind: kind, region: .anywhere, maximumEntries: .max, workLimit: .max)
+        }
         let cellPixels = coarse ? Self.clusterCellPixels : 1
         var grid = CellGrid(zoom: zoom, cellPixels: cellPixels)
         let records = areas.records
@@ -121,7 +129,8 @@ extension AreaIndex {
     /// The cells of the view's areas, walking the area tree: a node inside the view whose box
     /// falls in one cell is added whole from the tree's summary, other nodes are opened, and
     /// areas are added one by one only where a cell's edge runs through their node.
-    func cellsFromTree(in box: GeoBox, zoom: Int, kind: KindFilter, cellPixels: Int, work: inout Int) throws(GeoError) -> [CellTally] {
+    func cellsFromTree(in box: GeoBox, zoom: Int, kind: KindFilter, cellPixels: Int, work: inout Int,
+                       limit: Int) throws(GeoError) -> [CellTally] {
         guard let root = tree.root else { return [] }
         var tooMuch = false
         let summary = summaryCache.summary(of: tree)
@@ -134,7 +143,7 @@ extension AreaIndex {
                 var stack: [(level: Int, position: Int)] = [(tree.levelEnds.count - 1, root)]
                 while let (level, position) = stack.popLast() {
                     work += 1
-                    if work > Self.clusterWorkLimit { tooMuch = true; return }
+                    if work > limit { tooMuch = true; return }
                     for child in tree.children(of: position, level: level) where entries.classes[child] & mask != 0 {
                         if level == 1 {
                             work += 1
@@ -186,7 +195,7 @@ extension AreaIndex {
     /// The same grouping from the view's areas one by one: for a region filter (which the
     /// tree's summary does not know) and deep zooms.
     func clustersByScanning(in box: GeoBox, zoom: Int, kind: KindFilter, region: Region,
-                            maximumEntries: Int) throws(GeoError) -> Clustering {
+                            maximumEntries: Int, workLimit: Int) throws(GeoError) -> Clustering {
         let positions = try areas(in: box, kind: kind, region: region).map(\.position)
         let records = areas.records
         if zoom >= Self.unclusteredZoom && positions.count <= maximumEntries {
@@ -196,7 +205,7 @@ extension AreaIndex {
         var work = 0
         while true {
             work += positions.count
-            if work > Self.clusterWorkLimit { throw Self.tooMuchClusteringWork(zoom: zoom) }
+            if work > workLimit { throw Self.tooMuchClusteringWork(zoom: zoom) }
             var grid = CellGrid(zoom: zoom, cellPixels: cellPixels)
             for position in positions {
                 grid.add(records[position].coordinate, smoking: records[position].kind == .smoking, position: position)
