@@ -23,12 +23,17 @@ districts = [
     ("경기도", "성남시", 37.4200, 127.1265), ("전라남도", "광양시", 34.9407, 127.6959),
     ("제주특별자치도", "제주시", 33.4996, 126.5312), ("강원특별자치도", "춘천시", 37.8813, 127.7298),
 ]
+# The extent words as district offices write them (금연구역범위상세): a whole facility, a distance
+# from a facility's boundary, a distance from a stop or a gate, a school route whose size column
+# holds its length, and words no rule reads.
 zone_types = [
-    ("공공기관의청사", "건물 및 대지 전체", "주민센터"), ("어린이놀이시설", "놀이시설 경계 10m 이내", "어린이공원"),
-    ("버스정류소", "정류소 경계 10m 이내", "버스정류장"), ("도시공원", "공원 전체", "근린공원"),
-    ("학교절대정화구역", "학교 경계 50m 이내", "초등학교"), ("지하철역 출입구", "출입구 경계 10m 이내", "역 출입구"),
-    ("의료기관", "건물 및 대지 전체", "의원"), ("음식점", "영업소 전체", "식당"),
+    ("공공기관의청사", "건물 및 대지 전체", "주민센터"), ("어린이놀이시설", "어린이집 시설경계로부터 10m 이내", "어린이공원"),
+    ("버스정류소", "버스승차대 좌우끝으로부터 반경 10미터이내", "버스정류장"), ("도시공원", "공원전체", "근린공원"),
+    ("학교절대정화구역", "학교출입문으로부터 50미터 이내", "초등학교"), ("지하철역 출입구", "지하철역 출입구 주변", "역 출입구"),
+    ("통학로", "초등학교 통학로", "통학로"), ("음식점", "시설전체", "식당"),
 ]
+# A school route's size column holds its length in meters, as one district publishes it.
+route_lengths = ["150", "200", "310"]
 roads = ["중앙로", "세종대로", "한강대로", "테헤란로", "시민로", "공원로", "역전로", "대학로", "문화로", "평화로"]
 
 
@@ -55,7 +60,7 @@ def zone(i):
         "longitude": f"{lon:.6f}",
         "referenceDate": "2026-06-30",
         "insttCode": str(3000000 + random.randint(0, 999999)),
-    }
+    } | ({"prhsmkAr": route_lengths[i % 3]} if kind == "통학로" else {})
 
 
 zones = [zone(i) for i in range(2750)]

@@ -128,12 +128,13 @@ package enum ResponseFormatter {
             if case .object(let m) = value { return Object(m) } else { return nil }
         }
         if !zones.isEmpty {
-            var rows: [[String]] = [["CENTRE", "FOOTPRINT", "ZONE", "ADDRESS", "ID"]]
+            var rows: [[String]] = [["CENTRE", "FOOTPRINT", "TO LEAVE", "ZONE", "ADDRESS", "ID"]]
             for zone in zones {
                 rows.append([zone.double(.distanceMeters).map(MeasurementText.distance) ?? "", zone.double(.footprintMeters).map(MeasurementText.distance) ?? "",
+                             zone.double(.edgeMeters).map(MeasurementText.distance) ?? "",
                              zone.string(.name) ?? "", zone.string(.address) ?? "", zone.string(.id) ?? ""])
             }
-            text += "\n" + align(rows, rightAligned: [0, 1], elastic: [3, 2], droppable: 3, middle: [4], width: width)
+            text += "\n" + align(rows, rightAligned: [0, 1, 2], elastic: [4, 3], droppable: 4, middle: [5], width: width)
         }
         for (key, verb) in [(AnswerKey.entered, "entered"), (AnswerKey.exited, "left")] {
             let ids = answer.array(key).compactMap(\.string)
@@ -248,7 +249,8 @@ package enum ResponseFormatter {
         // Every member the schema names but the structured two, below; what the area lacks or
         // leaves empty is not shown.
         for member in AreaSchema.members where member.key != .fields && member.key != .records {
-            if let value = area.text(member.key), !value.isEmpty { rows.append([member.key.name, value]) }
+            let value = member.key == .footprint ? footprint(Object(area.members(.footprint))) : area.text(member.key)
+            if let value, !value.isEmpty { rows.append([member.key.name, value]) }
         }
         var text = align(rows, rightAligned: [])
         let fields = area.members(.fields)
@@ -264,6 +266,17 @@ package enum ResponseFormatter {
             text += "merged from:\n"
             text += align(records.map { ["  " + ($0.string(.source) ?? ""), $0.string(.id) ?? "", $0.string(.name) ?? ""] }, rightAligned: [])
         }
+        return text
+    }
+
+    /// A zone's footprint for a person: `50 m circle, stated: "학교출입문으로부터 50미터 이내"`.
+    static func footprint(_ footprint: Object) -> String? {
+        guard let basis = footprint.string(.basis) else { return nil }
+        var text = [footprint.double(.radiusMeters).map(MeasurementText.distance), footprint.string(.shape)].compactMap { $0 }.joined(separator: " ")
+        text += ", \(basis)"
+        if let words = footprint.string(.words) { text += ": \"\(words.escapingControlCharacters())\"" }
+        if footprint.bool(.approximate) == true { text += " (approximate: the route's course is not published)" }
+        if footprint.bool(.clamped) == true { text += " (clamped)" }
         return text
     }
 

@@ -45,12 +45,26 @@ public struct AnswerKey: Sendable, Equatable {
     @inlinable public static var records: AnswerKey { AnswerKey("records") }
     @inlinable public static var alongMeters: AnswerKey { AnswerKey("alongMeters") }
     @inlinable public static var sideMeters: AnswerKey { AnswerKey("sideMeters") }
+    /// A zone's footprint (`{"basis", "shape", "radiusMeters", "approximate", "words"}`), and
+    /// a source's footprints counted by basis (`sources`).
+    @inlinable public static var footprint: AnswerKey { AnswerKey("footprint") }
+    @inlinable public static var footprints: AnswerKey { AnswerKey("footprints") }
+    @inlinable public static var basis: AnswerKey { AnswerKey("basis") }
+    @inlinable public static var shape: AnswerKey { AnswerKey("shape") }
+    @inlinable public static var radiusMeters: AnswerKey { AnswerKey("radiusMeters") }
+    @inlinable public static var approximate: AnswerKey { AnswerKey("approximate") }
+    @inlinable public static var words: AnswerKey { AnswerKey("words") }
+    @inlinable public static var clamped: AnswerKey { AnswerKey("clamped") }
+    @inlinable public static var wordsNotUnderstood: AnswerKey { AnswerKey("wordsNotUnderstood") }
+    @inlinable public static var sizeNotUnderstood: AnswerKey { AnswerKey("sizeNotUnderstood") }
 
     // `check`
     @inlinable public static var inside: AnswerKey { AnswerKey("inside") }
     @inlinable public static var summary: AnswerKey { AnswerKey("summary") }
     @inlinable public static var zones: AnswerKey { AnswerKey("zones") }
     @inlinable public static var footprintMeters: AnswerKey { AnswerKey("footprintMeters") }
+    /// How far the point is from the zone's footprint's edge: the walk to leave it.
+    @inlinable public static var edgeMeters: AnswerKey { AnswerKey("edgeMeters") }
     @inlinable public static var nearestSmoking: AnswerKey { AnswerKey("nearestSmoking") }
     @inlinable public static var bearingDegrees: AnswerKey { AnswerKey("bearingDegrees") }
     @inlinable public static var direction: AnswerKey { AnswerKey("direction") }

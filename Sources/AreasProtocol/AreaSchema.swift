@@ -46,6 +46,7 @@ public enum AreaSchema {
         Member(.overridden, .whenSet),
         Member(.note, .detailedOnly),
         Member(.sources, .whenSet),
+        Member(.footprint, .whenSet),
         Member(.province, .detailedOnly),
         Member(.roadAddress, .detailedOnly),
         Member(.lotAddress, .detailedOnly),
@@ -54,6 +55,7 @@ public enum AreaSchema {
         Member(.alongMeters, .byTheAnswer, isDistance: true),
         Member(.sideMeters, .byTheAnswer, isDistance: true),
         Member(.footprintMeters, .byTheAnswer),
+        Member(.edgeMeters, .byTheAnswer),
         Member(.bearingDegrees, .byTheAnswer),
         Member(.direction, .byTheAnswer),
     ]

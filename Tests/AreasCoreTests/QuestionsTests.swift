@@ -28,7 +28,7 @@ final class QuestionsTests {
         #expect((policy.radius(of: zone(""))) == 10)
         #expect((policy.radius(of: zone("abc"))) == 10)
         #expect((policy.radius(of: zone("-5"))) == 10)
-        #expect((policy.radius(of: zone("1"))) == 10, "clamped up")
+        #expect((policy.radius(of: zone("1"))) == 5, "clamped up to the narrowest")
         #expect((policy.radius(of: zone("100000000"))) == 300, "clamped down")
     }
 
@@ -58,14 +58,20 @@ final class QuestionsTests {
         #expect(insideSeen > 20, "the test reaches points inside zones")
     }
 
-    @Test func pointExactlyOnAFootprintEdgeIsInside() throws {
+    /// Radii are kept to the centimeter: a point within the radius as stated is inside, one a
+    /// hair beyond it is not.
+    @Test func pointOnAFootprintEdgeIsInside() throws {
         let center = try GeoPoint(latitude: 37.5, longitude: 127.0)
         let point = try GeoPoint(latitude: 37.5003, longitude: 127.0004)
         let edge = Geodesy.distance(point, center)
         let zone = Area(id: "z", kind: .nonsmoking, name: "z", coordinate: center, source: "s", fields: [])
-        let exact = AreaIndex(areas: [zone], footprint: FootprintPolicy(minimumMeters: edge, maximumMeters: edge))
+        let (below, above) = ((edge * 100).rounded(.down) / 100, (edge * 100).rounded(.up) / 100)
+        #expect(below < edge && edge < above)
+        let exact = AreaIndex(areas: [zone], footprint: FootprintPolicy(minimumMeters: above, maximumMeters: above))
+        #expect(exact.footprintRadius(of: 0) == above)
         #expect(exact.check(point).inside)
-        let smaller = AreaIndex(areas: [zone], footprint: FootprintPolicy(minimumMeters: edge.nextDown, maximumMeters: edge.nextDown))
+        let smaller = AreaIndex(areas: [zone], footprint: FootprintPolicy(minimumMeters: below, maximumMeters: below))
+        #expect(smaller.footprintRadius(of: 0) == below)
         #expect(!smaller.check(point).inside)
     }
 

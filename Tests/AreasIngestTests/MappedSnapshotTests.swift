@@ -13,14 +13,17 @@ import AreasTestTraits
     private let directory = Fixtures.temporaryDirectory()
     private var path: String { directory + "/areas.snapshot" }
 
-    /// Areas of three sources, both kinds, zones with sizes (so both footprint bands fill).
+    /// Areas of three sources, both kinds, zones with sizes (so both footprint bands fill) and
+    /// extent words of every kind the footprint rule reads.
     static func catalog(count: Int, seed: UInt64) -> Catalog {
         let points = SyntheticPoints.clustered(count: count, seed: seed)
+        let words = ["", "시설전체", "학교출입문으로부터 50미터 이내", "어린이집 시설경계로부터 10m 이내", "초등학교 통학로", "출입구 주변", "476m"]
         let areas = points.enumerated().map { i, point in
             let source = "s\(i % 3)"
             return Area(id: "\(source):\(String(i, radix: 16))", kind: i % 5 == 0 ? .smoking : .nonsmoking, name: "구역 \(i)",
                         coordinate: point, roadAddress: "서울특별시 \(i % 7)길", province: i % 2 == 0 ? "서울특별시" : "부산광역시",
-                        district: "구\(i % 4)", source: source, fields: [Field("prhsmkAr", String(i % 9 == 0 ? 90_000 : i % 700))])
+                        district: "구\(i % 4)", source: source,
+                        fields: [Field("prhsmkAr", String(i % 9 == 0 ? 90_000 : i % 700)), Field("금연구역범위상세", words[i % words.count])])
         }
         let now = Date().timeIntervalSince1970
         return Catalog(areas: areas, fetchedAt: ["s0": now - 60, "s1": now - 120, "s2": now - 180, "empty": now - 10])
@@ -54,6 +57,12 @@ import AreasTestTraits
                 let check = mapped.check(point)
                 let expected = built.check(point)
                 #expect(check.zones == expected.zones && check.nearestSmoking == expected.nearestSmoking)
+            }
+            // The footprints as drawn, and their words, served in place.
+            for position in catalog.table.indices {
+                let (served, drawn) = (mapped.footprint(of: position), built.footprint(of: position))
+                #expect(served?.footprint == drawn?.footprint, "\(position)")
+                #expect(served.map { mapped.areas.strings.string($0.words) } == drawn.map { built.areas.strings.string($0.words) })
             }
         }
     }
@@ -89,6 +98,13 @@ import AreasTestTraits
             positions += try index.nearest(to: point, k: 5, kind: .smoking).map(\.position)
             let check = index.check(point)
             positions += check.zones.map(\.position) + (check.nearestSmoking.map { [$0.position] } ?? [])
+            // A footprint's words are one of its record's own fields.
+            for position in index.areas.indices {
+                if let (_, words) = index.footprint(of: position), words != 0 {
+                    let text = index.areas.strings.string(words)
+                    #expect(index.areas[position].fields.contains { $0.value == text }, "offset \(offset)")
+                }
+            }
             #expect(positions.allSatisfy { index.areas.indices.contains($0) }, "offset \(offset)")
             for position in index.areas.indices { #expect(index.area(id: index.areas.id(at: position)) != nil) }
         }

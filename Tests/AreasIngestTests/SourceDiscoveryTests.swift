@@ -117,12 +117,13 @@ struct SourceDiscoveryTests {
         #expect(discovered.filter(\.geocoded).count == handWritten.filter(\.geocoded).count)
     }
 
-    /// The columns a person chose are the columns discovery chose for the name and position.
+    /// The columns a person chose are the columns discovery chose for the name, the position
+    /// and a zone's extent, type and size.
     @Test(arguments: shapes)
     func theSameColumnsAsAPersonChose(_ shape: Shape) throws {
         let found = try Self.discover(shape)
         let hand = try Self.handWritten(shape)
-        for key in ["name", "latitude", "longitude"] {
+        for key in ["name", "latitude", "longitude", "extent", "zoneType", "size"] {
             #expect(found.block["fields"]?[key]?.string == hand["fields"]?[key]?.string, "fields.\(key)\n\(found.report)")
         }
         #expect(found.block["header"]?.bool ?? true == hand["header"]?.bool ?? true)

@@ -41,7 +41,7 @@ import AreasTestTraits
         let areas = all["areas"]?.array ?? []
         try #require(!areas.isEmpty)
         // The samples hold what the optional members describe, so their presence is tested too.
-        for key in ["sources", "overridden", "referenceDate"] {
+        for key in ["sources", "overridden", "referenceDate", "footprint"] {
             #expect(areas.contains { $0[key] != nil }, "no sample area has \(key)")
         }
         for area in areas { Self.check(area, detailed: false, distance: false, "bbox") }
@@ -60,7 +60,7 @@ import AreasTestTraits
             Self.check(detail, detailed: true, distance: false, "get \(id)")
         }
         let check = try #require(DaemonQuestions.ask(daemon.socket, #"{"op":"check","lat":\#(point.lat),"lon":\#(point.lon)}"#))
-        for zone in check["zones"]?.array ?? [] { Self.check(zone, detailed: false, distance: true, byTheAnswer: ["footprintMeters"], "check zone") }
+        for zone in check["zones"]?.array ?? [] { Self.check(zone, detailed: false, distance: true, byTheAnswer: ["footprintMeters", "edgeMeters"], "check zone") }
         if let nearest = check["nearestSmoking"], nearest != .null {
             Self.check(nearest, detailed: false, distance: true, byTheAnswer: ["bearingDegrees", "direction"], "check nearestSmoking")
         }

@@ -108,16 +108,17 @@ import AreasTestTraits
         }
     }
 
-    /// Walking north across the zone at 용산구 공원로61 어린이공원 in 5 m steps: each step's
+    /// Walking north across the zone at 용산구 공원로61 어린이공원 (10 m from its boundary, 48.8 m
+    /// from its position) in 5 m steps: each step's
     /// `entered` and `exited` are the difference of `check` at the step's two ends.
     @Test func enteredAndExitedAlongAWalk() throws {
         let daemon = try SampleDaemon()
         defer { daemon.stop() }
         func zones(_ answer: JSONValue?) -> Set<String> { Set(answer?["zones"]?.array.compactMap { $0["id"]?.string } ?? []) }
-        var previous = (37.52850, 126.967984)
+        var previous = (37.52800, 126.967984)
         var entered = 0, exited = 0
         for step in 1...40 {
-            let now = (37.52850 + Double(step) * 0.000045, 126.967984)
+            let now = (37.52800 + Double(step) * 0.000045, 126.967984)
             let answer = try #require(DaemonQuestions.ask(daemon.socket, Request.check(point: try GeoPoint(latitude: now.0, longitude: now.1), region: Region(),
                                                                                        previous: try GeoPoint(latitude: previous.0, longitude: previous.1))))
             let here = zones(DaemonQuestions.ask(daemon.socket, #"{"op":"check","lat":\#(now.0),"lon":\#(now.1)}"#))

@@ -6,9 +6,10 @@ extension AreaIndex {
     /// settings (a snapshot's, laid out by a build configured otherwise, is not).
     /// A `merge` of nil takes whatever merging the index was built with (a follower serves its
     /// leader's areas as they are).
-    /// An `overrides` fingerprint of nil takes whatever corrections the index has.
-    public func isBuilt(nodeSize: Int, footprint: FootprintPolicy, merge: MergePolicy? = nil, overrides: UInt64? = nil) -> Bool {
-        (self.nodeSize == nodeSize || areas.isEmpty) && footprintPolicy == footprint
+    /// An `overrides` fingerprint of nil takes whatever corrections the index has; a
+    /// `footprint` of nil whatever footprints it has.
+    public func isBuilt(nodeSize: Int, footprint: FootprintPolicy?, merge: MergePolicy? = nil, overrides: UInt64? = nil) -> Bool {
+        (self.nodeSize == nodeSize || areas.isEmpty) && footprint.map { $0 == footprintPolicy } ?? true
             && merge.map { $0 == mergePolicy || (groups.isEmpty && hasOneSource) } ?? true
             && overrides.map { $0 == self.overrides.fingerprint } ?? true
     }
@@ -29,6 +30,11 @@ extension AreaIndex {
         writer.number(footprintPolicy.minimumMeters)
         writer.number(footprintPolicy.maximumMeters)
         writer.column(Column(Array(footprintPolicy.sizeField.utf8)))
+        let columned = footprintPolicy.columns.sorted { $0.key < $1.key }
+        writer.number(columned.count)
+        for (source, columns) in columned {
+            for name in [source, columns.extent ?? "", columns.zoneType ?? "", columns.size ?? ""] { writer.column(Column(Array(name.utf8))) }
+        }
         areas.write(to: &writer)
         writer.number(mergePolicy.meters)
         writer.number(mergePolicy.priority.count)
@@ -49,19 +55,33 @@ extension AreaIndex {
             writer.column(band.positions)
             band.tree.write(to: &writer)
         }
+        writer.column(footprints.packed)
     }
 
     /// Reads an index laid out by `write(to:)`, in place, checking every part (see
     /// `AreaTable.init(reading:)` and `PackedRTree.init(reading:count:payloadLimit:)`), and that
     /// the smoking areas and the zones are what their kinds say. A layout without the merge
     /// section (`merged` false: snapshot format 5) is one whose records are all their own areas.
-    package init(reading reader: inout some FlatLayoutReader, merged: Bool = true) throws(FlatLayoutError) {
+    /// A layout without the footprints as drawn from the zones' words (`worded` false: formats 5
+    /// and 6) has them drawn here, from its table.
+    package init(reading reader: inout some FlatLayoutReader, merged: Bool = true, worded: Bool = true) throws(FlatLayoutError) {
         let minimum = try reader.double("the footprint minimum", in: 0...100_000)
         let maximum = try reader.double("the footprint maximum", in: minimum...100_000)
-        let sizeFieldBytes = try reader.column(of: UInt8.self)
-        guard sizeFieldBytes.count <= 256, let sizeField = String(validating: sizeFieldBytes, as: UTF8.self) else {
-            throw FlatLayoutError("the footprint size field is not a short UTF-8 name")
+        func name(_ what: String) throws(FlatLayoutError) -> String {
+            let bytes = try reader.column(of: UInt8.self)
+            guard bytes.count <= 4096, let name = String(validating: bytes, as: UTF8.self) else { throw FlatLayoutError("\(what) is not short UTF-8") }
+            return name
         }
+        let sizeField = try name("the footprint size field")
+        var columns: [String: ZoneColumns] = [:]
+        if worded {
+            for _ in 0..<(try reader.integer("the count of sources' zone columns", atMost: 100_000)) {
+                let source = try name("a source's name")
+                let (extent, zoneType, size) = (try name("an extent column"), try name("a zone type column"), try name("a size column"))
+                columns[source] = ZoneColumns(extent: extent.isEmpty ? nil : extent, zoneType: zoneType.isEmpty ? nil : zoneType, size: size.isEmpty ? nil : size)
+            }
+        }
+        let policy = FootprintPolicy(minimumMeters: minimum, maximumMeters: maximum, sizeField: sizeField, columns: columns)
         let table = try AreaTable(reading: &reader)
         let records = table.records
         var mergePolicy = MergePolicy.off
@@ -108,9 +128,38 @@ extension AreaIndex {
             let bandTree = try PackedRTree(reading: &reader, count: radii.count, payloadLimit: radii.count)
             bands.append(ZoneFootprints.Band(tree: bandTree, radii: radii, positions: positions, widestMeters: widest))
         }
+        let footprints: ZoneFootprints
+        if worded {
+            let packed = try reader.column("the zones' footprints", of: ZoneFootprint.Packed.self, count: table.count)
+            try Self.check(packed, of: table, maximum: maximum, bands: bands)
+            footprints = ZoneFootprints(bands: bands, packed: packed)
+        } else {
+            footprints = ZoneFootprints(table, policy: policy, served: { !groups.isMerged($0) && (applied.isEmpty || !applied.hides($0)) },
+                                        nodeSize: tree.nodeSize)
+        }
         self.init(areas: table, tree: tree, smokingTree: smokingTree, smokingPositions: smokingPositions,
-                  footprints: ZoneFootprints(bands: bands),
-                  footprintPolicy: FootprintPolicy(minimumMeters: minimum, maximumMeters: maximum, sizeField: sizeField),
-                  groups: groups, mergePolicy: mergePolicy, overrides: applied)
+                  footprints: footprints, footprintPolicy: policy, groups: groups, mergePolicy: mergePolicy, overrides: applied)
+    }
+
+    /// Checks that each zone, and no smoking area, has a footprint this build writes, within
+    /// the widest radius, whose words are one of its own fields (or none); and that the bands test the
+    /// radii the footprints state.
+    private static func check(_ packed: Column<ZoneFootprint.Packed>, of table: AreaTable, maximum: Double, bands: [ZoneFootprints.Band]) throws(FlatLayoutError) {
+        let records = table.records
+        for (i, code) in packed.enumerated() {
+            guard records[i].kind == .nonsmoking else {
+                if !code.isNone { throw FlatLayoutError("smoking area \(i) has a zone footprint") }
+                continue
+            }
+            guard let footprint = code.footprint, footprint.radiusMeters <= maximum,
+                  code.words == 0 || table.fieldRange(of: i).contains(where: { table.fieldRefs[2 * $0 + 1] == code.words }) else {
+                throw FlatLayoutError("zone \(i)'s footprint (\(code.bits)) is not one this build writes")
+            }
+        }
+        for band in bands {
+            for (radius, position) in zip(band.radii, band.positions) where radius != packed[Int(position)].radiusMeters {
+                throw FlatLayoutError("zone \(position) is tested with \(radius) m but its footprint is \(packed[Int(position)].radiusMeters) m")
+            }
+        }
     }
 }

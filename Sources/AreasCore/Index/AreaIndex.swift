@@ -11,7 +11,7 @@ public struct AreaIndex: Sendable {
     public let tree: PackedRTree
     /// The non-smoking zones' footprints, for `check`.
     let footprints: ZoneFootprints
-    /// How zone sizes become footprints.
+    /// How zones' published words and sizes become footprints.
     public let footprintPolicy: FootprintPolicy
     /// Which records are served as one area, and the policy that made them so. Only the
     /// leading record of each area is in the trees; the others answer through it.
@@ -60,7 +60,7 @@ public struct AreaIndex: Sendable {
         final class Built: @unchecked Sendable {
             var tree = PackedRTree(entries: [])
             var treeMilliseconds = 0.0
-            var footprints = ZoneFootprints([], nodeSize: 16)
+            var footprints = ZoneFootprints([], packed: Column(), nodeSize: 16)
             var smokingTree = PackedRTree(entries: [])
             var smokingPositions = Column<UInt32>()
             var regionNames: RegionNames?
@@ -82,10 +82,7 @@ public struct AreaIndex: Sendable {
                     nodeSize: nodeSize)
                 built.treeMilliseconds = (clock.now - start).milliseconds
             } else {
-                let zones = records.indices.lazy.filter { records[$0].kind == .nonsmoking && served($0) }.map { i in
-                    (center: records[i].coordinate, zone: ZoneFootprints.Zone(radiusMeters: footprint.radius(of: sorted, at: i), position: UInt32(i)))
-                }
-                built.footprints = ZoneFootprints(Array(zones), nodeSize: nodeSize)
+                built.footprints = ZoneFootprints(sorted, policy: footprint, served: served, nodeSize: nodeSize)
             }
         }
         self.areas = sorted
@@ -139,9 +136,16 @@ public struct AreaIndex: Sendable {
         tree.byteCount + smokingTree.byteCount + smokingPositions.count * 4 + footprints.byteCount
     }
 
+    /// The footprint of the zone at `position` in `areas` as the index tests it, and the
+    /// reference of its extent words; nil for a smoking area.
+    public func footprint(of position: Int) -> (footprint: ZoneFootprint, words: StringArena.Ref)? {
+        let packed = footprints.packed[position]
+        return packed.footprint.map { ($0, packed.words) }
+    }
+
     /// The footprint radius of the zone at `position` in `areas`, in meters.
     public func footprintRadius(of position: Int) -> Double {
-        footprintPolicy.radius(of: areas, at: position)
+        footprints.packed[position].radiusMeters
     }
 
     public static let empty = AreaIndex(areas: [])

@@ -98,6 +98,14 @@ public struct AreaTable: Sendable, RandomAccessCollection {
         return nil
     }
 
+    /// The reference of the value of the upstream column `key` of the area at `position`.
+    public func fieldRef(_ key: String, of position: Int) -> StringArena.Ref? {
+        for pair in fieldRange(of: position) where strings.equals(fieldRefs[2 * pair], key) {
+            return fieldRefs[2 * pair + 1]
+        }
+        return nil
+    }
+
     public func id(at position: Int) -> String { strings.string(records[position].id) }
 
     /// The table's arrays borrowed in place, for loops that read many areas.

@@ -70,7 +70,8 @@ extension AreasConfig {
                 name: n, latitude: mapping.latitude, longitude: mapping.longitude,
                 address: mapping.address ?? standard?.address, lotAddress: mapping.lotAddress ?? standard?.lotAddress,
                 province: mapping.province ?? standard?.province, district: mapping.district ?? standard?.district,
-                referenceDate: mapping.referenceDate ?? standard?.referenceDate)
+                referenceDate: mapping.referenceDate ?? standard?.referenceDate,
+                extent: mapping.extent, zoneType: mapping.zoneType, size: mapping.size)
         case (.dataGoKrXML, nil):
             fields = .dataGoKrStandard
         case (_, nil):
@@ -167,7 +168,8 @@ extension FieldMapping {
     /// The keys and values as the config writes them.
     var written: [(String, String)] {
         [("name", name), ("latitude", latitude), ("longitude", longitude), ("address", address),
-         ("lotAddress", lotAddress), ("province", province), ("district", district), ("referenceDate", referenceDate)]
+         ("lotAddress", lotAddress), ("province", province), ("district", district), ("referenceDate", referenceDate),
+         ("extent", extent), ("zoneType", zoneType), ("size", size)]
             .compactMap { key, column in column.map { (key, $0) } }
     }
 
@@ -177,6 +179,7 @@ extension FieldMapping {
             name: name.collapsingWhitespace, latitude: latitude?.collapsingWhitespace, longitude: longitude?.collapsingWhitespace,
             address: address?.collapsingWhitespace, lotAddress: lotAddress?.collapsingWhitespace,
             province: province?.collapsingWhitespace, district: district?.collapsingWhitespace,
-            referenceDate: referenceDate?.collapsingWhitespace)
+            referenceDate: referenceDate?.collapsingWhitespace,
+            extent: extent?.collapsingWhitespace, zoneType: zoneType?.collapsingWhitespace, size: size?.collapsingWhitespace)
     }
 }

@@ -24,8 +24,12 @@ package struct AreasConfig: Sendable, Equatable {
     package var maxOutputBytes: Int = 256 << 20
     package var adminUids: [UInt32]
     package var logLevel: String?
-    /// Footprints given to non-smoking zones for `check`.
+    /// Footprints given to non-smoking zones for `check`: `footprint`'s limits and each
+    /// source's zone columns.
     package var footprint: FootprintPolicy = .standard
+    /// How a refresh draws zones' footprints; nil for a follower, which serves its leader's
+    /// footprints as the leader drew them (it has no sources to read columns of).
+    package var footprintPolicy: FootprintPolicy? { follow == nil ? footprint : nil }
     /// `merge.meters`: records of different sources this close that name one place are one area.
     package var mergeMeters: Double = MergePolicy.defaultMeters
     /// How a refresh merges sources, in the order they are configured; nil for a follower,
@@ -179,6 +183,7 @@ package struct AreasConfig: Sendable, Equatable {
             adminUids: raw.adminUids ?? [],
             logLevel: raw.logLevel,
             sources: sources)
+        footprint.columns = Dictionary(uniqueKeysWithValues: sources.map { ($0.name, $0.fields.zoneColumns($0.format)) })
         config.footprint = footprint
         config.mergeMeters = try check.number(raw.merge?.meters, "merge.meters", default: MergePolicy.defaultMeters, minimum: 0, maximum: 1_000)
         config.provinceAliases = aliases

@@ -78,6 +78,9 @@ struct RawFields: Decodable {
     var province: String?
     var district: String?
     var referenceDate: String?
+    var extent: String?
+    var zoneType: String?
+    var size: String?
 }
 
 struct RawGeocode: Decodable {

@@ -30,6 +30,11 @@ package struct FieldMapping: Sendable, Equatable {
     /// The date the publisher states its data for, as configured (checked to be a column of
     /// the file); see `referenceDateColumn` for the one read.
     package var referenceDate: String?
+    /// The zone's extent in words (금연구역범위상세), its type (금연구역구분) and its size in m²
+    /// (금연구역면적), from which its footprint is drawn (`FootprintPolicy`).
+    package var extent: String?
+    package var zoneType: String?
+    package var size: String?
 
     /// The standard column names of the nationwide non-smoking zone data set.
     package static let dataGoKrStandard = FieldMapping(
@@ -50,7 +55,8 @@ package struct FieldMapping: Sendable, Equatable {
     package var referenceDateColumn: String { referenceDate ?? Self.standardReferenceDate }
 
     package init(name: String, latitude: String?, longitude: String?, address: String? = nil,
-                lotAddress: String? = nil, province: String? = nil, district: String? = nil, referenceDate: String? = nil) {
+                lotAddress: String? = nil, province: String? = nil, district: String? = nil, referenceDate: String? = nil,
+                extent: String? = nil, zoneType: String? = nil, size: String? = nil) {
         self.name = name
         self.latitude = latitude
         self.longitude = longitude
@@ -59,6 +65,18 @@ package struct FieldMapping: Sendable, Equatable {
         self.province = province
         self.district = district
         self.referenceDate = referenceDate
+        self.extent = extent
+        self.zoneType = zoneType
+        self.size = size
+    }
+
+    /// The columns a zone's footprint is drawn from: those mapped, else the standard data's
+    /// (the XML API's names for `format`'s XML, the files' names otherwise); a size left
+    /// unmapped outside the XML API is read from `footprint.sizeField`, then `금연구역면적`.
+    package func zoneColumns(_ format: SourceFormat) -> ZoneColumns {
+        let standard = format == .dataGoKrXML ? ZoneColumns.dataGoKrXML : ZoneColumns.standardFile
+        return ZoneColumns(extent: extent ?? standard.extent, zoneType: zoneType ?? standard.zoneType,
+                           size: size ?? (format == .dataGoKrXML ? standard.size : nil))
     }
 }
 

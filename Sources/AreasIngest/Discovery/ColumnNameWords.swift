@@ -72,6 +72,12 @@ enum ColumnNameWords {
     }
 
     /// The date the publisher states its data for (not the date a booth was installed).
+    /// A zone's extent in words (금연구역범위상세, `범위`), its type (금연구역구분) and its size
+    /// (금연구역면적, `면적`), from which its footprint is drawn.
+    static func isZoneExtent(_ name: String) -> Bool { normalized(name).contains("범위") }
+    static func isZoneType(_ name: String) -> Bool { normalized(name) == "금연구역구분" }
+    static func isZoneSize(_ name: String) -> Bool { normalized(name).contains("면적") }
+
     static func isReferenceDate(_ name: String) -> Bool {
         let n = normalized(name)
         return n.contains("기준일") || n.contains("기준년월일") || n == "referencedate" || n.contains("데이터기준")

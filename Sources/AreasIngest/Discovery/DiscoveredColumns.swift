@@ -25,6 +25,10 @@ struct DiscoveredColumns: Sendable {
     var province: Choice?
     var district: Choice?
     var referenceDate: Choice?
+    /// A zone's extent words, type and size (see `FootprintPolicy`).
+    var extent: Choice?
+    var zoneType: Choice?
+    var size: Choice?
 
     /// Chooses from the profiles of a file's `rows` columns, in the file's order.
     init(_ profiles: [ColumnProfile], rows: Int) {
@@ -68,6 +72,15 @@ struct DiscoveredColumns: Sendable {
         }
         if let r = texts.filter({ ColumnNameWords.isReferenceDate($0.name) && $0.share($0.dates + $0.numbers) >= 0.5 }).first {
             referenceDate = Choice(column: r.name, why: "named for the data's date, \(percent(r.share(r.dates + r.numbers))) of values dates")
+        }
+        if let e = texts.first(where: { ColumnNameWords.isZoneExtent($0.name) && $0.share($0.numbers) < 0.5 }) {
+            extent = Choice(column: e.name, why: "named for a zone's extent: its words draw the zone's footprint")
+        }
+        if let t = texts.first(where: { ColumnNameWords.isZoneType($0.name) }) {
+            zoneType = Choice(column: t.name, why: "named for a zone's type: a school route's size is its length")
+        }
+        if let s = texts.first(where: { ColumnNameWords.isZoneSize($0.name) && $0.share($0.numbers) >= 0.5 }) {
+            size = Choice(column: s.name, why: "named for a zone's size, \(percent(s.share(s.numbers))) of values numbers (m²)")
         }
         let regionColumns: Set<String> = Set([province?.column, district?.column, referenceDate?.column].compactMap { $0 })
 

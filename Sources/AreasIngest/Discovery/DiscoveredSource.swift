@@ -88,6 +88,11 @@ package struct DiscoveredSource: Sendable {
         line("province", chosen.province)
         line("district", chosen.district)
         line("referenceDate", chosen.referenceDate)
+        if source.kind == .nonsmoking {
+            line("extent", chosen.extent)
+            line("zoneType", chosen.zoneType)
+            line("size", chosen.size)
+        }
         if let constant = region.province { lines.append("  province      \(constant.value) for every row: \(constant.why)") }
         if let constant = region.district { lines.append("  district      \(constant.value) for every row: \(constant.why)") }
         if let geocode = source.geocode {

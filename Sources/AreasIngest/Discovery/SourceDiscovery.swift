@@ -110,7 +110,8 @@ package struct SourceDiscovery: Sendable {
                 name: chosen.nameField, latitude: chosen.pair?.column ?? chosen.latitude?.column,
                 longitude: chosen.pair?.column ?? chosen.longitude?.column, address: chosen.address?.column,
                 lotAddress: chosen.lotAddress?.column, province: chosen.province?.column, district: chosen.district?.column,
-                referenceDate: chosen.referenceDate?.column),
+                referenceDate: chosen.referenceDate?.column, extent: kind?.0 == .nonsmoking ? chosen.extent?.column : nil,
+                zoneType: kind?.0 == .nonsmoking ? chosen.zoneType?.column : nil, size: kind?.0 == .nonsmoking ? chosen.size?.column : nil),
             concurrency: 4, timeoutSeconds: 30, retries: 3, retryDelaySeconds: 0.5, maxPages: 2_000, maxShrink: 0.5,
             province: region.province?.value)
         source.district = region.district?.value

@@ -2,7 +2,7 @@ import AreasCore
 import AreasSystem
 
 extension SnapshotFile {
-    /// Where the body of versions 5 and 6 starts: the header, padded to a cache line.
+    /// Where the body of versions 5 to 7 starts: the header, padded to a cache line.
     static let bodyOffset = 64
 
     /// Version 6 (5 without the merge section): the creation time; each source's name, fetch time and run of the table; then
@@ -31,7 +31,7 @@ extension SnapshotFile {
         withUnsafeBytes(of: sum.littleEndian) { for i in 0..<8 { file[20 + i] = $0[i] } }
     }
 
-    /// Reads a version 5 or 6 file in place (its header and checksum already checked): every
+    /// Reads a version 5, 6 or 7 file in place (its header and checksum already checked): every
     /// part of the index is checked as `AreaIndex.init(reading:)` says, and every source's run
     /// must cover the table in order, its areas naming it.
     static func decodeLayout(_ file: UnsafeRawBufferPointer, owner: AnyObject, path: String, version: UInt32) throws(Failure) -> Contents {
@@ -51,7 +51,7 @@ extension SnapshotFile {
                 let count = try reader.integer("source \(name)'s area count", atMost: Int(UInt32.max))
                 runs.append((name, fetchedAt, start, count))
             }
-            let index = try AreaIndex(reading: &reader, merged: version >= 6)
+            let index = try AreaIndex(reading: &reader, merged: version >= 6, worded: version >= 7)
             guard reader.offset == file.count else { throw corrupt("\(file.count - reader.offset) unexpected bytes after the index") }
             let table = index.areas
             var spans: [String: Catalog.SourceSpan] = [:]

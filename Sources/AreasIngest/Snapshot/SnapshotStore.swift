@@ -47,7 +47,9 @@ package struct DataSet: Sendable {
 package struct SnapshotStore: Sendable {
     package let path: String
     package let nodeSize: Int
-    package let footprint: FootprintPolicy
+    /// How zones' footprints are drawn; nil takes a file's as they are (a follower serves its
+    /// leader's).
+    package let footprint: FootprintPolicy?
     /// How records are merged into areas; nil takes a file's merging as it is (a follower
     /// serves its leader's areas).
     package let merge: MergePolicy?
@@ -55,7 +57,7 @@ package struct SnapshotStore: Sendable {
     /// an overrides file that cannot be read now).
     package let overrides: [AreaOverride]?
 
-    package init(path: String, nodeSize: Int = PackedRTree.defaultNodeSize, footprint: FootprintPolicy = .standard, merge: MergePolicy? = nil,
+    package init(path: String, nodeSize: Int = PackedRTree.defaultNodeSize, footprint: FootprintPolicy? = .standard, merge: MergePolicy? = nil,
                  overrides: [AreaOverride]? = nil) {
         self.path = path
         self.nodeSize = nodeSize
@@ -147,7 +149,7 @@ package struct SnapshotStore: Sendable {
     private func install(_ catalog: Catalog, notes: inout [Note]) -> Settled {
         let clock = ContinuousClock()
         let start = clock.now
-        let built = DataSet.indexing(catalog, nodeSize: nodeSize, footprint: footprint, merge: merge ?? .off, overrides: overrides ?? [])
+        let built = DataSet.indexing(catalog, nodeSize: nodeSize, footprint: footprint ?? .standard, merge: merge ?? .off, overrides: overrides ?? [])
         notes.append(.info("index built: \(built.index.count) areas in \(Int((clock.now - start).milliseconds)) ms"))
         do throws(SnapshotFile.Failure) {
             var written = try write(built)
@@ -256,7 +258,8 @@ package struct SnapshotStore: Sendable {
     /// format, or a leader's laid out with other footprints).
     private func served(_ contents: SnapshotFile.Contents, catalog: Catalog) -> DataSet {
         if let index = contents.index, isBuilt(index) { return DataSet(catalog: catalog, index: index) }
-        return DataSet.indexing(catalog, nodeSize: nodeSize, footprint: footprint, merge: merge ?? contents.index?.mergePolicy ?? .off,
+        return DataSet.indexing(catalog, nodeSize: nodeSize, footprint: footprint ?? contents.index?.footprintPolicy ?? .standard,
+                                merge: merge ?? contents.index?.mergePolicy ?? .off,
                                 overrides: overrides ?? [])
     }
 

@@ -48,6 +48,8 @@ extension Answers {
             writer.key(.overridden); writer.number(span.reduce(0) { $0 + (state.index.overrides.flags(of: $1).isEmpty ? 0 : 1) })
             writer.key(.referenceDates)
             referenceDates(state.referenceDates(in: span), into: &writer)
+            writer.key(.footprints)
+            footprints(state.index.footprintCounts(in: span), into: &writer)
             func time(_ key: AnswerKey, _ value: Double?) {
                 writer.key(key)
                 if let value { writer.number(value.rounded()) } else { writer.null() }
@@ -69,6 +71,23 @@ extension Answers {
         writer.beginArray()
         for problem in state.lastReport?.problems ?? [] { writer.string(problem) }
         writer.endArray()
+        writer.endObject()
+    }
+
+    /// A source's zones counted by the basis of their footprints, with how many were clamped
+    /// or had words or a size the rule does not read; null for a source without zones.
+    static func footprints(_ counts: FootprintCounts, into writer: inout JSONWriter) {
+        guard counts.zones > 0 else {
+            writer.null()
+            return
+        }
+        writer.beginObject()
+        for basis in FootprintBasis.allCases {
+            writer.key(escaping: basis.name); writer.number(counts.byBasis[basis] ?? 0)
+        }
+        writer.key(.clamped); writer.number(counts.clamped)
+        writer.key(.wordsNotUnderstood); writer.number(counts.wordsNotUnderstood)
+        writer.key(.sizeNotUnderstood); writer.number(counts.sizeNotUnderstood)
         writer.endObject()
     }
 

@@ -125,7 +125,9 @@ enum Answers {
             writer.beginArray()
             for zone in check.zones {
                 area(zone.position, of: areas, index: state.index, distance: zone.distanceMeters, form: .listed, into: &writer)
-                writer.key(.footprintMeters); writer.meters(state.index.footprintRadius(of: zone.position))
+                let radius = state.index.footprintRadius(of: zone.position)
+                writer.key(.footprintMeters); writer.meters(radius)
+                writer.key(.edgeMeters); writer.meters(Swift.max(0, radius - (zone.distanceMeters ?? 0)))
                 writer.endObject()
             }
             writer.endArray()
@@ -196,6 +198,7 @@ enum Answers {
             for source in sources { writer.string(utf8: areas.utf8(source)) }
             writer.endArray()
         }
+        if let (footprint, words) = index.footprint(of: position) { self.footprint(footprint, words: areas.utf8(words), into: &writer) }
         if detailed {
             writer.key(.province); writer.string(utf8: areas.utf8(area.province))
             writer.key(.roadAddress); writer.string(utf8: areas.utf8(area.roadAddress))
@@ -213,6 +216,20 @@ enum Answers {
             for member in groups.records(of: position) { record(member, of: areas, into: &writer) }
             writer.endArray()
         }
+    }
+
+    /// `"footprint": {"basis", "shape", "radiusMeters", "approximate", "words"}`: the zone's
+    /// footprint and what in its record it rests on.
+    static func footprint(_ footprint: ZoneFootprint, words: UnsafeBufferPointer<UInt8>, into writer: inout JSONWriter) {
+        writer.key(.footprint)
+        writer.beginObject()
+        writer.key(.basis); writer.string(footprint.basis.name)
+        writer.key(.shape); writer.string(footprint.shape.name)
+        if footprint.shape == .circle { writer.key(.radiusMeters); writer.meters(footprint.radiusMeters) }
+        if footprint.approximate { writer.key(.approximate); writer.bool(true) }
+        if footprint.clamped { writer.key(.clamped); writer.bool(true) }
+        if !words.isEmpty { writer.key(.words); writer.string(utf8: words) }
+        writer.endObject()
     }
 
     /// One source record of an area, as `get` lists them: its own id, name, position, date and

@@ -168,7 +168,7 @@ package final class Daemon: @unchecked Sendable {
         // The last good data first, so the socket answers as soon as it exists.
         // The corrections as the file says them now; when it cannot be read, the snapshot's stay.
         let overrides: [AreaOverride]? = config.overrides == nil ? [] : config.overrides.flatMap { try? OverridesFile(path: $0, bounds: config.bounds).lines }
-        let state = loadSnapshot(SnapshotStore(path: snapshotPath, footprint: config.footprint, merge: config.merge,
+        let state = loadSnapshot(SnapshotStore(path: snapshotPath, footprint: config.footprintPolicy, merge: config.merge,
                                                overrides: config.follow != nil ? nil : overrides),
                                  sources: config.follow != nil ? [AreaService.followSourceName] : config.sources.map(\.name))
         FreeMemory.release()
@@ -220,7 +220,7 @@ package final class Daemon: @unchecked Sendable {
         var notes: [SnapshotStore.Note] = []
         let loaded = store.load(notes: &notes)
         logger.log(notes)
-        return ServingState(loaded ?? .empty(footprint: store.footprint), hasData: loaded != nil, lastReport: nil, snapshotPath: store.path,
+        return ServingState(loaded ?? .empty(footprint: store.footprint ?? .standard), hasData: loaded != nil, lastReport: nil, snapshotPath: store.path,
                             builtAt: Date().timeIntervalSince1970, history: store.history(configured: configured), inFile: loaded != nil)
     }
 

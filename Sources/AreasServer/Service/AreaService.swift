@@ -53,7 +53,7 @@ package final class AreaService: Sendable {
     /// The snapshot file's owner: loads, installs and adopts data sets as configured.
     var store: SnapshotStore {
         let config = self.config
-        return SnapshotStore(path: snapshotPath, footprint: config.footprint, merge: config.merge,
+        return SnapshotStore(path: snapshotPath, footprint: config.footprintPolicy, merge: config.merge,
                              overrides: config.follow != nil ? nil : config.overrides == nil ? [] : overrideLines.withLock { $0 })
     }
 

@@ -1,0 +1,123 @@
+/// The columns in which a source states its zones' extent, type and size.
+public struct ZoneColumns: Sendable, Hashable {
+    /// 금연구역범위상세: the extent in words.
+    public var extent: String?
+    /// 금연구역구분: the zone's type (`통학로` for a school route).
+    public var zoneType: String?
+    /// 금연구역면적: the size in m².
+    public var size: String?
+
+    public init(extent: String? = nil, zoneType: String? = nil, size: String? = nil) {
+        self.extent = extent
+        self.zoneType = zoneType
+        self.size = size
+    }
+
+    /// The nationwide standard data's columns as the paged XML API names them.
+    public static let dataGoKrXML = ZoneColumns(extent: "prhsmkScopeDesc", zoneType: "prhsmkSe", size: "prhsmkAr")
+    /// The same columns as the standard data's files (CSV, JSON) name them.
+    public static let standardFile = ZoneColumns(extent: "금연구역범위상세", zoneType: "금연구역구분", size: "금연구역면적")
+}
+
+/// How a non-smoking zone's footprint is drawn from what its publisher states, first match wins:
+///
+/// 1. `shape`: a geometry the source gives (the shape index's; not a circle).
+/// 2. `stated`: the extent words state a distance. Measured from a facility's boundary or
+///    building line, the facility's radius (a circle of its size; 0 without one) plus that
+///    distance; from anything else (a stop, a sign, a gate), that distance.
+/// 3. `route`: a school or walking route (by its type or its words) whose size column holds its
+///    length: a circle of that radius, approximate (the route's direction is not published).
+/// 4. `size`: words naming the whole facility, or none, with a size: a circle of that area.
+/// 5. `default`: a circle of `minimumMeters`.
+///
+/// Every radius is then clamped to 5 m ..< `maximumMeters`.
+public struct FootprintPolicy: Sendable, Hashable {
+    /// The default circle's radius (`footprint.minMeters`).
+    public var minimumMeters: Double
+    /// The widest radius any rule gives (`footprint.maxMeters`).
+    public var maximumMeters: Double
+    /// The size column of a source that maps none (`footprint.sizeField`).
+    public var sizeField: String
+    /// Each source's own columns, by source name; a source not listed reads the standard
+    /// columns (`ZoneColumns.standardFile`) and `sizeField`.
+    public var columns: [String: ZoneColumns]
+
+    /// No radius is narrower, whatever the words say: a person's position is not known better.
+    public static let narrowestMeters = 5.0
+
+    public init(minimumMeters: Double = 10, maximumMeters: Double = 300, sizeField: String = "prhsmkAr", columns: [String: ZoneColumns] = [:]) {
+        self.minimumMeters = minimumMeters
+        self.maximumMeters = maximumMeters
+        self.sizeField = sizeField
+        self.columns = columns
+    }
+
+    public static let standard = FootprintPolicy()
+
+    /// The rule itself: the footprint of a zone with these extent words, type and size text.
+    public func footprint(words: String?, zoneType: String?, size sizeText: String?) -> ZoneFootprint {
+        let words = ExtentWords(words ?? "")
+        let size = ZoneSize(sizeText)
+        var footprint: ZoneFootprint
+        let isRoute = words.namesRoute || (zoneType.map { $0.contains("통학로") || $0.contains("보행로") } ?? false)
+        var sizeUsed = false
+        if let stated = words.statedMeters {
+            var radius = stated
+            if words.fromBoundary, case .squareMeters(let area) = size {
+                radius += (area / Double.pi).squareRoot()
+                sizeUsed = true
+            }
+            footprint = ZoneFootprint(basis: .stated, radiusMeters: radius)
+        } else if isRoute, let length = size.asLength {
+            footprint = ZoneFootprint(basis: .route, radiusMeters: length, approximate: true)
+            sizeUsed = true
+        } else if words.isBlank || words.namesWholeFacility, case .squareMeters(let area) = size {
+            footprint = ZoneFootprint(basis: .size, radiusMeters: (area / Double.pi).squareRoot())
+            sizeUsed = true
+        } else {
+            footprint = ZoneFootprint(basis: .default, radiusMeters: minimumMeters)
+            footprint.wordsNotUnderstood = !words.isBlank && !words.namesWholeFacility && !isRoute
+        }
+        switch size {
+        case .unreadable: footprint.sizeNotUnderstood = true
+        case .meters: footprint.sizeNotUnderstood = !sizeUsed
+        case .none, .squareMeters: break
+        }
+        let narrowest = Swift.min(Self.narrowestMeters, maximumMeters)
+        let clampedRadius = Swift.min(Swift.max(footprint.radiusMeters, narrowest), maximumMeters)
+        footprint.clamped = clampedRadius != footprint.radiusMeters && footprint.basis != .default
+        footprint.radiusMeters = clampedRadius
+        return footprint
+    }
+
+    /// The columns `source` states its zones in.
+    public func columns(of source: String) -> ZoneColumns {
+        columns[source] ?? ZoneColumns(extent: ZoneColumns.standardFile.extent, zoneType: ZoneColumns.standardFile.zoneType, size: nil)
+    }
+
+    /// A zone's footprint from its published fields.
+    public func footprint(of area: borrowing Area) -> ZoneFootprint {
+        let columns = columns(of: area.source)
+        return footprint(words: columns.extent.flatMap(area.field), zoneType: columns.zoneType.flatMap(area.field),
+                         size: size(columns) { area.field($0) })
+    }
+
+    /// The footprint of the zone at `position` in `table`, and the reference of its words.
+    public func footprint(of table: AreaTable, at position: Int) -> (footprint: ZoneFootprint, words: StringArena.Ref) {
+        let source = table.strings.string(table.records[position].source)
+        let columns = columns(of: source)
+        let words = columns.extent.flatMap { table.fieldRef($0, of: position) } ?? 0
+        let footprint = footprint(words: table.strings.string(words), zoneType: columns.zoneType.flatMap { table.field($0, of: position) },
+                                  size: size(columns) { table.field($0, of: position) })
+        return (footprint, words)
+    }
+
+    /// The radius the rule gives `area`, in meters.
+    public func radius(of area: borrowing Area) -> Double { footprint(of: area).radiusMeters }
+
+    /// The size text: the source's size column, else `sizeField`, else the standard files' one.
+    private func size(_ columns: ZoneColumns, _ field: (String) -> String?) -> String? {
+        if let column = columns.size { return field(column) }
+        return field(sizeField) ?? ZoneColumns.standardFile.size.flatMap(field)
+    }
+}
