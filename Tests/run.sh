@@ -45,10 +45,14 @@ done
 # An independent decoder of the vector tiles the map answers are checked with (PyPI's
 # mapbox-vector-tile; Debian does not package it).
 # The tests run /usr/bin/python3, the distribution's (not whatever python3 is first on PATH).
-if ! /usr/bin/python3 -c "import mapbox_vector_tile" 2>/dev/null && [ "$(id -u)" -eq 0 ]; then
+# Shapely is the oracle the shape engine's inside and edge answers are checked against.
+pypi_missing=""
+/usr/bin/python3 -c "import mapbox_vector_tile" 2>/dev/null || pypi_missing="$pypi_missing mapbox-vector-tile"
+/usr/bin/python3 -c "import shapely" 2>/dev/null || pypi_missing="$pypi_missing shapely"
+if [ -n "$pypi_missing" ] && [ "$(id -u)" -eq 0 ]; then
   /usr/bin/python3 -m pip --version >/dev/null 2>&1 || { command -v apt-get >/dev/null && timeout 600 apt-get install -y --no-install-recommends python3-pip >/dev/null 2>&1; } || true
-  timeout 300 /usr/bin/python3 -m pip install --quiet --break-system-packages mapbox-vector-tile >/dev/null 2>&1 \
-    || echo "note: could not install mapbox-vector-tile; the tile tests read tiles with this package's decoder only (they say so below)"
+  timeout 300 /usr/bin/python3 -m pip install --quiet --break-system-packages $pypi_missing >/dev/null 2>&1 \
+    || echo "note: could not install$pypi_missing from PyPI; the tests that need them say so below"
 fi
 # Each phase has a deadline, so a hang ends with a message naming what was killed instead of
 # spending CI's whole limit. A phase runs in the background and is waited for, so the traps

@@ -43,7 +43,7 @@ final class QuestionsTests {
             let point = try GeoPoint(latitude: anchor.latitude + Double.random(in: -jitter...jitter, using: &random),
                                      longitude: anchor.longitude + Double.random(in: -jitter...jitter, using: &random))
             let region = i % 4 == 0 ? Region(province: "서울특별시") : .anywhere
-            let got = index.check(point, region: region)
+            let got = try index.check(point, region: region)
             let expected = index.areas.indices.filter { p in
                 index.areas[p].kind == .nonsmoking && region.contains(index.areas[p])
                     && Geodesy.distance(point, index.areas[p].coordinate) <= FootprintPolicy.standard.radius(of: index.areas[p])
@@ -69,10 +69,10 @@ final class QuestionsTests {
         #expect(below < edge && edge < above)
         let exact = AreaIndex(areas: [zone], footprint: FootprintPolicy(minimumMeters: above, maximumMeters: above))
         #expect(exact.footprintRadius(of: 0) == above)
-        #expect(exact.check(point).inside)
+        #expect(try exact.check(point).inside)
         let smaller = AreaIndex(areas: [zone], footprint: FootprintPolicy(minimumMeters: below, maximumMeters: below))
         #expect(smaller.footprintRadius(of: 0) == below)
-        #expect(!smaller.check(point).inside)
+        #expect(!(try smaller.check(point).inside))
     }
 
     @Test func segmentDistanceAgreesWithSampling() throws {

@@ -54,8 +54,8 @@ import AreasTestTraits
                 #expect(try mapped.nearest(to: point, k: 3, kind: .smoking) == (try built.nearest(to: point, k: 3, kind: .smoking)))
                 let box = SyntheticPoints.box(around: point, fraction: 0.05)
                 #expect(try mapped.areas(in: box).map(\.position) == scan.search(intersecting: box).map(Int.init).sorted())
-                let check = mapped.check(point)
-                let expected = built.check(point)
+                let check = try mapped.check(point)
+                let expected = try built.check(point)
                 #expect(check.zones == expected.zones && check.nearestSmoking == expected.nearestSmoking)
             }
             // The footprints as drawn, and their words, served in place.
@@ -96,7 +96,7 @@ import AreasTestTraits
             positions += try index.areas(within: 500_000, of: point).map(\.position)
             positions += try index.areas(in: SyntheticPoints.korea).map(\.position)
             positions += try index.nearest(to: point, k: 5, kind: .smoking).map(\.position)
-            let check = index.check(point)
+            let check = try index.check(point)
             positions += check.zones.map(\.position) + (check.nearestSmoking.map { [$0.position] } ?? [])
             // A footprint's words are one of its record's own fields.
             for position in index.areas.indices {

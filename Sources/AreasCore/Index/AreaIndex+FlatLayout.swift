@@ -56,6 +56,7 @@ extension AreaIndex {
             band.tree.write(to: &writer)
         }
         writer.column(footprints.packed)
+        footprints.shapes.write(to: &writer)
     }
 
     /// Reads an index laid out by `write(to:)`, in place, checking every part (see
@@ -132,7 +133,10 @@ extension AreaIndex {
         if worded {
             let packed = try reader.column("the zones' footprints", of: ZoneFootprint.Packed.self, count: table.count)
             try Self.check(packed, of: table, maximum: maximum, bands: bands)
-            footprints = ZoneFootprints(bands: bands, packed: packed)
+            let shapes = try ShapeIndex(reading: &reader, maximumWidth: maximum) { owner in
+                owner < table.count && packed[owner].footprint?.basis == .shape
+            }
+            footprints = ZoneFootprints(bands: bands, shapes: shapes, packed: packed)
         } else {
             footprints = ZoneFootprints(table, policy: policy, served: { !groups.isMerged($0) && (applied.isEmpty || !applied.hides($0)) },
                                         nodeSize: tree.nodeSize)
@@ -151,7 +155,7 @@ extension AreaIndex {
                 if !code.isNone { throw FlatLayoutError("smoking area \(i) has a zone footprint") }
                 continue
             }
-            guard let footprint = code.footprint, footprint.radiusMeters <= maximum,
+            guard let footprint = code.footprint, footprint.radiusMeters <= (footprint.basis == .shape ? ZoneFootprint.Packed.maximumMeters : maximum),
                   code.words == 0 || table.fieldRange(of: i).contains(where: { table.fieldRefs[2 * $0 + 1] == code.words }) else {
                 throw FlatLayoutError("zone \(i)'s footprint (\(code.bits)) is not one this build writes")
             }

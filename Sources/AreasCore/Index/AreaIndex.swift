@@ -60,7 +60,7 @@ public struct AreaIndex: Sendable {
         final class Built: @unchecked Sendable {
             var tree = PackedRTree(entries: [])
             var treeMilliseconds = 0.0
-            var footprints = ZoneFootprints([], packed: Column(), nodeSize: 16)
+            var footprints = ZoneFootprints([], shapes: .empty, packed: Column(), nodeSize: 16)
             var smokingTree = PackedRTree(entries: [])
             var smokingPositions = Column<UInt32>()
             var regionNames: RegionNames?
@@ -232,28 +232,37 @@ public struct AreaIndex: Sendable {
     public struct Check: Sendable {
         /// Zones whose footprint holds the point, nearest centre first, ties by id.
         public var zones: [Match]
+        /// How far the point is from each zone's footprint's edge, in `zones`' order: the walk
+        /// to leave it.
+        public var edgeMeters: [Double]
         /// The nearest smoking area, if any.
         public var nearestSmoking: Match?
         public var inside: Bool { !zones.isEmpty }
     }
 
-    /// Is `point` inside any non-smoking zone's footprint (distance to its centre at most its
-    /// radius), and where is the nearest smoking area?
-    public func check(_ point: GeoPoint, region: Region = .anywhere) -> Check {
-        var zones: [Match] = []
+    /// The runs of shapes' edges one `check` may read (`ShapeIndex`): a thousand shapes of the
+    /// largest size a source may give.
+    public static let checkWorkLimit = 1_000 * ShapeLimits.maximumVertices / ShapeIndex.chunkLength
+
+    /// Is `point` inside any non-smoking zone's footprint (within a circle's radius of its
+    /// centre, or inside a shape's), and where is the nearest smoking area? Throws
+    /// `tooExpensive` when the shapes there have more edges than `workLimit` runs.
+    public func check(_ point: GeoPoint, region: Region = .anywhere, workLimit: Int = AreaIndex.checkWorkLimit) throws(GeoError) -> Check {
+        var found: [(match: Match, edge: Double)] = []
         let origin = DistanceOrigin(point)
         let region = regionNames.resolve(region)
         // Closures below see locals only: one that named `self` made a copy of the whole index
         // (two dozen retains and releases) on every check.
         let records = areas.records
-        footprints.forEach(holding: origin) { position, distance in
+        try footprints.forEach(holding: origin, workLimit: workLimit, coordinate: { records[$0].coordinate }) { position, distance, edge in
             if region.isAnywhere || region.admits(records[position]) {
-                zones.append(Match(position: position, distanceMeters: distance))
+                found.append((Match(position: position, distanceMeters: distance), edge))
             }
         }
-        zones.sort { ($0.distanceMeters ?? 0, $0.position) < ($1.distanceMeters ?? 0, $1.position) }
+        found.sort { ($0.match.distanceMeters ?? 0, $0.match.position) < ($1.match.distanceMeters ?? 0, $1.match.position) }
         // The nearest smoking area, from the same origin.
-        return Check(zones: zones, nearestSmoking: nearestSmoking(from: origin, k: 1, maxMeters: nil, region: region).first)
+        return Check(zones: found.map(\.match), edgeMeters: found.map(\.edge),
+                     nearestSmoking: nearestSmoking(from: origin, k: 1, maxMeters: nil, region: region).first)
     }
 
     static func classMask(of kind: AreaKind) -> UInt8 {

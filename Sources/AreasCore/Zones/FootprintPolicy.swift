@@ -21,7 +21,8 @@ public struct ZoneColumns: Sendable, Hashable {
 
 /// How a non-smoking zone's footprint is drawn from what its publisher states, first match wins:
 ///
-/// 1. `shape`: a geometry the source gives (the shape index's; not a circle).
+/// 1. `shape`: a geometry the source gives: a polygon, widened by a distance its words state; a
+///    line, a corridor of that distance (10 m when none) on both sides.
 /// 2. `stated`: the extent words state a distance. Measured from a facility's boundary or
 ///    building line, the facility's radius (a circle of its size; 0 without one) plus that
 ///    distance; from anything else (a stop, a sign, a gate), that distance.
@@ -95,21 +96,45 @@ public struct FootprintPolicy: Sendable, Hashable {
         columns[source] ?? ZoneColumns(extent: ZoneColumns.standardFile.extent, zoneType: ZoneColumns.standardFile.zoneType, size: nil)
     }
 
+    /// The footprint of a zone with `shape` at `position`: the shape itself, widened (a polygon)
+    /// or made a corridor (a line) by the distance its words state.
+    public func footprint(shape: Shape, at position: GeoPoint, words: String?) -> ZoneFootprint {
+        let stated = ExtentWords(words ?? "").statedMeters
+        let width = Swift.min(stated ?? (shape.kind == .line ? Self.corridorMeters : 0), maximumMeters)
+        var reach = 0.0
+        for ring in shape.rings { for vertex in ring { reach = Swift.max(reach, Geodesy.distance(position, vertex.point)) } }
+        var footprint = ZoneFootprint(basis: .shape, shape: shape.kind == .polygon ? .polygon : .corridor,
+                                      radiusMeters: Swift.min(reach + width, ZoneFootprint.Packed.maximumMeters))
+        footprint.widthMeters = width
+        footprint.clamped = (stated ?? 0) > maximumMeters
+        return footprint
+    }
+
+    /// A line's corridor when its words state no distance.
+    public static let corridorMeters = 10.0
+
     /// A zone's footprint from its published fields.
     public func footprint(of area: borrowing Area) -> ZoneFootprint {
         let columns = columns(of: area.source)
-        return footprint(words: columns.extent.flatMap(area.field), zoneType: columns.zoneType.flatMap(area.field),
-                         size: size(columns) { area.field($0) })
+        let words = columns.extent.flatMap(area.field)
+        if let text = area.field(ShapeText.fieldKey), let shape = ShapeText.decode(text) {
+            return footprint(shape: shape, at: area.coordinate, words: words)
+        }
+        return footprint(words: words, zoneType: columns.zoneType.flatMap(area.field), size: size(columns) { area.field($0) })
     }
 
-    /// The footprint of the zone at `position` in `table`, and the reference of its words.
-    public func footprint(of table: AreaTable, at position: Int) -> (footprint: ZoneFootprint, words: StringArena.Ref) {
+    /// The footprint of the zone at `position` in `table`, the reference of its words, and its
+    /// shape when its source gave one.
+    public func footprint(of table: AreaTable, at position: Int) -> (footprint: ZoneFootprint, words: StringArena.Ref, shape: Shape?) {
         let source = table.strings.string(table.records[position].source)
         let columns = columns(of: source)
         let words = columns.extent.flatMap { table.fieldRef($0, of: position) } ?? 0
+        if let ref = table.fieldRef(ShapeText.fieldKey, of: position), let shape = table.strings.withUTF8(ref, { ShapeText.decode($0) }) {
+            return (footprint(shape: shape, at: table.records[position].coordinate, words: table.strings.string(words)), words, shape)
+        }
         let footprint = footprint(words: table.strings.string(words), zoneType: columns.zoneType.flatMap { table.field($0, of: position) },
                                   size: size(columns) { table.field($0, of: position) })
-        return (footprint, words)
+        return (footprint, words, nil)
     }
 
     /// The radius the rule gives `area`, in meters.

@@ -44,8 +44,11 @@ public enum FootprintShape: UInt8, Sendable {
 public struct ZoneFootprint: Sendable, Equatable {
     public var basis: FootprintBasis
     public var shape: FootprintShape
-    /// A circle's radius around the zone's position, in meters, after clamping.
+    /// A circle's radius around the zone's position, in meters, after clamping; for a shape,
+    /// the reach from the zone's position to the footprint's farthest edge.
     public var radiusMeters: Double
+    /// A shape's widening (a polygon) or half-width (a corridor), in meters; 0 for a circle.
+    public var widthMeters = 0.0
     /// The route rule's circle: the route's direction is not published, so the circle holds
     /// more than the route does.
     public var approximate = false
@@ -75,9 +78,9 @@ extension ZoneFootprint {
     /// per record: the index keeps one for every record (zero for a smoking area), so an
     /// answer gives a zone's footprint without reading its fields or the rule again.
     ///
-    /// Bits 0–31 the words' reference, 32–55 the radius in centimeters, 56–58 the basis (0 for
-    /// none), 59–62 the flags. Circles only: a shape's outline is kept by the
-    /// shape index.
+    /// Bits 0–31 the words' reference, 32–55 the radius in centimeters (a shape's: the reach
+    /// from its position to its farthest edge), 56–58 the basis (0 for none), 59–62 the flags,
+    /// 63 a corridor (a shape's outline is kept by the shape index).
     public struct Packed: Sendable, Hashable, BitwiseCopyable {
         public var bits: UInt64
 
@@ -95,6 +98,7 @@ extension ZoneFootprint {
             if footprint.clamped { bits |= 1 << 60 }
             if footprint.wordsNotUnderstood { bits |= 1 << 61 }
             if footprint.sizeNotUnderstood { bits |= 1 << 62 }
+            if footprint.shape == .corridor { bits |= 1 << 63 }
             self.bits = bits
         }
 
@@ -109,8 +113,9 @@ extension ZoneFootprint {
         /// The footprint, nil for a record that has none (a smoking area) or whose bits this
         /// build does not write (a hostile file: `AreaIndex` checks them on reading).
         public var footprint: ZoneFootprint? {
-            guard bits >> 63 == 0, let basis = FootprintBasis(rawValue: UInt8((bits >> 56) & 0x7)) else { return nil }
-            return ZoneFootprint(basis: basis, shape: .circle, radiusMeters: radiusMeters,
+            guard let basis = FootprintBasis(rawValue: UInt8((bits >> 56) & 0x7)), bits >> 63 == 0 || basis == .shape else { return nil }
+            let shape: FootprintShape = basis != .shape ? .circle : bits >> 63 == 1 ? .corridor : .polygon
+            return ZoneFootprint(basis: basis, shape: shape, radiusMeters: radiusMeters,
                                  approximate: bits & (1 << 59) != 0, clamped: bits & (1 << 60) != 0,
                                  wordsNotUnderstood: bits & (1 << 61) != 0, sizeNotUnderstood: bits & (1 << 62) != 0)
         }

@@ -28,11 +28,15 @@ struct ZoneFootprints: Sendable {
     }
 
     let bands: [Band]
+    /// The zones whose source gave a shape: polygons and corridors, owned by table positions
+    /// (in ascending order).
+    let shapes: ShapeIndex
     /// Each record's footprint by its position in the table; `.none` for a smoking area.
     let packed: Column<ZoneFootprint.Packed>
 
-    init(bands: [Band], packed: Column<ZoneFootprint.Packed>) {
+    init(bands: [Band], shapes: ShapeIndex, packed: Column<ZoneFootprint.Packed>) {
         self.bands = bands
+        self.shapes = shapes
         self.packed = packed
     }
 
@@ -41,24 +45,31 @@ struct ZoneFootprints: Sendable {
     init(_ table: AreaTable, policy: FootprintPolicy, served: (Int) -> Bool, nodeSize: Int) {
         let records = table.records
         var zones: [(center: GeoPoint, zone: Zone)] = []
+        var shaped: [(owner: UInt32, shape: Shape, widthMeters: Double)] = []
         let packed = Column<ZoneFootprint.Packed>(unsafeUninitializedCount: records.count) { packed in
             for i in records.indices {
                 guard records[i].kind == .nonsmoking else {
                     packed[i] = .none
                     continue
                 }
-                let (footprint, words) = policy.footprint(of: table, at: i)
+                let (footprint, words, shape) = policy.footprint(of: table, at: i)
                 packed[i] = ZoneFootprint.Packed(footprint, words: words)
-                // The bands test the radius the answers state, to the centimeter.
-                if served(i) { zones.append((records[i].coordinate, Zone(radiusMeters: packed[i].radiusMeters, position: UInt32(i)))) }
+                guard served(i) else { continue }
+                if let shape {
+                    shaped.append((UInt32(i), shape, footprint.widthMeters))
+                } else {
+                    // The bands test the radius the answers state, to the centimeter.
+                    zones.append((records[i].coordinate, Zone(radiusMeters: packed[i].radiusMeters, position: UInt32(i))))
+                }
             }
         }
-        self.init(zones, packed: packed, nodeSize: nodeSize)
+        self.init(zones, shapes: ShapeIndex(shaped, nodeSize: nodeSize), packed: packed, nodeSize: nodeSize)
     }
 
     /// `zones` pairs each zone's centre with its radius and position.
-    init(_ zones: [(center: GeoPoint, zone: Zone)], packed: Column<ZoneFootprint.Packed>, nodeSize: Int) {
+    init(_ zones: [(center: GeoPoint, zone: Zone)], shapes: ShapeIndex, packed: Column<ZoneFootprint.Packed>, nodeSize: Int) {
         self.packed = packed
+        self.shapes = shapes
         guard !zones.isEmpty else {
             bands = []
             return
@@ -77,25 +88,37 @@ struct ZoneFootprints: Sendable {
         }
     }
 
-    /// Calls `visit` with the position of every zone whose footprint holds `origin`, and the
-    /// distance to its centre, in no particular order.
+    /// Calls `visit` with the position of every zone whose footprint holds `origin`, the
+    /// distance to its centre and the distance to its footprint's edge, in no particular order.
+    /// Throws `tooExpensive` when testing the shapes there would read more than `workLimit`
+    /// runs of their edges.
     @inline(__always)
-    func forEach(holding origin: DistanceOrigin, _ visit: (_ position: Int, _ distanceMeters: Double) -> Void) {
+    func forEach(holding origin: DistanceOrigin, workLimit: Int, coordinate: (Int) -> GeoPoint,
+                 _ visit: (_ position: Int, _ distanceMeters: Double, _ edgeMeters: Double) -> Void) throws(GeoError) {
         for band in bands {
             band.radii.withUnsafeBufferPointer { radii in
                 band.positions.withUnsafeBufferPointer { positions in
                     band.tree.forEach(within: band.widestMeters, of: origin, filter: AdmitAll()) { entry, distance in
-                        if distance <= radii[Int(entry)] { visit(Int(positions[Int(entry)]), distance) }
+                        let radius = radii[Int(entry)]
+                        if distance <= radius { visit(Int(positions[Int(entry)]), distance, radius - distance) }
                         return true
                     }
                 }
             }
         }
+        guard shapes.count > 0 else { return }
+        let point = origin.point
+        let finished = shapes.forEach(holding: point, workLimit: workLimit) { hit in
+            visit(hit.owner, Geodesy.distance(from: origin, to: coordinate(hit.owner)), hit.edgeMeters)
+        }
+        guard finished else {
+            throw .tooExpensive("the zones' shapes at this point have more edges than one request may read; ask elsewhere, or ask the operator to simplify the shapes")
+        }
     }
 
-    /// Bytes held by the trees, the zone lists and the packed footprints.
+    /// Bytes held by the trees, the zone lists, the shapes and the packed footprints.
     var byteCount: Int {
-        bands.reduce(packed.byteCount) { $0 + $1.tree.byteCount + $1.radii.byteCount + $1.positions.byteCount }
+        bands.reduce(packed.byteCount + shapes.byteCount) { $0 + $1.tree.byteCount + $1.radii.byteCount + $1.positions.byteCount }
     }
 }
 

@@ -123,11 +123,10 @@ enum Answers {
         state.index.areas.withBuffers { areas in
             writer.key(.zones)
             writer.beginArray()
-            for zone in check.zones {
+            for (zone, edge) in zip(check.zones, check.edgeMeters) {
                 area(zone.position, of: areas, index: state.index, distance: zone.distanceMeters, form: .listed, into: &writer)
-                let radius = state.index.footprintRadius(of: zone.position)
-                writer.key(.footprintMeters); writer.meters(radius)
-                writer.key(.edgeMeters); writer.meters(Swift.max(0, radius - (zone.distanceMeters ?? 0)))
+                writer.key(.footprintMeters); writer.meters(state.index.footprintRadius(of: zone.position))
+                writer.key(.edgeMeters); writer.meters(edge)
                 writer.endObject()
             }
             writer.endArray()

@@ -124,8 +124,11 @@ extension AreaService {
             try requireData(state)
             try Self.requireInside(view.bounds, point)
             let region = region.resolved(view.aliases)
-            let before = previous.map { state.index.check($0, region: region) }
-            Answers.check(state.index.check(point, region: region), from: point, before: before, state: state, into: &writer)
+            let before = try previous.map { previous throws(RequestError) in
+                try Self.run { () throws(GeoError) in try state.index.check(previous, region: region) }.get()
+            }
+            let check = try Self.run { () throws(GeoError) in try state.index.check(point, region: region) }.get()
+            Answers.check(check, from: point, before: before, state: state, into: &writer)
         case .clusters(let box, let zoom, let kind, let region):
             try requireData(state)
             let region = region.resolved(view.aliases)
