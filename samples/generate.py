@@ -332,6 +332,96 @@ with open(os.path.join(files, "dongjak-smoking.json"), "w", encoding="utf-8") as
     json.dump({"currentCount": len(dongjak_rows), "data": dongjak_rows}, f, ensure_ascii=False)
 expected["dongjak"] = dongjak.json()
 
+# 6. Seoul's park zones as GeoJSON: polygons (some with holes: a building or a pond left out),
+#    parks of two parts, school routes as lines, a few points, and features a reader must refuse
+#    (an unclosed ring, a ring that crosses itself, a ring of three positions, a longitude off
+#    the globe, a number past any double, no geometry, a "zone" around the whole country).
+import math
+grng = random.Random(20261202)
+parks, park_tally = [], Tally()
+
+
+def ring_around(lat, lon, count, low, high, clockwise=False):
+    ring = []
+    for i in range(count):
+        angle = (i + grng.uniform(0, 0.8)) / count * 2 * math.pi
+        r = grng.uniform(low, high)
+        ring.append([round(lon + r * math.cos(angle) / 88_000, 7), round(lat + r * math.sin(angle) / 111_000, 7)])
+    if clockwise: ring.reverse()
+    return ring + [ring[0]]
+
+
+def park(name, geometry, words, district="용산구"):
+    return {"type": "Feature", "geometry": geometry,
+            "properties": {"공원명": name, "금연구역범위상세": words, "시군구명": district,
+                           "소재지도로명주소": f"서울특별시 {district} 공원로 {grng.randint(1, 300)}", "면적": grng.randint(2_000, 90_000)}}
+
+
+centres = [(37.5326, 126.9905, "용산구"), (37.5735, 126.9790, "종로구"), (37.5172, 127.0473, "강남구"), (37.5663, 126.9019, "마포구")]
+for i in range(12):
+    lat, lon, district = centres[i % 4]
+    lat, lon = lat + grng.uniform(-0.01, 0.01), lon + grng.uniform(-0.012, 0.012)
+    rings = [ring_around(lat, lon, grng.randint(20, 120), 120, 250)]
+    if i % 3 == 0:  # a pond and a building left out
+        rings.append(ring_around(lat, lon + 50 / 88_000, 10, 15, 30, clockwise=True))
+        rings.append(ring_around(lat, lon - 50 / 88_000, 6, 10, 20, clockwise=True))
+    words = "공원전체" if i % 2 == 0 else "공원 경계로부터 10m 이내"
+    name = f"{district} 근린공원 {i + 1}"
+    parks.append(park(name, {"type": "Polygon", "coordinates": rings}, words, district))
+    park_tally.good(name)
+for i in range(2):
+    lat, lon, district = centres[i]
+    lat, lon = lat + 0.006, lon - 0.006
+    polygons = [[ring_around(lat, lon, 30, 60, 90)], [ring_around(lat + 0.003, lon + 0.003, 16, 40, 60)]]
+    name = f"{district} 어린이공원 {i + 1}"
+    parks.append(park(name, {"type": "MultiPolygon", "coordinates": polygons}, "어린이공원 전체", district))
+    park_tally.good(name)
+for i in range(4):
+    lat, lon, district = centres[i]
+    path, at = [], [lon - 0.004, lat - 0.003]
+    for _ in range(grng.randint(4, 12)):
+        at = [round(at[0] + grng.uniform(0, 0.0008), 7), round(at[1] + grng.uniform(0, 0.0006), 7)]
+        path.append(at)
+    name = f"{district} 초등학교 통학로 {i + 1}"
+    parks.append(park(name, {"type": "LineString", "coordinates": path}, "통학로 좌우 10m" if i % 2 == 0 else "", district))
+    park_tally.good(name)
+name = "용산구 초등학교 통학로 갈래"
+parks.append(park(name, {"type": "MultiLineString", "coordinates": [[[126.9810, 37.5290], [126.9822, 37.5299], [126.9830, 37.5311]],
+                                                                     [[126.9822, 37.5299], [126.9841, 37.5297]]]}, "통학로 좌우 5m"))
+park_tally.good(name)
+for i in range(3):
+    lat, lon, district = centres[i]
+    name = f"{district} 공원 흡연금지 안내판 {i + 1}"
+    parks.append(park(name, {"type": "Point", "coordinates": [round(lon + 0.002, 7), round(lat - 0.002, 7)]}, "안내판으로부터 10m 이내", district))
+    park_tally.good(name)
+name = "마포구 광장 금연구역"
+parks.append(park(name, {"type": "MultiPoint", "coordinates": [[126.9050, 37.5650], [126.9061, 37.5655]]}, "광장 전체", "마포구"))
+park_tally.good(name + " 1"); park_tally.good(name + " 2")
+unclosed = ring_around(37.55, 126.99, 12, 50, 80)[:-1]
+bowtie = [[126.990, 37.550], [126.992, 37.552], [126.992, 37.550], [126.990, 37.552], [126.990, 37.550]]
+bad = [
+    ({"type": "Polygon", "coordinates": [unclosed]}, "a ring that is not closed"),
+    ({"type": "Polygon", "coordinates": [bowtie]}, "a ring that crosses itself"),
+    ({"type": "Polygon", "coordinates": [[[126.99, 37.55], [126.991, 37.55], [126.99, 37.55]]]}, "a ring or line of too few positions"),
+    ({"type": "Point", "coordinates": [200.0, 37.5]}, "a coordinate off the globe"),
+    (None, "no usable geometry"),
+    ({"type": "Polygon", "coordinates": [[[124.5, 33.5], [131.5, 33.5], [131.5, 38.5], [124.5, 38.5], [124.5, 33.5]]]}, "a zone's shape wider than 20 km"),
+]
+for i, (geometry, reason) in enumerate(bad):
+    parks.append(park(f"잘못된 구역 {i + 1}", geometry, "공원전체"))
+    park_tally.bad(reason)
+grng.shuffle(parks)
+with open(os.path.join(files, "seoul-park-zones.geojson"), "w", encoding="utf-8") as f:
+    json.dump({"type": "FeatureCollection", "name": "서울시 공원 금연구역", "features": parks}, f, ensure_ascii=False)
+# A number past any double, written by hand: json.dump would not write it.
+with open(os.path.join(files, "seoul-park-zones.geojson"), "r+", encoding="utf-8") as f:
+    text = f.read()
+    text = text.replace('"features": [', '"features": [{"type": "Feature", "properties": {"공원명": "잘못된 구역 7"}, '
+                        '"geometry": {"type": "Point", "coordinates": [1e999, 37.5]}}, ', 1)
+    f.seek(0); f.write(text); f.truncate()
+park_tally.bad("a coordinate that is not a finite number")
+expected["seoul-parks"] = park_tally.json()
+
 with open(os.path.join(files, "expected.json"), "w", encoding="utf-8") as f:
     json.dump(expected, f, ensure_ascii=False, indent=1, sort_keys=True)
 

@@ -52,6 +52,8 @@ public struct AnswerKey: Sendable, Equatable {
     @inlinable public static var basis: AnswerKey { AnswerKey("basis") }
     @inlinable public static var shape: AnswerKey { AnswerKey("shape") }
     @inlinable public static var radiusMeters: AnswerKey { AnswerKey("radiusMeters") }
+    @inlinable public static var widthMeters: AnswerKey { AnswerKey("widthMeters") }
+    @inlinable public static var geometry: AnswerKey { AnswerKey("geometry") }
     @inlinable public static var approximate: AnswerKey { AnswerKey("approximate") }
     @inlinable public static var words: AnswerKey { AnswerKey("words") }
     @inlinable public static var clamped: AnswerKey { AnswerKey("clamped") }

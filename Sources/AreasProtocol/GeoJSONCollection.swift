@@ -1,3 +1,5 @@
+import AreasCore
+
 /// A query's answer as a GeoJSON FeatureCollection (RFC 7946): one Point feature an area, at its
 /// real position, with the area's other members as properties, in the answer's order, as
 /// `AreaSchema` keeps them. The daemon's HTTP front door writes the collection straight from
@@ -37,6 +39,43 @@ public enum GeoJSONCollection {
         writer.endArray()
         writer.endObject()
         writer.key("properties")
+    }
+
+    /// A shape as a GeoJSON geometry: a Polygon or MultiPolygon (rings closed, as GeoJSON
+    /// writes them), a LineString or MultiLineString.
+    public static func geometry(_ shape: Shape, into writer: inout JSONWriter) {
+        func positions(_ vertices: [ShapeVertex]) {
+            for vertex in vertices {
+                writer.beginArray()
+                writer.number(Double(vertex.longitude) / ShapeVertex.perDegree)
+                writer.number(Double(vertex.latitude) / ShapeVertex.perDegree)
+                writer.endArray()
+            }
+        }
+        func ring(_ vertices: [ShapeVertex], closed: Bool) {
+            writer.beginArray()
+            positions(closed ? vertices + vertices.prefix(1) : vertices)
+            writer.endArray()
+        }
+        let polygon = shape.kind == .polygon
+        let single = shape.parts.count == 1
+        writer.beginObject()
+        writer.key("type"); writer.string(polygon ? (single ? "Polygon" : "MultiPolygon") : (single ? "LineString" : "MultiLineString"))
+        writer.key("coordinates")
+        writer.beginArray()
+        for part in shape.parts {
+            if polygon {
+                if !single { writer.beginArray() }
+                for vertices in part { ring(vertices, closed: true) }
+                if !single { writer.endArray() }
+            } else if single {
+                for vertices in part { positions(vertices) }
+            } else {
+                for vertices in part { ring(vertices, closed: false) }
+            }
+        }
+        writer.endArray()
+        writer.endObject()
     }
 
     public static func endFeature(into writer: inout JSONWriter) {

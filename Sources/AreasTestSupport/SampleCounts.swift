@@ -22,8 +22,8 @@ package enum SampleCounts {
         return decoded
     }()
 
-    /// The district files the samples hold (the sample config's CSV and JSON-rows sources).
-    package static let districtFileCount = 5
+    /// The district files the samples hold (the sample config's CSV, JSON-rows and GeoJSON sources).
+    package static let districtFileCount = 6
 
     package struct DistrictFile: Decodable, Sendable {
         package var accepted: Int
@@ -36,7 +36,7 @@ package enum SampleCounts {
     }
 
     /// The sample config's sources, in its order.
-    package static let sourceNames = ["nonsmoking-zones", "yongsan", "anyang", "ulsan-bukgu", "seocho", "gangbuk", "eunpyeong", "daegu-standard", "dongjak"]
+    package static let sourceNames = ["nonsmoking-zones", "yongsan", "anyang", "ulsan-bukgu", "seocho", "gangbuk", "eunpyeong", "daegu-standard", "dongjak", "seoul-parks"]
 
     /// Areas the sample config serves.
     package static let total = nonSmokingZones + yongsan + anyang + ulsanBukgu + districtFiles.values.reduce(0) { $0 + $1.accepted }

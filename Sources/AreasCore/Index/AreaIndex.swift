@@ -140,7 +140,9 @@ public struct AreaIndex: Sendable {
     /// reference of its extent words; nil for a smoking area.
     public func footprint(of position: Int) -> (footprint: ZoneFootprint, words: StringArena.Ref)? {
         let packed = footprints.packed[position]
-        return packed.footprint.map { ($0, packed.words) }
+        guard var footprint = packed.footprint else { return nil }
+        if footprint.basis == .shape { footprint.widthMeters = footprintPolicy.width(of: footprint.shape, words: areas.strings.string(packed.words)) }
+        return (footprint, packed.words)
     }
 
     /// The footprint radius of the zone at `position` in `areas`, in meters.

@@ -99,15 +99,21 @@ public struct FootprintPolicy: Sendable, Hashable {
     /// The footprint of a zone with `shape` at `position`: the shape itself, widened (a polygon)
     /// or made a corridor (a line) by the distance its words state.
     public func footprint(shape: Shape, at position: GeoPoint, words: String?) -> ZoneFootprint {
-        let stated = ExtentWords(words ?? "").statedMeters
-        let width = Swift.min(stated ?? (shape.kind == .line ? Self.corridorMeters : 0), maximumMeters)
+        let width = width(of: shape.kind == .polygon ? .polygon : .corridor, words: words)
         var reach = 0.0
         for ring in shape.rings { for vertex in ring { reach = Swift.max(reach, Geodesy.distance(position, vertex.point)) } }
         var footprint = ZoneFootprint(basis: .shape, shape: shape.kind == .polygon ? .polygon : .corridor,
                                       radiusMeters: Swift.min(reach + width, ZoneFootprint.Packed.maximumMeters))
         footprint.widthMeters = width
-        footprint.clamped = (stated ?? 0) > maximumMeters
+        footprint.clamped = (ExtentWords(words ?? "").statedMeters ?? 0) > maximumMeters
         return footprint
+    }
+
+    /// How far a shape's footprint reaches past its outline: the distance its words state (a
+    /// polygon's widening, a corridor's half-width), a corridor's default without one.
+    public func width(of shape: FootprintShape, words: String?) -> Double {
+        let stated = ExtentWords(words ?? "").statedMeters
+        return Swift.min(stated ?? (shape == .corridor ? Self.corridorMeters : 0), maximumMeters)
     }
 
     /// A line's corridor when its words state no distance.

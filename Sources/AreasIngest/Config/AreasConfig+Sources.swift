@@ -59,7 +59,8 @@ extension AreasConfig {
         switch (format, s.fields) {
         case (_, let mapping?):
             guard let n = mapping.name, !n.isEmpty else { throw missing("fields.name") }
-            let needsPosition = geocode == nil
+            // A GeoJSON feature's position is its geometry.
+            let needsPosition = geocode == nil && format != .geojson
             guard mapping.latitude.map({ !$0.isEmpty }) ?? !needsPosition else { throw missing("fields.latitude") }
             guard mapping.longitude.map({ !$0.isEmpty }) ?? !needsPosition else { throw missing("fields.longitude") }
             guard (mapping.latitude == nil) == (mapping.longitude == nil) else {
@@ -74,8 +75,14 @@ extension AreasConfig {
                 extent: mapping.extent, zoneType: mapping.zoneType, size: mapping.size)
         case (.dataGoKrXML, nil):
             fields = .dataGoKrStandard
+        case (.geojson, nil):
+            throw problem("fields", "missing: map at least name (a member of the features' properties)")
         case (_, nil):
             throw problem("fields", "missing: district data sets name their columns differently; map name, latitude and longitude")
+        }
+        if format == .geojson {
+            fields.latitude = GeoJSONDecoder.positionKey
+            fields.longitude = GeoJSONDecoder.positionKey
         }
         fields.name = fields.name.trimmed
         if fields.name.contains("{") || fields.name.contains("}") {
@@ -171,6 +178,7 @@ extension FieldMapping {
          ("lotAddress", lotAddress), ("province", province), ("district", district), ("referenceDate", referenceDate),
          ("extent", extent), ("zoneType", zoneType), ("size", size)]
             .compactMap { key, column in column.map { (key, $0) } }
+            .filter { $0.1.utf8.first != 1 }  // a GeoJSON feature's position, which no one writes
     }
 
     /// Every column name trimmed and its runs of white space made one space.

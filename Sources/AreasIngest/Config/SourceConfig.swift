@@ -10,9 +10,11 @@ package enum SourceFormat: String, Sendable, CaseIterable {
     case csv
     /// A JSON file of row objects, read whole.
     case jsonRows = "json-rows"
+    /// A GeoJSON FeatureCollection file: points, polygons and lines with their properties.
+    case geojson
 
     /// Whether the whole data set is one file rather than numbered pages.
-    package var isSingleFile: Bool { self == .csv || self == .jsonRows }
+    package var isSingleFile: Bool { self == .csv || self == .jsonRows || self == .geojson }
 }
 
 /// Which upstream columns hold the values every area needs.
@@ -126,6 +128,7 @@ package struct SourceConfig: Sendable, Equatable {
         case .odcloudJSON: return OdcloudJSONDecoder()
         case .csv: return CSVDecoder(encoding: encoding, hasHeader: hasHeader, delimiter: delimiter)
         case .jsonRows: return JSONRowsDecoder(encoding: encoding)
+        case .geojson: return GeoJSONDecoder()
         }
     }
 

@@ -28,6 +28,16 @@ package struct RecordValidator: Sendable {
         /// The geocoder could not be asked (down, refusing the key, or this refresh's budget
         /// spent) and has never placed the row before.
         case geocoderUnavailable = "geocoder unavailable"
+        // A GeoJSON feature's geometry (`GeoJSONDecoder`).
+        case noGeometry = "no usable geometry"
+        case notFinite = "a coordinate that is not a finite number"
+        case outsideTheGlobe = "a coordinate off the globe"
+        case ringNotClosed = "a ring that is not closed"
+        case tooFewPositions = "a ring or line of too few positions"
+        case tooManyVertices = "more than 100000 vertices"
+        case crossesItself = "a ring that crosses itself"
+        case tooComplexToCheck = "a ring too complex to check"
+        case tooWide = "a zone's shape wider than 20 km"
     }
 
     /// A row with a name but no usable position, for a source that geocodes such rows.
@@ -57,8 +67,15 @@ package struct RecordValidator: Sendable {
     package func validate(_ fields: [Field]) -> Outcome {
         let mapping = source.fields
         func value(_ key: String?) -> String { Self.cell(key, of: fields) }
+        if let reason = fields.last(where: { $0.key == GeoJSONDecoder.rejectionKey }).flatMap({ Rejection(rawValue: $0.value) }) {
+            return .rejected(reason)
+        }
         let name = nameTemplate.map { $0.render(value) } ?? value(mapping.name)
         guard !name.isEmpty else { return .rejected(.missingName) }
+        if let shape = fields.last(where: { $0.key == ShapeText.fieldKey }).flatMap({ ShapeText.decode($0.value) }),
+           source.kind == .nonsmoking, Self.isTooWide(shape) {
+            return .rejected(.tooWide)
+        }
         switch Self.position(of: fields, mapping, in: bounds) {
         case .success(let (coordinate, repaired)):
             return .accepted(area(name: name, coordinate: coordinate, fields: fields, geocoded: false), repaired: repaired)
@@ -113,11 +130,31 @@ package struct RecordValidator: Sendable {
     package static let maximumFields = 256
 
     /// `fields` as a record keeps them: at most `maximumFields`, each value cut to
-    /// `maximumFieldBytes` (at a character's end, with "…").
+    /// `maximumFieldBytes` (at a character's end, with "…"); its shape whole (bounded by
+    /// `ShapeLimits`), and not the position a decoder read from it.
     static func kept(_ fields: [Field]) -> [Field] {
-        let few = fields.count > maximumFields ? Array(fields.prefix(maximumFields)) : fields
-        guard few.contains(where: { $0.value.utf8.count > maximumFieldBytes || $0.key.utf8.count > maximumFieldBytes }) else { return few }
-        return few.map { Field(cut($0.key), cut($0.value)) }
+        var fields = fields
+        var shape: Field?
+        if fields.contains(where: { $0.key.utf8.first == 1 }) {
+            shape = fields.last { $0.key == ShapeText.fieldKey }
+            fields.removeAll { $0.key.utf8.first == 1 }
+        }
+        var few = fields.count > maximumFields ? Array(fields.prefix(maximumFields)) : fields
+        if few.contains(where: { $0.value.utf8.count > maximumFieldBytes || $0.key.utf8.count > maximumFieldBytes }) {
+            few = few.map { Field(cut($0.key), cut($0.value)) }
+        }
+        return few + (shape.map { [$0] } ?? [])
+    }
+
+    /// A zone's shape wider than any facility: a polygon around a district or the whole country
+    /// is no zone a person can be told they are in.
+    static let widestZoneMeters = 20_000.0
+
+    static func isTooWide(_ shape: Shape) -> Bool {
+        let box = shape.box
+        let south = GeoPoint(uncheckedLatitude: box.south, longitude: box.west)
+        return Geodesy.distance(south, GeoPoint(uncheckedLatitude: box.north, longitude: box.west)) > widestZoneMeters
+            || Geodesy.distance(south, GeoPoint(uncheckedLatitude: box.south, longitude: box.east)) > widestZoneMeters
     }
 
     static func cut(_ text: String) -> String {

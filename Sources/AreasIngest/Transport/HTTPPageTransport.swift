@@ -24,7 +24,7 @@ package struct HTTPPageTransport: PageTransport {
             parameters = [("pageNo", "\(page)"), ("numOfRows", "\(size)"), ("type", "xml")]
         case .odcloudJSON:
             parameters = [("page", "\(page)"), ("perPage", "\(size)"), ("returnType", "JSON")]
-        case .csv, .jsonRows:
+        case .csv, .jsonRows, .geojson:
             break
         }
         if let serviceKey { parameters.insert(("serviceKey", serviceKey), at: 0) }

@@ -197,7 +197,15 @@ enum Answers {
             for source in sources { writer.string(utf8: areas.utf8(source)) }
             writer.endArray()
         }
-        if let (footprint, words) = index.footprint(of: position) { self.footprint(footprint, words: areas.utf8(words), into: &writer) }
+        if let (footprint, words) = index.footprint(of: position) {
+            var shape: Shape?
+            if footprint.basis == .shape {
+                areas.forEachField(of: position) { key, value in
+                    if ShapeText.isAdded(key), shape == nil { shape = ShapeText.decode(value) }
+                }
+            }
+            self.footprint(footprint, words: areas.utf8(words), shape: shape, into: &writer)
+        }
         if detailed {
             writer.key(.province); writer.string(utf8: areas.utf8(area.province))
             writer.key(.roadAddress); writer.string(utf8: areas.utf8(area.roadAddress))
@@ -205,6 +213,7 @@ enum Answers {
             writer.key(.fields)
             writer.beginObject()
             areas.forEachField(of: position) { key, value in
+                guard !ShapeText.isAdded(key) else { return }
                 writer.string(utf8: key)
                 writer.colon()
                 writer.string(utf8: value)
@@ -218,13 +227,19 @@ enum Answers {
     }
 
     /// `"footprint": {"basis", "shape", "radiusMeters", "approximate", "words"}`: the zone's
-    /// footprint and what in its record it rests on.
-    static func footprint(_ footprint: ZoneFootprint, words: UnsafeBufferPointer<UInt8>, into writer: inout JSONWriter) {
+    /// footprint and what in its record it rests on; a shape's adds its `widthMeters` and its
+    /// `geometry` (GeoJSON), for drawing it.
+    static func footprint(_ footprint: ZoneFootprint, words: UnsafeBufferPointer<UInt8>, shape: Shape?, into writer: inout JSONWriter) {
         writer.key(.footprint)
         writer.beginObject()
         writer.key(.basis); writer.string(footprint.basis.name)
         writer.key(.shape); writer.string(footprint.shape.name)
         if footprint.shape == .circle { writer.key(.radiusMeters); writer.meters(footprint.radiusMeters) }
+        if let shape {
+            writer.key(.widthMeters); writer.meters(footprint.widthMeters)
+            writer.key(.geometry)
+            GeoJSONCollection.geometry(shape, into: &writer)
+        }
         if footprint.approximate { writer.key(.approximate); writer.bool(true) }
         if footprint.clamped { writer.key(.clamped); writer.bool(true) }
         if !words.isEmpty { writer.key(.words); writer.string(utf8: words) }
@@ -246,6 +261,7 @@ enum Answers {
         writer.key(.fields)
         writer.beginArray()
         areas.forEachField(of: position) { key, value in
+            guard !ShapeText.isAdded(key) else { return }
             writer.beginArray()
             writer.string(utf8: key)
             writer.string(utf8: value)

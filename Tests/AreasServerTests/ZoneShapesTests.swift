@@ -1,0 +1,146 @@
+import AreasCore
+import AreasProtocol
+import AreasTestSupport
+import Foundation
+import Testing
+import AreasTestTraits
+
+/// The samples' GeoJSON park zones served by a real daemon: `check` at hundreds of points around
+/// them against shapely reading the same file on its own (polygons with holes, parks of two
+/// parts, polygons widened by the 10 m their words state, school routes' corridors), the
+/// features it must refuse counted by reason, and `get` giving the shape back as GeoJSON.
+@Suite(.offThePool, .tags(.endToEnd), .timeLimit(.minutes(5)))
+struct ZoneShapesTests {
+    static let file = "samples/district-files/seoul-park-zones.geojson"
+
+    @Test(.enabled(if: ShapelyOracle.available, "shapely from PyPI (Tests/run.sh installs it)"))
+    func checkAgreesWithShapelyOnTheSampleFile() throws {
+        let daemon = try SampleDaemon()
+        defer { daemon.stop() }
+        // Points around every vertex-bearing feature, from the file as Foundation reads it.
+        // (Foundation refuses the planted 1e999, which only a refused feature has.)
+        let text = String(decoding: try Fixtures.bytes(Self.file), as: UTF8.self).replacingOccurrences(of: "1e999", with: "0")
+        let collection = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        let features = try #require(collection["features"] as? [[String: Any]])
+        var random = SplitMix64(seed: 44)
+        var points: [GeoPoint] = []
+        for feature in features {
+            guard let geometry = feature["geometry"] as? [String: Any], let type = geometry["type"] as? String,
+                  ["Polygon", "MultiPolygon", "LineString", "MultiLineString"].contains(type) else { continue }
+            let flat = "\(geometry["coordinates"] ?? "")".split { !"0123456789.-".contains($0) }.compactMap { Double($0) }
+            guard flat.count >= 2, (124...132).contains(flat[0]) else { continue }
+            for _ in 0..<30 {
+                let i = 2 * Int.random(in: 0..<(flat.count / 2), using: &random)
+                points.append(GeoPoint(uncheckedLatitude: flat[i + 1] + Double.random(in: -0.0015...0.0015, using: &random),
+                                       longitude: flat[i] + Double.random(in: -0.002...0.002, using: &random)))
+            }
+        }
+        try #require(points.count > 300)
+        let script = #"""
+            import json, math, sys
+            from shapely.geometry import shape, Point
+            from shapely.ops import transform
+            data = json.load(open(sys.argv[1]))
+            points = json.load(open(sys.argv[2]))
+            R = 6371008.8
+            zones = []
+            for f in data["features"]:
+                g = f.get("geometry")
+                if not g or g["type"] not in ("Polygon", "MultiPolygon", "LineString", "MultiLineString"): continue
+                # The features planted to be refused (an unclosed ring shapely would close).
+                if f["properties"]["공원명"].startswith("잘못된"): continue
+                try:
+                    s = shape(g)
+                except Exception:
+                    continue
+                if not s.is_valid or s.bounds[2] - s.bounds[0] > 0.2: continue
+                words = f["properties"].get("금연구역범위상세", "")
+                width = 10.0 if "10m" in words else 5.0 if "5m" in words else (10.0 if "Line" in g["type"] else 0.0)
+                zones.append((f["properties"]["공원명"], "Line" in g["type"], width, s))
+            out = []
+            for lon, lat in points:
+                k = R * math.pi / 180
+                c = math.cos(lat * math.pi / 180)
+                plane = lambda x, y, z=None: ((x - lon) * c * k, (y - lat) * k)
+                inside, near = [], False
+                for name, line, width, s in zones:
+                    if s.bounds[0] - 0.003 > lon or s.bounds[2] + 0.003 < lon or s.bounds[1] - 0.003 > lat or s.bounds[3] + 0.003 < lat: continue
+                    local = transform(plane, s)
+                    edge = local.distance(Point(0, 0)) if line else local.boundary.distance(Point(0, 0))
+                    if abs(edge - width) < 0.001 or edge < 0.001: near = True
+                    if (not line and s.covers(Point(lon, lat))) or edge <= width: inside.append(name)
+                out.append({"inside": sorted(inside), "nearEdge": near})
+            print(json.dumps(out, ensure_ascii=False))
+            """#
+        let folder = daemon.folder
+        try JSONSerialization.data(withJSONObject: points.map { [$0.longitude, $0.latitude] }).write(to: URL(fileURLWithPath: folder + "/points.json"))
+        let run = try Binaries.run("/usr/bin/python3", ["-c", script, Fixtures.path(Self.file), folder + "/points.json"], seconds: 120)
+        try #require(run.status == 0, "\(run.stderr)")
+        let verdicts = try JSONParser.parse(Array(run.stdout.utf8)).array
+        try #require(verdicts.count == points.count)
+        var insideSeen = 0, outsideSeen = 0
+        for (point, verdict) in zip(points, verdicts) where verdict["nearEdge"]?.bool != true {
+            let answer = try #require(DaemonQuestions.ask(daemon.socket, Request.check(point: point, region: Region())))
+            let zones = answer["zones"]?.array ?? []
+            // Shapes only: the file's points are circles, which shapely is not asked about.
+            let mine = zones.filter { $0["source"]?.string == "seoul-parks" && $0["footprint"]?["basis"]?.string == "shape" }
+            let names = mine.compactMap { $0["name"]?.string }.sorted()
+            let expected = (verdict["inside"]?.array ?? []).compactMap(\.string)
+            #expect(names == expected, "at \(point.latitude), \(point.longitude)")
+            if expected.isEmpty { outsideSeen += 1 } else { insideSeen += 1 }
+            for zone in mine {
+                let edge = zone["edgeMeters"]?.double ?? -1
+                #expect(edge >= 0 && edge <= (zone["footprintMeters"]?.double ?? 0) + 0.01, "edge \(edge) of \(zone["name"]?.string ?? "")")
+            }
+        }
+        #expect(insideSeen > 100 && outsideSeen > 100, "inside \(insideSeen), outside \(outsideSeen)")
+    }
+
+    @Test func refusedFeaturesAreCountedAndShapesComeBackAsGeoJSON() throws {
+        let daemon = try SampleDaemon()
+        defer { daemon.stop() }
+        let sources = try #require(DaemonQuestions.ask(daemon.socket, #"{"op":"sources"}"#)?["sources"]?.array)
+        let parks = try #require(sources.first { $0["name"]?.string == "seoul-parks" })
+        let planted = try #require(SampleCounts.districtFiles["seoul-parks"])
+        #expect(parks["accepted"]?.double == Double(planted.accepted))
+        for (reason, count) in planted.rejected {
+            #expect(parks["rejected"]?[reason]?.double == Double(count), "\(reason)")
+        }
+        #expect((parks["footprints"]?["shape"]?.double ?? 0) >= 19)
+        // A park with holes: `get` gives its polygon with every ring, closed, and the record's
+        // published fields without the shape's own text.
+        let all = try #require(DaemonQuestions.ask(daemon.socket, #"{"op":"bbox","south":37.4,"west":126.8,"north":37.7,"east":127.2,"kind":"nonsmoking"}"#))
+        let withHoles = (all["areas"]?.array ?? []).filter {
+            $0["source"]?.string == "seoul-parks" && ($0["footprint"]?["geometry"]?["coordinates"]?.array.count ?? 0) == 3
+        }
+        #expect(withHoles.count >= 3, "four parks have two holes each")
+        let park = try #require(withHoles.first)
+        let id = try #require(park["id"]?.string)
+        let detail = try #require(DaemonQuestions.ask(daemon.socket, Request.get(id: id))?["areas"]?.array.first)
+        #expect(detail["footprint"] == park["footprint"])
+        #expect(detail["fields"]?["공원명"]?.string == park["name"]?.string)
+        if case .object(let members)? = detail["fields"] { #expect(!members.contains { $0.0.hasPrefix("\u{1}") }) }
+        for ring in park["footprint"]?["geometry"]?["coordinates"]?.array ?? [] {
+            let positions = ring.array
+            #expect(positions.count >= 4 && positions.first == positions.last)
+        }
+        // Its served position is inside it: check there names it.
+        let (lat, lon) = (try #require(park["lat"]?.double), try #require(park["lon"]?.double))
+        let at = try GeoPoint(latitude: lat, longitude: lon)
+        let check = try #require(DaemonQuestions.ask(daemon.socket, Request.check(point: at, region: Region())))
+        #expect((check["zones"]?.array ?? []).contains { $0["id"] == park["id"] })
+    }
+}
+
+/// Whether shapely (PyPI) is there to be asked.
+enum ShapelyOracle {
+    static let available: Bool = {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = ["-c", "import shapely"]
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }()
+}
