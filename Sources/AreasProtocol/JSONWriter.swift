@@ -147,6 +147,17 @@ public struct JSONWriter: ~Copyable {
         needsComma = false
     }
 
+    /// A constant that needs no escaping (a member's fixed value, such as a footprint's basis),
+    /// copied as it is.
+    public mutating func string(constant value: StaticString) {
+        separate()
+        reserve(value.utf8CodeUnitCount + 2)
+        put(UInt8(ascii: "\""))
+        put(UnsafeBufferPointer(start: value.utf8Start, count: value.utf8CodeUnitCount))
+        put(UInt8(ascii: "\""))
+        needsComma = true
+    }
+
     public mutating func string(_ value: String) {
         var value = value
         value.withUTF8 { string(utf8: $0) }

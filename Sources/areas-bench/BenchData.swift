@@ -19,12 +19,16 @@ enum BenchData {
     /// members added to the config; returns the config's path.
     static func writeDaemonFiles(areas: [Area], directory: String, maxConnections: Int = 4096, extra: String = "") throws -> String {
         try FileManager.default.createDirectory(atPath: directory + "/empty", withIntermediateDirectories: true)
-        try SnapshotFile.write(Catalog(areas: areas, fetchedAt: ["bench": Date().timeIntervalSince1970]), to: directory + "/areas.snapshot")
         let config = """
             {"snapshot":"\(directory)/areas.snapshot","refreshIntervalSeconds":1e9,"maxConnections":\(maxConnections),\(extra.isEmpty ? "" : extra + ",")
              "sources":[{"name":"bench","kind":"nonsmoking","format":"data-go-kr-xml","pages":"\(directory)/empty"}]}
             """
         try config.write(toFile: directory + "/areasd.json", atomically: true, encoding: .utf8)
+        // Indexed as the daemon is configured to index it, so that it serves the file in place
+        // at once, as it serves a snapshot it wrote itself.
+        let loaded = try AreasConfig.load(path: directory + "/areasd.json")
+        let catalog = Catalog(areas: areas, fetchedAt: ["bench": Date().timeIntervalSince1970])
+        _ = try SnapshotFile.writeMapped(catalog, index: catalog.index(footprint: loaded.footprint), to: directory + "/areas.snapshot")
         return directory + "/areasd.json"
     }
 

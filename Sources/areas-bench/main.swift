@@ -6,6 +6,7 @@ let usage = """
            areas-bench ingest [--zones N] [--snapshot-areas N] [--decode-only | --files-only [--csv-rows N]]
            areas-bench merge [--records 85000,1000000] [--runs 2] [--one-point 50000]
            areas-bench maps [--points 80000,1000000]
+           areas-bench shapes [--zones 100000] [--queries 20000]
            areas-bench discover [--rows 100000] [--runs 3]
            areas-bench metrics [--sources 1000,3000,10000] [--scrapes 5]
            areas-bench expensive [--points N] [--only NAME]
@@ -49,6 +50,8 @@ do {
         try FaultsBenchmark(arguments: &arguments).run()
     case "maps":
         try MapBenchmark(arguments: &arguments).run()
+    case "shapes":
+        try ShapeBenchmark(arguments: &arguments).run()
     case "merge":
         try MergeBenchmark(arguments: &arguments).run()
     case "discover":

@@ -27,6 +27,7 @@ struct SourceDiscoveryTests {
         Shape(file: "samples/district-files/eunpyeong-smoking-addresses.csv", name: "eunpyeong"),
         Shape(file: "samples/district-files/standard-nonsmoking-daegu.csv", name: "daegu-standard"),
         Shape(file: "samples/district-files/dongjak-smoking.json", name: "dongjak"),
+        Shape(file: "samples/district-files/seoul-park-zones.geojson", name: "seoul-parks"),
         Shape(file: "samples/discovery/dobong-noheader.csv", name: "dobong"),
         Shape(file: "samples/discovery/songpa-xy.csv", name: "songpa"),
         Shape(file: "samples/discovery/haeundae-one-cell.csv", name: "haeundae"),

@@ -61,6 +61,13 @@ import AreasTestTraits
             #expect(ids.count + clustered == expected[kind]?.count ?? 0, "\(kind) at zoom \(zoom)")
             #expect(Set(ids).isSubset(of: Set(expected[kind] ?? [])))
             #expect(features.allSatisfy { $0.properties["id"] == nil ? $0.properties["name"] == nil : $0.properties["kind"] == .string(kind) })
+            // Each zone carries its footprint's basis and radius; a smoking area none.
+            #expect(features.allSatisfy { feature in
+                guard feature.properties["id"] != nil else { return true }
+                guard kind == "nonsmoking" else { return feature.properties["footprint"] == nil }
+                guard case .string(let basis)? = feature.properties["footprint"], case .integer(let meters)? = feature.properties["footprintMeters"] else { return false }
+                return ["shape", "stated", "route", "size", "default"].contains(basis) && meters >= 5
+            })
             if zoom >= 18 {
                 let pixels = Array((byPixel[kind] ?? [:]).values)
                 #expect(Set(ids) == Set(pixels.filter { $0.count == 1 }.flatMap { $0 }))

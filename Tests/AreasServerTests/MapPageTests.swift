@@ -53,7 +53,11 @@ import AreasTestTraits
     func thePageShowsWhatTheDaemonAnswers() throws {
         let (daemon, address) = try SampleDaemon.withHTTP()
         defer { daemon.stop() }
-        let run = try Binaries.run("/usr/bin/python3", [Fixtures.path("Tests/Browser/map_page.py"), "http://\(address)", daemon.folder], seconds: 180)
+        // A park of the samples' GeoJSON, where footprints are drawn at zoom 17.
+        let parks = try JSONParser.parse(try HTTPTestClient(address).get("/v1/bbox?south=37.4&west=126.8&north=37.7&east=127.2&kind=nonsmoking").body)
+        let park = try #require(parks["areas"]?.array.first { $0["footprint"]?["shape"]?.string == "polygon" })
+        let parkAt = "\(park["lat"]?.double ?? 0),\(park["lon"]?.double ?? 0)"
+        let run = try Binaries.run("/usr/bin/python3", [Fixtures.path("Tests/Browser/map_page.py"), "http://\(address)", daemon.folder, parkAt], seconds: 180)
         #expect(run.status == 0, "\(run.stderr)")
         let seen = try JSONParser.parse(Array(run.stdout.utf8))
         #expect(seen["console"]?.array.isEmpty == true, "console: \(seen["console"] ?? .null)")
@@ -80,6 +84,16 @@ import AreasTestTraits
         let check = try JSONParser.parse(try HTTPTestClient(address).get("/v1/check?lat=\(at[0])&lon=\(at[1])").body)
         let summary = try #require(check["summary"]?.string)
         #expect(seen["check"]?.string?.contains(summary) == true, "\(seen["check"] ?? .null)")
+
+        // At zoom 17 every zone the page lists has its footprint drawn, the park's polygon among
+        // them; below zoom 16 none is.
+        let deep = try #require(seen["deep"])
+        let deepAnswer = try Self.clusters(address, try #require(deep["view"]))
+        let withFootprints = (deepAnswer["areas"]?.array ?? []).filter { $0["footprint"] != nil }
+        #expect(deep["shown"]?["footprints"]?.double == Double(withFootprints.count) && !withFootprints.isEmpty, "\(deep)")
+        #expect((deep["footprintShapes"]?.double ?? 0) >= Double(withFootprints.count), "\(deep)")
+        #expect(withFootprints.contains { $0["id"] == park["id"] })
+        #expect(seen["first"]?["shown"]?["footprints"]?.double == 0, "zoom 12 draws none")
 
         let artifacts = Fixtures.path(".build/test-artifacts")
         try FileManager.default.createDirectory(atPath: artifacts, withIntermediateDirectories: true)

@@ -96,6 +96,64 @@ struct ZoneShapesTests {
         #expect(insideSeen > 100 && outsideSeen > 100, "inside \(insideSeen), outside \(outsideSeen)")
     }
 
+    /// `along` a route through the parks: a zone with a shape is along it when its footprint
+    /// is, whatever its position, as shapely measures the route against the file's geometry.
+    @Test(.enabled(if: ShapelyOracle.available, "shapely from PyPI (Tests/run.sh installs it)"))
+    func alongMeasuresShapesAgainstShapely() throws {
+        let daemon = try SampleDaemon()
+        defer { daemon.stop() }
+        let all = try #require(DaemonQuestions.ask(daemon.socket, #"{"op":"bbox","south":37.4,"west":126.8,"north":37.7,"east":127.2,"kind":"nonsmoking"}"#))
+        let parks = (all["areas"]?.array ?? []).filter { $0["source"]?.string == "seoul-parks" && $0["footprint"]?["basis"]?.string == "shape" }
+        // A walk past every shape west of 127°E (강남구's are left far off), in the order of
+        // their longitudes.
+        let stops = parks.compactMap { park -> [Double]? in
+            guard let lat = park["lat"]?.double, let lon = park["lon"]?.double else { return nil }
+            return [lon + 0.0012, lat + 0.0009]
+        }.filter { $0[0] < 127.0 }.sorted { $0[0] < $1[0] }
+        try #require(stops.count >= 6)
+        let path = stops.map { "[\($0[1]),\($0[0])]" }.joined(separator: ",")
+        let answer = try #require(DaemonQuestions.ask(daemon.socket, #"{"op":"along","path":[\#(path)],"meters":120,"kind":"nonsmoking","limit":10000}"#))
+        let mine = Dictionary((answer["areas"]?.array ?? []).filter { $0["source"]?.string == "seoul-parks" && $0["footprint"]?["basis"]?.string == "shape" }
+            .compactMap { area in area["name"]?.string.map { ($0, area["sideMeters"]?.double ?? -1) } }, uniquingKeysWith: { a, _ in a })
+        let script = #"""
+            import json, math, sys
+            from shapely.geometry import shape, LineString
+            from shapely.ops import transform
+            data = json.load(open(sys.argv[1]))
+            route = json.loads(sys.argv[2])
+            out = {}
+            for f in data["features"]:
+                g = f.get("geometry")
+                name = f["properties"]["공원명"]
+                if not g or name.startswith("잘못된") or g["type"] not in ("Polygon", "MultiPolygon", "LineString", "MultiLineString"): continue
+                words = f["properties"].get("금연구역범위상세", "")
+                width = 10.0 if "10m" in words else 5.0 if "5m" in words else (10.0 if "Line" in g["type"] else 0.0)
+                best = math.inf
+                for (x0, y0), (x1, y1) in zip(route, route[1:]):
+                    k = 6371008.8 * math.pi / 180
+                    c = math.cos(y0 * math.pi / 180)
+                    plane = lambda x, y, z=None: ((x - x0) * c * k, (y - y0) * k)
+                    leg = transform(plane, LineString([(x0, y0), (x1, y1)]))
+                    best = min(best, leg.distance(transform(plane, shape(g))))
+                out[name] = max(0.0, best - width)
+            print(json.dumps(out, ensure_ascii=False))
+            """#
+        let route = "[" + stops.map { "[\($0[0]),\($0[1])]" }.joined(separator: ",") + "]"
+        let run = try Binaries.run("/usr/bin/python3", ["-c", script, Fixtures.path(Self.file), route], seconds: 120)
+        try #require(run.status == 0, "\(run.stderr)")
+        guard case .object(let theirs) = try JSONParser.parse(Array(run.stdout.utf8)) else { Issue.record("no verdicts"); return }
+        var near = 0, far = 0
+        for (name, value) in theirs {
+            let side = value.double ?? .infinity
+            if abs(side - 120) < 1 { continue }  // at the corridor's edge either way
+            let said = mine[name].map { "\($0) m" } ?? "not along"
+            #expect((mine[name] != nil) == (side <= 120), "\(name): shapely \(side) m, areas \(said)")
+            if let got = mine[name] { #expect(abs(got - side) <= 0.5 + side * 0.002, "\(name): \(got) against \(side)") }
+            if side <= 120 { near += 1 } else { far += 1 }
+        }
+        #expect(near >= 6 && far >= 3, "near \(near), far \(far)")
+    }
+
     @Test func refusedFeaturesAreCountedAndShapesComeBackAsGeoJSON() throws {
         let daemon = try SampleDaemon()
         defer { daemon.stop() }

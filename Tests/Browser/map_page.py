@@ -2,7 +2,9 @@
 """Drives areasd's map page in a real headless Chromium (Selenium and chromium-driver, from
 Debian) and prints what it saw as one JSON object; MapPageTests compares it with the API.
 
-usage: map_page.py BASE_URL OUTPUT_FOLDER
+usage: map_page.py BASE_URL OUTPUT_FOLDER [LAT,LON]
+
+With LAT,LON, the page is then opened there at zoom 17, where zones' footprints are drawn.
 """
 import json
 import sys
@@ -93,6 +95,13 @@ try:
     result["resources"] = driver.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
     result["console"] = [entry for entry in driver.get_log("browser") if entry.get("level") in ("SEVERE", "WARNING")]
     driver.save_screenshot(out + "/map.png")
+    if len(sys.argv) > 3:
+        lat, lon = sys.argv[3].split(",")
+        driver.get(base + "/map?lat=%s&lon=%s&zoom=17" % (lat, lon))
+        settled()
+        result["deep"] = shown()
+        result["deep"]["footprintShapes"] = len(driver.find_elements(By.CSS_SELECTOR, "path.footprint"))
+        driver.save_screenshot(out + "/footprints.png")
 finally:
     driver.quit()
 print(json.dumps(result, ensure_ascii=False))

@@ -30,8 +30,10 @@ extension AreaIndex {
     static let minimumPieceMeters = 1_000.0
 
     /// Every area within `meters` of the polyline `path` (great-circle segments), ordered by how
-    /// far along the route it lies, ties by id; at most `limit`. Throws `tooExpensive` when the
-    /// search would do more than `workLimit` units of work.
+    /// far along the route it lies, ties by id; at most `limit`. A zone with a shape is along
+    /// the route when its footprint is (`sideMeters` 0 where the route enters it), not its
+    /// position. Throws `tooExpensive` when the search would do more than `workLimit` units of
+    /// work.
     public func along(_ path: [GeoPoint], meters: Double, kind: KindFilter = .all, region: Region = .anywhere,
                       limit: Int = .max, workLimit: Int = AreaIndex.routeWorkLimit) throws(GeoError) -> [RouteMatch] {
         guard meters.isFinite, meters >= 0 else { throw .invalidDistance(meters) }
@@ -55,6 +57,19 @@ extension AreaIndex {
         var start = 0.0
         let mask = Self.classMask(of: kind)
         let records = areas.records
+        let packed = footprints.packed
+        let shapes = footprints.shapes
+        let withShapes = shapes.count > 0 && mask & Self.classMask(of: AreaKind.nonsmoking) != 0
+        func keep(_ match: RouteMatch) {
+            if let slot = slots[match.position] {
+                if match.sideMeters < matches[slot].sideMeters { matches[slot] = match }
+            } else {
+                slots[match.position] = matches.count
+                matches.append(match)
+                // Kept and then sorted: a match costs about twice what a look does.
+                work += Self.matchWork
+            }
+        }
         for (leg, (a, b)) in legs.enumerated() {
             let segment = GreatCircleSegment(from: a, to: b)
             let pieces = pieceCounts[leg]
@@ -62,6 +77,7 @@ extension AreaIndex {
             // A great circle bows away from the straight line between its ends; pad for it.
             let pad = meters + pieceLength * pieceLength / (4 * Geodesy.earthRadiusMeters) + 1
             var from = a
+            var nearShapes: Set<UInt32> = []
             for piece in 1...pieces {
                 let to = piece == pieces ? b : segment.point(at: Double(piece) / Double(pieces))
                 let box = try Geodesy.boundingBox(around: from, meters: pad).union(try Geodesy.boundingBox(around: to, meters: pad))
@@ -74,24 +90,33 @@ extension AreaIndex {
                     }
                     let position = Int(payload)
                     guard region.isAnywhere || region.admits(records[position]) else { return true }
+                    // A shape is measured by its footprint, below.
+                    if withShapes && packed[position].isShape { return true }
                     // Measured against the whole leg, so pieces never change an answer.
                     let (side, along) = segment.locate(records[position].coordinate)
                     guard side <= meters else { return true }
-                    let match = RouteMatch(position: position, alongMeters: start + along, sideMeters: side)
-                    if let slot = slots[position] {
-                        if side < matches[slot].sideMeters { matches[slot] = match }
-                    } else {
-                        slots[position] = matches.count
-                        matches.append(match)
-                        // Kept and then sorted: a match costs about twice what a look does.
-                        work += Self.matchWork
-                    }
+                    keep(RouteMatch(position: position, alongMeters: start + along, sideMeters: side))
                     return true
+                }
+                if withShapes && !exhausted {
+                    shapes.tree.forEach(intersecting: box, filter: AdmitAll()) { shape in
+                        nearShapes.insert(shape)
+                        return true
+                    }
                 }
                 if exhausted {
                     throw .tooExpensive("the corridor of \(Int(meters)) m along this route of \(totalKilometers) km passes more areas than one request may examine; ask with a narrower corridor (meters), a shorter route, or a kind or region")
                 }
                 from = to
+            }
+            // The zones' shapes near the leg, each measured against the whole leg.
+            for shape in nearShapes.sorted() {
+                let owner = Int(shapes.owners[Int(shape)])
+                guard region.isAnywhere || region.admits(records[owner]) else { continue }
+                guard let (side, along) = shapes.approach(of: Int(shape), from: a, to: b, work: &work, limit: workLimit) else {
+                    throw .tooExpensive("the zones' shapes along this route of \(totalKilometers) km have more edges than one request may examine; ask with a narrower corridor (meters), a shorter route, or a kind or region")
+                }
+                if side <= meters { keep(RouteMatch(position: owner, alongMeters: start + along, sideMeters: side)) }
             }
             start += lengths[leg]
         }

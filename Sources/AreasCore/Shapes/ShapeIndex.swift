@@ -133,7 +133,9 @@ public struct ShapeIndex: Sendable {
     }
 
     /// Whether shape `shape`'s footprint holds `point` and how far the point is from its edge;
-    /// nil when the runs read pass `limit`.
+    /// nil when the runs read pass `limit`. First the crossings (a polygon without a width that
+    /// the point is outside of is done then), then the nearest edge, runs nearest first, until
+    /// the next run's box lies beyond the nearest edge found (or, outside, beyond the width).
     func test(_ shape: Int, _ point: GeoPoint, work: inout Int, limit: Int) -> (inside: Bool, edgeMeters: Double)? {
         let y = point.latitude * ShapeVertex.perDegree
         let x = point.longitude * ShapeVertex.perDegree
@@ -142,40 +144,60 @@ public struct ShapeIndex: Sendable {
         let eastMeters = northMeters * cos(point.latitude * Double.pi / 180)
         let isPolygon = kinds[shape] == Shape.Kind.polygon.rawValue
         let width = widths[shape]
-        var crossings = 0
-        var nearest = Double.infinity
-        for ring in Int(shapeRings[shape])..<Int(shapeRings[shape + 1]) {
+        let rings = Int(shapeRings[shape])..<Int(shapeRings[shape + 1])
+        work += Int(ringChunks[rings.upperBound]) - Int(ringChunks[rings.lowerBound])
+        guard work <= limit else { return nil }
+        /// Calls `body` with each edge of run `chunk` of `ring`, in fixed point.
+        @inline(__always)
+        func forEachEdge(ring: Int, chunk: Int, _ body: (Double, Double, Double, Double) -> Void) {
             let first = Int(ringStarts[ring])
             let count = Int(ringStarts[ring + 1]) - first
-            let chunks = Int(ringChunks[ring])..<Int(ringChunks[ring + 1])
-            work += chunks.count
-            guard work <= limit else { return nil }
-            for chunk in chunks {
-                let box = chunkBoxes[chunk]
-                let spansRay = isPolygon && Double(box.south) <= y && y < Double(box.north) && Double(box.east) > x
-                // The nearest the run's box can be, in meters.
-                let dy = Swift.max(Double(box.south) - y, 0, y - Double(box.north)) * northMeters
-                let dx = Swift.max(Double(box.west) - x, 0, x - Double(box.east)) * eastMeters
-                let mayBeNearer = (dx * dx + dy * dy) < nearest * nearest
-                guard spansRay || mayBeNearer else { continue }
-                let start = (chunk - chunks.lowerBound) * Self.chunkLength
-                let end = Swift.min(start + Self.chunkLength, isPolygon ? count : count - 1)
-                for i in start..<end {
-                    let a = vertices[first + i]
-                    let b = vertices[first + (i + 1) % count]
-                    let (ax, ay, bx, by) = (Double(a.longitude), Double(a.latitude), Double(b.longitude), Double(b.latitude))
-                    if spansRay, (ay > y) != (by > y) {
-                        let crossX = ax + (y - ay) / (by - ay) * (bx - ax)
-                        if crossX > x { crossings += 1 }
-                    }
-                    if mayBeNearer {
-                        nearest = Swift.min(nearest, Self.distance(fromOriginTo: ((ax - x) * eastMeters, (ay - y) * northMeters),
-                                                                     ((bx - x) * eastMeters, (by - y) * northMeters)))
+            let start = (chunk - Int(ringChunks[ring])) * Self.chunkLength
+            let end = Swift.min(start + Self.chunkLength, isPolygon ? count : count - 1)
+            for i in start..<end {
+                let a = vertices[first + i]
+                let b = vertices[first + (i + 1 == count ? 0 : i + 1)]
+                body(Double(a.longitude), Double(a.latitude), Double(b.longitude), Double(b.latitude))
+            }
+        }
+        var inside = false
+        if isPolygon {
+            var crossings = 0
+            for ring in rings {
+                for chunk in Int(ringChunks[ring])..<Int(ringChunks[ring + 1]) {
+                    let box = chunkBoxes[chunk]
+                    guard Double(box.south) <= y, y < Double(box.north), Double(box.east) > x else { continue }
+                    forEachEdge(ring: ring, chunk: chunk) { ax, ay, bx, by in
+                        if (ay > y) != (by > y), ax + (y - ay) / (by - ay) * (bx - ax) > x { crossings += 1 }
                     }
                 }
             }
+            inside = crossings % 2 == 1
+            if !inside && width == 0 { return (false, 0) }
         }
-        if isPolygon && crossings % 2 == 1 { return (true, nearest + width) }
+        // The runs by how near their boxes are, nearest first.
+        var runs: [(squared: Double, ring: Int, chunk: Int)] = []
+        for ring in rings {
+            for chunk in Int(ringChunks[ring])..<Int(ringChunks[ring + 1]) {
+                let box = chunkBoxes[chunk]
+                let dy = Swift.max(Double(box.south) - y, 0, y - Double(box.north)) * northMeters
+                let dx = Swift.max(Double(box.west) - x, 0, x - Double(box.east)) * eastMeters
+                let squared = dx * dx + dy * dy
+                // Outside, only an edge within the width matters.
+                if !inside && squared > width * width { continue }
+                runs.append((squared, ring, chunk))
+            }
+        }
+        runs.sort { $0.squared < $1.squared }
+        var nearest = Double.infinity
+        for run in runs {
+            guard run.squared < nearest * nearest else { break }
+            forEachEdge(ring: run.ring, chunk: run.chunk) { ax, ay, bx, by in
+                nearest = Swift.min(nearest, Self.distance(fromOriginTo: ((ax - x) * eastMeters, (ay - y) * northMeters),
+                                                             ((bx - x) * eastMeters, (by - y) * northMeters)))
+            }
+        }
+        if inside { return (true, nearest + width) }
         return nearest <= width ? (true, width - nearest) : (false, 0)
     }
 

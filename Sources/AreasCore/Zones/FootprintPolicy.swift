@@ -57,10 +57,20 @@ public struct FootprintPolicy: Sendable, Hashable {
 
     /// The rule itself: the footprint of a zone with these extent words, type and size text.
     public func footprint(words: String?, zoneType: String?, size sizeText: String?) -> ZoneFootprint {
-        let words = ExtentWords(words ?? "")
-        let size = ZoneSize(sizeText)
+        var zoneType = zoneType ?? ""
+        let typeIsRoute = zoneType.withUTF8 { Self.isRoute($0) }
+        return footprint(words: ExtentWords(words ?? ""), typeIsRoute: typeIsRoute, size: ZoneSize(sizeText))
+    }
+
+    /// Whether a zone type names a school or walking route.
+    static func isRoute(_ zoneType: UnsafeBufferPointer<UInt8>) -> Bool {
+        ExtentWords.routeWords.contains { ExtentWords.find($0, in: zoneType) }
+    }
+
+    /// The rule on words, type and size as read.
+    func footprint(words: ExtentWords, typeIsRoute: Bool, size: ZoneSize) -> ZoneFootprint {
         var footprint: ZoneFootprint
-        let isRoute = words.namesRoute || (zoneType.map { $0.contains("통학로") || $0.contains("보행로") } ?? false)
+        let isRoute = words.namesRoute || typeIsRoute
         var sizeUsed = false
         if let stated = words.statedMeters {
             var radius = stated
@@ -129,17 +139,43 @@ public struct FootprintPolicy: Sendable, Hashable {
         return footprint(words: words, zoneType: columns.zoneType.flatMap(area.field), size: size(columns) { area.field($0) })
     }
 
-    /// The footprint of the zone at `position` in `table`, the reference of its words, and its
-    /// shape when its source gave one.
-    public func footprint(of table: AreaTable, at position: Int) -> (footprint: ZoneFootprint, words: StringArena.Ref, shape: Shape?) {
-        let source = table.strings.string(table.records[position].source)
+    /// A source's columns as UTF-8, to find them among a record's fields without making
+    /// strings: the rule runs for every zone of every refresh.
+    struct ColumnKeys {
+        var extent: [UInt8]?
+        var zoneType: [UInt8]?
+        /// The size columns in the order they are tried.
+        var sizes: [[UInt8]]
+        static let shape = Array(ShapeText.fieldKey.utf8)
+    }
+
+    func keys(of source: String) -> ColumnKeys {
         let columns = columns(of: source)
-        let words = columns.extent.flatMap { table.fieldRef($0, of: position) } ?? 0
-        if let ref = table.fieldRef(ShapeText.fieldKey, of: position), let shape = table.strings.withUTF8(ref, { ShapeText.decode($0) }) {
-            return (footprint(shape: shape, at: table.records[position].coordinate, words: table.strings.string(words)), words, shape)
+        let sizes = columns.size.map { [$0] } ?? [sizeField] + (ZoneColumns.standardFile.size.map { [$0] } ?? [])
+        return ColumnKeys(extent: columns.extent.map { Array($0.utf8) }, zoneType: columns.zoneType.map { Array($0.utf8) },
+                          sizes: sizes.map { Array($0.utf8) })
+    }
+
+    /// The footprint of the zone at `position` of `areas`, the reference of its words, and its
+    /// shape when its source gave one; `keys` are its source's columns.
+    func footprint(of areas: AreaTable.Buffers, at position: Int, keys: ColumnKeys) -> (footprint: ZoneFootprint, words: StringArena.Ref, shape: Shape?) {
+        var words: StringArena.Ref = 0
+        var zoneType: StringArena.Ref?
+        var shapeText: StringArena.Ref?
+        var sizes = [StringArena.Ref?](repeating: nil, count: keys.sizes.count)
+        areas.forEachFieldRef(of: position) { keyRef, valueRef in
+            let key = areas.utf8(keyRef)
+            if let extent = keys.extent, key.elementsEqual(extent) { words = valueRef }
+            else if let type = keys.zoneType, key.elementsEqual(type) { zoneType = valueRef }
+            else if key.first == 1, key.elementsEqual(ColumnKeys.shape) { shapeText = valueRef }
+            else { for (i, size) in keys.sizes.enumerated() where sizes[i] == nil && key.elementsEqual(size) { sizes[i] = valueRef } }
         }
-        let footprint = footprint(words: table.strings.string(words), zoneType: columns.zoneType.flatMap { table.field($0, of: position) },
-                                  size: size(columns) { table.field($0, of: position) })
+        if let shapeText, let shape = ShapeText.decode(areas.utf8(shapeText)) {
+            let text = String(decoding: areas.utf8(words), as: UTF8.self)
+            return (footprint(shape: shape, at: areas.records[position].coordinate, words: text), words, shape)
+        }
+        let size = sizes.lazy.compactMap { $0 }.first.map { ZoneSize(utf8: areas.utf8($0)) } ?? ZoneSize.none
+        let footprint = footprint(words: ExtentWords(utf8: areas.utf8(words)), typeIsRoute: zoneType.map { Self.isRoute(areas.utf8($0)) } ?? false, size: size)
         return (footprint, words, nil)
     }
 

@@ -13,7 +13,7 @@ public enum FootprintBasis: UInt8, Sendable, CaseIterable {
     case `default`
 
     /// The name answers give (`"basis"`).
-    public var name: String {
+    public var name: StaticString {
         switch self {
         case .shape: "shape"
         case .stated: "stated"
@@ -30,7 +30,7 @@ public enum FootprintShape: UInt8, Sendable {
     case polygon
     case corridor
 
-    public var name: String {
+    public var name: StaticString {
         switch self {
         case .circle: "circle"
         case .polygon: "polygon"
@@ -103,6 +103,10 @@ extension ZoneFootprint {
         }
 
         public var isNone: Bool { bits == 0 }
+
+        /// Whether the footprint is a shape the source gave (tested by the shape index, not by
+        /// the distance to the zone's position).
+        public var isShape: Bool { (bits >> 56) & 0x7 == UInt64(FootprintBasis.shape.rawValue) }
 
         /// The reference of the extent words (the empty string's when none were published).
         public var words: StringArena.Ref { StringArena.Ref(truncatingIfNeeded: bits) }

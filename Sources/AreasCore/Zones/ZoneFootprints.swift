@@ -46,13 +46,18 @@ struct ZoneFootprints: Sendable {
         let records = table.records
         var zones: [(center: GeoPoint, zone: Zone)] = []
         var shaped: [(owner: UInt32, shape: Shape, widthMeters: Double)] = []
-        let packed = Column<ZoneFootprint.Packed>(unsafeUninitializedCount: records.count) { packed in
+        // A source's records are one run: its columns are looked up once a run.
+        var keys: (source: StringArena.Ref, keys: FootprintPolicy.ColumnKeys)?
+        let packed = Column<ZoneFootprint.Packed>(unsafeUninitializedCount: records.count) { packed in table.withBuffers { areas in
             for i in records.indices {
                 guard records[i].kind == .nonsmoking else {
                     packed[i] = .none
                     continue
                 }
-                let (footprint, words, shape) = policy.footprint(of: table, at: i)
+                if keys?.source != records[i].source {
+                    keys = (records[i].source, policy.keys(of: table.strings.string(records[i].source)))
+                }
+                let (footprint, words, shape) = policy.footprint(of: areas, at: i, keys: keys?.keys ?? policy.keys(of: ""))
                 packed[i] = ZoneFootprint.Packed(footprint, words: words)
                 guard served(i) else { continue }
                 if let shape {
@@ -62,7 +67,7 @@ struct ZoneFootprints: Sendable {
                     zones.append((records[i].coordinate, Zone(radiusMeters: packed[i].radiusMeters, position: UInt32(i))))
                 }
             }
-        }
+        } }
         self.init(zones, shapes: ShapeIndex(shaped, nodeSize: nodeSize), packed: packed, nodeSize: nodeSize)
     }
 

@@ -6,6 +6,9 @@ import AreasCore
 enum DiscoveryTable: Sendable, CustomStringConvertible {
     case delimited([UInt8], DelimitedTextShape)
     case json([[Field]])
+    /// A GeoJSON FeatureCollection's features: their properties, and each one's position as
+    /// one cell of both numbers (a feature's geometry is its position).
+    case geojson([[Field]])
 
     func forEachRecord(_ body: ([Field]) -> Void) throws(DiscoveryError) {
         switch self {
@@ -15,7 +18,7 @@ enum DiscoveryTable: Sendable, CustomStringConvertible {
             } catch {
                 throw .unreadable("\(error)")
             }
-        case .json(let records):
+        case .json(let records), .geojson(let records):
             records.forEach(body)
         }
     }
@@ -26,6 +29,7 @@ enum DiscoveryTable: Sendable, CustomStringConvertible {
         case .json:
             if case .url(let url) = origin, url.contains("api.odcloud.kr") { return .odcloudJSON }
             return .jsonRows
+        case .geojson: return .geojson
         }
     }
 
@@ -35,6 +39,7 @@ enum DiscoveryTable: Sendable, CustomStringConvertible {
             let delimiter = shape.delimiter == UInt8(ascii: "\t") ? "tab" : "'\(Character(Unicode.Scalar(shape.delimiter)))'"
             return "delimited text, cells split by \(delimiter); \(shape.headerReason)"
         case .json: return "JSON rows"
+        case .geojson: return "a GeoJSON FeatureCollection (positions from the features' geometry)"
         }
     }
 }

@@ -53,7 +53,10 @@ package struct SourceDiscovery: Sendable {
             throw .unreadable("the file is empty")
         }
         let table: DiscoveryTable
-        if first == UInt8(ascii: "[") || first == UInt8(ascii: "{") {
+        if first == UInt8(ascii: "{"), let features = try? GeoJSONDecoder().decode(text).records {
+            // The shape's text and a refused feature's reason are no columns a person maps.
+            table = .geojson(features.map { $0.filter { $0.key != ShapeText.fieldKey && $0.key != GeoJSONDecoder.rejectionKey } })
+        } else if first == UInt8(ascii: "[") || first == UInt8(ascii: "{") {
             do throws(UpstreamError) {
                 table = .json(try JSONRowsDecoder(encoding: .utf8).decode(text).records)
             } catch {

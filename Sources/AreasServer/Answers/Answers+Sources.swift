@@ -83,7 +83,7 @@ extension Answers {
         }
         writer.beginObject()
         for basis in FootprintBasis.allCases {
-            writer.key(escaping: basis.name); writer.number(counts.byBasis[basis] ?? 0)
+            writer.key(escaping: basis.name.description); writer.number(counts.byBasis[basis] ?? 0)
         }
         writer.key(.clamped); writer.number(counts.clamped)
         writer.key(.wordsNotUnderstood); writer.number(counts.wordsNotUnderstood)

@@ -232,8 +232,8 @@ enum Answers {
     static func footprint(_ footprint: ZoneFootprint, words: UnsafeBufferPointer<UInt8>, shape: Shape?, into writer: inout JSONWriter) {
         writer.key(.footprint)
         writer.beginObject()
-        writer.key(.basis); writer.string(footprint.basis.name)
-        writer.key(.shape); writer.string(footprint.shape.name)
+        writer.key(.basis); writer.string(constant: footprint.basis.name)
+        writer.key(.shape); writer.string(constant: footprint.shape.name)
         if footprint.shape == .circle { writer.key(.radiusMeters); writer.meters(footprint.radiusMeters) }
         if let shape {
             writer.key(.widthMeters); writer.meters(footprint.widthMeters)

@@ -55,11 +55,17 @@ package enum VectorTiles {
                 for position in clustering.areas {
                     let record = areas.records[position]
                     guard let (tx, ty) = tileCoordinates(record.coordinate) else { continue }
-                    features.append(.init(x: tx, y: ty, properties: [
+                    var properties: [(String, VectorTileEncoder.Value)] = [
                         ("id", .string(String(decoding: areas.utf8(record.id), as: UTF8.self))),
                         ("name", .string(String(decoding: areas.utf8(record.name), as: UTF8.self))),
                         ("kind", .string(record.kind.rawValue)),
-                    ]))
+                    ]
+                    // A zone's footprint: its basis, and its radius (a shape's reach) in whole meters.
+                    if let (footprint, _) = index.footprint(of: position) {
+                        properties.append(("footprint", .string(footprint.basis.name.description)))
+                        properties.append(("footprintMeters", .count(UInt64(footprint.radiusMeters.rounded(.up)))))
+                    }
+                    features.append(.init(x: tx, y: ty, properties: properties))
                 }
             }
             encoder.layer(kind.rawValue, features)

@@ -8,6 +8,8 @@ const params = new URLSearchParams(location.search);
 const map = L.map("map", { preferCanvas: false }).setView(
   [Number(params.get("lat") || 36.4), Number(params.get("lon") || 127.8)], Number(params.get("zoom") || 7));
 if (settings.tiles) L.tileLayer(settings.tiles, { attribution: settings.attribution || "", maxZoom: 19 }).addTo(map);
+// Zones' footprints from zoom 16, under the markers.
+const footprintLayer = L.layerGroup().addTo(map);
 const layer = L.layerGroup().addTo(map);
 const routeLayer = L.layerGroup().addTo(map);
 const status = document.getElementById("status");
@@ -27,18 +29,43 @@ function sourceColour(name) {
   for (const c of String(name)) h = (h * 31 + c.codePointAt(0)) % 360;
   return "hsl(" + h + ", 70%, 40%)";
 }
+// A zone's footprint as its answer states it: a circle of its radius (dashed when only
+// approximate), its polygon (and the band its words widen it by), or its corridor, drawn as
+// wide as the corridor is on the ground at this zoom. Returns whether one was drawn.
+function drawFootprint(a) {
+  const f = a.footprint;
+  if (!f) return false;
+  const style = { className: "footprint footprint-" + f.basis, color: "#c0392b", weight: 1, fillOpacity: 0.12, interactive: false };
+  if (f.shape === "circle") {
+    L.circle([a.lat, a.lon], Object.assign({ radius: f.radiusMeters, dashArray: f.approximate ? "4 4" : null }, style)).addTo(footprintLayer);
+    return true;
+  }
+  if (!f.geometry) return false;
+  const metersPerPixel = 40075016.686 * Math.cos(a.lat * Math.PI / 180) / Math.pow(2, map.getZoom() + 8);
+  const band = Math.max(2, 2 * (f.widthMeters || 0) / metersPerPixel);
+  if (f.shape === "corridor") {
+    L.geoJSON(f.geometry, { style: Object.assign({}, style, { weight: band, opacity: 0.35, lineCap: "round", lineJoin: "round" }) }).addTo(footprintLayer);
+    return true;
+  }
+  L.geoJSON(f.geometry, { style }).addTo(footprintLayer);
+  if (f.widthMeters > 0) L.geoJSON(f.geometry, { style: Object.assign({}, style, { fill: false, weight: band, opacity: 0.25 }) }).addTo(footprintLayer);
+  return true;
+}
 let asked = 0;
 async function refresh() {
   const wanted = kind(), turn = ++asked;
   const b = map.getBounds(), zoom = map.getZoom();
   const view = { south: Math.max(-90, b.getSouth()), west: Math.max(-180, b.getWest()), north: Math.min(90, b.getNorth()), east: Math.min(180, b.getEast()), zoom };
   document.body.dataset.view = JSON.stringify(Object.assign({ kind: wanted }, view));
-  if (!wanted) { layer.clearLayers(); document.body.dataset.shown = JSON.stringify({ clusters: 0, areas: 0, count: 0 }); status.textContent = "표시할 종류가 없습니다 (nothing to show)"; document.body.dataset.loaded = "1"; return; }
+  if (!wanted) { layer.clearLayers(); footprintLayer.clearLayers(); document.body.dataset.shown = JSON.stringify({ clusters: 0, areas: 0, count: 0, footprints: 0 }); status.textContent = "표시할 종류가 없습니다 (nothing to show)"; document.body.dataset.loaded = "1"; return; }
   try {
     const q = new URLSearchParams({ south: view.south, west: view.west, north: view.north, east: view.east, zoom, kind: wanted });
     const answer = await ask("/v1/clusters?" + q);
     if (turn !== asked) return;
     layer.clearLayers();
+    footprintLayer.clearLayers();
+    let footprints = 0;
+    if (zoom >= 16) for (const a of answer.areas) if (drawFootprint(a)) footprints++;
     for (const c of answer.clusters) {
       const size = c.count < 10 ? "small" : c.count < 100 ? "medium" : "large";
       const icon = L.divIcon({ html: "<div><span>" + c.count + "</span></div>", className: "marker-cluster marker-cluster-" + size + " cluster-marker", iconSize: L.point(40, 40) });
@@ -55,7 +82,7 @@ async function refresh() {
         .bindTooltip(text(a.name)).on("click", () => details(a.id, [a.lat, a.lon])).addTo(layer);
     }
     status.textContent = answer.count + "곳 (" + answer.clusters.length + " clusters, " + answer.areas.length + " areas)";
-    document.body.dataset.shown = JSON.stringify({ clusters: answer.clusters.length, areas: answer.areas.length, count: answer.count });
+    document.body.dataset.shown = JSON.stringify({ clusters: answer.clusters.length, areas: answer.areas.length, count: answer.count, footprints });
   } catch (error) {
     status.textContent = "오류 (error): " + error.message;
   }
@@ -83,7 +110,7 @@ async function check(at) {
   try {
     const c = await ask("/v1/check?lat=" + at.lat + "&lon=" + at.lng);
     const near = c.nearestSmoking ? "<p>가장 가까운 흡연구역 (nearest smoking area): " + text(c.nearestSmoking.name) + ", " + Math.round(c.nearestSmoking.distanceMeters) + " m " + text(c.nearestSmoking.direction) + "</p>" : "";
-    const zones = c.zones.map((z) => "<li>" + text(z.name) + "</li>").join("");
+    const zones = c.zones.map((z) => "<li>" + text(z.name) + " · 벗어나려면 " + Math.ceil(z.edgeMeters) + " m (" + Math.ceil(z.edgeMeters) + " m to leave)</li>").join("");
     L.popup({ className: "popup check" }).setLatLng(at)
       .setContent("<p><strong>" + (c.inside ? "흡연 불가 (no smoking here)" : "금연구역 밖 (outside every zone)") + "</strong></p><p>" + text(c.summary) + "</p>" + (zones ? "<ul>" + zones + "</ul>" : "") + near)
       .openOn(map);
