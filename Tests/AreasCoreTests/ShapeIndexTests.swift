@@ -9,15 +9,7 @@ import AreasTestTraits
 /// shapes hold each of thousands of points and how far each point is from their edges.
 @Suite(.offThePool, .timeLimit(.minutes(5)))
 struct ShapeIndexTests {
-    static let shapely: Bool = {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["-c", "import shapely"]
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
-    }()
+    static let shapely = PythonModule.isAvailable("shapely")
 
     /// A star-shaped ring around `center`: `count` vertices at radii in `radii` meters, in order
     /// of angle, so it never crosses itself.

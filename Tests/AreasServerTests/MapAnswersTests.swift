@@ -17,15 +17,7 @@ import AreasTestTraits
         return ((lon + 180) / 360 * n, (1 - asinh(tan(rad)) / .pi) / 2 * n)
     }
 
-    static let pythonDecoder: Bool = {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["-c", "import mapbox_vector_tile"]
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
-    }()
+    static let pythonDecoder = PythonModule.isAvailable("mapbox_vector_tile")
 
     @Test(arguments: [8, 12, 16, 18])
     func aTileHoldsTheAreasWhosePixelsLieInIt(zoom: Int) throws {

@@ -192,13 +192,5 @@ struct ZoneShapesTests {
 
 /// Whether shapely (PyPI) is there to be asked.
 enum ShapelyOracle {
-    static let available: Bool = {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["-c", "import shapely"]
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
-    }()
+    static let available = PythonModule.isAvailable("shapely")
 }
