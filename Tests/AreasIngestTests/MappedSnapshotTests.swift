@@ -111,6 +111,28 @@ import AreasTestTraits
         #expect(refused > 0 && refused + accepted > 1_000)
     }
 
+    /// A format 6 file (written by the build before zones' words were read: Daegu's standard
+    /// file, 392 zones) is served with its footprints drawn from its words when it is loaded,
+    /// as an index built from its areas now draws them.
+    @Test func aFormatSixFileHasItsFootprintsDrawnFromItsWords() throws {
+        let contents = try #require(try SnapshotFile.load(path: Fixtures.path("Tests/AreasIngestTests/Fixtures/daegu-zones-version-6.snapshot")))
+        #expect(contents.version == 6)
+        let index = try #require(contents.index)
+        let built = contents.catalog.index()
+        try #require(index.count == 392)
+        for position in index.areas.indices {
+            #expect(index.footprint(of: position)?.footprint == built.footprint(of: position)?.footprint, "\(position)")
+        }
+        let counts = index.footprintCounts(in: index.areas.indices)
+        for basis in [FootprintBasis.stated, .route, .size, .default] { #expect(counts.byBasis[basis, default: 0] > 0, "\(basis)") }
+        #expect(counts.wordsNotUnderstood > 0)
+        // check tests the radii drawn: inside a school gate's 50 m, where a size alone was 10 m.
+        let gate = try #require(index.areas.indices.first { index.areas.field("금연구역범위상세", of: $0) == "학교출입문으로부터 50미터 이내" })
+        let at = index.areas.records[gate].coordinate
+        let north = GeoPoint(uncheckedLatitude: at.latitude + 30 / Geodesy.earthRadiusMeters * 180 / Double.pi, longitude: at.longitude)
+        #expect(try index.check(north).zones.contains { $0.position == gate })
+    }
+
     @Test func aFileLaidOutByAnotherBuildIsRefused() throws {
         let catalog = Self.catalog(count: 10, seed: 1)
         var bytes = SnapshotFile.encode(catalog)
