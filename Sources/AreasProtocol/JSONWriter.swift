@@ -385,6 +385,29 @@ public struct JSONWriter: ~Copyable {
         needsComma = true
     }
 
+    /// `"footprint":{"basis":"<basis>","shape":"circle","radiusMeters":<radius>`: a circular
+    /// footprint up to its optional members, the object left open for them and `endObject`,
+    /// with one check for room rather than one a piece: a full answer has one for each zone.
+    public mutating func beginCircleFootprint(basis: StaticString, radiusMeters: Double) {
+        let centimetres = (radiusMeters * 100).rounded()
+        guard centimetres.isFinite, abs(centimetres) < 1e15 else {
+            key("footprint"); beginObject()
+            key("basis"); string(constant: basis)
+            key("shape"); string(constant: "circle")
+            key("radiusMeters"); meters(radiusMeters)
+            return
+        }
+        let head: StaticString = #""footprint":{"basis":""#
+        let tail: StaticString = #"","shape":"circle","radiusMeters":"#
+        reserve(1 + head.utf8CodeUnitCount + basis.utf8CodeUnitCount + tail.utf8CodeUnitCount + Self.metersRoom)
+        if needsComma { put(UInt8(ascii: ",")) }
+        put(head)
+        put(UnsafeBufferPointer(start: basis.utf8Start, count: basis.utf8CodeUnitCount))
+        put(tail)
+        putMeters(centimetres: Int(centimetres))
+        needsComma = true
+    }
+
     @inlinable
     public mutating func bool(_ value: Bool) {
         raw(value ? "true" : "false")

@@ -51,6 +51,37 @@ import AreasTestTraits
         }
     }
 
+    /// A circular footprint written in one piece is byte for byte what the general calls
+    /// write, after another member (a comma) and with members after it, for every basis and
+    /// radii of every size.
+    @Test func circleFootprintMatchesTheGeneralCalls() {
+        var radii: [Double] = [0, 5, 10, 48.77, 79.788, 300, 99_999.995, 1e13, 1e300, .infinity, .nan]
+        var random = SplitMix64(seed: 29)
+        for _ in 0..<500 { radii.append(Double.random(in: 0..<100_000, using: &random)) }
+        for basis: StaticString in ["stated", "route", "size", "default"] {
+            for radius in radii {
+                var fused = JSONWriter(), general = JSONWriter()
+                for writer in [0, 1] {
+                    if writer == 0 {
+                        fused.beginObject(); fused.key("id"); fused.string("z")
+                        fused.beginCircleFootprint(basis: basis, radiusMeters: radius)
+                        fused.key("approximate"); fused.bool(true)
+                        fused.endObject(); fused.endObject()
+                    } else {
+                        general.beginObject(); general.key("id"); general.string("z")
+                        general.key("footprint"); general.beginObject()
+                        general.key("basis"); general.string(basis.description)
+                        general.key("shape"); general.string("circle")
+                        general.key("radiusMeters"); general.meters(radius)
+                        general.key("approximate"); general.bool(true)
+                        general.endObject(); general.endObject()
+                    }
+                }
+                #expect(String(decoding: fused.bytes, as: UTF8.self) == String(decoding: general.bytes, as: UTF8.self), "\(basis) \(radius)")
+            }
+        }
+    }
+
     /// Doubles read back exactly, and where Swift's own shortest form has no exponent the text
     /// is that form: coordinates with any number of decimals, arbitrary values, every size.
     @Test func doublesAreWrittenInTheirShortestRoundTripForm() throws {

@@ -230,11 +230,14 @@ enum Answers {
     /// footprint and what in its record it rests on; a shape's adds its `widthMeters` and its
     /// `geometry` (GeoJSON), for drawing it.
     static func footprint(_ footprint: ZoneFootprint, words: UnsafeBufferPointer<UInt8>, shape: Shape?, into writer: inout JSONWriter) {
-        writer.key(.footprint)
-        writer.beginObject()
-        writer.key(.basis); writer.string(constant: footprint.basis.name)
-        writer.key(.shape); writer.string(constant: footprint.shape.name)
-        if footprint.shape == .circle { writer.key(.radiusMeters); writer.meters(footprint.radiusMeters) }
+        if footprint.shape == .circle {
+            writer.beginCircleFootprint(basis: footprint.basis.name, radiusMeters: footprint.radiusMeters)
+        } else {
+            writer.key(.footprint)
+            writer.beginObject()
+            writer.key(.basis); writer.string(constant: footprint.basis.name)
+            writer.key(.shape); writer.string(constant: footprint.shape.name)
+        }
         if let shape {
             writer.key(.widthMeters); writer.meters(footprint.widthMeters)
             writer.key(.geometry)
