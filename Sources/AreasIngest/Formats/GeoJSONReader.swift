@@ -44,39 +44,34 @@ extension GeoJSONDecoder {
 
         /// Calls `member` with each member's name, the reader at its value, which it must read.
         mutating func object(_ member: (String, inout Reader) throws(Failure) -> Void) throws(Failure) {
-            try nest()
-            try expect(UInt8(ascii: "{"))
-            try skipSpace()
-            if peek == UInt8(ascii: "}") { offset += 1; depth -= 1; return }
-            while true {
-                try skipSpace()
-                let key = try string()
-                try expect(UInt8(ascii: ":"))
-                try skipSpace()
-                try member(key, &self)
-                try skipSpace()
-                guard let next = peek else { throw failure("the file ends inside an object") }
-                offset += 1
-                if next == UInt8(ascii: "}") { break }
-                guard next == UInt8(ascii: ",") else { throw Failure(offset: offset - 1, reason: "expected ',' or '}' in an object") }
+            try sequence(open: "{", close: "}", what: "an object") { reader throws(Failure) in
+                let key = try reader.string()
+                try reader.expect(UInt8(ascii: ":"))
+                try reader.skipSpace()
+                try member(key, &reader)
             }
-            depth -= 1
         }
 
         /// Calls `element` with the reader at each element, which it must read.
         mutating func array(_ element: (inout Reader) throws(Failure) -> Void) throws(Failure) {
+            try sequence(open: "[", close: "]", what: "an array", element)
+        }
+
+        /// An object's members or an array's elements, each read by `item`, separated by commas.
+        private mutating func sequence(open: Unicode.Scalar, close: Unicode.Scalar, what: String,
+                                       _ item: (inout Reader) throws(Failure) -> Void) throws(Failure) {
             try nest()
-            try expect(UInt8(ascii: "["))
+            try expect(UInt8(ascii: open))
             try skipSpace()
-            if peek == UInt8(ascii: "]") { offset += 1; depth -= 1; return }
+            if peek == UInt8(ascii: close) { offset += 1; depth -= 1; return }
             while true {
                 try skipSpace()
-                try element(&self)
+                try item(&self)
                 try skipSpace()
-                guard let next = peek else { throw failure("the file ends inside an array") }
+                guard let next = peek else { throw failure("the file ends inside \(what)") }
                 offset += 1
-                if next == UInt8(ascii: "]") { break }
-                guard next == UInt8(ascii: ",") else { throw Failure(offset: offset - 1, reason: "expected ',' or ']' in an array") }
+                if next == UInt8(ascii: close) { break }
+                guard next == UInt8(ascii: ",") else { throw Failure(offset: offset - 1, reason: "expected ',' or '\(close)' in \(what)") }
             }
             depth -= 1
         }
