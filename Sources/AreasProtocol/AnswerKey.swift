@@ -165,6 +165,20 @@ public struct AnswerKey: Sendable, Equatable {
     @inlinable public static var districts: AnswerKey { AnswerKey("districts") }
     @inlinable public static var note: AnswerKey { AnswerKey("note") }
     @inlinable public static var problems: AnswerKey { AnswerKey("problems") }
+    @inlinable public static var outsideDistrict: AnswerKey { AnswerKey("outsideDistrict") }
+    @inlinable public static var outsideDistrictIds: AnswerKey { AnswerKey("outsideDistrictIds") }
+    @inlinable public static var districtsFromPosition: AnswerKey { AnswerKey("districtsFromPosition") }
+
+    // Regions: `where`, `check`'s `region`, an area's district check, `/v1/regions`
+    @inlinable public static var town: AnswerKey { AnswerKey("town") }
+    @inlinable public static var codes: AnswerKey { AnswerKey("codes") }
+    @inlinable public static var region: AnswerKey { AnswerKey("region") }
+    @inlinable public static var regions: AnswerKey { AnswerKey("regions") }
+    @inlinable public static var regionMismatch: AnswerKey { AnswerKey("regionMismatch") }
+    @inlinable public static var stated: AnswerKey { AnswerKey("stated") }
+    @inlinable public static var found: AnswerKey { AnswerKey("found") }
+    @inlinable public static var meters: AnswerKey { AnswerKey("meters") }
+    @inlinable public static var districtFrom: AnswerKey { AnswerKey("districtFrom") }
 }
 
 extension JSONWriter {

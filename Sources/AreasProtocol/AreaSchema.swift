@@ -11,6 +11,9 @@ public enum AreaSchema {
         case withQueryPoint
         /// Only in `get`, which gives an area with everything known of it.
         case detailedOnly
+        /// Only in `get`, and there only when it says something (an override's note, a record
+        /// outside its stated district).
+        case detailedWhenSet
         /// Added by the answer around the area: a route's (`along`) or a check's zone.
         case byTheAnswer
     }
@@ -20,7 +23,7 @@ public enum AreaSchema {
         public let presence: Presence
         /// Whether a GeoJSON feature keeps it among its properties: everything but the
         /// position (the geometry) and what only `get` gives.
-        public var isProperty: Bool { presence != .detailedOnly && key != .lat && key != .lon }
+        public var isProperty: Bool { presence != .detailedOnly && presence != .detailedWhenSet && key != .lat && key != .lon }
         /// Whether it is a distance, which a GeoJSON feature keeps even with only ids.
         public let isDistance: Bool
 
@@ -44,12 +47,14 @@ public enum AreaSchema {
         Member(.geocoded, .whenSet),
         Member(.referenceDate, .whenSet),
         Member(.overridden, .whenSet),
-        Member(.note, .detailedOnly),
+        Member(.note, .detailedWhenSet),
         Member(.sources, .whenSet),
         Member(.footprint, .whenSet),
         Member(.province, .detailedOnly),
         Member(.roadAddress, .detailedOnly),
         Member(.lotAddress, .detailedOnly),
+        Member(.regionMismatch, .detailedWhenSet),
+        Member(.districtFrom, .detailedWhenSet),
         Member(.fields, .detailedOnly),
         Member(.records, .detailedOnly),
         Member(.alongMeters, .byTheAnswer, isDistance: true),

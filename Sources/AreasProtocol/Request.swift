@@ -20,6 +20,8 @@ public enum Request: Sendable, Equatable {
     case along(path: [GeoPoint], meters: Double, kind: KindFilter, region: Region, limit: Int?, output: OutputMode)
     /// The areas of a view grouped for a map at a Web Mercator zoom.
     case clusters(box: GeoBox, zoom: Int, kind: KindFilter, region: Region)
+    /// The province, district and town a point lies in.
+    case `where`(point: GeoPoint)
     case get(id: String)
     case stats
     /// What each source gave, and each district's counts.
@@ -40,6 +42,7 @@ public enum Request: Sendable, Equatable {
         case .check: return .check
         case .along: return .along
         case .clusters: return .clusters
+        case .where: return .where
         case .get: return .get
         case .stats: return .stats
         case .sources: return .sources
@@ -127,6 +130,8 @@ extension Request {
                 throw RequestError(.badRequest, "zoom is missing: a Web Mercator zoom from 0 to \(maximumZoom)")
             }
             return .clusters(box: box, zoom: zoom, kind: try fields.kind(), region: try fields.region())
+        case .where:
+            return .where(point: try fields.point())
         case .check:
             return .check(point: try fields.point(), region: try fields.region(), previous: try fields.previous())
         case .along:
@@ -227,6 +232,8 @@ extension Request {
             box(inBox)
             add(.zoom, .integer(zoom))
             filters(kind, inRegion, .full)
+        case .where(let at):
+            point(at)
         case .along(let path, let meters, let kind, let inRegion, let limit, let output):
             add(.path, .path(path))
             add(.meters, .number(meters))
@@ -250,7 +257,7 @@ extension Request {
 /// `answer`. Each of those switches over it exhaustively, so a new operation that one of them
 /// misses does not compile.
 public enum RequestOperation: Int, CaseIterable, Sendable {
-    case near, radius, bbox, check, along, clusters, get, stats, sources, health, refresh, metrics
+    case near, radius, bbox, check, along, clusters, `where`, get, stats, sources, health, refresh, metrics
 
     /// The name a request gives in `op`.
     public var name: String { Self.names[rawValue] }
@@ -274,6 +281,7 @@ public enum RequestOperation: Int, CaseIterable, Sendable {
         case .bbox: return [.south, .west, .north, .east, .limit] + filters
         case .check: return [.lat, .lon, .previous, .province, .district]
         case .clusters: return [.south, .west, .north, .east, .zoom, .kind, .province, .district]
+        case .where: return [.lat, .lon]
         case .along: return [.path, .meters, .limit] + filters
         case .get: return [.id]
         case .stats, .sources, .health, .metrics: return []
@@ -295,6 +303,8 @@ public enum RequestOperation: Int, CaseIterable, Sendable {
         case check
         /// Clusters and single areas of a view.
         case clusters
+        /// The regions a point lies in.
+        case place
         case stats
         /// Each source's report and each district's counts.
         case sources
@@ -310,6 +320,7 @@ public enum RequestOperation: Int, CaseIterable, Sendable {
         case .get: return .area
         case .check: return .check
         case .clusters: return .clusters
+        case .where: return .place
         case .stats: return .stats
         case .sources: return .sources
         case .health: return .health
@@ -322,7 +333,7 @@ public enum RequestOperation: Int, CaseIterable, Sendable {
     public var hasGeoJSON: Bool {
         switch answer {
         case .areas, .route, .area: return true
-        case .check, .clusters, .stats, .sources, .health, .metrics, .refresh: return false
+        case .check, .clusters, .place, .stats, .sources, .health, .metrics, .refresh: return false
         }
     }
 
@@ -340,7 +351,7 @@ public enum RequestOperation: Int, CaseIterable, Sendable {
 
     public var endpoint: Endpoint {
         switch self {
-        case .near, .radius, .bbox, .check, .along, .clusters, .stats, .sources: return .query(path: "/v1/\(name)")
+        case .near, .radius, .bbox, .check, .along, .clusters, .where, .stats, .sources: return .query(path: "/v1/\(name)")
         case .get: return .resource(prefix: "/v1/areas/", field: .id)
         case .health: return .route(path: "/healthz")
         case .metrics: return .route(path: "/metrics")
@@ -348,10 +359,11 @@ public enum RequestOperation: Int, CaseIterable, Sendable {
         }
     }
 
-    /// Whether an HTTP answer may be cached until the data changes (it carries the data's ETag).
+    /// Whether an HTTP answer may be cached until the data changes (it carries the data's ETag,
+    /// which a new administrative map changes too).
     public var answerFollowsData: Bool {
         switch self {
-        case .near, .radius, .bbox, .check, .along, .clusters, .get: return true
+        case .near, .radius, .bbox, .check, .along, .clusters, .where, .get: return true
         case .stats, .sources, .health, .metrics, .refresh: return false
         }
     }
@@ -361,7 +373,7 @@ public enum RequestOperation: Int, CaseIterable, Sendable {
     /// data is loaded, so an HTTP revalidation of them is answered without running them.
     public var mayFailOnData: Bool {
         switch self {
-        case .get, .along: return true
+        case .get, .along, .where: return true
         case .near, .radius, .bbox, .check, .clusters, .stats, .sources, .health, .metrics, .refresh: return false
         }
     }

@@ -7,6 +7,7 @@ let usage = """
            areas-bench merge [--records 85000,1000000] [--runs 2] [--one-point 50000]
            areas-bench maps [--points 80000,1000000]
            areas-bench shapes [--zones 100000] [--queries 20000]
+           areas-bench regions [--points 20000] [--folder PATH]
            areas-bench discover [--rows 100000] [--runs 3]
            areas-bench metrics [--sources 1000,3000,10000] [--scrapes 5]
            areas-bench expensive [--points N] [--only NAME]
@@ -52,6 +53,8 @@ do {
         try MapBenchmark(arguments: &arguments).run()
     case "shapes":
         try ShapeBenchmark(arguments: &arguments).run()
+    case "regions":
+        try RegionsBenchmark(arguments: &arguments).run()
     case "merge":
         try MergeBenchmark(arguments: &arguments).run()
     case "discover":

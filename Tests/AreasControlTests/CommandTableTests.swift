@@ -11,7 +11,7 @@ struct CommandTableTests {
     static let operands: [String: [String]] = [
         "near": ["37.5", "127"], "radius": ["37.5", "127", "100"], "bbox": ["37", "126", "38", "127"], "check": ["37.5", "127"],
         "along": ["37.5,127", "37.6,127.1"], "get": ["x"], "stats": [], "sources": [], "health": [], "metrics": [], "refresh": [],
-        "clusters": ["33", "124", "39", "132"],
+        "clusters": ["33", "124", "39", "132"], "where": ["37.5", "127"],
     ]
     /// Options a command cannot go without, given unless the option under test is the one.
     static let required: [String: [String]] = ["clusters": ["--zoom", "7"]]

@@ -22,6 +22,7 @@ struct RequestOperationTests {
         .get(id: "yongsan:027a \"quoted\" \\ back"),
         .clusters(box: GeoBox.korea, zoom: 7, kind: .smoking, region: Region(district: "용산구")),
         .check(point: point, region: Region(), previous: point),
+        .where(point: point),
         .stats, .sources, .health, .metrics,
         .refresh(wait: true, force: false), .refresh(wait: false, force: true),
     ]
@@ -46,9 +47,9 @@ struct RequestOperationTests {
     }
 
     @Test(arguments: [
-        ("neer", "unknown op 'neer' (expected near, radius, bbox, check, along, clusters, get, stats, sources, health, refresh or metrics); did you mean near?"),
-        ("fly", "unknown op 'fly' (expected near, radius, bbox, check, along, clusters, get, stats, sources, health, refresh or metrics)"),
-        ("Stats", "unknown op 'Stats' (expected near, radius, bbox, check, along, clusters, get, stats, sources, health, refresh or metrics); did you mean stats?"),
+        ("neer", "unknown op 'neer' (expected near, radius, bbox, check, along, clusters, where, get, stats, sources, health, refresh or metrics); did you mean near?"),
+        ("fly", "unknown op 'fly' (expected near, radius, bbox, check, along, clusters, where, get, stats, sources, health, refresh or metrics)"),
+        ("Stats", "unknown op 'Stats' (expected near, radius, bbox, check, along, clusters, where, get, stats, sources, health, refresh or metrics); did you mean stats?"),
     ])
     func anUnknownOpListsTheOpsAndTheNearest(name: String, message: String) {
         #expect(throws: RequestError(.unknownOp, message)) { try Request.parse(Array(#"{"op":"\#(name)"}"#.utf8)) }

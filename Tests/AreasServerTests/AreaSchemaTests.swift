@@ -27,7 +27,7 @@ import AreasTestTraits
             case .always: #expect(present, "\(context): \(member.key.name) is missing")
             case .whenSet: break
             case .withQueryPoint: #expect(present == distance, "\(context): \(member.key.name)")
-            case .detailedOnly where member.key == .note: if !detailed { #expect(!present, "\(context): note") }
+            case .detailedWhenSet: if !detailed { #expect(!present, "\(context): \(member.key.name)") }
             case .detailedOnly: #expect(present == detailed, "\(context): \(member.key.name)")
             case .byTheAnswer: #expect(present == byTheAnswer.contains(member.key.name), "\(context): \(member.key.name)")
             }

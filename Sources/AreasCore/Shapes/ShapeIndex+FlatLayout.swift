@@ -13,10 +13,10 @@ extension ShapeIndex {
     }
 
     /// Reads an index laid out by `write(to:)`, in place, checking every part a test reads: the
-    /// owners (each one `owner` admits, in ascending order), kinds and widths, that rings
+    /// owners (each one `owner` admits, in ascending order; side by side when `ownersRepeat`), kinds and widths, that rings
     /// partition the vertices and runs the rings as this build cuts them, that every vertex is
     /// on the globe and every run's box is the box of its vertices, and the tree.
-    package init(reading reader: inout some FlatLayoutReader, maximumWidth: Double, owner admits: (Int) -> Bool) throws(FlatLayoutError) {
+    package init(reading reader: inout some FlatLayoutReader, maximumWidth: Double, ownersRepeat: Bool = false, owner admits: (Int) -> Bool) throws(FlatLayoutError) {
         let owners = try reader.column(of: UInt32.self)
         let count = owners.count
         let kinds = try reader.column("the shapes' kinds", of: UInt8.self, count: count)
@@ -26,8 +26,8 @@ extension ShapeIndex {
         let ringChunks = try reader.column("the rings' runs", of: UInt32.self, count: ringStarts.count)
         let chunkBoxes = try reader.column(of: ChunkBox.self)
         let vertices = try reader.column(of: ShapeVertex.self)
-        for (i, owner) in owners.enumerated() where !admits(Int(owner)) || (i > 0 && owners[i - 1] >= owner) {
-            throw FlatLayoutError("shape \(i)'s owner (\(owner)) is not a zone with a shape, in order")
+        for (i, owner) in owners.enumerated() where !admits(Int(owner)) || (i > 0 && (ownersRepeat ? owners[i - 1] > owner : owners[i - 1] >= owner)) {
+            throw FlatLayoutError("shape \(i)'s owner (\(owner)) is not one the file has, in order")
         }
         for (i, kind) in kinds.enumerated() where Shape.Kind(rawValue: kind) == nil { throw FlatLayoutError("shape \(i)'s kind \(kind) is no kind this build writes") }
         for (i, width) in widths.enumerated() where !(0...maximumWidth).contains(width) { throw FlatLayoutError("shape \(i)'s width \(width) m") }

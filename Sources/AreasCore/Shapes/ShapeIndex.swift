@@ -114,15 +114,17 @@ public struct ShapeIndex: Sendable {
 
     /// Calls `visit` for every shape whose footprint holds `point`: inside a polygon or within
     /// its width of the polygon's edge, or within a corridor's half-width of its path. Returns
-    /// false, having stopped, when the runs read would pass `workLimit`.
+    /// false, having stopped, when the runs read would pass `workLimit`. Without
+    /// `measuringEdge`, a polygon without a width is tested by its crossings alone and its hit
+    /// says 0 for the edge (a region asked which one holds a point).
     @discardableResult
-    public func forEach(holding point: GeoPoint, workLimit: Int = .max, _ visit: (Hit) -> Void) -> Bool {
+    public func forEach(holding point: GeoPoint, workLimit: Int = .max, measuringEdge: Bool = true, _ visit: (Hit) -> Void) -> Bool {
         guard count > 0 else { return true }
         var work = 0
         var withinLimit = true
         tree.forEach(intersecting: GeoBox(point), filter: AdmitAll()) { entry in
             let shape = Int(entry)
-            guard let (inside, edge) = test(shape, point, work: &work, limit: workLimit) else {
+            guard let (inside, edge) = test(shape, point, work: &work, limit: workLimit, measuringEdge: measuringEdge) else {
                 withinLimit = false
                 return false
             }
@@ -132,59 +134,84 @@ public struct ShapeIndex: Sendable {
         return withinLimit
     }
 
+    /// Meters per fixed-point unit, north and east, in the plane tangent at `point`.
+    @inline(__always)
+    static func unitMeters(at point: GeoPoint) -> (north: Double, east: Double) {
+        let north = Geodesy.earthRadiusMeters * Double.pi / 180 / ShapeVertex.perDegree
+        return (north, north * cos(point.latitude * Double.pi / 180))
+    }
+
+    /// Calls `body` with each edge of run `chunk` of `ring` (of a shape of kind `isPolygon`),
+    /// in fixed point.
+    @inline(__always)
+    func forEachEdge(ring: Int, chunk: Int, isPolygon: Bool, _ body: (Double, Double, Double, Double) -> Void) {
+        let first = Int(ringStarts[ring])
+        let count = Int(ringStarts[ring + 1]) - first
+        let start = (chunk - Int(ringChunks[ring])) * Self.chunkLength
+        let end = Swift.min(start + Self.chunkLength, isPolygon ? count : count - 1)
+        for i in start..<end {
+            let a = vertices[first + i]
+            let b = vertices[first + (i + 1 == count ? 0 : i + 1)]
+            body(Double(a.longitude), Double(a.latitude), Double(b.longitude), Double(b.latitude))
+        }
+    }
+
     /// Whether shape `shape`'s footprint holds `point` and how far the point is from its edge;
     /// nil when the runs read pass `limit`. First the crossings (a polygon without a width that
-    /// the point is outside of is done then), then the nearest edge, runs nearest first, until
-    /// the next run's box lies beyond the nearest edge found (or, outside, beyond the width).
-    func test(_ shape: Int, _ point: GeoPoint, work: inout Int, limit: Int) -> (inside: Bool, edgeMeters: Double)? {
-        let y = point.latitude * ShapeVertex.perDegree
-        let x = point.longitude * ShapeVertex.perDegree
-        // Meters per fixed-point unit, north and east, in the plane tangent at the point.
-        let northMeters = Geodesy.earthRadiusMeters * Double.pi / 180 / ShapeVertex.perDegree
-        let eastMeters = northMeters * cos(point.latitude * Double.pi / 180)
+    /// the point is outside of is done then), then the nearest edge.
+    func test(_ shape: Int, _ point: GeoPoint, work: inout Int, limit: Int, measuringEdge: Bool = true) -> (inside: Bool, edgeMeters: Double)? {
         let isPolygon = kinds[shape] == Shape.Kind.polygon.rawValue
         let width = widths[shape]
         let rings = Int(shapeRings[shape])..<Int(shapeRings[shape + 1])
         work += Int(ringChunks[rings.upperBound]) - Int(ringChunks[rings.lowerBound])
         guard work <= limit else { return nil }
-        /// Calls `body` with each edge of run `chunk` of `ring`, in fixed point.
-        @inline(__always)
-        func forEachEdge(ring: Int, chunk: Int, _ body: (Double, Double, Double, Double) -> Void) {
-            let first = Int(ringStarts[ring])
-            let count = Int(ringStarts[ring + 1]) - first
-            let start = (chunk - Int(ringChunks[ring])) * Self.chunkLength
-            let end = Swift.min(start + Self.chunkLength, isPolygon ? count : count - 1)
-            for i in start..<end {
-                let a = vertices[first + i]
-                let b = vertices[first + (i + 1 == count ? 0 : i + 1)]
-                body(Double(a.longitude), Double(a.latitude), Double(b.longitude), Double(b.latitude))
-            }
-        }
         var inside = false
         if isPolygon {
-            var crossings = 0
-            for ring in rings {
-                for chunk in Int(ringChunks[ring])..<Int(ringChunks[ring + 1]) {
-                    let box = chunkBoxes[chunk]
-                    guard Double(box.south) <= y, y < Double(box.north), Double(box.east) > x else { continue }
-                    forEachEdge(ring: ring, chunk: chunk) { ax, ay, bx, by in
-                        if (ay > y) != (by > y), ax + (y - ay) / (by - ay) * (bx - ax) > x { crossings += 1 }
-                    }
+            inside = contains(shape, point)
+            if !inside && width == 0 { return (false, 0) }
+            if inside && width == 0 && !measuringEdge { return (true, 0) }
+        }
+        // Outside, only an edge within the width matters.
+        let nearest = nearestEdgeMeters(shape, point, within: inside ? .infinity : width)
+        if inside { return (true, nearest + width) }
+        return nearest <= width ? (true, width - nearest) : (false, 0)
+    }
+
+    /// Whether polygon `shape` holds `point`: an odd count of its edges crossing the ray east
+    /// of the point, read only in runs whose latitudes span the point's and that reach east of it.
+    func contains(_ shape: Int, _ point: GeoPoint) -> Bool {
+        let y = point.latitude * ShapeVertex.perDegree
+        let x = point.longitude * ShapeVertex.perDegree
+        var crossings = 0
+        for ring in Int(shapeRings[shape])..<Int(shapeRings[shape + 1]) {
+            for chunk in Int(ringChunks[ring])..<Int(ringChunks[ring + 1]) {
+                let box = chunkBoxes[chunk]
+                guard Double(box.south) <= y, y < Double(box.north), Double(box.east) > x else { continue }
+                forEachEdge(ring: ring, chunk: chunk, isPolygon: true) { ax, ay, bx, by in
+                    if (ay > y) != (by > y), ax + (y - ay) / (by - ay) * (bx - ax) > x { crossings += 1 }
                 }
             }
-            inside = crossings % 2 == 1
-            if !inside && width == 0 { return (false, 0) }
         }
-        // The runs by how near their boxes are, nearest first.
+        return crossings % 2 == 1
+    }
+
+    /// How far `point` is from the nearest edge of shape `shape` (its rings or paths, not its
+    /// width), when that is within `cutoff` meters; infinity otherwise. The runs are read by
+    /// how near their boxes are, nearest first, until the next one's box lies beyond the
+    /// nearest edge found.
+    func nearestEdgeMeters(_ shape: Int, _ point: GeoPoint, within cutoff: Double) -> Double {
+        let y = point.latitude * ShapeVertex.perDegree
+        let x = point.longitude * ShapeVertex.perDegree
+        let (northMeters, eastMeters) = Self.unitMeters(at: point)
+        let isPolygon = kinds[shape] == Shape.Kind.polygon.rawValue
         var runs: [(squared: Double, ring: Int, chunk: Int)] = []
-        for ring in rings {
+        for ring in Int(shapeRings[shape])..<Int(shapeRings[shape + 1]) {
             for chunk in Int(ringChunks[ring])..<Int(ringChunks[ring + 1]) {
                 let box = chunkBoxes[chunk]
                 let dy = Swift.max(Double(box.south) - y, 0, y - Double(box.north)) * northMeters
                 let dx = Swift.max(Double(box.west) - x, 0, x - Double(box.east)) * eastMeters
                 let squared = dx * dx + dy * dy
-                // Outside, only an edge within the width matters.
-                if !inside && squared > width * width { continue }
+                if squared > cutoff * cutoff { continue }
                 runs.append((squared, ring, chunk))
             }
         }
@@ -192,13 +219,24 @@ public struct ShapeIndex: Sendable {
         var nearest = Double.infinity
         for run in runs {
             guard run.squared < nearest * nearest else { break }
-            forEachEdge(ring: run.ring, chunk: run.chunk) { ax, ay, bx, by in
+            forEachEdge(ring: run.ring, chunk: run.chunk, isPolygon: isPolygon) { ax, ay, bx, by in
                 nearest = Swift.min(nearest, Self.distance(fromOriginTo: ((ax - x) * eastMeters, (ay - y) * northMeters),
                                                              ((bx - x) * eastMeters, (by - y) * northMeters)))
             }
         }
-        if inside { return (true, nearest + width) }
-        return nearest <= width ? (true, width - nearest) : (false, 0)
+        return nearest
+    }
+
+    /// How far `point` is from the shapes of `owner`: 0 inside one of them, else the meters to
+    /// the nearest edge of any (infinity when the owner has none). For a region: how far a
+    /// point lies outside it.
+    public func meters(from point: GeoPoint, toShapesOf owner: Int) -> Double {
+        var nearest = Double.infinity
+        for shape in shapes(ownedBy: owner) {
+            if kinds[shape] == Shape.Kind.polygon.rawValue, contains(shape, point) { return 0 }
+            nearest = Swift.min(nearest, nearestEdgeMeters(shape, point, within: .infinity))
+        }
+        return nearest
     }
 
     /// The distance from the origin to the segment from `a` to `b`, in the plane.
@@ -221,11 +259,20 @@ public struct ShapeIndex: Sendable {
     /// The shape owned by `owner`, found by a search of the owners (in ascending order when
     /// built from a table's zones).
     public func shape(ownedBy owner: Int) -> Int? {
-        var (low, high) = (0, owners.count)
-        while low < high {
-            let middle = (low + high) / 2
-            if Int(owners[middle]) < owner { low = middle + 1 } else { high = middle }
+        let found = shapes(ownedBy: owner)
+        return found.isEmpty ? nil : found.lowerBound
+    }
+
+    /// The shapes owned by `owner` (owners in ascending order, a region's parts side by side).
+    public func shapes(ownedBy owner: Int) -> Range<Int> {
+        func firstAtLeast(_ wanted: Int) -> Int {
+            var (low, high) = (0, owners.count)
+            while low < high {
+                let middle = (low + high) / 2
+                if Int(owners[middle]) < wanted { low = middle + 1 } else { high = middle }
+            }
+            return low
         }
-        return low < owners.count && Int(owners[low]) == owner ? low : nil
+        return firstAtLeast(owner)..<firstAtLeast(owner + 1)
     }
 }

@@ -30,6 +30,9 @@ package struct AreasConfig: Sendable, Equatable {
     /// How a refresh draws zones' footprints; nil for a follower, which serves its leader's
     /// footprints as the leader drew them (it has no sources to read columns of).
     package var footprintPolicy: FootprintPolicy? { follow == nil ? footprint : nil }
+    /// `regions`: the administrative map's folder, and how far outside its stated district a
+    /// record may lie before it is flagged.
+    package var regions = RegionsConfig()
     /// `merge.meters`: records of different sources this close that name one place are one area.
     package var mergeMeters: Double = MergePolicy.defaultMeters
     /// How a refresh merges sources, in the order they are configured; nil for a follower,
@@ -185,6 +188,8 @@ package struct AreasConfig: Sendable, Equatable {
             sources: sources)
         footprint.columns = Dictionary(uniqueKeysWithValues: sources.map { ($0.name, $0.fields.zoneColumns($0.format)) })
         config.footprint = footprint
+        config.regions.folder = raw.regions?.folder.map(resolve) ?? RegionsConfig.defaultFolder
+        config.regions.toleranceMeters = try check.number(raw.regions?.toleranceMeters, "regions.toleranceMeters", default: 100, minimum: 0, maximum: 100_000)
         config.mergeMeters = try check.number(raw.merge?.meters, "merge.meters", default: MergePolicy.defaultMeters, minimum: 0, maximum: 1_000)
         config.provinceAliases = aliases
         config.requestTimeoutSeconds = try check.number(raw.requestTimeoutSeconds, "requestTimeoutSeconds", default: 10, minimum: 0.1, maximum: 3_600)
@@ -214,6 +219,7 @@ package struct AreasConfig: Sendable, Equatable {
     static let knownHTTPKeys = propertyNames(of: RawHTTP())
     static let knownFollowKeys = propertyNames(of: RawFollow())
     static let knownMergeKeys = propertyNames(of: RawMerge())
+    static let knownRegionsKeys = propertyNames(of: RawRegions())
 
     private static func propertyNames(of value: Any) -> Set<String> {
         Set(Mirror(reflecting: value).children.compactMap(\.label))
@@ -240,6 +246,9 @@ package struct AreasConfig: Sendable, Equatable {
         }
         if case .object(let merge)? = top.last(where: { $0.0 == "merge" })?.1 {
             try check(merge, knownMergeKeys, "merge.")
+        }
+        if case .object(let regions)? = top.last(where: { $0.0 == "regions" })?.1 {
+            try check(regions, knownRegionsKeys, "regions.")
         }
         guard case .array(let sources)? = top.last(where: { $0.0 == "sources" })?.1 else { return }
         for (i, source) in sources.enumerated() {
@@ -301,7 +310,7 @@ extension AreasConfig {
     /// the sources' daily quota.
     package func makesTheSameData(as other: AreasConfig) -> Bool {
         sources == other.sources && bounds == other.bounds && geocoder == other.geocoder && positions == other.positions
-            && overrides == other.overrides && mergeMeters == other.mergeMeters && footprint == other.footprint
+            && overrides == other.overrides && regions == other.regions && mergeMeters == other.mergeMeters && footprint == other.footprint
             && maxShrink == other.maxShrink && follow == other.follow
     }
 

@@ -15,6 +15,7 @@ struct RawConfig: Decodable {
     var adminUids: [UInt32]?
     var logLevel: String?
     var footprint: RawFootprint?
+    var regions: RawRegions?
     var merge: RawMerge?
     var provinceAliases: [String: String]?
     var geocoder: RawGeocoder?
@@ -28,6 +29,11 @@ struct RawConfig: Decodable {
 
 struct RawMerge: Decodable {
     var meters: Double?
+}
+
+struct RawRegions: Decodable {
+    var folder: String?
+    var toleranceMeters: Double?
 }
 
 struct RawFootprint: Decodable {

@@ -51,6 +51,10 @@ package struct SourceReport: Sendable, Equatable {
     /// Areas placed by the operator's positions file.
     package var placedByOperator: Int = 0
     package var duplicates: Int = 0
+    /// Areas farther than `regions.toleranceMeters` outside their stated district (kept, flagged).
+    package var outsideDistrict: Int = 0
+    /// Areas without a district that got the one their position lies in.
+    package var districtsFromPosition: Int = 0
     /// Areas whose stated reference date is not a date: served without one.
     package var unreadableDates: Int = 0
     /// The oldest and newest date the fetched records state, when any does.
@@ -97,6 +101,8 @@ package struct SourceReport: Sendable, Equatable {
             if placedByOperator > 0 { text += ", \(placedByOperator) from the positions file" }
         }
         if duplicates > 0 { text += ", \(duplicates) duplicates" }
+        if outsideDistrict > 0 { text += ", \(outsideDistrict) outside their stated district" }
+        if districtsFromPosition > 0 { text += ", \(districtsFromPosition) districts found from the position" }
         if let dates = referenceDates {
             text += dates.lowerBound == dates.upperBound ? ", dated \(dates.lowerBound.text)" : ", dated \(dates.lowerBound.text) to \(dates.upperBound.text)"
         }

@@ -17,6 +17,8 @@ package struct Refresher: Sendable {
     let geocodeMemory = LockedValue<GeocodeMemory?>(nil)
     /// Today's upstream requests, per source and for the geocoder.
     package let quota: RequestQuota
+    /// The administrative map each record's district is checked against; none when nil.
+    package var regions: RegionMap?
 
     /// `snapshotPath` is the snapshot the daemon writes (the config's unless overridden): the
     /// geocoder's answers are kept beside it.
@@ -154,9 +156,18 @@ package struct Refresher: Sendable {
         var unplaced: [RecordValidator.Unplaced] = []
         func take(_ area: Area) -> Bool {
             // Overlapping pages and repeated rows add nothing twice.
-            guard let area = rows.admit(area) else {
+            guard var area = rows.admit(area) else {
                 report.duplicates += 1
                 return false
+            }
+            if let regions {
+                let finding = regions.judge(province: area.province, district: area.district, at: area.coordinate, toleranceMeters: config.regions.toleranceMeters)
+                switch finding {
+                case .elsewhere: report.outsideDistrict += 1
+                case .fromPosition: report.districtsFromPosition += 1
+                case .agrees, .unknownName, .nowhere: break
+                }
+                RegionFields.apply(finding, to: &area)
             }
             builder.append(area)
             if validator.hasUnreadableReferenceDate(area) { report.unreadableDates += 1 }

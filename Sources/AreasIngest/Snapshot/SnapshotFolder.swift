@@ -8,6 +8,7 @@
 /// | `areas.geocoded.json` | what the geocoder said (`GeocodeMemory`) |
 /// | `areas.history.json` | each source's last refreshes |
 /// | `areas.snapshot.download` | a leader's snapshot while it arrives |
+/// | `areas.snapshot.regions` | the administrative map, read from `regions.folder` and laid out to be mapped (`RegionStore`) |
 /// | `NAME.corrupt` | a file that could not be read, set aside for inspection |
 package struct SnapshotFolder: Sendable, Equatable {
     /// The snapshot file itself.
@@ -20,6 +21,7 @@ package struct SnapshotFolder: Sendable, Equatable {
     package var fetchTimes: String { snapshot + ".fetched" }
     package var requestCounts: String { snapshot + ".requests" }
     package var download: String { snapshot + ".download" }
+    package var regions: String { snapshot + ".regions" }
 
     /// `areas.geocoded.json` beside `areas.snapshot`: the snapshot's name without its
     /// extension, whatever that is.

@@ -31,10 +31,10 @@ struct SnapshotLayoutWriter: FlatLayoutWriter {
 
     /// Writes the header over the reserved bytes: magic, version, the payload's length and
     /// its checksum. The file is then complete.
-    mutating func seal() -> [UInt8] {
+    mutating func seal(magic: [UInt8] = SnapshotFile.magic, version: UInt32 = SnapshotFile.version) -> [UInt8] {
         var header = ByteWriter()
-        header.bytes.append(contentsOf: SnapshotFile.magic)
-        header.append(SnapshotFile.version)
+        header.bytes.append(contentsOf: magic)
+        header.append(version)
         header.append(UInt64(bytes.count - SnapshotFile.headerSize))
         bytes.replaceSubrange(0..<header.bytes.count, with: header.bytes)
         SnapshotFile.seal(&bytes)

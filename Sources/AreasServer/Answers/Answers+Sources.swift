@@ -50,6 +50,14 @@ extension Answers {
             referenceDates(state.referenceDates(in: span), into: &writer)
             writer.key(.footprints)
             footprints(state.index.footprintCounts(in: span), into: &writer)
+            // What the last district check said of the source's rows (kept on the records).
+            let regionCounts = RegionFields.counts(in: state.index.areas, span)
+            writer.key(.outsideDistrict); writer.number(regionCounts.outsideDistrict)
+            writer.key(.outsideDistrictIds)
+            writer.beginArray()
+            for id in regionCounts.outsideDistrictIds { writer.string(id) }
+            writer.endArray()
+            writer.key(.districtsFromPosition); writer.number(regionCounts.districtsFromPosition)
             func time(_ key: AnswerKey, _ value: Double?) {
                 writer.key(key)
                 if let value { writer.number(value.rounded()) } else { writer.null() }

@@ -26,6 +26,9 @@ extension Answers {
         var lastRefreshSucceeded: Bool?
         /// Why the service is not healthy; nil when it is.
         var problem: String?
+        /// What works less well than it could without making the service unhealthy (no
+        /// administrative map).
+        var warnings: [String] = []
 
         var healthy: Bool { problem == nil }
 
@@ -61,6 +64,10 @@ extension Answers {
         writer.key(.healthy); writer.bool(health.healthy)
         writer.key(.problem)
         if let problem = health.problem { writer.string(problem) } else { writer.null() }
+        writer.key(.warnings)
+        writer.beginArray()
+        for warning in health.warnings { writer.string(warning) }
+        writer.endArray()
         writer.endObject()
     }
 
@@ -206,6 +213,8 @@ extension Answers {
             writer.key(.positionsFile); writer.number(source.placedByOperator)
             writer.endObject()
             writer.key(.duplicates); writer.number(source.duplicates)
+            writer.key(.outsideDistrict); writer.number(source.outsideDistrict)
+            writer.key(.districtsFromPosition); writer.number(source.districtsFromPosition)
             writer.key(.merged); writer.number(source.merged)
             writer.key(.unreadableDates); writer.number(source.unreadableDates)
             writer.key(.referenceDates)

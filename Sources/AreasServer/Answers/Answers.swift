@@ -115,7 +115,8 @@ enum Answers {
 
     /// `before`: the check at the position before, whose zones the answer compares with this
     /// one's (`entered`, `exited`).
-    static func check(_ check: AreaIndex.Check, from point: GeoPoint, before: AreaIndex.Check? = nil, state: ServingState, into writer: inout JSONWriter) {
+    static func check(_ check: AreaIndex.Check, from point: GeoPoint, before: AreaIndex.Check? = nil, state: ServingState, regions: ServedRegions = .loading,
+                      into writer: inout JSONWriter) {
         writer.beginObject()
         writer.key(.ok); writer.bool(true)
         writer.key(.inside); writer.bool(check.inside)
@@ -154,6 +155,7 @@ enum Answers {
             writer.key(.direction); writer.string(Geodesy.compassPoint(bearing))
             writer.endObject()
         }
+        region(of: point, regions: regions, into: &writer)
         writer.endObject()
     }
 
@@ -210,6 +212,7 @@ enum Answers {
             writer.key(.province); writer.string(utf8: areas.utf8(area.province))
             writer.key(.roadAddress); writer.string(utf8: areas.utf8(area.roadAddress))
             writer.key(.lotAddress); writer.string(utf8: areas.utf8(area.lotAddress))
+            regionFindings(position, of: areas, into: &writer)
             writer.key(.fields)
             writer.beginObject()
             areas.forEachField(of: position) { key, value in

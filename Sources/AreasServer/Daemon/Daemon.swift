@@ -201,6 +201,8 @@ package final class Daemon: @unchecked Sendable {
             return ("areasd: cannot start the socket server: \(error)", 1)
         }
         logger.info("listening on \(socketPath) (\(state.index.count) areas, pid \(CurrentProcess.id))")
+        service.install(ServedRegions.loading)
+        readRegions(config, into: service)
 
         scheduleRefreshes(interval: config.refreshIntervalSeconds)
         announce(state)
@@ -322,6 +324,7 @@ package final class Daemon: @unchecked Sendable {
             }
             let before = service.config
             service.replace(config: config)
+            readRegions(config, into: service)
             server?.update(serverLimits(for: config))
             if options.logLevel == nil { logger.threshold = config.logLevel.flatMap(Logger.Level.init(name:)) ?? .info }
             if Self.timerSeconds(config) != Self.timerSeconds(before) {
@@ -348,6 +351,25 @@ package final class Daemon: @unchecked Sendable {
             logger.error("SIGHUP: \(error); keeping the running configuration")
         }
         notifier.notify("READY=1\nSTATUS=\(Self.status(service.state))")
+    }
+
+    /// Reads the administrative map off the main thread (answers never wait for it) and serves
+    /// it; without one, region answers say why and `health` warns. A refresh that starts
+    /// meanwhile waits for it, so the first refresh checks every record's district.
+    private func readRegions(_ config: AreasConfig, into service: AreaService) {
+        let logger = self.logger
+        DispatchQueue.global(qos: .utility).async {
+            let prepared = SnapshotFolder(snapshot: service.snapshotPath).regions
+            switch RegionStore.load(folder: config.regions.folder, prepared: prepared) {
+            case .map(let map, let note):
+                service.install(.map(map))
+                logger.info("regions: \(map[.province].count) provinces, \(map[.district].count) districts, \(map[.town].count) towns, \(note)")
+            case .unavailable(let reason):
+                service.install(.unavailable(reason: reason))
+                logger.warning("regions: \(ServedRegions.unavailable(reason: reason).problem ?? reason); serving without them (region answers say unavailable)")
+            }
+            FreeMemory.release()
+        }
     }
 
     /// The keys a running daemon cannot change: the socket it listens on and the snapshot file

@@ -17,6 +17,18 @@ extension AreaService {
         RefreshJobHandle(job: refreshes.start { [self] in await performRefresh(force: force) })
     }
 
+    /// The administrative map once it has been read (or found missing): a refresh started just
+    /// after the daemon waits up to a minute for it rather than check no district.
+    private func regionsRead() async -> ServedRegions {
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(60)
+        while clock.now < deadline {
+            let regions = servedRegions.withLock { $0 }
+            if case .loading = regions { try? await Task.sleep(for: .milliseconds(20)) } else { return regions }
+        }
+        return servedRegions.withLock { $0 }
+    }
+
     /// Fetches every source, merges what changed into a new catalog, writes it to the snapshot
     /// and serves it; an unchanged refresh only updates the report.
     private func performRefresh(force: Bool) async -> RefreshReport {
@@ -24,7 +36,9 @@ extension AreaService {
         if let follow = config.follow { return await performFollow(follow, force: force) }
         let before = state
         logger.info("refresh started: \(config.sources.count) sources" + (force ? " (forced)" : ""))
-        let (catalog, report) = await Refresher(config: config, environment: environment, snapshotPath: snapshotPath, quota: quota).refresh(before.catalog, force: force)
+        var refresher = Refresher(config: config, environment: environment, snapshotPath: snapshotPath, quota: quota)
+        refresher.regions = await regionsRead().map
+        let (catalog, report) = await refresher.refresh(before.catalog, force: force)
         for source in report.sources {
             if source.status == .updated {
                 logger.info("source " + source.summary)

@@ -128,12 +128,15 @@ extension AreaService {
                 try Self.run { () throws(GeoError) in try state.index.check(previous, region: region) }.get()
             }
             let check = try Self.run { () throws(GeoError) in try state.index.check(point, region: region) }.get()
-            Answers.check(check, from: point, before: before, state: state, into: &writer)
+            Answers.check(check, from: point, before: before, state: state, regions: view.regions, into: &writer)
         case .clusters(let box, let zoom, let kind, let region):
             try requireData(state)
             let region = region.resolved(view.aliases)
             let clustering = try Self.run { () throws(GeoError) in try state.index.clusters(in: box, zoom: zoom, kind: kind, region: region) }.get()
             Answers.clusters(clustering, state: state, into: &writer)
+        case .where(let point):
+            guard let map = view.regions.map else { throw RequestError(.unavailable, view.regions.problem ?? "no administrative map") }
+            Answers.place(of: point, on: map, into: &writer)
         case .along(let path, let meters, let kind, let region, let limit, let output):
             try requireData(state)
             if !path.contains(where: view.bounds.contains), let first = path.first { try Self.requireInside(view.bounds, first, what: "every point of the route") }
@@ -209,7 +212,9 @@ extension AreaService {
         // A moment's grace: the deadline's own work (failing the stalled sources, installing
         // the rest) finishes just after it.
         let overdue = refreshes.runningSeconds.flatMap { $0 > limit + 1 ? (running: $0, limit: limit) : nil }
-        return Answers.Health(view.state, refreshInterval: view.refreshInterval, refreshing: isRefreshing, overdue: overdue)
+        var health = Answers.Health(view.state, refreshInterval: view.refreshInterval, refreshing: isRefreshing, overdue: overdue)
+        if case .unavailable = view.regions, let problem = view.regions.problem { health.warnings.append(problem) }
+        return health
     }
 
     /// The Prometheus text exposition of the service's counters and its data.

@@ -16,6 +16,9 @@ import Synchronization
 package final class AreaService: Sendable {
     package let logger: Logger
     let current: LockedValue<ServingState>
+    /// The administrative map, replaced whole when it is read again.
+    /// (None until a daemon reads one: a service made in-process for a test has none.)
+    let servedRegions = LockedValue<ServedRegions>(.unavailable(reason: "no regions folder was read"))
     private let configuration: LockedValue<AreasConfig>
     let refreshes = RefreshCoordinator()
     /// A follower's last view of its leader's snapshot.
@@ -74,6 +77,7 @@ package final class AreaService: Sendable {
         /// Where the data can have areas: a question about a point outside has no answer.
         var bounds: GeoBox
         var aliases: [String: String]
+        package internal(set) var regions: ServedRegions
         var generation: Int
         var configEpoch: Int
         /// How the connection waits for something slow within a request (a refresh asked for
@@ -86,7 +90,8 @@ package final class AreaService: Sendable {
         let generation = generation.load(ordering: .acquiring)
         let config = self.config
         return View(state: state, maxResults: config.maxResults, adminUids: config.adminUids,
-                    refreshInterval: config.refreshIntervalSeconds, bounds: config.bounds, aliases: config.provinceAliases, generation: generation,
+                    refreshInterval: config.refreshIntervalSeconds, bounds: config.bounds, aliases: config.provinceAliases,
+                    regions: servedRegions.withLock { $0 }, generation: generation,
                     configEpoch: configEpoch.load(ordering: .acquiring))
     }
 
@@ -101,6 +106,14 @@ package final class AreaService: Sendable {
     /// Serves `state` from now on; views pick it up at their next batch.
     func install(_ state: ServingState) {
         current.withLock { $0 = state }
+        generation.add(1, ordering: .releasing)
+    }
+
+    /// Serves `regions` from now on. Answers to the same question may differ after it (a
+    /// `check`'s region), so the HTTP answers' ETag changes as after a new config.
+    package func install(_ regions: ServedRegions) {
+        servedRegions.withLock { $0 = regions }
+        configEpoch.add(1, ordering: .releasing)
         generation.add(1, ordering: .releasing)
     }
 

