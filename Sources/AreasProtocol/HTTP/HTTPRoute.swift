@@ -13,6 +13,8 @@ public enum HTTPRoute: Sendable, Equatable {
     case snapshot
     /// A Mapbox Vector Tile of the data at zoom `z`, column `x`, row `y`.
     case tile(z: Int, x: Int, y: Int)
+    /// The administrative regions of `level` meeting `box`, drawn for `zoom` (GeoJSON).
+    case regions(level: RegionMap.Level, box: GeoBox, zoom: Int)
     /// The map page (`/map`, and `/` for a person who types only the host).
     case mapPage
     /// One of the map's script or style files: a path under the assets folder, checked to be
@@ -41,7 +43,7 @@ public enum HTTPRoute: Sendable, Equatable {
         return nil
     }
 
-    static let otherPaths = routes + ["/map", "/v1/snapshot", "/v1/tiles/Z/X/Y.mvt"] + resources.map { $0.prefix + $0.field.name.uppercased() }
+    static let otherPaths = routes + ["/map", "/v1/snapshot", "/v1/tiles/Z/X/Y.mvt", "/v1/regions"] + resources.map { $0.prefix + $0.field.name.uppercased() }
 
     static let tilePrefix = "/v1/tiles/"
     static let mapPrefix = "/map/"
@@ -81,6 +83,9 @@ public enum HTTPRoute: Sendable, Equatable {
             return .mapPage
         case "/favicon.ico":
             return .favicon
+        case "/v1/regions":
+            try allow(head, ["level", "south", "west", "north", "east", "zoom"])
+            return try regions(head)
         default:
             break
         }
@@ -158,6 +163,43 @@ public enum HTTPRoute: Sendable, Equatable {
         return accept.lowercased().split(separator: ",").contains { range in
             range.split(separator: ";", omittingEmptySubsequences: false).first.map { String($0).trimmed == "application/geo+json" } ?? false
         }
+    }
+
+    /// The towns are drawn from this zoom: below it a view holds thousands of them.
+    public static let townsFromZoom = 12
+
+    /// `level=province|district|town` (districts unless given), a box (all of Korea unless
+    /// given, each side or none) and `zoom` (7 unless given).
+    static func regions(_ head: HTTPRequestHead) throws(RequestError) -> HTTPRoute {
+        func value(_ name: String) -> String? { head.query.first { $0.name == name }?.value }
+        let levelName = value("level") ?? "district"
+        guard let level = RegionMap.Level(name: levelName) else {
+            throw RequestError(.badRequest, "level must be province, district or town, got '\(levelName)'")
+        }
+        var zoom = 7
+        if let text = value("zoom") {
+            guard let number = Int(text), (0...Request.maximumZoom).contains(number) else {
+                throw RequestError(.badRequest, "zoom must be a whole number from 0 to \(Request.maximumZoom), got '\(text)'")
+            }
+            zoom = number
+        }
+        if level == .town && zoom < townsFromZoom {
+            throw RequestError(.tooExpensive, "towns are drawn from zoom \(townsFromZoom): ask level=district, or a zoom of \(townsFromZoom) or more")
+        }
+        let sides = ["south", "west", "north", "east"]
+        let given = sides.compactMap(value)
+        guard given.isEmpty || given.count == 4 else { throw RequestError(.badRequest, "give the box whole (south, west, north, east) or not at all") }
+        var box = GeoBox.korea
+        if given.count == 4 {
+            let numbers = given.compactMap { Double($0) }.filter(\.isFinite)
+            guard numbers.count == 4 else { throw RequestError(.badRequest, "south, west, north and east must be numbers, got \(given.joined(separator: ", "))") }
+            do throws(GeoError) {
+                box = try GeoBox(south: numbers[0], west: numbers[1], north: numbers[2], east: numbers[3])
+            } catch {
+                throw RequestError(.badRequest, error.description)
+            }
+        }
+        return .regions(level: level, box: box, zoom: zoom)
     }
 
     /// `Z/X/Y.mvt`: a zoom from 0 to 22 and a column and row inside it.

@@ -58,4 +58,48 @@ extension Answers {
         }
         if fromPosition { writer.key(.districtFrom); writer.string("position") }
     }
+
+    /// A pixel's width in degrees of longitude at a Web Mercator zoom (tiles of 256 pixels):
+    /// what a boundary drawn at that zoom may be simplified by.
+    static func pixelDegrees(zoom: Int) -> Double { 360 / Double(256 << zoom) }
+
+    /// The most boundary vertices one `/v1/regions` answer draws (all of Korea's districts at
+    /// zoom 10 take about 60,000).
+    static let maximumRegionVertices = 250_000
+
+    /// `/v1/regions`: a FeatureCollection of the regions drawn, each with its names, its code
+    /// and the areas counted in it; `too_expensive` past `maximumRegionVertices`.
+    static func regions(_ drawn: [RegionMap.Drawn], level: RegionMap.Level, map: RegionMap, counts: RegionMap.Counts, into writer: inout JSONWriter) throws(RequestError) {
+        let vertices = drawn.reduce(0) { $0 + $1.polygons.reduce(0) { $0 + $1.reduce(0) { $0 + $1.count } } }
+        guard vertices <= maximumRegionVertices else {
+            throw RequestError(.tooExpensive, "the view's \(level.name) boundaries hold \(vertices) vertices at this zoom, more than \(maximumRegionVertices): narrow the box, lower the zoom or ask a coarser level")
+        }
+        writer.beginObject()
+        writer.key("type"); writer.string("FeatureCollection")
+        writer.key("features")
+        writer.beginArray()
+        for region in drawn {
+            writer.beginObject()
+            writer.key("type"); writer.string("Feature")
+            writer.key(.geometry)
+            GeoJSONCollection.geometry(Shape(kind: .polygon, parts: region.polygons), into: &writer)
+            writer.key("properties")
+            writer.beginObject()
+            let code = map[level].codes[region.row]
+            let levels: [(RegionMap.Level, AnswerKey)] = [(.province, .province), (.district, .district), (.town, .town)]
+            for (other, key) in levels {
+                writer.key(key)
+                let digits = RegionName.powerOfTen(level.codeDigits - Swift.min(other.codeDigits, level.codeDigits))
+                if other.rawValue <= level.rawValue, let row = map[other].row(ofCode: code / digits) { writer.string(map[other].names[row]) } else { writer.null() }
+            }
+            writer.key(.code); writer.string(map.code(level, region.row))
+            writer.key(.smoking); writer.number(counts.smoking[level.rawValue][region.row])
+            writer.key(.nonsmoking); writer.number(counts.nonsmoking[level.rawValue][region.row])
+            writer.endObject()
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.endObject()
+        writer.newline()
+    }
 }

@@ -77,7 +77,7 @@ struct HTTPAnswer {
         case .mapPage:
             tally.answered += 1
             return HTTPAnswer(status: .ok, contentType: "text/html; charset=utf-8", fields: [("Cache-Control", "no-cache")],
-                              payload: .bytes(MapPage.html(http: http.map)))
+                              payload: .bytes(MapPage.html(http: http.map, regions: view.regions.map != nil)))
         case .favicon:
             return HTTPAnswer(status: .noContent, contentType: nil, fields: [("Cache-Control", "public, max-age=86400")], payload: .none)
         case .mapAsset(let path):
@@ -102,6 +102,26 @@ struct HTTPAnswer {
                 return HTTPAnswer(status: .noContent, contentType: nil, fields: caching, payload: .none)
             }
             return HTTPAnswer(status: .ok, contentType: "application/vnd.mapbox-vector-tile", fields: caching, payload: .bytes(bytes))
+        case .regions(let level, let box, let zoom):
+            tally.answered += 1
+            guard let map = view.regions.map else {
+                return failure(.unavailable, body: &body, error: RequestError(.unavailable, view.regions.problem ?? "no administrative map"))
+            }
+            // Changes with the data (the counts) and the map (a new map bumps the config's epoch).
+            let tag = "\"\(view.state.dataTag).\(view.configEpoch).regions\""
+            let caching = [("ETag", tag), ("Cache-Control", http.cacheControl)]
+            if let condition = head.header("if-none-match"), matches(condition, tag) {
+                return HTTPAnswer(status: .notModified, contentType: nil, fields: caching, payload: .none)
+            }
+            let state = view.state
+            let counts = state.regionCounts.counts(epoch: view.configEpoch) { map.counts(of: state.index) }
+            do throws(RequestError) {
+                try Answers.regions(map.drawn(level, in: box, tolerance: Answers.pixelDegrees(zoom: zoom)), level: level, map: map, counts: counts, into: &body)
+            } catch {
+                body.reset()
+                return failure(error.code, body: &body, error: error)
+            }
+            return HTTPAnswer(status: .ok, contentType: "application/geo+json", fields: caching, payload: .writer)
         }
     }
 

@@ -4,12 +4,15 @@ import AreasProtocol
 /// `GET /map`: a page for people, on the distribution's Leaflet (served under `/map/` from
 /// `http.assets`), asking only this daemon: clusters of the view (`/v1/clusters`), an area's
 /// details (`/v1/areas/ID`), `check` where one clicks or stands, a route's areas (`along`) and
-/// the sources report. No background tiles unless `http.tiles` names them.
+/// the sources report. No background tiles unless `http.tiles` names them: then the
+/// administrative boundaries (`/v1/regions`) are its background, when the daemon has them.
 enum MapPage {
-    /// The page, with the tile settings in a JSON block it reads at start.
-    static func html(http: HTTPConfig) -> [UInt8] {
+    /// The page, with the tile settings and whether the daemon has boundaries to draw in a
+    /// JSON block it reads at start.
+    static func html(http: HTTPConfig, regions: Bool) -> [UInt8] {
         var settings = JSONWriter(capacity: 256)
         settings.beginObject()
+        settings.key("regions"); settings.bool(regions)
         settings.key("tiles")
         if let tiles = http.tiles { settings.string(tiles) } else { settings.null() }
         settings.key("attribution")

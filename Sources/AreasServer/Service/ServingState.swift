@@ -22,6 +22,8 @@ package final class ServingState: Sendable {
     package let dataTag: String
     /// The vector tiles made from these areas so far (a refresh that changed nothing keeps them).
     package let tiles: TileCache
+    /// The areas counted per region of the administrative map, once per map served.
+    package let regionCounts: RegionCountsCache
     /// Whether the snapshot file in place holds these areas: false before anything was written,
     /// and while areas a refresh could not write are served from memory.
     package let inFile: Bool
@@ -39,6 +41,7 @@ package final class ServingState: Sendable {
         self.history = history
         self.inFile = inFile
         self.tiles = TileCache()
+        self.regionCounts = RegionCountsCache()
         self.dataTag = String(UInt64(Swift.max(0, builtAt) * 1_000_000), radix: 36) + "-" + String(catalog.table.records.count, radix: 36)
     }
 
@@ -96,6 +99,7 @@ package final class ServingState: Sendable {
         dataTag = other.dataTag
         inFile = other.inFile
         tiles = other.tiles
+        regionCounts = other.regionCounts
         self.history = history
     }
 }

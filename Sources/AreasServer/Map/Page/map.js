@@ -1,6 +1,7 @@
 // The map page's script (map.html loads it after Leaflet): clusters of the view from
 // /v1/clusters, an area's details from /v1/areas/ID, check where one clicks or stands, a
-// route's areas from /v1/along, and the sources report. It reads only members that
+// route's areas from /v1/along, and the sources report. Without a tile server, Korea's
+// administrative boundaries from /v1/regions are the background, labelled with their names. It reads only members that
 // AreaSchema names (AreaSchemaTests reads this file for them).
 "use strict";
 const settings = JSON.parse(document.getElementById("settings").textContent);
@@ -8,6 +9,12 @@ const params = new URLSearchParams(location.search);
 const map = L.map("map", { preferCanvas: false }).setView(
   [Number(params.get("lat") || 36.4), Number(params.get("lon") || 127.8)], Number(params.get("zoom") || 7));
 if (settings.tiles) L.tileLayer(settings.tiles, { attribution: settings.attribution || "", maxZoom: 19 }).addTo(map);
+// The boundaries under everything else: provinces at a country's zoom, districts from zoom 8,
+// towns from zoom 14 (a region is `r`, its properties `r.properties`).
+map.createPane("regions").style.zIndex = 250;
+const regionLayer = L.layerGroup().addTo(map);
+const regionLevel = (zoom) => zoom < 8 ? "province" : zoom < 14 ? "district" : "town";
+const regionName = (p) => p.town || p.district || p.province;
 // Zones' footprints from zoom 16, under the markers.
 const footprintLayer = L.layerGroup().addTo(map);
 const layer = L.layerGroup().addTo(map);
@@ -51,12 +58,42 @@ function drawFootprint(a) {
   if (f.widthMeters > 0) L.geoJSON(f.geometry, { style: Object.assign({}, style, { fill: false, weight: band, opacity: 0.25 }) }).addTo(footprintLayer);
   return true;
 }
+let regionsAsked = 0, attributed = false;
+async function drawRegions(view) {
+  if (settings.tiles || !settings.regions) return;
+  const turn = ++regionsAsked, level = regionLevel(view.zoom), shade = document.getElementById("shade-regions").checked;
+  try {
+    const q = new URLSearchParams({ level, zoom: view.zoom, south: view.south, west: view.west, north: view.north, east: view.east });
+    const response = await fetch("/v1/regions?" + q, { headers: { Accept: "application/geo+json" } });
+    const body = await response.json();
+    if (turn !== regionsAsked) return;
+    regionLayer.clearLayers();
+    if (!response.ok) { document.body.dataset.regions = JSON.stringify({ error: body.error ? body.error.message : String(response.status) }); return; }
+    const most = Math.max(1, ...body.features.map((r) => r.properties.smoking + r.properties.nonsmoking));
+    L.geoJSON(body, {
+      pane: "regions", interactive: false,
+      style: (r) => {
+        const n = r.properties.smoking + r.properties.nonsmoking;
+        // Shaded by how many areas a region publishes; one that publishes none stands out.
+        const fill = !shade ? { fillOpacity: 0 } : n === 0 ? { fillColor: "#999", fillOpacity: 0.35 } : { fillColor: "#2166ac", fillOpacity: 0.08 + 0.5 * Math.log(1 + n) / Math.log(1 + most) };
+        return Object.assign({ color: "#555", weight: level === "province" ? 1.5 : 1, opacity: 0.7, className: "region region-" + level }, fill);
+      },
+      onEachFeature: (r, shape) => shape.bindTooltip(text(regionName(r.properties)) + (shade ? " (" + (r.properties.smoking + r.properties.nonsmoking) + ")" : ""),
+        { permanent: true, direction: "center", className: "region-label region-label-" + level, pane: "regions" }),
+    }).addTo(regionLayer);
+    if (!attributed) { map.attributionControl.addAttribution("행정구역 경계: 국토지리정보원 (2023-09-15)"); attributed = true; }
+    document.body.dataset.regions = JSON.stringify({ level, count: body.features.length, names: body.features.slice(0, 50).map((r) => regionName(r.properties)) });
+  } catch (error) {
+    document.body.dataset.regions = JSON.stringify({ error: error.message });
+  }
+}
 let asked = 0;
 async function refresh() {
   const wanted = kind(), turn = ++asked;
   const b = map.getBounds(), zoom = map.getZoom();
   const view = { south: Math.max(-90, b.getSouth()), west: Math.max(-180, b.getWest()), north: Math.min(90, b.getNorth()), east: Math.min(180, b.getEast()), zoom };
   document.body.dataset.view = JSON.stringify(Object.assign({ kind: wanted }, view));
+  drawRegions(view);
   if (!wanted) { layer.clearLayers(); footprintLayer.clearLayers(); document.body.dataset.shown = JSON.stringify({ clusters: 0, areas: 0, count: 0, footprints: 0 }); status.textContent = "표시할 종류가 없습니다 (nothing to show)"; document.body.dataset.loaded = "1"; return; }
   try {
     const q = new URLSearchParams({ south: view.south, west: view.west, north: view.north, east: view.east, zoom, kind: wanted });
@@ -134,6 +171,7 @@ map.on("moveend", refresh);
 document.getElementById("show-smoking").addEventListener("change", refresh);
 document.getElementById("show-nonsmoking").addEventListener("change", refresh);
 document.getElementById("by-source").addEventListener("change", refresh);
+document.getElementById("shade-regions").addEventListener("change", refresh);
 document.getElementById("route-mode").addEventListener("click", (e) => {
   routing = !routing; e.target.setAttribute("aria-pressed", String(routing));
   if (!routing) { route = []; along(); }
