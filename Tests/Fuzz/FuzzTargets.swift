@@ -65,6 +65,13 @@ public func fuzz(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
             precondition(read.properties.count == Set(feature.properties.map(\.0)).count, "its properties read back")
         }
         _ = try? VectorTileDecoder.decode(bytes)
+    case "wkb":
+        // Any bytes as a boundary geometry: polygons or a typed error, never a read past the
+        // end or an allocation the counts alone ask for; and as gzip, bytes within the limit.
+        _ = bytes.withUnsafeBytes { raw in try? WellKnownBinary.polygons(raw) }
+        if let inflated = try? Gunzip.inflate(bytes, limit: 1 << 20) {
+            precondition(inflated.count <= 1 << 20, "gzip stays within its limit")
+        }
     case "snapshot":
         // Half the inputs get a valid header and checksum, so the payload parser is reached.
         _ = try? SnapshotFile.decode(bytes)

