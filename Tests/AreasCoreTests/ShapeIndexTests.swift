@@ -109,7 +109,7 @@ struct ShapeIndexTests {
             print(json.dumps(out))
             """#
         // Into a file, with a deadline: a hung interpreter fails the test instead of holding it.
-        FileManager.default.createFile(atPath: folder + "/out.json", contents: nil)
+        _ = FileManager.default.createFile(atPath: folder + "/out.json", contents: nil)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         process.arguments = ["-c", script, folder + "/in.json"]

@@ -1,5 +1,5 @@
 extension RegionMap {
-    /// Lays the map out: per level, its codes, names and polygons.
+    /// Lays the map out: per level, its codes, names and polygons; then its grid.
     package func write(to writer: inout some FlatLayoutWriter) {
         for layer in layers {
             writer.column(layer.codes)
@@ -7,6 +7,7 @@ extension RegionMap {
             writer.column(layer.nameStarts)
             layer.shapes.write(to: &writer)
         }
+        grid.write(to: &writer)
     }
 
     /// Reads a map laid out by `write(to:)`, in place, checking each level's codes (ascending,
@@ -28,6 +29,6 @@ extension RegionMap {
             let shapes = try ShapeIndex(reading: &reader, maximumWidth: 0, ownersRepeat: true) { $0 < codes.count }
             layers.append(Layer(codes: codes, nameBytes: nameBytes, nameStarts: nameStarts, shapes: shapes, level: level))
         }
-        self.init(layers: layers)
+        self.init(layers: layers, grid: try RegionGrid(reading: &reader, layers: layers))
     }
 }

@@ -20,8 +20,9 @@ public struct RegionMap: Sendable {
         }
     }
 
-    /// One level's regions, in ascending order of code.
-    public struct Layer: Sendable {
+    /// One level's regions, in ascending order of code. A class, so that a query reaching a
+    /// layer through the map holds one reference, not a copy of each of its columns.
+    public final class Layer: Sendable {
         public let codes: Column<UInt32>
         /// Each region's name as published: `nameBytes[nameStarts[i]..<nameStarts[i + 1]]`.
         let nameBytes: Column<UInt8>
@@ -80,9 +81,21 @@ public struct RegionMap: Sendable {
     /// `성북구` and `서울시성북구` to 11290, `수원시` to each of its four 구, `중구` to six.
     let districtRows: [String: [Int]]
 
+    /// Where no edge crosses, the place of every point of a cell.
+    public private(set) var grid = RegionGrid.empty
+
+    /// The map of `layers`, with its grid built (a fraction of a second for Korea).
     public init(layers: [Layer]) {
+        self.init(layers: layers, grid: .empty)
+        let map = self
+        grid = RegionGrid(over: layers) { map.testedPlace(of: $0) }
+    }
+
+    /// The map of `layers` with a grid built before.
+    init(layers: [Layer], grid: RegionGrid) {
         precondition(layers.count == Level.allCases.count, "a region map has one layer per level")
         self.layers = layers
+        self.grid = grid
         var provinces: [String: Int] = [:]
         let province = layers[Level.province.rawValue]
         for row in 0..<province.count {
@@ -108,7 +121,7 @@ public struct RegionMap: Sendable {
 
     public subscript(level: Level) -> Layer { layers[level.rawValue] }
 
-    public var byteCount: Int { layers.reduce(0) { $0 + $1.byteCount } }
+    public var byteCount: Int { layers.reduce(0) { $0 + $1.byteCount } + grid.byteCount }
 
     /// A region found for a point: its row and level.
     public struct Found: Sendable, Equatable {
@@ -119,25 +132,54 @@ public struct RegionMap: Sendable {
     /// Where `point` lies: per level, the region holding it, or nil (at sea, outside Korea). The
     /// finest level holding the point decides the coarser ones by its code.
     public func place(of point: GeoPoint) -> Place {
+        grid.place(at: point) ?? testedPlace(of: point)
+    }
+
+    /// Where `point` lies, by testing the polygons of each level, finest first.
+    func testedPlace(of point: GeoPoint) -> Place {
         var place = Place()
         for level in Level.allCases.reversed() {
-            guard place.rows[level.rawValue] == nil, let row = self[level].row(holding: point) else { continue }
-            place.rows[level.rawValue] = row
-            let code = self[level].codes[row]
+            guard place.row(level) == nil, let row = layers[level.rawValue].row(holding: point) else { continue }
+            place.set(level, row)
+            let code = layers[level.rawValue].codes[row]
             for coarser in Level.allCases where coarser.rawValue < level.rawValue {
                 let prefix = code / RegionName.powerOfTen(level.codeDigits - coarser.codeDigits)
-                place.rows[coarser.rawValue] = self[coarser].row(ofCode: prefix)
+                place.set(coarser, layers[coarser.rawValue].row(ofCode: prefix))
             }
         }
         return place
     }
 
     /// Per level, the row of the region a point lies in.
-    public struct Place: Sendable, Equatable {
-        public var rows: [Int?] = [nil, nil, nil]
+    public struct Place: Sendable, Hashable {
+        /// Rows by level, -1 for none.
+        var province: Int32 = -1, district: Int32 = -1, town: Int32 = -1
 
-        public func row(_ level: Level) -> Int? { rows[level.rawValue] }
-        public var isEmpty: Bool { rows.allSatisfy { $0 == nil } }
+        public init() {}
+
+        init(province: Int32, district: Int32, town: Int32) {
+            (self.province, self.district, self.town) = (province, district, town)
+        }
+
+        public func row(_ level: Level) -> Int? {
+            let row = switch level {
+            case .province: province
+            case .district: district
+            case .town: town
+            }
+            return row < 0 ? nil : Int(row)
+        }
+
+        mutating func set(_ level: Level, _ row: Int?) {
+            let value = Int32(row ?? -1)
+            switch level {
+            case .province: province = value
+            case .district: district = value
+            case .town: town = value
+            }
+        }
+
+        public var isEmpty: Bool { province < 0 && district < 0 && town < 0 }
     }
 
     /// The province row a stated province name means, however it is written.

@@ -182,11 +182,13 @@ public struct ShapeIndex: Sendable {
     func contains(_ shape: Int, _ point: GeoPoint) -> Bool {
         let y = point.latitude * ShapeVertex.perDegree
         let x = point.longitude * ShapeVertex.perDegree
+        // Against a run's whole-unit box, the point's units rounded down decide alike.
+        let (flooredY, flooredX) = (Int32((y).rounded(.down)), Int32((x).rounded(.down)))
         var crossings = 0
         for ring in Int(shapeRings[shape])..<Int(shapeRings[shape + 1]) {
             for chunk in Int(ringChunks[ring])..<Int(ringChunks[ring + 1]) {
                 let box = chunkBoxes[chunk]
-                guard Double(box.south) <= y, y < Double(box.north), Double(box.east) > x else { continue }
+                guard box.south <= flooredY, flooredY < box.north, box.east > flooredX else { continue }
                 forEachEdge(ring: ring, chunk: chunk, isPolygon: true) { ax, ay, bx, by in
                     if (ay > y) != (by > y), ax + (y - ay) / (by - ay) * (bx - ax) > x { crossings += 1 }
                 }

