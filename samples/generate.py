@@ -33,7 +33,7 @@ def district_shape(province, district):
     return _shapes[(province, district)]
 
 
-def placed(lat, lon, province, district):
+def placed(lat, lon, province, district, rng=prng):
     """(lat, lon) when it lies in the district (3 m inside its border or more), else a random point
     of the district near it."""
     shape = district_shape(province, district)
@@ -44,7 +44,7 @@ def placed(lat, lon, province, district):
         return lat, lon
     for radius in (0.003, 0.006, 0.012, 0.025, 0.05, 0.1):
         for _ in range(60):
-            x, y = lon + prng.uniform(-radius, radius), lat + prng.uniform(-radius, radius)
+            x, y = lon + rng.uniform(-radius, radius), lat + rng.uniform(-radius, radius)
             if inner.contains(Point(x, y)):
                 return y, x
     point = inner.representative_point()
@@ -176,11 +176,18 @@ for page in range(1, (len(zones) + size - 1) // size + 1):
         f.write(xml_page(rows, page, size, len(zones)))
 
 
-def smoking(columns, center, count, spread, name_of, numbers=False):
+# The sources whose files have no district column, which the sample config states: their rows
+# placed in it with a generator of their own, so that the other files' rows stay where they are.
+stated_prng = random.Random(51)
+
+
+def smoking(columns, center, count, spread, name_of, numbers=False, district=None):
     rows = []
     for i in range(count):
         lat = center[0] + random.gauss(0, spread)
         lon = center[1] + random.gauss(0, spread * 1.2)
+        if district:
+            lat, lon = placed(lat, lon, *district, rng=stated_prng)
         row = name_of(i)
         if numbers and i % 3 == 0:
             row[columns[0]], row[columns[1]] = round(lat, 6), round(lon, 6)
@@ -217,14 +224,14 @@ anyang = smoking(("위도", "경도"), (37.3943, 126.9568), 130, 0.02, lambda i:
     "흡연구역명": f"안양 {random.choice(['시청', '범계역', '평촌역', '안양역', '중앙공원'])} 흡연구역 {i + 1}",
     "소재지도로명주소": f"경기도 안양시 동안구 {random.choice(roads)} {random.randint(1, 300)}",
     "관리기관": "안양시청",
-}, numbers=True)
+}, numbers=True, district=("경기도", "안양시"))
 anyang[7]["위도"], anyang[7]["경도"] = "", ""
 odcloud_pages("anyang-smoking", anyang, 50, overlap=5)
 
 bukgu = smoking(("위도", "경도"), (35.5826, 129.3613), 24, 0.015, lambda i: {
     "상세위치": f"울산광역시 북구 {random.choice(['호계역', '농소운동장', '중산체육공원', '강동해변'])} 인근 {i + 1}",
     "설치주체": "북구청",
-})
+}, district=("울산광역시", "북구"))
 odcloud_pages("ulsan-bukgu-smoking", bukgu, 1000)
 
 

@@ -72,22 +72,24 @@ package enum ResponseFormatter {
             let truncated = object.bool(.truncated) == true
             let count = object.int(.count) ?? areas.count
             var note = truncated ? "note: more areas matched than the \(count) shown; narrow the query or raise --limit\n" : ""
-            // The daemon's word on an empty answer: a province or district the data lacks.
+            // The daemon's word on how a region was read, or on an empty answer: a province or
+            // district the data lacks, a question that could not be answered (exit 1).
             if let why = object.string(.note) { note += "note: \(why.escapingControlCharacters())\n" }
+            let status: Int32 = object.bool(.unknownRegion) == true ? 1 : 0
             if command.output == .count {
                 switch command.format {
-                case .tsv: return Output(stdout: "\(count)\n", stderr: note, status: 0)
-                case .csv: return Output(stdout: "count\r\n\(count)\r\n", stderr: note, status: 0)
-                case .ndjson: return Output(stdout: "{\"count\":\(count)}\n", stderr: note, status: 0)
-                default: return Output(stdout: Self.areas(count) + "\n", stderr: note, status: 0)
+                case .tsv: return Output(stdout: "\(count)\n", stderr: note, status: status)
+                case .csv: return Output(stdout: "count\r\n\(count)\r\n", stderr: note, status: status)
+                case .ndjson: return Output(stdout: "{\"count\":\(count)}\n", stderr: note, status: status)
+                default: return Output(stdout: Self.areas(count) + "\n", stderr: note, status: status)
                 }
             }
             switch command.format {
-            case .geojson: return Output(stdout: geoJSON(.object(response), idsOnly: command.output == .ids), stderr: note, status: 0)
-            case .tsv: return Output(stdout: tsv(areas, idsOnly: command.output == .ids), stderr: note, status: 0)
-            case .csv: return Output(stdout: csv(areas, idsOnly: command.output == .ids), stderr: note, status: 0)
-            case .ndjson: return Output(stdout: ndjson(object.array(.areas)), stderr: note, status: 0)
-            default: return Output(stdout: table(areas, count: count, idsOnly: command.output == .ids, width: width), stderr: note, status: 0)
+            case .geojson: return Output(stdout: geoJSON(.object(response), idsOnly: command.output == .ids), stderr: note, status: status)
+            case .tsv: return Output(stdout: tsv(areas, idsOnly: command.output == .ids), stderr: note, status: status)
+            case .csv: return Output(stdout: csv(areas, idsOnly: command.output == .ids), stderr: note, status: status)
+            case .ndjson: return Output(stdout: ndjson(object.array(.areas)), stderr: note, status: status)
+            default: return Output(stdout: table(areas, count: count, idsOnly: command.output == .ids, width: width), stderr: note, status: status)
             }
         case .area:
             guard case .object(let first)? = object.array(.areas).first else { return Output(stdout: "", stderr: "", status: 1) }

@@ -164,6 +164,8 @@ public struct AnswerKey: Sendable, Equatable {
     @inlinable public static var newest: AnswerKey { AnswerKey("newest") }
     @inlinable public static var districts: AnswerKey { AnswerKey("districts") }
     @inlinable public static var note: AnswerKey { AnswerKey("note") }
+    /// On an area list whose province or district names nothing the data has.
+    @inlinable public static var unknownRegion: AnswerKey { AnswerKey("unknownRegion") }
     @inlinable public static var problems: AnswerKey { AnswerKey("problems") }
     @inlinable public static var outsideDistrict: AnswerKey { AnswerKey("outsideDistrict") }
     @inlinable public static var outsideDistrictIds: AnswerKey { AnswerKey("outsideDistrictIds") }

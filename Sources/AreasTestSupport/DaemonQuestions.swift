@@ -94,8 +94,13 @@ extension Fixtures {
     /// with the sample folders' absolute paths and the snapshot in `directory`; `extra`
     /// top-level members are added, and the operator's corrections kept only with `overrides`.
     /// The path of the written file.
-    package static func sampleConfig(in directory: String, extra: String = "", from bundled: String = "config/areasd.json", overrides: Bool = false) throws -> String {
+    package static func sampleConfig(in directory: String, extra: String = "", from bundled: String = "config/areasd.json", overrides: Bool = false,
+                                     removing lines: [String] = []) throws -> String {
         var text = try String(contentsOfFile: path(bundled), encoding: .utf8)
+        for line in lines {
+            guard let found = text.range(of: line + "\n") else { throw MissingFile(path: path(bundled) + " (the line \(line))") }
+            text.removeSubrange(found)
+        }
         text = text.replacingOccurrences(of: "\"../samples/", with: "\"\(root)/samples/")
         // The overlapping samples' corrections only where a test asks for them.
         if !overrides { text = text.replacingOccurrences(of: #"  "overrides": "\#(root)/samples/overlap/overrides.csv",\#n"#, with: "") }

@@ -35,7 +35,7 @@ do {
     print(output.stdout, terminator: "")
     StandardError.write(output.stderr)
     exit(output.status)
-} catch let error as AreasClient.Unreachable where error.kind == .permissionDenied {
+} catch let error where error.kind == .permissionDenied {
     // 77, as sysexits' EX_NOPERM: the same status as a refused refresh.
     StandardError.write("areasctl: \(error)\n")
     exit(77)

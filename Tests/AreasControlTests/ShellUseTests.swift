@@ -88,10 +88,14 @@ import AreasTestTraits
     }
 
     @Test func theDaemonsNoteOnAnEmptyAnswerGoesToStandardError() throws {
-        let output = try render(#"{"ok":true,"count":0,"truncated":false,"note":"the data has no district '용산' (did you mean 용산구?); it has: 용산구","areas":[]}"#,
-                                ["near", "37.5", "127", "--district", "용산"])
+        let output = try render(#"{"ok":true,"count":0,"truncated":false,"note":"the data has no district '용상' (did you mean 용산구?); it has: 용산구","unknownRegion":true,"areas":[]}"#,
+                                ["near", "37.5", "127", "--district", "용상"])
         #expect(output.stdout == "no areas found\n")
-        #expect(output.stderr == "note: the data has no district '용산' (did you mean 용산구?); it has: 용산구\n")
+        #expect(output.stderr == "note: the data has no district '용상' (did you mean 용산구?); it has: 용산구\n")
+        #expect(output.status == 1, "a region the data lacks is a question not answered")
+        let read = try render(#"{"ok":true,"count":0,"truncated":false,"note":"district '용산' read as 용산구","areas":[]}"#,
+                              ["near", "37.5", "127", "--district", "용산", "--output", "count"])
+        #expect(read.status == 0 && read.stderr == "note: district '용산' read as 용산구\n")
     }
 
     @Test func anUnchangedSourceIsARefreshThatSucceeded() throws {

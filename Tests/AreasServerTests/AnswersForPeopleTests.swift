@@ -29,12 +29,21 @@ import AreasTestTraits
         let (daemon, address) = try SampleDaemon.withHTTP()
         defer { daemon.stop() }
         for (query, note) in [("province=서울툭별시", "the data has no province '서울툭별시' (did you mean 서울특별시?); it has: "),
-                              ("district=용산", "the data has no district '용산' (did you mean 용산구?); it has: ")] {
+                              ("district=용상구", "the data has no district '용상구' (did you mean 용산구?); it has: ")] {
             let target = "/v1/near?lat=37.53&lon=126.97&" + (query.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) ?? query)
             let body = try JSONParser.parse(try HTTPTestClient(address).get(target).body)
             #expect(body["count"]?.double == 0)
             #expect(body["note"]?.string?.hasPrefix(note) == true, "\(body)")
             #expect(body["note"]?.string?.contains(", ,") == false, "no empty names")
+            #expect(body["unknownRegion"]?.bool == true, "\(body)")
+        }
+        // A name that plainly stands for one the data has is answered, and says how it was read.
+        for typed in ["용산", "Yongsan"] {
+            let target = "/v1/near?lat=37.53&lon=126.97&k=5&output=ids&district=" + (typed.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) ?? typed)
+            let body = try JSONParser.parse(try HTTPTestClient(address).get(target).body)
+            let named = try JSONParser.parse(try HTTPTestClient(address).get("/v1/near?lat=37.53&lon=126.97&k=5&output=ids&district=%EC%9A%A9%EC%82%B0%EA%B5%AC").body)
+            #expect(body["count"]?.double == 5 && body["areas"] == named["areas"], "\(body)")
+            #expect(body["note"]?.string == "district '\(typed)' read as 용산구" && body["unknownRegion"] == nil, "\(body)")
         }
     }
 

@@ -36,12 +36,19 @@ struct CommandLineErrorsTests {
         let daemon = try SampleDaemon()
         let socket = daemon.socket
         let unknown = try Binaries.run("areasctl", ["--socket", socket, "near", "37.53", "126.97", "--province", "서울툭별시"])
-        #expect(unknown.status == 0)
+        #expect(unknown.status == 1, "a filter that names nothing the data has is a question not answered")
         #expect(unknown.stderr.contains("note: the data has no province '서울툭별시' (did you mean 서울특별시?); it has: "), "\(unknown.stderr)")
         #expect(unknown.stderr.contains("서울특별시"))
         // A short name of a province the data has: answered, and no note.
         let short = try Binaries.run("areasctl", ["--socket", socket, "near", "37.53", "126.97", "--province", "서울"])
         #expect(short.status == 0 && short.stderr.isEmpty, "\(short.stderr)")
         #expect(!short.stdout.isEmpty)
+        // A district typed short or in Latin letters: answered, saying how it was read.
+        let latin = try Binaries.run("areasctl", ["--socket", socket, "near", "37.53", "126.97", "--district", "Yongsan", "--output", "ids"])
+        let hangul = try Binaries.run("areasctl", ["--socket", socket, "near", "37.53", "126.97", "--district", "용산구", "--output", "ids"])
+        #expect(latin.status == 0 && latin.stdout == hangul.stdout && !latin.stdout.isEmpty, "\(latin.stderr)")
+        #expect(latin.stderr == "note: district 'Yongsan' read as 용산구\n")
+        let romanised = try Binaries.run("areasctl", ["--socket", socket, "near", "37.53", "126.97", "--province", "Seol"])
+        #expect(romanised.status == 1 && romanised.stderr.contains("(did you mean 서울특별시?)"), "\(romanised.stderr)")
     }
 }

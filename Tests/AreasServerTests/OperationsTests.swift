@@ -214,7 +214,7 @@ final class OperationsTests {
         try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
         defer { try? FileManager.default.removeItem(atPath: shared) }
         let client = shared + "/areasctl"
-        try FileManager.default.copyItem(atPath: Binaries.path("areasctl"), toPath: client)
+        try Binaries.copy("areasctl", to: client)
         let socket = shared + "/areasd.sock"
         let (daemon, _) = try start(config: try writeConfig(extra: #"  "socketMode": "0666""#), socket: socket)
         defer { kill(daemon.processIdentifier, SIGTERM); _ = daemon.waitUntilExit(seconds: 20) }
@@ -229,6 +229,10 @@ final class OperationsTests {
         let refresh = try run("/usr/bin/setpriv", asNobody + ["refresh"])
         #expect(refresh.status == 77, "a refusal is told apart from a failed source")
         #expect(refresh.stderr.contains("permission_denied: refresh is allowed only to root"), Comment(rawValue: refresh.stderr))
+        // Under a unit with private users every other user is seen as nobody: the refusal says
+        // what the daemon saw and why, not "your uid is 65534" to a user whose uid is 1000.
+        #expect(refresh.stderr.contains("the daemon sees your uid as 65534 (nobody)") && refresh.stderr.contains("PrivateUsers=yes")
+                    && refresh.stderr.contains("sudo areasctl refresh"), Comment(rawValue: refresh.stderr))
         let asRoot = try Binaries.run("areasctl", ["--socket", socket, "refresh", "--quiet"])
         #expect(asRoot.status == 0, Comment(rawValue: asRoot.stderr))
     }

@@ -103,6 +103,16 @@ import AreasTestTraits
         #expect(aliased == named)
     }
 
+    /// The sample config states the district of the two sources whose files have no district
+    /// column, so `--district` finds their areas with or without the administrative map.
+    @Test func theSamplesWithoutADistrictColumnAreFoundByTheirDistrict() async throws {
+        let server = try await TestServer(config: try Self.sampleConfig())
+        let anyang = try server.ask(#"{"op":"bbox","south":33,"west":124,"north":39,"east":132,"district":"안양시","kind":"smoking","output":"count"}"#)
+        #expect(anyang["count"]?.double == Double(SampleCounts.anyang), "\(anyang)")
+        let bukgu = try server.ask(#"{"op":"bbox","south":33,"west":124,"north":39,"east":132,"province":"울산광역시","district":"북구","kind":"smoking","output":"count"}"#)
+        #expect(bukgu["count"]?.double == Double(SampleCounts.ulsanBukgu), "\(bukgu)")
+    }
+
     @Test func anIdleConnectionIsClosedAndAnActiveOneIsNot() async throws {
         var limits = ConnectionServer.Limits()
         limits.idleTimeoutSeconds = 0.5

@@ -153,7 +153,7 @@ struct WrittenPromisesTests {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try #require(chown(folder, 65534, 65534) == 0)
-        try FileManager.default.copyItem(atPath: Binaries.path("areasd"), toPath: folder + "/areasd")
+        try Binaries.copy("areasd", to: folder + "/areasd")
         let snapshot = folder + "/areas.snapshot"
         try Data(repeating: 0x41, count: 4096).write(to: URL(fileURLWithPath: snapshot))
         try #require(chmod(snapshot, 0o600) == 0)

@@ -37,9 +37,28 @@ struct RegionNames: Sendable {
     var provinceNames: [String] { provinces.keys.sorted() }
     var districtNames: [String] { districts.keys.sorted() }
 
-    /// The references `region` admits.
+    /// The references `region` admits: a district the data has no exact name for is read as
+    /// the names it stands for (`districtsMeant(by:)`).
     func resolve(_ region: Region) -> ResolvedRegion {
-        ResolvedRegion(provinces: region.province.map { provinces[$0] ?? [] }, districts: region.district.map { districts[$0] ?? [] })
+        ResolvedRegion(provinces: region.province.map { provinces[$0] ?? [] },
+                       districts: region.district.map { typed in districts[typed] ?? districtsMeant(by: typed).flatMap { districts[$0] ?? [] } })
+    }
+
+    /// The district names of the data that `typed` stands for when the data has no district
+    /// of that exact name: a city's 구 for the city (`안양시`: `안양시 동안구` and `안양시
+    /// 만안구`), else the one name it begins (`용산`: `용산구`), else the one name it spells in
+    /// Latin letters (`Yongsan`, `yongsan-gu`: `용산구`). Empty when none, or several alike.
+    func districtsMeant(by typed: String) -> [String] {
+        guard !typed.isEmpty, districts[typed] == nil else { return [] }
+        let names = districts.keys.filter { !$0.isEmpty }
+        let city = names.filter { $0.hasPrefix(typed + " ") }
+        if !city.isEmpty { return city.sorted() }
+        let begun = names.filter { $0.hasPrefix(typed) }
+        if begun.count == 1 { return begun }
+        guard typed.unicodeScalars.allSatisfy(\.isASCII) else { return [] }
+        let latin = Romanisation.letters(typed)
+        let spelt = names.filter { Romanisation.districtKeys($0).contains(latin) }
+        return spelt.count == 1 ? spelt : []
     }
 }
 

@@ -12,20 +12,27 @@ enum AnswerForm: Equatable {
 /// The answers' JSON, written straight into the connection's buffer: area lists in each
 /// output mode, `check`, and the error line every front door shares (the socket server's
 /// `busy` and `too_large` too).
+/// What an area list says besides its areas: how a region in the question was read, or why
+/// it names nothing the data has (`unknownRegion`, on which areasctl exits 1).
+struct AnswerNote {
+    var text: String
+    var unknownRegion = false
+}
+
 enum Answers {
     static func error(_ error: RequestError, into writer: inout JSONWriter) {
         error.write(into: &writer)
     }
 
     static func areas(_ matches: [AreaIndex.Match], truncated: Bool, state: ServingState, output: OutputMode, form: AnswerForm,
-                      note: String? = nil, into writer: inout JSONWriter) {
+                      note: AnswerNote? = nil, into writer: inout JSONWriter) {
         list(matches, truncated: truncated, state: state, output: output, form: form, note: note, into: &writer) { match in
             (match.position, match.distanceMeters)
         } extra: { _, _ in }
     }
 
     static func route(_ matches: [AreaIndex.RouteMatch], truncated: Bool, state: ServingState, output: OutputMode, form: AnswerForm,
-                      note: String? = nil, into writer: inout JSONWriter) {
+                      note: AnswerNote? = nil, into writer: inout JSONWriter) {
         list(matches, truncated: truncated, state: state, output: output, form: form, note: note, into: &writer) { match in
             (match.position, nil)
         } extra: { match, writer in
@@ -48,7 +55,7 @@ enum Answers {
     /// keeps too).
     private static func list<Match>(
         _ matches: [Match], truncated: Bool, state: ServingState, output: OutputMode, form: AnswerForm, detailed: Bool = false,
-        note: String?, into writer: inout JSONWriter,
+        note: AnswerNote?, into writer: inout JSONWriter,
         locate: (Match) -> (position: Int, distance: Double?),
         extra: (Match, inout JSONWriter) -> Void
     ) {
@@ -77,7 +84,10 @@ enum Answers {
         writer.key(.ok); writer.bool(true)
         writer.key(.count); writer.number(matches.count)
         writer.key(.truncated); writer.bool(truncated)
-        if let note { writer.key(.note); writer.string(note) }
+        if let note {
+            writer.key(.note); writer.string(note.text)
+            if note.unknownRegion { writer.key(.unknownRegion); writer.bool(true) }
+        }
         if output != .count {
             writer.key(.areas)
             writer.beginArray()

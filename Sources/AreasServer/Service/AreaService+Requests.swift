@@ -71,10 +71,28 @@ extension AreaService {
         throw RequestError(.badRequest, "\(what) (\(text(point.latitude)), \(text(point.longitude))) lies outside the data's bounds (latitude \(text(bounds.south)) to \(text(bounds.north)), longitude \(text(bounds.west)) to \(text(bounds.east))): no areas are known there")
     }
 
-    /// For an answer with nothing in it: why, when its region names what the data lacks.
-    static func note(_ empty: Bool, _ region: Region, _ state: ServingState) -> String? {
-        guard empty, !region.isAnywhere else { return nil }
-        return state.index.unknownRegion(region)
+    /// How the answer's region was read, when a district stood for names the data has; for an
+    /// answer with nothing in it, why, when its region names what the data lacks.
+    static func note(_ empty: Bool, _ region: Region, _ state: ServingState) -> AnswerNote? {
+        guard !region.isAnywhere else { return nil }
+        if let reading = state.index.regionReading(region) { return AnswerNote(text: reading) }
+        guard empty, let unknown = state.index.unknownRegion(region) else { return nil }
+        return AnswerNote(text: unknown, unknownRegion: true)
+    }
+
+    /// The uid a peer gets when the daemon's user namespace does not map its own: under a unit
+    /// with `PrivateUsers=yes` (config/areasd.service), every user but root and the daemon's.
+    static let unmappedUID: UInt32 = 65534
+
+    /// Why a refresh was refused, in terms of the uid the daemon saw, which under a unit with
+    /// private users is not the asker's own.
+    static func refusal(_ peerUID: UInt32?) -> String {
+        let refused = "refresh is allowed only to root, the daemon's user, or adminUids"
+        guard let peerUID else { return refused + "; the daemon could not see who asked" }
+        guard peerUID == unmappedUID else { return refused + "; the daemon sees your uid as \(peerUID)" }
+        return refused + "; the daemon sees your uid as 65534 (nobody), which is how a daemon with private users "
+            + "(PrivateUsers=yes, as config/areasd.service runs it) sees every user but root and its own: ask as root "
+            + "(sudo areasctl refresh), or turn PrivateUsers off in a drop-in to let adminUids ask"
     }
 
     func isAdmin(_ uid: UInt32?, _ view: View) -> Bool {
@@ -89,7 +107,7 @@ extension AreaService {
     func execute(_ request: Request, form: AnswerForm = .json, peerUID: UInt32?, view: View, into writer: inout JSONWriter) throws(RequestError) {
         if request.isPrivileged && !isAdmin(peerUID, view) {
             logger.warning("refused a refresh asked by uid \(peerUID.map(String.init) ?? "unknown"): only root, the daemon's user and adminUids may ask")
-            throw RequestError(.permissionDenied, "refresh is allowed only to root, the daemon's user, or adminUids (your uid is \(peerUID.map(String.init) ?? "unknown"))")
+            throw RequestError(.permissionDenied, Self.refusal(peerUID))
         }
         let state = view.state
         let maxResults = view.maxResults

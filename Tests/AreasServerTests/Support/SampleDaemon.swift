@@ -15,12 +15,14 @@ final class SampleDaemon {
     private var log: String?
 
     /// `extra` members go into the sample config (`bundled`, the default samples unless
-    /// named); `arguments` follow the config and socket.
-    init(extra: String = "", arguments: [String] = [], bundled: String = "config/areasd.json", overrides: Bool = false) throws {
+    /// named), less the `lines` named; `arguments` follow the config and socket.
+    /// A daemon given boundaries reads them before its first refresh finishes: seconds of a
+    /// debug build's time, more on a machine busy with other tests, so it gets longer to load.
+    init(extra: String = "", arguments: [String] = [], bundled: String = "config/areasd.json", overrides: Bool = false, removing lines: [String] = []) throws {
         socket = folder + "/areasd.sock"
-        config = try Fixtures.sampleConfig(in: folder, extra: extra, from: bundled, overrides: overrides)
+        config = try Fixtures.sampleConfig(in: folder, extra: extra, from: bundled, overrides: overrides, removing: lines)
         (process, stderr) = try Binaries.startDaemon(["--config", config, "--socket", socket] + arguments)
-        guard DaemonQuestions.waitUntilLoaded(socket) else {
+        guard DaemonQuestions.waitUntilLoaded(socket, seconds: extra.contains(#""regions""#) ? 90 : 20) else {
             _ = stop()
             throw DaemonDidNotStart()
         }

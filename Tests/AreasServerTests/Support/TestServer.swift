@@ -72,6 +72,14 @@ enum Binaries {
         return url.appendingPathComponent(name).path
     }
 
+    /// A copy of executable `name` at `destination`, written through a descriptor closed on
+    /// exec: a copy whose write descriptor a process spawned meanwhile inherited could not be
+    /// run while that process lives ("Text file busy").
+    static func copy(_ name: String, to destination: String) throws {
+        guard let bytes = try WholeFile.read(path(name), limit: 1 << 30) else { throw CocoaError(.fileNoSuchFile) }
+        try WholeFile.replace(destination, with: bytes, permissions: 0o755)
+    }
+
     /// Starts areasd with a clean systemd-free environment plus `environment`; its stderr is
     /// read as it comes, its stdout goes nowhere (an orphan then holds no pipe of the test
     /// run's open). `executable` runs instead of areasd when given (a wrapper such as
