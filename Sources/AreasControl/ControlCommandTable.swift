@@ -33,7 +33,9 @@ extension ControlCommand {
                   "a table; the daemon's JSON; GeoJSON; headerless tab-separated lines; CSV with a header row; one JSON object an area a line"),
             .init(["--json"], "the daemon's answer as it sent it (--format json)"),
             .init(["--geojson"], "a GeoJSON FeatureCollection with every area's position (--format geojson)"),
-            .init(["--quiet", "-q"], "print only failures (refresh); print nothing, only the exit status (check)"),
+            .init(["--quiet", "-q"], "print only failures (refresh); print nothing, only the exit status (check)",
+                  byCommand: ["refresh": "print only the sources that failed or were held back",
+                              "check": "print nothing: the exit status says it (0 outside every non-smoking zone, 1 inside one)"]),
         ],
         exitStatus: [
             (0, "success"),

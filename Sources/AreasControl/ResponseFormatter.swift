@@ -159,11 +159,12 @@ package enum ResponseFormatter {
             let ids = answer.array(key).compactMap(\.string)
             if !ids.isEmpty { text += "\n\(verb): " + ids.map { $0.escapingControlCharacters() }.joined(separator: ", ") + "\n" }
         }
-        // The summary names the nearest smoking area, how far and which way; what it leaves
-        // out is where to find it and its id.
+        // The summary names the nearest smoking area in a sentence; this line gives how far and
+        // which way, where to find it and its id, to be read at a glance or cut.
         let nearest = Object(answer.members(.nearestSmoking))
-        let whereabouts = [nearest.string(.address), nearest.string(.id)].compactMap { $0 }.filter { !$0.isEmpty }
-        if !whereabouts.isEmpty {
+        let heading = [nearest.double(.distanceMeters).map(MeasurementText.distance), nearest.string(.direction)].compactMap { $0 }.joined(separator: " ")
+        let whereabouts = [heading, nearest.string(.address), nearest.string(.id)].compactMap { $0 }.filter { !$0.isEmpty }
+        if nearest.string(.id) != nil {
             text += "\nnearest smoking area: " + whereabouts.map { $0.escapingControlCharacters() }.joined(separator: "  ") + "\n"
         }
         return text
@@ -178,7 +179,7 @@ package enum ResponseFormatter {
         let hasDistance = areas.contains { $0.double(.distanceMeters) != nil }
         let onRoute = areas.contains { $0.double(.alongMeters) != nil }
         let described = idsOnly ? [] : ["KIND", "NAME", "ADDRESS"]
-        var rows: [[String]] = [(hasDistance ? ["DISTANCE"] : []) + (onRoute ? ["ALONG", "ASIDE"] : []) + described + ["ID"]]
+        var rows: [[String]] = [(hasDistance ? ["DISTANCE"] : []) + (onRoute ? ["ALONG", "OFF ROUTE"] : []) + described + ["ID"]]
         for area in areas {
             var row: [String] = []
             if hasDistance { row.append(area.double(.distanceMeters).map(MeasurementText.distance) ?? "") }
@@ -187,6 +188,24 @@ package enum ResponseFormatter {
             row.append(area.string(.id) ?? "")
             rows.append(row)
         }
+        // When the table is too wide, names lose first the words every area there says alike:
+        // their own province and district (`서울특별시 용산구 `), then words all of them begin
+        // with, so that cutting keeps the part that tells them apart.
+        let nameColumn = (hasDistance ? 1 : 0) + (onRoute ? 2 : 0) + 1
+        if let width, !idsOnly, naturalWidth(rows) > width {
+            for (i, area) in zip(rows.indices.dropFirst(), areas) {
+                let stated = Set([area.string(.province), area.string(.district)].compactMap { $0 }).union(KoreanGazetteer.provinceWritings)
+                let kept = withoutLeadingWords(rows[i][nameColumn], in: stated)
+                if kept != rows[i][nameColumn] { rows[i][nameColumn] = "…" + kept }
+            }
+            let prefix = commonLeadingWords(rows.dropFirst().map { $0[nameColumn].hasPrefix("…") ? String($0[nameColumn].dropFirst()) : $0[nameColumn] })
+            if rows.count > 2 && displayWidth(prefix) >= 4 {
+                for i in rows.indices.dropFirst() {
+                    let name = rows[i][nameColumn].hasPrefix("…") ? String(rows[i][nameColumn].dropFirst()) : rows[i][nameColumn]
+                    rows[i][nameColumn] = "…" + name.dropFirst(prefix.count)
+                }
+            }
+        }
         let measured = (hasDistance ? 1 : 0) + (onRoute ? 2 : 0)
         // KIND is short; ADDRESS, then NAME give way to fit the terminal, ADDRESS goes before
         // a name is cut to a few syllables, and an id loses its middle only when nothing else
@@ -194,6 +213,34 @@ package enum ResponseFormatter {
         let elastic = idsOnly ? [] : [measured + 2, measured + 1]
         return align(rows, rightAligned: Set(0..<measured), elastic: elastic, droppable: idsOnly ? nil : measured + 2,
                      middle: [rows[0].count - 1], width: width)
+    }
+
+    /// The width `rows` take with every cell whole.
+    static func naturalWidth(_ rows: [[String]]) -> Int {
+        let columns = rows.map(\.count).max() ?? 0
+        return (0..<columns).map { i in rows.map { i < $0.count ? displayWidth($0[i]) : 0 }.max() ?? 0 }.reduce(2 * Swift.max(columns - 1, 0), +)
+    }
+
+    /// `text` without the leading words found in `words` (`서울특별시 용산구 서울역` less its
+    /// province and district), unless nothing would be left.
+    static func withoutLeadingWords(_ text: String, in words: Set<String>) -> String {
+        var rest = Substring(text)
+        while let space = rest.firstIndex(of: " "), words.contains(String(rest[..<space])) {
+            let after = rest[rest.index(after: space)...].drop { $0 == " " }
+            guard !after.isEmpty else { break }
+            rest = after
+        }
+        return String(rest)
+    }
+
+    /// The whole words, each with the space after it, that every one of `texts` begins with
+    /// and that leave each of them something more.
+    static func commonLeadingWords(_ texts: [String]) -> String {
+        guard var prefix = texts.first else { return "" }
+        for text in texts.dropFirst() { prefix = String(prefix.commonPrefix(with: text)) }
+        guard let lastSpace = prefix.lastIndex(of: " ") else { return "" }
+        let words = String(prefix[...lastSpace])
+        return texts.allSatisfy { $0.count > words.count } ? words : ""
     }
 
     /// Tab-separated lines without a header, for `cut` and `awk`: id, then the distance in

@@ -51,7 +51,7 @@ extension ResponseFormatter {
         let index = Object(stats.members(.index))
         let memory = Object(stats.members(.memory))
         text += "memory: records \(bytes(memory.double(.recordBytes))), text \(bytes(memory.double(.textBytes))), index \(bytes(memory.double(.indexBytes)))"
-        text += "; index built in \(milliseconds(index.double(.buildMilliseconds)))\n"
+        text += index.double(.buildMilliseconds).map { "; index built in \(milliseconds($0))\n" } ?? "; index read from the snapshot at start\n"
         return text
     }
 

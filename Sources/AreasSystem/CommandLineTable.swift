@@ -9,13 +9,19 @@ package struct CommandLineTable: Sendable {
         package let value: String?
         package let choices: [String]
         package let summary: String
+        /// What the option does for one command, where that differs by command.
+        package let summaryByCommand: [String: String]
 
-        package init(_ names: [String], value: String? = nil, choices: [String] = [], _ summary: String) {
+        package init(_ names: [String], value: String? = nil, choices: [String] = [], _ summary: String, byCommand: [String: String] = [:]) {
             self.names = names
             self.value = value
             self.choices = choices
             self.summary = summary
+            self.summaryByCommand = byCommand
         }
+
+        /// What it does for `command`, in that command's words.
+        package func summary(for command: String) -> String { summaryByCommand[command] ?? summary }
 
         package var name: String { names[0] }
         /// A value that names a file, so shells complete file names for it.
@@ -123,7 +129,7 @@ package struct CommandLineTable: Sendable {
         var lines = ["usage: \(program) \(command.name)\(command.operands.isEmpty ? "" : " " + command.operands)\(options.isEmpty ? "" : " [options]")", "", command.summary]
         if !options.isEmpty {
             lines += ["", "options:"]
-            lines += Self.columns(options.map { ($0.usage, $0.summary) })
+            lines += Self.columns(options.map { ($0.usage, $0.summary(for: command.name)) })
         }
         lines += ["", "global options: " + globalOptions.map(\.name).joined(separator: " ") + " (see \(program) --help)"]
         return lines.joined(separator: "\n") + "\n"

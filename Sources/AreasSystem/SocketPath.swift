@@ -24,22 +24,26 @@ package enum SocketPath {
     }
 
     /// Creates the parent folder if needed, checks that no other user controls it, and removes
-    /// a stale socket left by a dead daemon.
-    package static func prepare(_ path: String, uid: uid_t = getuid()) throws(Problem) {
+    /// a stale socket left by a dead daemon. Returns the folder when it made it, to be removed
+    /// with the socket (a daemon run by hand leaves no empty `/run/areasd/` behind).
+    @discardableResult
+    package static func prepare(_ path: String, uid: uid_t = getuid()) throws(Problem) -> String? {
         guard path.utf8.count <= Sockets.maximumPathLength else { throw .tooLong(path) }
         let parent = (path as NSString).deletingLastPathComponent
+        var made: String?
         if !parent.isEmpty && !FileManager.default.fileExists(atPath: parent) {
-            guard mkdir(parent, 0o755) == 0 || errno == EEXIST else { throw .cannotPrepare(path, SystemError("mkdir", subject: parent)) }
+            if mkdir(parent, 0o755) == 0 { made = parent } else if errno != EEXIST { throw .cannotPrepare(path, SystemError("mkdir", subject: parent)) }
         }
         try checkFolder(of: path, uid: uid)
         var info = stat()
-        guard lstat(path, &info) == 0 else { return }
+        guard lstat(path, &info) == 0 else { return made }
         guard (info.st_mode & S_IFMT) == S_IFSOCK else { throw .notASocket(path) }
         if let probe = try? Sockets.connectUnix(path: path) {
             probe.close()
             throw .inUse(path)
         }
         guard unlink(path) == 0 || errno == ENOENT else { throw .cannotPrepare(path, SystemError("unlink", subject: path)) }
+        return made
     }
 
     /// The folder a socket lives in must be ours or root's, and writable by no one else unless
@@ -72,9 +76,11 @@ package enum SocketPath {
         return (status.device, status.inode)
     }
 
-    /// Removes the socket at `path` only when it is still the file `identity` names.
-    package static func remove(_ path: String, ifStill identity: (device: UInt64, inode: UInt64)) {
+    /// Removes the socket at `path` only when it is still the file `identity` names, and the
+    /// folder `made` for it when nothing else is left in it (rmdir removes only an empty one).
+    package static func remove(_ path: String, ifStill identity: (device: UInt64, inode: UInt64), folder made: String? = nil) {
         guard let now = Self.identity(of: path), now == identity else { return }
         try? FileSystem.removeFile(path)
+        if let made { _ = rmdir(made) }
     }
 }

@@ -76,6 +76,20 @@ struct CommandTableTests {
         #expect(text.hasPrefix(start), "\(text)")
     }
 
+    /// An option one command reads otherwise than another is described in each command's own
+    /// words (`check --help` spoke of refresh's failures for `--quiet`).
+    @Test func aCommandsHelpDescribesItsOptionsForIt() throws {
+        guard case .text(let check) = try ControlInvocation.parse(["check", "--help"]),
+              case .text(let refresh) = try ControlInvocation.parse(["refresh", "--help"]) else {
+            Issue.record("no help")
+            return
+        }
+        let quietInCheck = try #require(check.split(separator: "\n").first { $0.contains("--quiet") })
+        let quietInRefresh = try #require(refresh.split(separator: "\n").first { $0.contains("--quiet") })
+        #expect(quietInCheck.contains("the exit status says it") && !quietInCheck.contains("refresh") && !quietInCheck.contains("failures"), "\(quietInCheck)")
+        #expect(quietInRefresh.contains("failed") && !quietInRefresh.contains("check") && !quietInRefresh.contains("exit status"), "\(quietInRefresh)")
+    }
+
     @Test func completionNeedsAShellItKnows() throws {
         #expect(throws: UsageError.self) { try ControlInvocation.parse(["completion"]) }
         #expect(throws: UsageError.self) { try ControlInvocation.parse(["completion", "tcsh"]) }

@@ -82,7 +82,9 @@ import AreasTestTraits
         #expect(loud.status == status)
         // The nearest area is named once, in the summary; the line after adds only its id.
         #expect(loud.stdout.components(separatedBy: "부스").count == 2, "\(loud.stdout)")
-        #expect(loud.stdout.hasSuffix("nearest smoking area: s:1\n"), "no empty address: \(loud.stdout)")
+        #expect(loud.stdout.hasSuffix("nearest smoking area: 30 m N  s:1\n"), "its distance and way, and no empty address: \(loud.stdout)")
+        let addressed = try render(Self.checkAnswer(inside: inside, nearestAddress: "용산구 한강대로 405"), ["check", "37.5", "127"])
+        #expect(addressed.stdout.hasSuffix("nearest smoking area: 30 m N  용산구 한강대로 405  s:1\n"), "\(addressed.stdout)")
         let quiet = try render(answer, ["check", "-q", "37.5", "127"])
         #expect(quiet.stdout.isEmpty && quiet.status == status)
     }

@@ -76,6 +76,14 @@ final class DaemonProcessTests {
         #expect(refresh.status == 0, Comment(rawValue: refresh.stderr))
         #expect((refresh.stdout.split(separator: "\n").count) == SampleCounts.sourceNames.count, "one line per source")
         #expect((try Binaries.run("areasctl", ["--socket", socket, "refresh", "--quiet"]).stdout) == "")
+        // `stats` gives the build the log gives (it said 0.0 ms: the index read back from the
+        // file it was written to had no time of its own).
+        let builtStats = try JSONParser.parse(Array(try Binaries.run("areasctl", ["--socket", socket, "--json", "stats"]).stdout.utf8.dropLast()))
+        let built = try #require(builtStats["index"]?["buildMilliseconds"]?.double)
+        let logged = stderr.text.components(separatedBy: "index built: ").dropFirst().compactMap { $0.components(separatedBy: " areas in ").last?.split(separator: " ").first.flatMap { Double($0) } }
+        #expect(built >= 1 && logged.contains(built.rounded(.down)), "stats \(built) ms, the log \(logged)")
+        let statsText = try Binaries.run("areasctl", ["--socket", socket, "stats"]).stdout
+        #expect(statsText.contains("index built in ") && !statsText.contains("index built in 0.0 ms"), "\(statsText)")
 
         // A second daemon on the same socket refuses to start.
         let (second, secondErr) = try startDaemon(directory)
@@ -98,6 +106,8 @@ final class DaemonProcessTests {
         #expect(waitForAnswer(socket, seconds: 5))
         let stats = try Binaries.run("areasctl", ["--socket", socket, "--json", "stats"])
         #expect((try JSONParser.parse(Array(stats.stdout.utf8.dropLast()))["areas"]?.double) == Double(SampleCounts.total))
+        #expect(try JSONParser.parse(Array(stats.stdout.utf8.dropLast()))["index"]?["buildMilliseconds"] == .null)
+        #expect(try Binaries.run("areasctl", ["--socket", socket, "stats"]).stdout.contains("index read from the snapshot at start"))
         kill(again.processIdentifier, SIGINT)
         #expect(again.waitUntilExit(seconds: 20), "again did not exit in 20 s")
         #expect(again.terminationStatus == 0)

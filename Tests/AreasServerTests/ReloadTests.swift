@@ -59,7 +59,7 @@ struct ReloadTests {
         let log = String(decoding: stderr.readToEnd(), as: UTF8.self)
         // logLevel: the reload's own info line is written, which "error" would have hidden.
         #expect(log.contains("SIGHUP: reloaded"), "\(log)")
-        #expect(log.contains("socket changed but take effect only after a restart"), "\(log)")
+        #expect(log.contains("socket changed but takes effect only after a restart"), "one key takes effect: \(log)")
         #expect(!FileManager.default.fileExists(atPath: folder + "/elsewhere.sock"))
     }
 }

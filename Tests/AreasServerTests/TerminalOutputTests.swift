@@ -46,6 +46,14 @@ import AreasTestTraits
         let wide = try areasctl(question, environment: ["COLUMNS": "1000"])
         #expect(!wide.stdout.contains("…"))
         if columns <= 80 { #expect(table.stdout.contains("…")) }
+        // Names that share their first words (`서울특별시 용산구 `) lose those, not the part
+        // that tells them apart: no two names shown alike unless they are alike.
+        let full = try areasctl(question + ["--format", "ndjson"]).stdout.split(separator: "\n").compactMap { try? JSONParser.parse(Array($0.utf8))["name"]?.string }
+        let nameCells = lines.dropFirst().map { line -> String in
+            let start = line.index(line.startIndex, offsetBy: header.distance(from: header.startIndex, to: name.lowerBound))
+            return String(line[start...]).components(separatedBy: "  ").first ?? ""
+        }
+        #expect(Set(nameCells).count == Set(full).count, "names shown alike at \(columns) columns: \(nameCells)")
         // Piped without COLUMNS: whole lines, for grep and cut.
         let piped = try areasctl(question)
         #expect(piped.stdout == wide.stdout)

@@ -67,4 +67,22 @@ final class SocketFolderTests {
         SocketPath.remove(path, ifStill: current)
         #expect(SocketPath.identity(of: path) == nil)
     }
+
+    /// A folder made for the socket goes with it (a daemon run by hand as root left an empty
+    /// `/run/areasd/`); a folder that was there stays, and so does a made one that holds more.
+    @Test func theFolderMadeForTheSocketGoesWithIt() throws {
+        let outer = try folder(mode: 0o755)
+        for keepsSomething in [false, true] {
+            let made = outer + "/run-\(keepsSomething)"
+            let path = made + "/areasd.sock"
+            #expect(try SocketPath.prepare(path) == made)
+            let socket = try Sockets.listenUnix(path: path)
+            defer { socket.close() }
+            if keepsSomething { _ = FileManager.default.createFile(atPath: made + "/other", contents: Data()) }
+            SocketPath.remove(path, ifStill: try #require(SocketPath.identity(of: path)), folder: made)
+            #expect(FileManager.default.fileExists(atPath: made) == keepsSomething)
+        }
+        // Already there: not made, so not to be removed.
+        #expect(try SocketPath.prepare(outer + "/areasd.sock") == nil)
+    }
 }

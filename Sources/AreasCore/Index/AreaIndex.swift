@@ -23,8 +23,10 @@ public struct AreaIndex: Sendable {
     /// Lines of the corrections that could not be applied (an id the data lacks, a repeat),
     /// for the refresh's report; empty for an index read from a snapshot.
     public let overrideProblems: [String]
-    /// How long building the tree took, in milliseconds.
-    public let buildMilliseconds: Double
+    /// How long building this index took, in milliseconds: its tree here, the whole data set
+    /// (merging, footprints, trees) as the store that built it measured; nil for an index
+    /// read from a snapshot, which no one built in this process.
+    public package(set) var buildMilliseconds: Double?
     /// The tree's per-node counts for `clusters`, made on first use.
     let summaryCache = TreeSummaryCache()
 
@@ -112,7 +114,7 @@ public struct AreaIndex: Sendable {
         self.smokingPositions = smokingPositions
         self.footprints = footprints
         self.footprintPolicy = footprintPolicy
-        self.buildMilliseconds = 0
+        self.buildMilliseconds = nil
         self.regionNames = RegionNames(areas)
     }
 

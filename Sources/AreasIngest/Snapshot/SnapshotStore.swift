@@ -149,11 +149,15 @@ package struct SnapshotStore: Sendable {
     private func install(_ catalog: Catalog, notes: inout [Note]) -> Settled {
         let clock = ContinuousClock()
         let start = clock.now
-        let built = DataSet.indexing(catalog, nodeSize: nodeSize, footprint: footprint ?? .standard, merge: merge ?? .off, overrides: overrides ?? [])
-        notes.append(.info("index built: \(built.index.count) areas in \(Int((clock.now - start).milliseconds)) ms"))
+        var built = DataSet.indexing(catalog, nodeSize: nodeSize, footprint: footprint ?? .standard, merge: merge ?? .off, overrides: overrides ?? [])
+        let milliseconds = (clock.now - start).milliseconds
+        built.index.buildMilliseconds = milliseconds
+        notes.append(.info("index built: \(built.index.count) areas in \(Int(milliseconds)) ms"))
         do throws(SnapshotFile.Failure) {
             var written = try write(built)
             written.overrideProblems = built.index.overrideProblems
+            // The file's index is the one just built, read back: the time is the build's.
+            written.index.buildMilliseconds = milliseconds
             return .replaced(written, inFile: true)
         } catch {
             notes.append(.error("\(error); the previous snapshot is unchanged, and the new data is served from memory"))

@@ -153,7 +153,8 @@ extension Answers {
         writer.key(.geocoderRequestsToday); writer.number(requestsToday[RequestQuota.geocoderName] ?? 0)
         writer.key(.index)
         writer.beginObject()
-        writer.key(.buildMilliseconds); writer.meters(state.index.buildMilliseconds)
+        writer.key(.buildMilliseconds)
+        if let built = state.index.buildMilliseconds { writer.meters(built) } else { writer.null() }
         writer.key(.treeBytes); writer.number(state.index.tree.byteCount)
         writer.key(.nodeSize); writer.number(state.index.tree.nodeSize)
         writer.endObject()

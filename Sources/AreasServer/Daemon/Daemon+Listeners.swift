@@ -6,9 +6,9 @@ extension Daemon {
     /// Listens on a Unix socket at `path` (its folder checked, a stale socket replaced), with
     /// `mode` and `group`; the file is remembered by identity, so only it is removed at exit.
     func bindUnixSocket(_ path: String, mode: UInt32, group: String?, groupKey: String) throws -> FileDescriptor {
-        try SocketPath.prepare(path)
+        let madeFolder = try SocketPath.prepare(path)
         let fd = try Sockets.listenUnix(path: path)
-        if let identity = SocketPath.identity(of: path) { boundSockets.append((path, identity)) }
+        if let identity = SocketPath.identity(of: path) { boundSockets.append((path, identity, madeFolder)) }
         do {
             try FileSystem.setPermissions(path, mode)
         } catch {

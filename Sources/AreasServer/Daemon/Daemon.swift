@@ -71,7 +71,7 @@ package final class Daemon: @unchecked Sendable {
     private var descriptorsAvailable: Int?
     private var refreshTimer: (any DispatchSourceTimer)?
     /// The socket files this process bound, by identity: only those files are removed at exit.
-    var boundSockets: [(path: String, identity: (device: UInt64, inode: UInt64))] = []
+    var boundSockets: [(path: String, identity: (device: UInt64, inode: UInt64), madeFolder: String?)] = []
     private var sources: [any DispatchSourceProtocol] = []
     private let queue = DispatchQueue(label: "areasd.control")
     private let notifier: SystemdNotifier
@@ -332,7 +332,7 @@ package final class Daemon: @unchecked Sendable {
                 refreshTimer?.schedule(deadline: .now() + check, repeating: check)
             }
             let restartKeys = Self.keysNeedingRestart(from: before, to: config)
-            let kept = restartKeys.isEmpty ? "" : "; \(restartKeys.joined(separator: ", ")) changed but take effect only after a restart"
+            let kept = restartKeys.isEmpty ? "" : "; \(restartKeys.joined(separator: ", ")) changed but \(restartKeys.count == 1 ? "takes" : "take") effect only after a restart"
             // A refresh only when the data would come out otherwise: changed sources or merging,
             // or a local file edited since the last refresh (a district file downloaded again,
             // corrections added). A changed log level costs no upstream request.
@@ -388,7 +388,7 @@ package final class Daemon: @unchecked Sendable {
         logger.info("\(number == SIGTERM ? "SIGTERM" : "SIGINT"): stopping; answering requests already read")
         notifier.stopping()
         let clean = server?.stop(timeout: 10) ?? true
-        for bound in boundSockets { SocketPath.remove(bound.path, ifStill: bound.identity) }
+        for bound in boundSockets { SocketPath.remove(bound.path, ifStill: bound.identity, folder: bound.madeFolder) }
         logger.info(clean ? "stopped" : "stopped; some connections did not finish in 10 s")
         exit(0)
     }
