@@ -16,7 +16,8 @@ extension ResponseFormatter {
             guard let oldest = dates.string(.oldest), let newest = dates.string(.newest) else { return "-" }
             return oldest == newest ? oldest : "\(oldest) to \(newest)"
         }
-        var rows = [["SOURCE", "KIND", "AREAS", "ROWS", "ACCEPTED", "REJECTED", "MERGED", "DATED", "STATUS"]]
+        // ROWS = ACCEPTED + DUPLICATES + REJECTED.
+        var rows = [["SOURCE", "KIND", "AREAS", "ROWS", "ACCEPTED", "DUPLICATES", "REJECTED", "MERGED", "DATED", "STATUS"]]
         for source in objects(.sources) {
             let rejected = source.members(.rejected).compactMap { reason, count -> (String, Int)? in
                 if case .number(let n) = count { return (reason, Int(n)) } else { return nil }
@@ -25,10 +26,10 @@ extension ResponseFormatter {
                 ? "-" : String(rejected.reduce(0) { $0 + $1.1 })
             let status = (source.string(.lastStatus) ?? "-") + (source.string(.lastError).map { ": " + $0 } ?? "")
             rows.append([source.string(.name) ?? "?", source.string(.kind) ?? "-", number(source, .areas), number(source, .rows),
-                         number(source, .accepted), rejectedText, number(source, .merged), dates(source), status]
+                         number(source, .accepted), number(source, .duplicates), rejectedText, number(source, .merged), dates(source), status]
                 .map { $0.escapingControlCharacters() })
         }
-        var text = align(rows, rightAligned: [2, 3, 4, 5, 6], elastic: [0, 8], width: width)
+        var text = align(rows, rightAligned: [2, 3, 4, 5, 6, 7], elastic: [0, 9], width: width)
         let districts = objects(.districts)
         if !districts.isEmpty {
             var table = [["PROVINCE", "DISTRICT", "SMOKING", "NON-SMOKING", "DATED"]]

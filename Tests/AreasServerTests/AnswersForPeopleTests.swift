@@ -47,6 +47,31 @@ import AreasTestTraits
         }
     }
 
+    /// `sources` adds up (every row read is accepted, a repeat or rejected) and lists the
+    /// sources in the order `stats` does, the config's.
+    @Test func sourcesAddUpAndComeInTheConfigsOrder() throws {
+        let daemon = try SampleDaemon()
+        defer { daemon.stop() }
+        let sources = try #require(DaemonQuestions.ask(daemon.socket, #"{"op":"sources"}"#)?["sources"]?.array)
+        var repeats = 0
+        for source in sources {
+            let rows = try #require(source["rows"]?.double), accepted = try #require(source["accepted"]?.double)
+            let duplicates = try #require(source["duplicates"]?.double)
+            guard case .object(let reasons)? = source["rejected"] else { Issue.record("no rejected counts: \(source)"); continue }
+            let rejected = reasons.compactMap(\.1.double).reduce(0, +)
+            #expect(rows == accepted + duplicates + rejected, "\(source)")
+            repeats += Int(duplicates)
+        }
+        #expect(repeats > 0, "the samples repeat rows")
+        let order = sources.compactMap { $0["name"]?.string }
+        #expect(order == SampleCounts.sourceNames)
+        let stats = try Binaries.run("areasctl", ["--socket", daemon.socket, "stats"], environment: ["COLUMNS": "200"]).stdout
+        let listed = order.compactMap { name in stats.range(of: "\n" + name + " ").map { stats.distance(from: stats.startIndex, to: $0.lowerBound) } }
+        #expect(listed.count == order.count && listed == listed.sorted(), "stats lists the sources in the config's order:\n\(stats)")
+        let table = try Binaries.run("areasctl", ["--socket", daemon.socket, "sources"], environment: ["COLUMNS": "200"]).stdout
+        #expect(table.hasPrefix("SOURCE") && table.split(separator: "\n").first?.contains("DUPLICATES") == true, "\(table)")
+    }
+
     @Test func aRomanisedProvinceNameFindsItsAreas() throws {
         let daemon = try SampleDaemon()
         defer { daemon.stop() }

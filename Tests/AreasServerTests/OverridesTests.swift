@@ -70,7 +70,14 @@ import AreasTestTraits
         let stats = try #require(DaemonQuestions.ask(daemon.socket, #"{"op":"stats"}"#))
         // One hidden, one added: as many areas as without corrections.
         #expect(stats["areas"]?.double == 2716)
-        daemon.stop()
+        // A bad line is said at start as what it is: skipped, the others applied (the warning
+        // said the source fails until the file can be read).
+        let started = daemon.stop()
+        let lineWarnings = started.split(separator: "\n").filter { $0.contains("warning") && $0.contains("overrides: ") && $0.contains(" line ") }
+        #expect(!lineWarnings.isEmpty, "\(started)")
+        for warning in lineWarnings {
+            #expect(warning.hasSuffix("that line is skipped; the file's other corrections apply") && !warning.contains("source fails"), "\(warning)")
+        }
 
         // A restart serves the corrected set in place; a follower serves it as its leader does.
         let (process, log) = try daemons.start(["--config", daemon.config, "--socket", daemon.socket])

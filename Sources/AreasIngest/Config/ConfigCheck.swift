@@ -37,33 +37,45 @@ package struct ConfigCheck: Sendable {
     }
 
     /// Files the config names that cannot be read now, each with why.
-    package func unreadableFiles() -> [ConfigError] {
-        var problems: [ConfigError] = []
+    /// A file the config names that cannot be used now, and what the daemon does meanwhile.
+    package struct UnreadableFile: Sendable, CustomStringConvertible {
+        package let problem: ConfigError
+        /// What running without it means, in words for the operator.
+        package let meanwhile: String
+
+        package var description: String { "\(problem): \(meanwhile)" }
+    }
+
+    package func unreadableFiles() -> [UnreadableFile] {
+        var found: [UnreadableFile] = []
+        func add(_ key: String, _ problem: String, _ meanwhile: String) {
+            found.append(UnreadableFile(problem: ConfigError(path: config.path, key: key, problem: problem), meanwhile: meanwhile))
+        }
         for (i, source) in config.sources.enumerated() {
             guard case .file(let path) = source.location else { continue }
             do throws(UpstreamError) { _ = try columns(of: source, at: path) } catch {
-                problems.append(ConfigError(path: config.path, key: "sources[\(i)].file", problem: error.description))
+                add("sources[\(i)].file", error.description, "starting without it; source \(source.name) fails until it can be read")
             }
         }
         if let path = config.positions {
             do throws(UpstreamError) { _ = try OperatorPositions(path: path, bounds: config.bounds) } catch {
-                problems.append(ConfigError(path: config.path, key: "positions", problem: error.description))
+                add("positions", error.description, "starting without it; rows it would place are geocoded or rejected until it can be read")
             }
         }
         if let path = config.overrides {
             do throws(UpstreamError) {
                 let file = try OverridesFile(path: path, bounds: config.bounds)
-                for problem in file.problems { problems.append(ConfigError(path: config.path, key: "overrides", problem: problem)) }
+                for problem in file.problems { add("overrides", problem, "that line is skipped; the file's other corrections apply") }
             } catch {
-                problems.append(ConfigError(path: config.path, key: "overrides", problem: error.description))
+                add("overrides", error.description, "starting without the corrections; they apply once the file can be read")
             }
         }
         if let path = config.geocoder?.recordedAnswers {
             do throws(RecordedGeocoderAnswers.Failure) { _ = try RecordedGeocoderAnswers(path: path) } catch {
-                problems.append(ConfigError(path: config.path, key: "geocoder.recorded", problem: error.description))
+                add("geocoder.recorded", error.description, "starting without the recorded answers; rows to geocode are rejected until it can be read")
             }
         }
-        return problems
+        return found
     }
 
     /// The column names a file source's rows can have: the header's, numbers for a headerless

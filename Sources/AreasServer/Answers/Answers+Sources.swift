@@ -34,6 +34,7 @@ extension Answers {
             }
             count(.rows, report?.received)
             count(.accepted, report?.accepted)
+            count(.duplicates, report?.duplicates)
             writer.key(.rejected)
             if let rejected = report?.rejected {
                 writer.beginObject()

@@ -95,7 +95,7 @@ extension Answers {
         return nil
     }
 
-    static func stats(_ state: ServingState, status: ServiceStatus, into writer: inout JSONWriter) {
+    static func stats(_ state: ServingState, status: ServiceStatus, configured: [String] = [], into writer: inout JSONWriter) {
         let now = Date().timeIntervalSince1970
         writer.beginObject()
         writer.key(.ok); writer.bool(true)
@@ -126,7 +126,9 @@ extension Answers {
         writer.beginObject()
         // Today's upstream requests, as counted for dailyRequestLimit (kept beside the snapshot).
         let requestsToday = status.requestsToday
-        for name in Set(state.sources.keys).union(state.history.keys).sorted() {
+        // In the config's order, as `sources` lists them; any other after, by name.
+        let known = Set(state.sources.keys).union(state.history.keys)
+        for name in configured.filter(known.contains) + known.subtracting(configured).sorted() {
             let data = state.sources[name]
             let history = state.history[name]
             func time(_ key: AnswerKey, _ value: Double?) {

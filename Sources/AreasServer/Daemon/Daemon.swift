@@ -132,10 +132,10 @@ package final class Daemon: @unchecked Sendable {
     package func checkConfig() -> (message: String, code: Int32) {
         let (loaded, problems) = loadConfig()
         guard let config = loaded else { return (problems.joined(separator: "\n"), 78) }
-        // A file that cannot be read now stops neither the start nor a reload (the source fails
-        // until it can be read), so it is a warning here too, not an error.
+        // A file that cannot be read now stops neither the start nor a reload (the daemon runs
+        // without it, as each warning says), so it is a warning here too, not an error.
         let warnings = ConfigCheck(config: config, environment: environment).unreadableFiles()
-            .map { "areasd: warning: \($0) (areasd runs without it; the source fails until it can be read)" }
+            .map { "areasd: warning: \($0.problem) (\($0.meanwhile))" }
         guard problems.isEmpty else { return ((problems + warnings).joined(separator: "\n"), 78) }
         let valid = "areasd: \(options.configPath): valid (\(config.sources.count) source\(config.sources.count == 1 ? "" : "s"))"
         return (([valid + (warnings.isEmpty ? "" : ", \(warnings.count) warning\(warnings.count == 1 ? "" : "s")")] + warnings).joined(separator: "\n"), 0)
@@ -157,7 +157,7 @@ package final class Daemon: @unchecked Sendable {
             logger.threshold = level
         }
         for unreadable in ConfigCheck(config: config, environment: environment).unreadableFiles() {
-            logger.warning("\(unreadable): starting without it; the source fails until it can be read")
+            logger.warning("\(unreadable)")
         }
         socketPath = options.socketPath ?? config.socket ?? DefaultPaths.socket(environment: environment)
         let snapshotPath = options.snapshotPath ?? config.snapshot ?? DefaultPaths.snapshot(environment: environment)

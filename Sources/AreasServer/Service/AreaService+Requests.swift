@@ -175,7 +175,7 @@ extension AreaService {
             }
             Answers.detail(position, state: state, form: form, into: &writer)
         case .stats:
-            Answers.stats(state, status: status, into: &writer)
+            Answers.stats(state, status: status, configured: config.sources.map(\.name), into: &writer)
         case .sources:
             Answers.sources(state, configured: config.sources, into: &writer)
         case .health:
