@@ -67,6 +67,37 @@ struct DiscoverCommandTests {
         #expect(redirected.stderr.contains("a redirect, which is not followed"), "\(redirected.stderr)")
     }
 
+    /// A source whose every row is rejected (its latitude field named wrong, as a changed API
+    /// would have it) does not work: the dry run exits 1 naming it, the daemon marks it failed
+    /// in `sources` and health names it; the other sources serve. (It passed as "updated",
+    /// serving 0 areas, with health ok.)
+    @Test func aSourceWhoseEveryRowIsRejectedFails() throws {
+        let folder = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let config = try Fixtures.sampleConfig(in: folder)
+        let text = try String(contentsOfFile: config, encoding: .utf8)
+        let yongsan = try #require(text.range(of: #""pages": "\#(Fixtures.root)/samples/yongsan-smoking""#))
+        let field = try #require(text.range(of: #""latitude": "위도""#, range: yongsan.upperBound..<text.endIndex))
+        try text.replacingCharacters(in: field, with: #""latitude": "위도 (WGS84)""#).write(toFile: config, atomically: true, encoding: .utf8)
+        let dry = try Binaries.run("areasd", ["--dry-run", "--config", config, "--snapshot", folder + "/dry.snapshot"], seconds: 120)
+        #expect(dry.status == 1, "\(dry.stdout)\(dry.stderr)")
+        let said = dry.stdout + dry.stderr
+        #expect(said.contains("source yongsan: failed") && said.contains("every one of its 57 rows was rejected, so it has nothing to serve"), "\(said)")
+
+        let socket = folder + "/areasd.sock"
+        let (process, log) = try Binaries.startDaemon(["--config", config, "--socket", socket])
+        defer { kill(process.processIdentifier, SIGTERM); _ = process.waitUntilExit(seconds: 20); _ = log.readToEnd() }
+        #expect(DaemonQuestions.waitUntilLoaded(socket))
+        let sources = try #require(DaemonQuestions.ask(socket, #"{"op":"sources"}"#)?["sources"]?.array)
+        let failed = try #require(sources.first { $0["name"]?.string == "yongsan" })
+        #expect(failed["lastStatus"]?.string == "failed" && failed["areas"]?.double == 0, "\(failed)")
+        let health = try #require(DaemonQuestions.ask(socket, #"{"op":"health"}"#))
+        #expect(health["healthy"]?.bool == false, "\(health)")
+        #expect("\(health)".contains("yongsan"), "health names the source: \(health)")
+        let stats = try #require(DaemonQuestions.ask(socket, #"{"op":"stats"}"#))
+        #expect(stats["areas"]?.double == Double(SampleCounts.total - SampleCounts.yongsan))
+    }
+
     /// A dry run refreshes the sample config and reports; the snapshot and geocoder memory
     /// the config names are neither made nor changed.
     @Test func aDryRunTouchesNothing() throws {

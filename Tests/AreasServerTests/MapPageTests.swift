@@ -101,6 +101,31 @@ import AreasTestTraits
         try FileManager.default.copyItem(atPath: daemon.folder + "/map.png", toPath: artifacts + "/map.png")
     }
 
+    /// Without Leaflet in `http.assets` the daemon warns at start, and the page says it cannot
+    /// draw and why, in Korean and English, asking for none of the files it lacks (it was blank,
+    /// with only a console error).
+    @Test(.enabled(if: MapPageTests.browser, "chromium, chromium-driver, python3-selenium and libjs-leaflet (Tests/run.sh installs them)"))
+    func withoutLeafletThePageSaysSo() throws {
+        let empty = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: empty) }
+        let (daemon, address) = try SampleDaemon.withHTTP(#""assets": "\#(empty)""#)
+        let run = try Binaries.run("/usr/bin/python3", [Fixtures.path("Tests/Browser/map_page.py"), "http://\(address)", daemon.folder, "--no-leaflet"], seconds: 120)
+        let log = daemon.stop()
+        #expect(log.contains("http.assets \(empty) has no leaflet/leaflet.js") && log.contains("apt-get install libjs-leaflet"), "\(log)")
+        #expect(run.status == 0, "\(run.stderr)")
+        let seen = try JSONParser.parse(Array(run.stdout.utf8))
+        #expect(seen["messageShown"]?.bool == true)
+        let message = seen["message"]?.string ?? ""
+        #expect(message.contains("지도를 그릴 수 없습니다") && message.contains("no Leaflet") && message.contains("libjs-leaflet"), "\(message)")
+        #expect(seen["console"]?.array.isEmpty == true, "console: \(seen["console"] ?? .null)")
+        let resources = seen["resources"]?.array.compactMap(\.string) ?? []
+        #expect(!resources.contains { $0.contains("/map/leaflet/") || $0.hasSuffix("map.js") }, "\(resources)")
+        let artifacts = Fixtures.path(".build/test-artifacts")
+        try FileManager.default.createDirectory(atPath: artifacts, withIntermediateDirectories: true)
+        try? FileManager.default.removeItem(atPath: artifacts + "/no-leaflet.png")
+        try FileManager.default.copyItem(atPath: daemon.folder + "/no-leaflet.png", toPath: artifacts + "/no-leaflet.png")
+    }
+
     /// With the boundaries and no tile server, the page draws Korea's districts and, zoomed
     /// in, its towns as its background, each labelled with its name, exactly the regions
     /// `/v1/regions` gives for the view, asking no other host; shaded, a region's fill follows

@@ -4,10 +4,13 @@ Debian) and prints what it saw as one JSON object; MapPageTests compares it with
 
 usage: map_page.py BASE_URL OUTPUT_FOLDER [LAT,LON]
        map_page.py BASE_URL OUTPUT_FOLDER --regions
+       map_page.py BASE_URL OUTPUT_FOLDER --no-leaflet
 
 With LAT,LON, the page is then opened there at zoom 17, where zones' footprints are drawn.
 With --regions, the page is opened over Seoul at zooms 11 and 15 (districts, then towns as its
 background) and with its regions shaded; what it drew is said for each.
+With --no-leaflet, the page of a daemon whose http.assets lacks Leaflet: its message, and what
+it asked for.
 """
 import json
 import sys
@@ -101,9 +104,26 @@ def regions_flow():
     driver.save_screenshot(out + "/regions-shaded.png")
 
 
+def no_leaflet_flow():
+    """A daemon without Leaflet: the page says so itself, asks for nothing it lacks."""
+    driver.get(base + "/map")
+    end = time.time() + 10
+    while time.time() < end and not driver.find_elements(By.ID, "no-leaflet"):
+        time.sleep(0.1)
+    note = driver.find_element(By.ID, "no-leaflet")
+    result["message"] = note.text
+    result["messageShown"] = note.is_displayed()
+    result["resources"] = driver.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
+    result["console"] = [entry for entry in driver.get_log("browser") if entry.get("level") in ("SEVERE", "WARNING")]
+    driver.save_screenshot(out + "/no-leaflet.png")
+
+
 try:
     if sys.argv[3:4] == ["--regions"]:
         regions_flow()
+        raise SystemExit(0)
+    if sys.argv[3:4] == ["--no-leaflet"]:
+        no_leaflet_flow()
         raise SystemExit(0)
     driver.get(base + "/map?lat=37.55&lon=126.98&zoom=12")
     settled()

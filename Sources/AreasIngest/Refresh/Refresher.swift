@@ -210,6 +210,14 @@ package struct Refresher: Sendable {
         let oldCount = previous?.range.count ?? 0
         compare(table, with: catalog, span: previous, into: &report)
 
+        // Rows that all failed validation are a source that does not work (a field named
+        // wrong, a changed layout), not a source with no areas: it fails, and says why.
+        if table.isEmpty && report.received > 0 && (oldCount == 0 || !force) {
+            report.status = .failed
+            let fields = source.format == .geojson ? "" : "; check its fields against the data (areasd --discover reads a file and names them)"
+            report.error = "every one of its \(report.received) rows was rejected\(oldCount > 0 ? "; kept the previous data" : ", so it has nothing to serve")\(fields)"
+            return finish(nil, &report)
+        }
         if !force, oldCount > 0 {
             if table.isEmpty {
                 report.status = .heldBack

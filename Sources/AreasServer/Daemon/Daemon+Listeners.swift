@@ -50,6 +50,9 @@ extension Daemon {
                 logger.warning("HTTP on \(shown), reachable from other machines: put TLS and rate limits in front of it (nginx)")
             }
         }
+        if !MapPage.hasLeaflet(config) {
+            logger.warning("http.assets \(config.assets) has no leaflet/leaflet.js: the map page (/map) says it cannot draw; apt-get install libjs-leaflet (config/install.sh does), or set http.assets to a folder that has it")
+        }
         return listeners
     }
 }

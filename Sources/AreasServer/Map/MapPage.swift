@@ -1,5 +1,6 @@
 import AreasIngest
 import AreasProtocol
+import AreasSystem
 
 /// `GET /map`: a page for people, on the distribution's Leaflet (served under `/map/` from
 /// `http.assets`), asking only this daemon: clusters of the view (`/v1/clusters`), an area's
@@ -20,7 +21,22 @@ enum MapPage {
         settings.endObject()
         // Inside a script element nothing may close it: "<" is written as its escape.
         let json = String(decoding: settings.bytes, as: UTF8.self).replacingOccurrences(of: "<", with: "\\u003c")
-        return Array(template.replacingOccurrences(of: "@SETTINGS@", with: json).utf8)
+        var page = template.replacingOccurrences(of: "@SETTINGS@", with: json)
+        if !hasLeaflet(http) {
+            // Without Leaflet nothing can be drawn: the page says so itself and asks for none
+            // of the files it would not find (each a console error, and a blank page).
+            page = page.split(separator: "\n", omittingEmptySubsequences: false)
+                .filter { !$0.contains("/map/leaflet/") && !$0.contains("/map/page/map.js") }
+                .joined(separator: "\n")
+                .replacingOccurrences(of: #"<div id="no-leaflet" hidden>"#, with: #"<div id="no-leaflet" role="alert">"#)
+                .replacingOccurrences(of: #"<div id="panel">"#, with: #"<div id="panel" hidden>"#)
+        }
+        return Array(page.utf8)
+    }
+
+    /// Whether `http.assets` has the Leaflet the page draws with.
+    static func hasLeaflet(_ http: HTTPConfig) -> Bool {
+        ((try? FileSystem.status(of: http.assets + "/leaflet/leaflet.js")) ?? nil) != nil
     }
 
     /// The page's own files, served under `/map/page/`: real files in the package
