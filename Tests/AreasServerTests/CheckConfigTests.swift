@@ -69,6 +69,48 @@ struct CheckConfigTests {
         #expect(start.err.contains("column '시군구명' is not in"), "\(start.err)")
     }
 
+    /// Every problem on a line of its own, in one run: each unknown key, each bad source; a
+    /// syntax error with its line and column; a recorded API's field named wrong, found in its
+    /// first page (it passed, and the dry run then blamed the data: "missing coordinates 57").
+    @Test func everyProblemIsSaidAtOnceWhereItIs() throws {
+        let folder = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let several = #"""
+            {
+              "sorces": [],
+              "logLevell": "info",
+              "sources": [
+                {"name": "a", "kind": "smokin", "format": "csv", "file": "a.csv", "fields": {"name": "n", "latitude": "y", "longitude": "x"}},
+                {"name": "b", "kind": "smoking", "format": "cvs", "file": "b.csv"},
+                {"name": "yongsan", "kind": "smoking", "format": "odcloud-json", "pages": "\#(Fixtures.root)/samples/yongsan-smoking",
+                 "fields": {"name": "서울특별시 용산구 설치 위치", "latitude": "위도(WGS84)", "longitude": "경도"}}
+              ]
+            }
+            """#
+        try Data(several.utf8).write(to: URL(fileURLWithPath: folder + "/several.json"))
+        let check = try Self.run(["--check-config", "--config", folder + "/several.json"])
+        #expect(check.code == 78)
+        let lines = check.err.split(separator: "\n").map(String.init)
+        for expected in ["sorces: unknown key (did you mean sources?)", "logLevell: unknown key (did you mean logLevel?)",
+                         "sources[0].kind: unknown kind 'smokin'", "sources[1].format: unknown format 'cvs'"] {
+            #expect(lines.contains { $0.hasPrefix("areasd: \(folder)/several.json: ") && $0.contains(expected) }, "\(expected) in \(check.err)")
+        }
+        // A recorded API's field, checked against its first page once the file is a config.
+        let field = #"""
+            {"sources": [{"name": "yongsan", "kind": "smoking", "format": "odcloud-json", "pages": "\#(Fixtures.root)/samples/yongsan-smoking",
+                          "fields": {"name": "서울특별시 용산구 설치 위치", "latitude": "위도(WGS84)", "longitude": "경도"}}]}
+            """#
+        try Data(field.utf8).write(to: URL(fileURLWithPath: folder + "/field.json"))
+        let fieldCheck = try Self.run(["--check-config", "--config", folder + "/field.json"])
+        #expect(fieldCheck.code == 78)
+        #expect(fieldCheck.err.contains("sources[0].fields.latitude: column '위도(WGS84)' is not in \(Fixtures.root)/samples/yongsan-smoking/page-1.json (its columns: "), "\(fieldCheck.err)")
+
+        try Data("{\n  \"sources\": [\n    {\"name\": \"a\",, \"kind\": \"smoking\"}\n  ]\n}\n".utf8).write(to: URL(fileURLWithPath: folder + "/syntax.json"))
+        let syntax = try Self.run(["--check-config", "--config", folder + "/syntax.json"])
+        #expect(syntax.code == 78)
+        #expect(syntax.err.contains("syntax.json: invalid JSON at line 3, column 18: "), "\(syntax.err)")
+    }
+
     @Test func aMissingFileIsNamedByCheckConfig() throws {
         let folder = Fixtures.temporaryDirectory()
         try Data(#"{"sources": [{"name": "rows", "kind": "smoking", "format": "csv", "file": "gone.csv", "fields": {"name": "a", "latitude": "b", "longitude": "c"}}]}"#.utf8)

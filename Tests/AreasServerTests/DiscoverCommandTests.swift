@@ -67,18 +67,18 @@ struct DiscoverCommandTests {
         #expect(redirected.stderr.contains("a redirect, which is not followed"), "\(redirected.stderr)")
     }
 
-    /// A source whose every row is rejected (its latitude field named wrong, as a changed API
-    /// would have it) does not work: the dry run exits 1 naming it, the daemon marks it failed
-    /// in `sources` and health names it; the other sources serve. (It passed as "updated",
-    /// serving 0 areas, with health ok.)
+    /// A source whose every row is rejected (its latitude read from the longitude's column, as
+    /// a changed API would have it) does not work: the dry run exits 1 naming it, the daemon
+    /// marks it failed in `sources` and health names it; the other sources serve. (It passed
+    /// as "updated", serving 0 areas, with health ok.)
     @Test func aSourceWhoseEveryRowIsRejectedFails() throws {
         let folder = Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let config = try Fixtures.sampleConfig(in: folder)
         let text = try String(contentsOfFile: config, encoding: .utf8)
         let yongsan = try #require(text.range(of: #""pages": "\#(Fixtures.root)/samples/yongsan-smoking""#))
-        let field = try #require(text.range(of: #""latitude": "위도""#, range: yongsan.upperBound..<text.endIndex))
-        try text.replacingCharacters(in: field, with: #""latitude": "위도 (WGS84)""#).write(toFile: config, atomically: true, encoding: .utf8)
+        let fields = try #require(text.range(of: #""latitude": "위도",\#n        "longitude": "경도","#, range: yongsan.upperBound..<text.endIndex))
+        try text.replacingCharacters(in: fields, with: #""latitude": "경도",\#n        "longitude": "경도","#).write(toFile: config, atomically: true, encoding: .utf8)
         let dry = try Binaries.run("areasd", ["--dry-run", "--config", config, "--snapshot", folder + "/dry.snapshot"], seconds: 120)
         #expect(dry.status == 1, "\(dry.stdout)\(dry.stderr)")
         let said = dry.stdout + dry.stderr

@@ -104,8 +104,15 @@ package struct AreasConfig: Sendable, Equatable {
         return try parse(Data(bytes), path: path)
     }
 
-    /// Validates config JSON; `path` names it in errors and anchors relative paths.
+    /// Validates config JSON; `path` names it in errors and anchors relative paths. Every
+    /// unknown key and every source's problem is said (the first thrown, the rest in its
+    /// `others`), so one run of `--check-config` shows them all.
     package static func parse(_ data: Data, path: String) throws(ConfigError) -> AreasConfig {
+        // Syntax first, by this package's own parser, which knows where it stopped.
+        do throws(JSONParser.Failure) { _ = try JSONParser.parse([UInt8](data)) } catch {
+            let (line, column) = Self.lineAndColumn(of: error.offset, in: data)
+            throw ConfigError(path: path, problem: "invalid JSON at line \(line), column \(column): \(error.reason)")
+        }
         let raw: RawConfig
         do {
             raw = try JSONDecoder().decode(RawConfig.self, from: data)
@@ -116,7 +123,30 @@ package struct AreasConfig: Sendable, Equatable {
         } catch {
             throw ConfigError(path: path, problem: "invalid JSON: \(error)")
         }
-        try rejectUnknownKeys(data, path: path)
+        var problems = unknownKeys(data, path: path)
+        do throws(ConfigError) {
+            let config = try build(raw, path: path, problems: &problems)
+            if let first = problems.first { throw first }
+            return config
+        } catch {
+            if !problems.contains(error) { problems.append(error) }
+            var first = problems[0]
+            first.others = Array(problems.dropFirst())
+            throw first
+        }
+    }
+
+    /// Line and column (from 1, in characters) of byte `offset` of `data`.
+    static func lineAndColumn(of offset: Int, in data: Data) -> (line: Int, column: Int) {
+        let before = data.prefix(Swift.min(offset, data.count))
+        let line = before.reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
+        let lineStart = before.lastIndex(of: 0x0A).map { $0 + 1 } ?? before.startIndex
+        return (line, String(decoding: data[lineStart..<before.endIndex], as: UTF8.self).count + 1)
+    }
+
+    /// The config from its decoded shape; a source's problem is added to `problems` and the
+    /// next source read, any other thrown.
+    private static func build(_ raw: RawConfig, path: String, problems: inout [ConfigError]) throws(ConfigError) -> AreasConfig {
         let base = (path as NSString).deletingLastPathComponent
         // `~/` is the home folder of whoever runs it: a per-user place for a shared config
         // (the bundled samples), where a fixed /tmp path could be another user's.
@@ -151,13 +181,20 @@ package struct AreasConfig: Sendable, Equatable {
         guard let rawSources = raw.sources ?? (follow != nil ? [] : nil) else { throw ConfigError(path: path, key: "sources", problem: "missing: list at least one source") }
         var sources: [SourceConfig] = []
         for (i, rawSource) in rawSources.enumerated() {
-            let source = try parseSource(rawSource, key: "sources[\(i)]", path: path, defaultShrink: maxShrink, resolve: resolve)
+            let source: SourceConfig
+            do throws(ConfigError) {
+                source = try parseSource(rawSource, key: "sources[\(i)]", path: path, defaultShrink: maxShrink, resolve: resolve)
+            } catch {
+                problems.append(error)
+                continue
+            }
             guard !sources.contains(where: { $0.name == source.name }) else {
-                throw ConfigError(path: path, key: "sources[\(i)].name", problem: "duplicate source name '\(source.name)'")
+                problems.append(ConfigError(path: path, key: "sources[\(i)].name", problem: "duplicate source name '\(source.name)'"))
+                continue
             }
             sources.append(source)
         }
-        guard !sources.isEmpty || follow != nil else { throw ConfigError(path: path, key: "sources", problem: "empty: list at least one source") }
+        guard !sources.isEmpty || follow != nil || !problems.isEmpty else { throw ConfigError(path: path, key: "sources", problem: "empty: list at least one source") }
 
         var footprint = FootprintPolicy.standard
         if let f = raw.footprint {
@@ -225,42 +262,45 @@ package struct AreasConfig: Sendable, Equatable {
         Set(Mirror(reflecting: value).children.compactMap(\.label))
     }
 
-    /// A misspelt key would otherwise be ignored in silence and its default used.
-    private static func rejectUnknownKeys(_ data: Data, path: String) throws(ConfigError) {
-        guard case .object(let top)? = try? JSONParser.parse([UInt8](data)) else { return }
-        func check(_ members: [(String, JSONValue)], _ known: Set<String>, _ prefix: String) throws(ConfigError) {
+    /// Every key the file has that no config has: a misspelt key would otherwise be ignored in
+    /// silence and its default used.
+    private static func unknownKeys(_ data: Data, path: String) -> [ConfigError] {
+        guard case .object(let top)? = try? JSONParser.parse([UInt8](data)) else { return [] }
+        var found: [ConfigError] = []
+        func check(_ members: [(String, JSONValue)], _ known: Set<String>, _ prefix: String) {
             for (key, _) in members where !known.contains(key) {
                 let suggestion = Suggestion.closest(to: key, among: known.sorted()).map { " (did you mean \($0)?)" } ?? ""
-                throw ConfigError(path: path, key: prefix + key, problem: "unknown key" + suggestion)
+                found.append(ConfigError(path: path, key: prefix + key, problem: "unknown key" + suggestion))
             }
         }
-        try check(top, knownKeys, "")
+        check(top, knownKeys, "")
         if case .object(let geocoder)? = top.last(where: { $0.0 == "geocoder" })?.1 {
-            try check(geocoder, knownGeocoderKeys, "geocoder.")
+            check(geocoder, knownGeocoderKeys, "geocoder.")
         }
         if case .object(let http)? = top.last(where: { $0.0 == "http" })?.1 {
-            try check(http, knownHTTPKeys, "http.")
+            check(http, knownHTTPKeys, "http.")
         }
         if case .object(let follow)? = top.last(where: { $0.0 == "follow" })?.1 {
-            try check(follow, knownFollowKeys, "follow.")
+            check(follow, knownFollowKeys, "follow.")
         }
         if case .object(let merge)? = top.last(where: { $0.0 == "merge" })?.1 {
-            try check(merge, knownMergeKeys, "merge.")
+            check(merge, knownMergeKeys, "merge.")
         }
         if case .object(let regions)? = top.last(where: { $0.0 == "regions" })?.1 {
-            try check(regions, knownRegionsKeys, "regions.")
+            check(regions, knownRegionsKeys, "regions.")
         }
-        guard case .array(let sources)? = top.last(where: { $0.0 == "sources" })?.1 else { return }
+        guard case .array(let sources)? = top.last(where: { $0.0 == "sources" })?.1 else { return found }
         for (i, source) in sources.enumerated() {
             guard case .object(let members) = source else { continue }
-            try check(members, knownSourceKeys, "sources[\(i)].")
+            check(members, knownSourceKeys, "sources[\(i)].")
             if case .object(let fields)? = members.last(where: { $0.0 == "fields" })?.1 {
-                try check(fields, knownFieldKeys, "sources[\(i)].fields.")
+                check(fields, knownFieldKeys, "sources[\(i)].fields.")
             }
             if case .object(let geocode)? = members.last(where: { $0.0 == "geocode" })?.1 {
-                try check(geocode, knownGeocodeKeys, "sources[\(i)].geocode.")
+                check(geocode, knownGeocodeKeys, "sources[\(i)].geocode.")
             }
         }
+        return found
     }
 
     private static func underlying(_ context: DecodingError.Context) -> String {

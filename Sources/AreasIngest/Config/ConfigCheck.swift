@@ -23,7 +23,17 @@ package struct ConfigCheck: Sendable {
             if case .url = source.location, let variable = source.serviceKeyEnv, (environment[variable] ?? "").isEmpty {
                 problems.append(ConfigError(path: config.path, key: "\(key).serviceKeyEnv", problem: "the environment variable \(variable) is not set (it holds the service key)"))
             }
-            guard case .file(let path) = source.location, let columns = try? columns(of: source, at: path) else { continue }
+            // A file's columns, or a recorded API's from its first page; an API asked over the
+            // network is not asked here (a request would spend its quota).
+            let path: String
+            switch source.location {
+            case .file(let file): path = file
+            case .recordedPages(let directory):
+                guard let first = (try? RecordedPageTransport(directory: directory))?.firstPage else { continue }
+                path = first
+            case .url: continue
+            }
+            guard let columns = try? columns(of: source, at: path) else { continue }
             let named = source.fields.columns.map { ("fields.\($0.0)", $0.1) } + (source.geocode?.columns ?? []).map { ("geocode", $0) }
             for (field, column) in named where !columns.contains(column) {
                 let shown = columns.count <= 20 ? columns.joined(separator: ", ") : columns.prefix(20).joined(separator: ", ") + ", ..."
@@ -36,7 +46,6 @@ package struct ConfigCheck: Sendable {
         return problems
     }
 
-    /// Files the config names that cannot be read now, each with why.
     /// A file the config names that cannot be used now, and what the daemon does meanwhile.
     package struct UnreadableFile: Sendable, CustomStringConvertible {
         package let problem: ConfigError
@@ -46,6 +55,7 @@ package struct ConfigCheck: Sendable {
         package var description: String { "\(problem): \(meanwhile)" }
     }
 
+    /// Files the config names that cannot be read now, each with why.
     package func unreadableFiles() -> [UnreadableFile] {
         var found: [UnreadableFile] = []
         func add(_ key: String, _ problem: String, _ meanwhile: String) {

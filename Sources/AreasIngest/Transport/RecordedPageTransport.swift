@@ -26,6 +26,9 @@ package struct RecordedPageTransport: PageTransport {
     }
 
 
+    /// The first page's file, for reading the names of the columns the pages have.
+    package var firstPage: String? { files.first.map { (directory as NSString).appendingPathComponent($0) } }
+
     package func fetch(page number: Int, size: Int) async throws(UpstreamError) -> PageResponse? {
         guard number >= 1, number <= files.count else { return nil }
         let path = (directory as NSString).appendingPathComponent(files[number - 1])

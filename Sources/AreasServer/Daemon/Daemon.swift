@@ -108,7 +108,7 @@ package final class Daemon: @unchecked Sendable {
             let config = try AreasConfig.load(path: options.configPath)
             return (config, ConfigCheck(config: config, environment: environment).problems().map { "areasd: \($0)" })
         } catch {
-            return (nil, ["areasd: \(error)"])
+            return (nil, ([error] + error.others).map { "areasd: \($0.line)" })
         }
     }
 
