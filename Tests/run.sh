@@ -26,6 +26,9 @@ command -v chromedriver >/dev/null || missing="$missing chromium-driver"
 [ -d /usr/share/fonts/opentype/noto ] || missing="$missing fonts-noto-cjk"
 # Seoul's time zone: the oracle for the Korean day and the local times areasctl shows.
 [ -e /usr/share/zoneinfo/Asia/Seoul ] || missing="$missing tzdata"
+# cron: the real-systemd tests install areas' cron job on a host that has it (and then on one
+# that does not).
+command -v cron >/dev/null || missing="$missing cron"
 # zlib's headers: areasd reads the gzipped boundary files through the system's zlib.
 [ -e /usr/include/zlib.h ] || missing="$missing zlib1g-dev"
 if [ -n "$missing" ] && command -v apt-get >/dev/null && [ "$(id -u)" -eq 0 ]; then

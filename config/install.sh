@@ -150,7 +150,9 @@ fi
 # Upgrade: the binaries being replaced are kept for --rollback; each new one is moved into
 # place whole, so a running areasctl or a restart never meets a half-written file.
 install -d -m 0755 "$bin" "$keep"
+replaced=""
 if [ -x "$bin/areasd" ] && [ -x "$bin/areasctl" ] && ! { cmp -s "$bin/areasd" "$built/areasd" && cmp -s "$bin/areasctl" "$built/areasctl"; }; then
+  replaced=$("$bin/areasctl" --version 2>/dev/null || echo "the binaries there before")
   install -m 0755 "$bin/areasd" "$bin/areasctl" "$keep/"
 fi
 for name in areasd areasctl; do
@@ -214,8 +216,12 @@ if [ -n "$destdir" ] || [ -d /etc/systemd/system ]; then
   install_config_file config/areasd.service "$etc/systemd/system/areasd.service"
   install_config_file config/areasd.socket "$etc/systemd/system/areasd.socket"
 fi
-if [ -n "$destdir" ] || [ -d /etc/cron.d ]; then
+# The daily refresh from cron, where cron runs (a package stages it for the host to have);
+# without cron the file would wait for nothing, and areasd refreshes on its own timer anyway.
+if [ -n "$destdir" ] || { [ -d /etc/cron.d ] && { command -v cron || command -v crond || command -v cronie; } >/dev/null 2>&1; }; then
   install_config_file config/areas-refresh.cron "$etc/cron.d/areas-refresh"
+else
+  echo "note: no cron on this host: /etc/cron.d/areas-refresh (a daily areasctl refresh) is not installed; areasd refreshes itself every refreshIntervalSeconds (install cron and run install.sh again for the cron job)"
 fi
 # Checked with the keys the service will have (its EnvironmentFile), not this shell's.
 if ! problems=$(set -a; . "$etc/areasd/areasd.env"; set +a; "$bin/areasd" --check-config --config "$etc/areasd/areasd.json" 2>&1); then
@@ -225,10 +231,17 @@ elif echo "$problems" | grep -q 'warning:'; then
   echo "note: areasd --check-config warns:"
   echo "$problems" | grep 'warning:' | sed 's/^/  /'
 fi
+# --rollback is offered only when this run kept binaries to roll back to.
+rollback=${replaced:+ (install.sh --rollback returns to $replaced)}
 if live && systemctl is-active --quiet areasd.service; then
   systemctl daemon-reload && systemctl restart areasd.service
-  echo "upgraded to $("$bin/areasctl" --version) and restarted areasd (install.sh --rollback returns to the previous binaries)"
+  if [ -n "$replaced" ]; then
+    echo "upgraded to $("$bin/areasctl" --version) and restarted areasd$rollback"
+  else
+    echo "reinstalled $("$bin/areasctl" --version) (the same binaries) and restarted areasd"
+  fi
 else
+  [ -z "$replaced" ] || echo "replaced $replaced$rollback"
   echo "installed $("$bin/areasctl" --version) to $prefix/bin; put the key in /etc/areasd/areasd.env, then:"
   echo "  systemctl daemon-reload && systemctl enable --now areasd.socket areasd.service"
   echo "users who may query: usermod -aG areas USER (then log in again)"

@@ -105,8 +105,9 @@ struct GeocoderTests {
         case unauthorized, tooManyRequests, serverError, timeout, garbage, outOfCountry, notANumber
     }
 
-    /// Every failure leaves the row unplaced with a counted reason; none fails the source or
-    /// crashes. A refused key stops asking at once; transient failures are retried once.
+    /// Every failure leaves the row unplaced with a counted reason, and none crashes; a source
+    /// left with nothing at all to serve fails, saying why. A refused key stops asking at once;
+    /// transient failures are retried once.
     @Test(arguments: Fault.allCases)
     func failures(fault: Fault) async throws {
         let server = try LoopbackHTTPServer { _ in
@@ -123,7 +124,7 @@ struct GeocoderTests {
         defer { server.stop() }
         let world = try World(rows: 3, server: server, keyword: false)
         let (_, report) = await world.refresh()
-        #expect(report.status == .updated, "\(report.summary)")
+        #expect(report.status == .failed && report.error?.hasPrefix("every one of its 3 rows was rejected, so it has nothing to serve") == true, "\(report.summary)")
         #expect(report.accepted == 0)
         switch fault {
         case .unauthorized:

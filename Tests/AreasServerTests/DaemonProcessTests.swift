@@ -85,6 +85,8 @@ final class DaemonProcessTests {
         let statsText = try Binaries.run("areasctl", ["--socket", socket, "stats"]).stdout
         #expect(statsText.contains("index built in ") && !statsText.contains("index built in 0.0 ms"), "\(statsText)")
 
+        let sourcesBefore = try #require(DaemonQuestions.ask(socket, #"{"op":"sources"}"#)?["sources"]?.array)
+
         // A second daemon on the same socket refuses to start.
         let (second, secondErr) = try startDaemon(directory)
         #expect(second.waitUntilExit(seconds: 20), "second did not exit in 20 s")
@@ -107,6 +109,17 @@ final class DaemonProcessTests {
         let stats = try Binaries.run("areasctl", ["--socket", socket, "--json", "stats"])
         #expect((try JSONParser.parse(Array(stats.stdout.utf8.dropLast()))["areas"]?.double) == Double(SampleCounts.total))
         #expect(try JSONParser.parse(Array(stats.stdout.utf8.dropLast()))["index"]?["buildMilliseconds"] == .null)
+        // The last refresh's report was kept with the snapshot: `sources` still says what each
+        // source read, and `stats` when the last refresh was (both were blank until the next).
+        let sourcesAfter = try #require(DaemonQuestions.ask(socket, #"{"op":"sources"}"#)?["sources"]?.array)
+        #expect(sourcesAfter.count == sourcesBefore.count)
+        for (after, before) in zip(sourcesAfter, sourcesBefore) {
+            for key in ["name", "rows", "accepted", "duplicates", "rejected"] {
+                #expect(after[key] == before[key] && after[key] != .null, "\(key) of \(before["name"] ?? .null) after a restart: \(after[key] ?? .null)")
+            }
+        }
+        let restartedStats = try Binaries.run("areasctl", ["--socket", socket, "stats"]).stdout
+        #expect(restartedStats.contains("last refresh: ") && restartedStats.contains("succeeded"), "\(restartedStats)")
         #expect(try Binaries.run("areasctl", ["--socket", socket, "stats"]).stdout.contains("index read from the snapshot at start"))
         kill(again.processIdentifier, SIGINT)
         #expect(again.waitUntilExit(seconds: 20), "again did not exit in 20 s")

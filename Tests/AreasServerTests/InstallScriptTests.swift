@@ -59,7 +59,10 @@ import AreasTestTraits
     }
 
     @Test func upgradeKeepsThePreviousBinariesForRollback() throws {
-        #expect(try install(["--destdir", stage, "--from", binaries]).status == 0)
+        let first = try install(["--destdir", stage, "--from", binaries])
+        #expect(first.status == 0 && !first.stdout.contains("--rollback"), "nothing to roll back to yet: \(first.stdout)")
+        let same = try install(["--destdir", stage, "--from", binaries])
+        #expect(same.status == 0 && !same.stdout.contains("--rollback"), "the same binaries again: \(same.stdout)")
         // A "newer" build: a different areasctl.
         let newer = stage + "/newer"
         try FileManager.default.createDirectory(atPath: newer, withIntermediateDirectories: true)
@@ -67,8 +70,10 @@ import AreasTestTraits
         try "#!/bin/sh\necho areasctl 9.9.9\n".write(toFile: newer + "/areasctl", atomically: true, encoding: .utf8)
         chmod(newer + "/areasctl", 0o755)
         // Its manual and completions come from the new areasctl, which this stand-in cannot make.
-        _ = try install(["--destdir", stage, "--from", newer])
+        let upgrade = try install(["--destdir", stage, "--from", newer])
         #expect(try Binaries.run(staged("/usr/local/bin/areasctl"), ["--version"]).stdout == "areasctl 9.9.9\n")
+        let previous = try Binaries.run(binaries + "/areasctl", ["--version"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(upgrade.stdout.contains("replaced \(previous) (install.sh --rollback returns to \(previous))"), "\(upgrade.stdout)")
         let back = try install(["--destdir", stage, "--rollback"])
         #expect(back.status == 0, "\(back.stderr)")
         #expect(FileManager.default.contentsEqual(atPath: staged("/usr/local/bin/areasctl"), andPath: binaries + "/areasctl"))

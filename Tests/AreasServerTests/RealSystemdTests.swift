@@ -15,8 +15,7 @@ struct RealSystemdTests {
     @discardableResult
     static func installAndStart(_ machine: BootedSystemd) throws -> String {
         let checkout = BootedSystemd.checkout
-        let built = URL(fileURLWithPath: Binaries.path("areasd")).deletingLastPathComponent().path
-        let binaries = built.hasPrefix(Fixtures.root + "/") ? checkout + built.dropFirst(Fixtures.root.count) : built
+        let binaries = binariesInside
         let install = try machine.run("cd '\(checkout)' && bash config/install.sh --from '\(binaries)'", seconds: 120)
         #expect(install.status == 0, "install.sh: \(install.stdout)\(install.stderr)")
         var config = try String(contentsOfFile: Fixtures.path("config/areasd.json"), encoding: .utf8)
@@ -28,15 +27,22 @@ struct RealSystemdTests {
         return config
     }
 
+    /// Where the binaries this build made are, inside the machine.
+    static var binariesInside: String {
+        let built = URL(fileURLWithPath: Binaries.path("areasd")).deletingLastPathComponent().path
+        return built.hasPrefix(Fixtures.root + "/") ? BootedSystemd.checkout + built.dropFirst(Fixtures.root.count) : built
+    }
+
     @Test func theInstalledUnitsServeRestartAndLetTheGroupIn() throws {
         let machine = try BootedSystemd()
         defer { machine.shutDown() }
         let config = try Self.installAndStart(machine)
 
-        // Type=notify: active once READY=1 came, which areasd sends once it serves.
+        // Type=notify: active once READY=1 came, which areasd sends once its sockets listen;
+        // healthy once the first refresh is served, and its status line says so.
         #expect(machine.waitUntil("systemctl is-active --quiet areasd.service && areasctl health", seconds: 60), "never healthy")
-        let status = try machine.run("systemctl show -p StatusText --value areasd.service")
-        #expect(status.stdout.hasPrefix("serving \(SampleCounts.total) areas"), "\(status.stdout)")
+        #expect(machine.waitUntil("systemctl show -p StatusText --value areasd.service | grep -q '^serving \(SampleCounts.total) areas'", seconds: 10),
+                "\((try? machine.run("systemctl show -p StatusText --value areasd.service").stdout) ?? "")")
         let socket = try machine.run("stat -c '%U %G %a' /run/areasd/areasd.sock /run/areasd")
         #expect(socket.stdout == "root areas 660\nroot root 755\n", "\(socket.stdout)\(socket.stderr)")
 
@@ -83,10 +89,47 @@ struct RealSystemdTests {
         try #require(fields.count == 7, "\(cron.stdout)")
         let refresh = try machine.run("su \(fields[5]) -c '\(fields[6].trimmingCharacters(in: .whitespacesAndNewlines))'", seconds: 120)
         #expect(refresh.status == 0, "the cron line: \(refresh.stdout)\(refresh.stderr)")
+
+        // install.sh again, with the same binaries, on a host without cron: it offers no
+        // rollback it cannot do, writes no cron file that nothing would read, and says so.
+        let again = try machine.run("mv \"$(command -v cron)\" /root/cron.away && rm -f /etc/cron.d/areas-refresh && cd '\(BootedSystemd.checkout)' && bash config/install.sh --from '\(Self.binariesInside)'", seconds: 120)
+        #expect(again.status == 0, "install.sh again: \(again.stdout)\(again.stderr)")
+        #expect(!again.stdout.contains("--rollback") && again.stdout.contains("(the same binaries)"), "\(again.stdout)")
+        #expect(again.stdout.contains("note: no cron on this host"), "\(again.stdout)")
+        #expect(try machine.run("test -e /etc/cron.d/areas-refresh").status != 0, "a cron file on a host without cron")
+        let rollback = try machine.run("cd '\(BootedSystemd.checkout)' && bash config/install.sh --rollback")
+        #expect(rollback.status != 0 && rollback.stderr.contains("no previous binaries"), "\(rollback.stdout)\(rollback.stderr)")
         let service = try machine.run("systemctl show -p WatchdogUSec -p NRestarts -p Result areasd.service")
         for line in ["WatchdogUSec=30s", "NRestarts=0", "Result=success"] {
             #expect(service.stdout.split(separator: "\n").contains(Substring(line)), "\(service.stdout)")
         }
+    }
+
+    /// The installed units on a host whose first fetch cannot work (here: nothing listens where
+    /// the source is): `enable --now` returns at once (it blocked for the start time-out, 3
+    /// minutes, and systemd restarted the service into fetching again every 3 minutes), the
+    /// service stays up with no restart, answers `unavailable` naming the failure, its status
+    /// line says it, and the retries back off.
+    @Test func aFirstStartWithoutDataIsReadyAndBacksOff() throws {
+        let machine = try BootedSystemd()
+        defer { machine.shutDown() }
+        let install = try machine.run("cd '\(BootedSystemd.checkout)' && bash config/install.sh --from '\(Self.binariesInside)'", seconds: 120)
+        #expect(install.status == 0, "install.sh: \(install.stdout)\(install.stderr)")
+        try machine.write(#"{"snapshot": "/var/lib/areasd/areas.snapshot", "sources": [{"name": "zones", "kind": "nonsmoking", "format": "data-go-kr-xml", "url": "http://127.0.0.1:9/zones", "timeoutSeconds": 2, "retries": 0}]}"#,
+                          to: "/etc/areasd/areasd.json")
+        let started = Date()
+        let enable = try machine.run("systemctl daemon-reload && systemctl enable --now areasd.socket areasd.service", seconds: 150)
+        #expect(enable.status == 0, "\(enable.stdout)\(enable.stderr)")
+        #expect(Date().timeIntervalSince(started) < 60, "enable --now took \(Int(Date().timeIntervalSince(started))) s")
+        #expect(machine.waitUntil("areasctl near 37.5 127 2>&1 | grep -q 'zones: '", seconds: 30), "\((try? machine.run("areasctl near 37.5 127").stderr) ?? "")")
+        let near = try machine.run("areasctl near 37.5 127")
+        #expect(near.status == 1 && near.stderr.contains("unavailable: no data loaded: the last refresh failed (zones: "), "\(near.stderr)")
+        #expect(machine.waitUntil("systemctl show -p StatusText --value areasd.service | grep -q 'the last refresh failed'", seconds: 10))
+        let service = try machine.run("systemctl show -p NRestarts -p ActiveState areasd.service")
+        #expect(service.stdout.contains("NRestarts=0") && service.stdout.contains("ActiveState=active"), "\(service.stdout)")
+        // The second attempt a minute after the first, saying when the third comes.
+        #expect(machine.waitUntil("journalctl -u areasd.service --no-pager | grep -q 'refresh attempt 2; if it fails, the next in 2 min'", seconds: 90),
+                "\((try? machine.run("journalctl -u areasd.service --no-pager | tail -20").stdout) ?? "")")
     }
 
     /// The unit's LimitNICE lets Dispatch give each worker thread the nice value of its quality
@@ -127,14 +170,14 @@ struct RealSystemdTests {
         try machine.write(config, to: "/etc/areasd/areasd.json")
         let run = try machine.run(command, seconds: 90)
         #expect(run.status == 0, "\(command): \(run.stdout)\(run.stderr)")
-        // Type=notify: systemd-run returns once READY=1 came; the socket is in RuntimeDirectory,
-        // the snapshot in StateDirectory.
+        // Type=notify: systemd-run returns once READY=1 came, when the socket listens (in
+        // RuntimeDirectory); the first refresh then fills the snapshot in StateDirectory.
         #expect(try machine.run("systemctl is-active areasd.service").stdout == "active\n")
-        let health = try machine.run("areasctl --socket /run/areasd/areasd.sock health")
-        #expect(health.status == 0 && health.stdout.hasPrefix("ok: \(SampleCounts.total) areas"), "\(health.stdout)\(health.stderr)")
+        #expect(machine.waitUntil("areasctl --socket /run/areasd/areasd.sock health | grep -q '^ok: \(SampleCounts.total) areas'", seconds: 60),
+                "\((try? machine.run("areasctl --socket /run/areasd/areasd.sock health").stdout) ?? "")")
         #expect(try machine.run("test -s /var/lib/areasd/areas.snapshot").status == 0, "no snapshot in the state folder")
-        let status = try machine.run("systemctl show -p StatusText --value areasd.service")
-        #expect(status.stdout.hasPrefix("serving \(SampleCounts.total) areas"), "\(status.stdout)")
+        #expect(machine.waitUntil("systemctl show -p StatusText --value areasd.service | grep -q '^serving \(SampleCounts.total) areas'", seconds: 10),
+                "\((try? machine.run("systemctl show -p StatusText --value areasd.service").stdout) ?? "")")
         #expect(try machine.run("systemctl stop areasd.service").status == 0)
     }
 }

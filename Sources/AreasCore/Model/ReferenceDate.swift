@@ -108,3 +108,19 @@ public struct ReferenceDate: Sendable, Hashable, Comparable {
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }
+
+/// A date is kept as its day number: in a refresh's report beside the snapshot.
+extension ReferenceDate: Codable {
+    public init(from decoder: any Decoder) throws {
+        let day = try decoder.singleValueContainer().decode(UInt16.self)
+        guard let date = ReferenceDate(day: day) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "day 0 is no date"))
+        }
+        self = date
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(day)
+    }
+}

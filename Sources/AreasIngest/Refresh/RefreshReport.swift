@@ -1,7 +1,8 @@
 import AreasCore
 
-/// What one refresh did, source by source.
-package struct RefreshReport: Sendable, Equatable {
+/// What one refresh did, source by source. Kept beside the snapshot (without the corrections
+/// it read), so a restart still says what the last refresh read.
+package struct RefreshReport: Sendable, Equatable, Codable {
     package var startedAt: Double
     package var durationMilliseconds: Double
     package var forced: Bool
@@ -15,6 +16,13 @@ package struct RefreshReport: Sendable, Equatable {
     /// True when every source was fetched and taken.
     package var succeeded: Bool { sources.allSatisfy { $0.status == .updated } }
 
+    /// Read back from beside the snapshot at start: the refresh was an earlier process's.
+    package var isFromBeforeRestart = false
+
+    private enum CodingKeys: String, CodingKey {
+        case startedAt, durationMilliseconds, forced, sources, problems
+    }
+
     package init(startedAt: Double, durationMilliseconds: Double, forced: Bool, sources: [SourceReport]) {
         self.startedAt = startedAt
         self.durationMilliseconds = durationMilliseconds
@@ -24,8 +32,8 @@ package struct RefreshReport: Sendable, Equatable {
 }
 
 /// One source's part of a refresh.
-package struct SourceReport: Sendable, Equatable {
-    package enum Status: String, Sendable {
+package struct SourceReport: Sendable, Equatable, Codable {
+    package enum Status: String, Sendable, Codable {
         /// Fetched completely and taken.
         case updated
         /// Could not be fetched; its previous areas are still served.

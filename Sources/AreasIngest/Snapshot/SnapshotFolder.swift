@@ -7,6 +7,7 @@
 /// | `areas.snapshot.requests` | today's upstream requests (`RequestQuota`) |
 /// | `areas.geocoded.json` | what the geocoder said (`GeocodeMemory`) |
 /// | `areas.history.json` | each source's last refreshes |
+/// | `areas.snapshot.report` | what the last refresh read, source by source (`RefreshReport`) |
 /// | `areas.snapshot.download` | a leader's snapshot while it arrives |
 /// | `areas.snapshot.regions` | the administrative map, read from `regions.folder` and laid out to be mapped (`RegionStore`) |
 /// | `NAME.corrupt` | a file that could not be read, set aside for inspection |
@@ -22,6 +23,7 @@ package struct SnapshotFolder: Sendable, Equatable {
     package var requestCounts: String { snapshot + ".requests" }
     package var download: String { snapshot + ".download" }
     package var regions: String { snapshot + ".regions" }
+    package var lastReport: String { snapshot + ".report" }
 
     /// `areas.geocoded.json` beside `areas.snapshot`: the snapshot's name without its
     /// extension, whatever that is.

@@ -188,6 +188,25 @@ package struct SnapshotStore: Sendable {
         if let problem = SourceHistory.save(history, to: SnapshotFolder(snapshot: path).sourceHistory) { notes.append(.warning(problem)) }
     }
 
+    /// What the last refresh read, as kept beside the snapshot; nil when none was kept or the
+    /// file is not one this build wrote (the next refresh writes it again).
+    package func lastReport() -> RefreshReport? {
+        guard let bytes = try? WholeFile.read(SnapshotFolder(snapshot: path).lastReport, limit: 16 << 20) else { return nil }
+        var report = try? JSONDecoder().decode(RefreshReport.self, from: Data(bytes))
+        report?.isFromBeforeRestart = true
+        return report
+    }
+
+    /// Keeps `report` beside the snapshot, so that after a restart `sources` and `stats` still
+    /// say what the last refresh read.
+    package func keep(_ report: RefreshReport, notes: inout [Note]) {
+        do {
+            try WholeFile.replace(SnapshotFolder(snapshot: path).lastReport, with: Array(try JSONEncoder().encode(report)))
+        } catch {
+            notes.append(.warning("cannot keep the last refresh's report beside \(path): \(error); after a restart sources shows no counts until the next refresh"))
+        }
+    }
+
     /// Served from the file from now on: written with its index, mapped and checked.
     private func write(_ dataSet: DataSet) throws(SnapshotFile.Failure) -> DataSet {
         let written = try SnapshotFile.writeMapped(dataSet.catalog, index: dataSet.index, to: path)

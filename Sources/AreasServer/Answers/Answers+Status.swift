@@ -84,7 +84,7 @@ extension Answers {
         }
         if let report = state.lastReport, !report.succeeded {
             let failing = report.sources.filter { $0.status != .updated }.map { "\($0.name) (\($0.status.rawValue))" }
-            return "the last refresh did not take every source: " + failing.joined(separator: ", ")
+            return "the last refresh\(report.isFromBeforeRestart ? " before the restart" : "") did not take every source: " + failing.joined(separator: ", ")
         }
         // Before this process's first refresh: what the last one before the restart said.
         if state.lastReport == nil, SourceHistory.succeeded(state.history) == false {

@@ -86,14 +86,16 @@ package final class Daemon: @unchecked Sendable {
 
     /// "2853 areas, data 5 min old": the systemd status line.
     static func status(_ state: ServingState) -> String {
-        guard state.hasData else { return "no data yet: waiting for the first refresh" }
+        guard state.hasData else { return AreaService.noDataReason(state, refreshing: false) }
         let age = state.dataAge(now: Date().timeIntervalSince1970).map { MeasurementText.duration($0) } ?? "unknown"
         return "serving \(state.index.count) areas, data \(age) old"
     }
 
-    /// READY=1 the first time there is data to serve; STATUS= every time.
+    /// READY=1 once the sockets listen, data or not (without data every answer says
+    /// `unavailable` and why, and a start whose first fetch fails is no failed start that
+    /// systemd would restart into fetching again); STATUS= every time.
     private func announce(_ state: ServingState) {
-        if state.hasData && !readySent.exchange(true, ordering: .relaxed) {
+        if !readySent.exchange(true, ordering: .relaxed) {
             notifier.ready(status: Self.status(state))
         } else {
             notifier.status(Self.status(state))
@@ -222,7 +224,8 @@ package final class Daemon: @unchecked Sendable {
         var notes: [SnapshotStore.Note] = []
         let loaded = store.load(notes: &notes)
         logger.log(notes)
-        return ServingState(loaded ?? .empty(footprint: store.footprint ?? .standard), hasData: loaded != nil, lastReport: nil, snapshotPath: store.path,
+        return ServingState(loaded ?? .empty(footprint: store.footprint ?? .standard), hasData: loaded != nil,
+                            lastReport: loaded != nil ? store.lastReport() : nil, snapshotPath: store.path,
                             builtAt: Date().timeIntervalSince1970, history: store.history(configured: configured), inFile: loaded != nil)
     }
 
@@ -271,6 +274,10 @@ package final class Daemon: @unchecked Sendable {
         timer.schedule(deadline: .now(), repeating: Self.timerSeconds(service.config))
         var lastAttempt = 0.0
         var lastFollow = 0.0
+        // Attempts made while there is nothing to serve: each failed one doubles the pause
+        // before the next (1, 2, 4 ... minutes, up to the interval), so a host without its key
+        // or network does not spend the day's quota on a first fetch that cannot work.
+        var attemptsWithoutData = 0
         timer.setEventHandler {
             // Read each time: SIGHUP may have changed it.
             let interval = service.config.refreshIntervalSeconds
@@ -286,10 +293,18 @@ package final class Daemon: @unchecked Sendable {
             let state = service.state
             let age = state.dataAge(now: now) ?? .infinity
             // A failed attempt is retried after a tenth of the interval; with nothing to serve
-            // yet (no snapshot, first fetch failed), after a minute.
-            let retry = state.hasData ? Swift.min(interval, Swift.max(60, interval / 10)) : Swift.min(interval, 60)
-            if age >= interval && !service.isRefreshing && now - lastAttempt >= retry {
+            // yet (no snapshot, first fetch failed), after a minute, then twice as long each time.
+            if state.hasData { attemptsWithoutData = 0 }
+            let retry = state.hasData ? Swift.min(interval, Swift.max(60, interval / 10)) : Self.retryWithoutData(afterAttempts: attemptsWithoutData, interval: interval)
+            // A second's slack: the timer's ticks come a pause apart, not a pause and a moment.
+            if age >= interval && !service.isRefreshing && now - lastAttempt >= retry - 1 {
                 lastAttempt = now
+                if !state.hasData {
+                    attemptsWithoutData += 1
+                    if attemptsWithoutData > 1 {
+                        self.logger.info("no data yet: refresh attempt \(attemptsWithoutData); if it fails, the next in \(MeasurementText.duration(Self.retryWithoutData(afterAttempts: attemptsWithoutData, interval: interval)))")
+                    }
+                }
                 service.startRefresh(force: false)
             }
         }
@@ -301,6 +316,12 @@ package final class Daemon: @unchecked Sendable {
     /// How often to look whether the data is older than the interval: often, but refreshing
     /// only when it is.
     private static func refreshCheckSeconds(_ interval: Double) -> Double { Swift.min(60, Swift.max(1, interval / 10)) }
+
+    /// The pause after `attempts` attempts that found nothing to serve: a minute, doubled after
+    /// each, at most the refresh interval.
+    static func retryWithoutData(afterAttempts attempts: Int, interval: Double) -> Double {
+        Swift.min(interval, 60 * Double(1 << Swift.min(Swift.max(attempts - 1, 0), 10)))
+    }
 
     /// How often the timer looks: a follower's interval may be shorter than its data's.
     static func timerSeconds(_ config: AreasConfig) -> Double {

@@ -80,6 +80,7 @@ extension AreaService {
                                 builtAt: Date().timeIntervalSince1970, history: history, inFile: inFile)
         }
         store.keep(history, notes: &notes)
+        if let kept = next.lastReport { store.keep(kept, notes: &notes) }
         logger.log(notes)
         install(next)
         if case .replaced = settled { FreeMemory.release() }  // the build's temporaries

@@ -219,9 +219,21 @@ extension AreaService {
     }
 
     private func requireData(_ state: ServingState) throws(RequestError) {
-        guard state.hasData else {
-            throw RequestError(.unavailable, isRefreshing ? "no data loaded yet: the first refresh is running" : "no data loaded: the last refresh failed; see stats")
+        guard state.hasData else { throw RequestError(.unavailable, Self.noDataReason(state, refreshing: isRefreshing)) }
+    }
+
+    /// Why there is nothing to serve: the first refresh is running, or has not run, or failed,
+    /// and then what each source said.
+    static func noDataReason(_ state: ServingState, refreshing: Bool) -> String {
+        if refreshing { return "no data loaded yet: the first refresh is running" }
+        guard let report = state.lastReport else {
+            let failed = state.history.filter { $0.value.lastStatus != nil && $0.value.lastStatus != SourceReport.Status.updated.rawValue }
+            guard !failed.isEmpty else { return "no data loaded yet: waiting for the first refresh" }
+            return "no data loaded: the last refresh failed (" + failed.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.lastError ?? $0.value.lastStatus ?? "")" }.joined(separator: "; ") + "); it is tried again after a pause that grows to the refresh interval"
         }
+        let failed = report.sources.filter { $0.status != .updated }
+        return "no data loaded: the last refresh failed (" + failed.map { "\($0.name): \($0.error ?? $0.status.rawValue)" }.joined(separator: "; ")
+            + "); it is tried again after a pause that grows to the refresh interval"
     }
 
     func currentHealth(_ view: View) -> Answers.Health {
