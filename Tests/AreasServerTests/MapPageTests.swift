@@ -70,10 +70,29 @@ import AreasTestTraits
             let view = try #require(state["view"])
             #expect(view["kind"]?.string == kind, "\(name)")
             let answer = try Self.clusters(address, view)
-            #expect(state["clusterMarkers"]?.double == Double(answer["clusters"]?.array.count ?? -1), "\(name): \(state)")
+            // Clusters that would overlap on screen are drawn as one: no fewer areas, no overlaps.
+            let clusters = answer["clusters"]?.array ?? []
+            #expect((state["clusterMarkers"]?.double ?? -1) <= Double(clusters.count) && (state["clusterMarkers"]?.double ?? 0) > 0, "\(name): \(state)")
+            #expect(state["ringOverlaps"]?.double == 0, "\(name): \(state["ringOverlaps"] ?? .null) pairs of clusters overlap")
             #expect(state["areaMarkers"]?.double == Double(answer["areas"]?.array.count ?? -1), "\(name): \(state)")
             #expect((state["clusterMarkers"]?.double ?? 0) + (state["areaMarkers"]?.double ?? 0) > 0)
+            // Clusters are coloured by their kinds, as the API counts them, never by their size:
+            // with smoking switched off, no cluster shows the smoking colour.
+            let rings = state["clusterRings"]?.array ?? []
+            for kind in ["smoking", "nonsmoking"] {
+                let drawn = rings.reduce(0) { $0 + ($1[kind]?.double ?? 0) }, counted = clusters.reduce(0) { $0 + ($1[kind]?.double ?? 0) }
+                #expect(drawn == counted, "\(name): \(kind) \(drawn) in the rings, \(counted) in the API's clusters")
+            }
+            for ring in rings {
+                let colours = ring["drawn"]?.string ?? ""
+                let smoking = colours.contains("rgb(27, 120, 55)"), nonsmoking = colours.contains("rgb(178, 24, 43)")
+                #expect(smoking == ((ring["smoking"]?.double ?? 0) > 0) && nonsmoking == ((ring["nonsmoking"]?.double ?? 0) > 0), "\(name): \(ring)")
+            }
+            let legend = state["legend"]?.string ?? ""
+            #expect(legend.contains("흡연구역 (smoking area)") && legend.contains("금연구역 (non-smoking zone)"), "\(legend)")
         }
+        let zonesOnly: [JSONValue] = seen["nonsmokingOnly"]?["clusterRings"]?.array ?? []
+        #expect(!zonesOnly.isEmpty, "a view with clusters of zones only")
         // The details of the clicked area: one of the view's areas, by its id, with its source.
         let ids = try Self.clusters(address, try #require(seen["again"]?["view"]))["areas"]?.array.compactMap { $0["id"]?.string } ?? []
         let details = try #require(seen["details"]?.string)

@@ -50,7 +50,19 @@ def settled(deadline=20):
 def shown():
     return {"view": json.loads(body("view")), "shown": json.loads(body("shown")),
             "areaMarkers": len(driver.find_elements(By.CSS_SELECTOR, "path.area-marker")),
-            "clusterMarkers": len(driver.find_elements(By.CSS_SELECTOR, ".cluster-marker"))}
+            "clusterMarkers": len(driver.find_elements(By.CSS_SELECTOR, ".cluster-marker")),
+            # Each cluster's kinds and the colours its ring is drawn in, as the browser computed them.
+            "clusterRings": driver.execute_script(
+                "return [...document.querySelectorAll('.cluster-ring')].map(e => ({smoking: +e.dataset.smoking, nonsmoking: +e.dataset.nonsmoking,"
+                " drawn: getComputedStyle(e).backgroundImage + ' ' + getComputedStyle(e).backgroundColor}))"),
+            "legend": driver.find_element(By.CSS_SELECTOR, ".legend").text,
+            # Pairs of cluster rings (circles) that overlap on screen: centres nearer than a diameter.
+            "ringOverlaps": driver.execute_script(
+                "const r = [...document.querySelectorAll('.cluster-ring')].map(e => e.getBoundingClientRect());"
+                "let n = 0; for (let i = 0; i < r.length; i++) for (let j = i + 1; j < r.length; j++) {"
+                " const dx = (r[i].left + r[i].right - r[j].left - r[j].right) / 2, dy = (r[i].top + r[i].bottom - r[j].top - r[j].bottom) / 2;"
+                " if (Math.hypot(dx, dy) < Math.min(r[i].width, r[j].width)) n++; }"
+                "return n")}
 
 
 def toggle(box):

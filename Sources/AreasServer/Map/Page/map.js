@@ -9,6 +9,16 @@ const params = new URLSearchParams(location.search);
 const map = L.map("map", { preferCanvas: false }).setView(
   [Number(params.get("lat") || 36.4), Number(params.get("lon") || 127.8)], Number(params.get("zoom") || 7));
 if (settings.tiles) L.tileLayer(settings.tiles, { attribution: settings.attribution || "", maxZoom: 19 }).addTo(map);
+// What the colours mean: areas by kind, and a cluster's ring by the share of each kind in it.
+const legend = L.control({ position: "bottomleft" });
+legend.onAdd = () => {
+  const box = L.DomUtil.create("div", "legend");
+  box.innerHTML = "<div><i class=\"swatch swatch-smoking\"></i>흡연구역 (smoking area)</div>"
+    + "<div><i class=\"swatch swatch-nonsmoking\"></i>금연구역 (non-smoking zone)</div>"
+    + "<div><i class=\"swatch swatch-ring\"></i>묶음: 종류별 비율 (cluster: the share of each kind)</div>";
+  return box;
+};
+legend.addTo(map);
 // The boundaries under everything else: provinces at a country's zoom, districts from zoom 8,
 // towns from zoom 14 (a region is `r`, its properties `r.properties`).
 map.createPane("regions").style.zIndex = 250;
@@ -103,9 +113,14 @@ async function refresh() {
     footprintLayer.clearLayers();
     let footprints = 0;
     if (zoom >= 16) for (const a of answer.areas) if (drawFootprint(a)) footprints++;
-    for (const c of answer.clusters) {
-      const size = c.count < 10 ? "small" : c.count < 100 ? "medium" : "large";
-      const icon = L.divIcon({ html: "<div><span>" + c.count + "</span></div>", className: "marker-cluster marker-cluster-" + size + " cluster-marker", iconSize: L.point(40, 40) });
+    for (const c of apart(answer.clusters, 42)) {
+      // A ring split by kind: its smoking share green, its non-smoking share red, as the areas
+      // are drawn (never a colour for its size, which made zones look like smoking areas).
+      const smokingShare = Math.round(100 * c.smoking / Math.max(1, c.count));
+      const ring = c.smoking === 0 ? "var(--nonsmoking)" : c.nonsmoking === 0 ? "var(--smoking)"
+        : "conic-gradient(var(--smoking) 0 " + smokingShare + "%, var(--nonsmoking) " + smokingShare + "% 100%)";
+      const icon = L.divIcon({ html: "<div class=\"cluster-ring\" style=\"background: " + ring + "\" data-smoking=\"" + c.smoking + "\" data-nonsmoking=\"" + c.nonsmoking + "\"><span>" + c.count + "</span></div>",
+                               className: "cluster-marker", iconSize: L.point(40, 40) });
       L.marker([c.lat, c.lon], { icon, keyboard: true, title: c.count + " areas (smoking " + c.smoking + ", non-smoking " + c.nonsmoking + ")" })
         .on("click", () => map.fitBounds([[c.south, c.west], [c.north, c.east]], { maxZoom: Math.min(map.getZoom() + 3, 18), padding: [20, 20] }))
         .addTo(layer);
@@ -124,6 +139,22 @@ async function refresh() {
     status.textContent = "오류 (error): " + error.message;
   }
   document.body.dataset.loaded = "1";
+}
+// Clusters whose rings would overlap on screen (the daemon's cells are a fixed size, its
+// clusters sit at their areas' centre) are drawn as one, where the larger is: their counts
+// added, the ring by both one's kinds, the view a click opens their joint box. The largest are
+// placed first, so no ring hides another's count.
+function apart(clusters, pixels) {
+  const drawn = [];
+  for (const c of clusters.slice().sort((a, b) => b.count - a.count)) {
+    const point = map.latLngToLayerPoint([c.lat, c.lon]);
+    const near = drawn.find((d) => d.point.distanceTo(point) < pixels);
+    if (!near) { drawn.push(Object.assign({ point }, c)); continue; }
+    near.count += c.count; near.smoking += c.smoking; near.nonsmoking += c.nonsmoking;
+    near.south = Math.min(near.south, c.south); near.west = Math.min(near.west, c.west);
+    near.north = Math.max(near.north, c.north); near.east = Math.max(near.east, c.east);
+  }
+  return drawn;
 }
 async function details(id, at) {
   try {
