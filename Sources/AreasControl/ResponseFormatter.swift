@@ -329,8 +329,13 @@ package enum ResponseFormatter {
             if case .object(let members) = value { return Object(members) } else { return nil }
         }
         if records.count > 1 {
+            // Each record, and why it was folded into the first's area: how far, which name test.
             text += "merged from:\n"
-            text += align(records.map { ["  " + ($0.string(.source) ?? ""), $0.string(.id) ?? "", $0.string(.name) ?? ""] }, rightAligned: [])
+            text += align(records.map { record in
+                let reason = Object(record.members(.mergeReason))
+                let why = reason.double(.meters).map { "\(MeasurementText.distance($0)) from the first; \(reason.string(.names) ?? "")" } ?? "the area's first record"
+                return ["  " + (record.string(.source) ?? ""), record.string(.id) ?? "", record.string(.name) ?? "", why].map { $0.escapingControlCharacters() }
+            }, rightAligned: [])
         }
         return text
     }

@@ -16,8 +16,9 @@ extension ResponseFormatter {
             guard let oldest = dates.string(.oldest), let newest = dates.string(.newest) else { return "-" }
             return oldest == newest ? oldest : "\(oldest) to \(newest)"
         }
-        // ROWS = ACCEPTED + DUPLICATES + REJECTED.
-        var rows = [["SOURCE", "KIND", "AREAS", "ROWS", "ACCEPTED", "DUPLICATES", "REJECTED", "MERGED", "DATED", "STATUS"]]
+        // ROWS = ACCEPTED + DUPLICATES + REJECTED; of the accepted, GEOCODED were placed from
+        // their address, MERGED folded into an earlier source's area, OVERRIDDEN corrected.
+        var rows = [["SOURCE", "KIND", "AREAS", "ROWS", "ACCEPTED", "DUPLICATES", "REJECTED", "GEOCODED", "MERGED", "OVERRIDDEN", "DATED", "STATUS"]]
         for source in objects(.sources) {
             let rejected = source.members(.rejected).compactMap { reason, count -> (String, Int)? in
                 if case .number(let n) = count { return (reason, Int(n)) } else { return nil }
@@ -26,10 +27,22 @@ extension ResponseFormatter {
                 ? "-" : String(rejected.reduce(0) { $0 + $1.1 })
             let status = (source.string(.lastStatus) ?? "-") + (source.string(.lastError).map { ": " + $0 } ?? "")
             rows.append([source.string(.name) ?? "?", source.string(.kind) ?? "-", number(source, .areas), number(source, .rows),
-                         number(source, .accepted), number(source, .duplicates), rejectedText, number(source, .merged), dates(source), status]
+                         number(source, .accepted), number(source, .duplicates), rejectedText, number(source, .geocodedCount),
+                         number(source, .merged), number(source, .overridden), dates(source), status]
                 .map { $0.escapingControlCharacters() })
         }
-        var text = align(rows, rightAligned: [2, 3, 4, 5, 6, 7], elastic: [0, 9], width: width)
+        var text = align(rows, rightAligned: [2, 3, 4, 5, 6, 7, 8, 9], elastic: [0, 11], width: width)
+        // The rejected rows by reason, and the overrides file's lines that could not apply.
+        for source in objects(.sources) {
+            let reasons = source.members(.rejected).compactMap { reason, count -> String? in
+                if case .number(let n) = count, n > 0 { return "\(reason) \(Int(n))" } else { return nil }
+            }
+            if !reasons.isEmpty { text += "  \((source.string(.name) ?? "?").escapingControlCharacters()) rejected: \(reasons.joined(separator: ", ").escapingControlCharacters())\n" }
+        }
+        let problems = answer.array(.problems).compactMap(\.string)
+        if !problems.isEmpty {
+            text += "\noverrides file:\n" + problems.map { "  \($0.escapingControlCharacters())\n" }.joined()
+        }
         let districts = objects(.districts)
         if !districts.isEmpty {
             var table = [["PROVINCE", "DISTRICT", "SMOKING", "NON-SMOKING", "DATED"]]

@@ -164,6 +164,9 @@ public struct AnswerKey: Sendable, Equatable {
     @inlinable public static var newest: AnswerKey { AnswerKey("newest") }
     @inlinable public static var districts: AnswerKey { AnswerKey("districts") }
     @inlinable public static var note: AnswerKey { AnswerKey("note") }
+    /// On a record of `get` folded into another source's area: how far, and the name test.
+    @inlinable public static var mergeReason: AnswerKey { AnswerKey("mergeReason") }
+    @inlinable public static var names: AnswerKey { AnswerKey("names") }
     /// On an area list whose province or district names nothing the data has.
     @inlinable public static var unknownRegion: AnswerKey { AnswerKey("unknownRegion") }
     @inlinable public static var problems: AnswerKey { AnswerKey("problems") }

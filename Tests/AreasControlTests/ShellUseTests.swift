@@ -100,6 +100,20 @@ import AreasTestTraits
         #expect(read.status == 0 && read.stderr == "note: district '용산' read as 용산구\n")
     }
 
+    /// `sources` and `get` tables show what `--json` shows: geocoded and overridden counts, the
+    /// rejected rows by reason, the overrides file's problems, and why records were merged.
+    @Test func tablesShowWhatTheAnswerSays() throws {
+        let sources = #"{"ok":true,"sources":[{"name":"gu","kind":"smoking","format":"csv","areas":9,"rows":12,"accepted":10,"duplicates":1,"rejected":{"missing coordinates":1},"geocoded":4,"merged":1,"overridden":2,"referenceDates":null,"lastStatus":"updated","lastError":null}],"districts":[],"problems":["overrides line 3: no area or record has the id 'x' (hide); skipped"]}"#
+        let table = try render(sources, ["sources"]).stdout
+        let lines = table.split(separator: "\n").map(String.init)
+        #expect(lines.first?.contains("GEOCODED") == true && lines.first?.contains("OVERRIDDEN") == true, "\(table)")
+        #expect(lines.count > 1 && lines[1].split(separator: " ").filter { !$0.isEmpty }.prefix(10).map(String.init) == ["gu", "smoking", "9", "12", "10", "1", "1", "4", "1", "2"], "\(table)")
+        #expect(table.contains("  gu rejected: missing coordinates 1") && table.contains("overrides file:\n  overrides line 3: no area or record has the id 'x' (hide); skipped"), "\(table)")
+        let area = #"{"ok":true,"count":1,"truncated":false,"areas":[{"id":"a:1","kind":"smoking","name":"부스","lat":37.5,"lon":127.0,"source":"a","records":[{"source":"a","id":"a:1","name":"부스","lat":37.5,"lon":127.0},{"mergeReason":{"meters":12.4,"names":"the same name, white space aside"},"source":"b","id":"b:7","name":"부 스","lat":37.5001,"lon":127.0}]}]}"#
+        let detail = try render(area, ["get", "a:1"]).stdout
+        #expect(detail.contains("merged from:") && detail.contains("the area's first record") && detail.contains("12 m from the first; the same name, white space aside"), "\(detail)")
+    }
+
     @Test func anUnchangedSourceIsARefreshThatSucceeded() throws {
         let answer = #"{"ok":true,"refreshed":true,"report":{"succeeded":true,"sources":[{"name":"a","status":"unchanged","summary":"a: unchanged, 3 areas from 1 page"}]}}"#
         let output = try render(answer, ["refresh"])

@@ -52,6 +52,14 @@ import AreasTestTraits
         return try #require(answer["areas"]?.array.first, "get \(id): \(answer)")
     }
 
+    /// The distance between two answered records' positions, on a sphere of the mean radius.
+    static func haversine(_ a: JSONValue, _ b: JSONValue) -> Double {
+        let (la, lb) = ((a["lat"]?.double ?? 0) * .pi / 180, (b["lat"]?.double ?? 0) * .pi / 180)
+        let dLon = ((b["lon"]?.double ?? 0) - (a["lon"]?.double ?? 0)) * .pi / 180
+        let h = pow(sin((lb - la) / 2), 2) + cos(la) * cos(lb) * pow(sin(dLon / 2), 2)
+        return 2 * 6_371_008.8 * asin(min(1, h.squareRoot()))
+    }
+
     @Test func everyPlantedPairIsOneAreaAndNothingIsLost() throws {
         let expected = try Self.expected()
         let daemon = try SampleDaemon(bundled: "config/areasd.overlap.json")
@@ -68,6 +76,17 @@ import AreasTestTraits
             let records = area["records"]?.array.compactMap { $0["id"]?.string } ?? []
             #expect(records.contains(first) && records.contains(second))
             #expect(area["sources"]?.array.compactMap(\.string).contains(pair[1].source) == true)
+            // Why the later record was folded in: its distance from the first (haversine here)
+            // within the merge distance, and the name test it passed.
+            let all = area["records"]?.array ?? []
+            #expect(all.first?["mergeReason"] == nil, "the first record leads")
+            if let lead = all.first, let later = all.first(where: { $0["id"]?.string == second }) {
+                let reason = try #require(later["mergeReason"], "\(later)")
+                let meters = Self.haversine(lead, later)
+                #expect(abs((reason["meters"]?.double ?? -1) - meters) < 0.5 && meters <= 15, "\(reason) against \(meters) m")
+                #expect(["the same name, white space aside", "the same name once punctuation, letter case and a leading province or district are set aside",
+                         "one name contains the other"].contains(reason["names"]?.string ?? ""), "\(reason)")
+            }
         }
         for pair in expected.apart {
             #expect(try Self.area(daemon.socket, id: try pair[0].id())["id"] != Self.area(daemon.socket, id: try pair[1].id())["id"],

@@ -234,7 +234,7 @@ enum Answers {
             writer.endObject()
             writer.key(.records)
             writer.beginArray()
-            for member in groups.records(of: position) { record(member, of: areas, into: &writer) }
+            for member in groups.records(of: position) { record(member, of: areas, ledBy: position, into: &writer) }
             writer.endArray()
         }
     }
@@ -263,10 +263,19 @@ enum Answers {
     }
 
     /// One source record of an area, as `get` lists them: its own id, name, position, date and
-    /// upstream columns (as `[key, value]` pairs, in the order the source sent them).
-    static func record(_ position: Int, of areas: AreaTable.Buffers, into writer: inout JSONWriter) {
+    /// upstream columns (as `[key, value]` pairs, in the order the source sent them); a record
+    /// folded into the area of `leader` says why (`mergeReason`: how far, which name test).
+    static func record(_ position: Int, of areas: AreaTable.Buffers, ledBy leader: Int, into writer: inout JSONWriter) {
         let record = areas.records[position]
         writer.beginObject()
+        if position != leader {
+            let reason = MergeReason(member: record, leader: areas.records[leader]) { String(decoding: areas.utf8($0), as: UTF8.self) }
+            writer.key(.mergeReason)
+            writer.beginObject()
+            writer.key(.meters); writer.meters(reason.meters)
+            writer.key(.names); writer.string(reason.names.rawValue)
+            writer.endObject()
+        }
         writer.key(.source); writer.string(utf8: areas.utf8(record.source))
         writer.key(.id); writer.string(utf8: areas.utf8(record.id))
         writer.key(.name); writer.string(utf8: areas.utf8(record.name))

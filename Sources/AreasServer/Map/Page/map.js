@@ -146,7 +146,7 @@ async function refresh() {
 // placed first, so no ring hides another's count.
 function apart(clusters, pixels) {
   const drawn = [];
-  for (const c of clusters.slice().sort((a, b) => b.count - a.count)) {
+  for (const c of clusters.slice().sort((x, y) => y.count - x.count)) {
     const point = map.latLngToLayerPoint([c.lat, c.lon]);
     const near = drawn.find((d) => d.point.distanceTo(point) < pixels);
     if (!near) { drawn.push(Object.assign({ point }, c)); continue; }
