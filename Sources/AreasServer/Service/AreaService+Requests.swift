@@ -223,16 +223,15 @@ extension AreaService {
     }
 
     /// Why there is nothing to serve: the first refresh is running, or has not run, or failed,
-    /// and then what each source said.
+    /// and then what each source said (this process's report, or the history kept from before).
     static func noDataReason(_ state: ServingState, refreshing: Bool) -> String {
         if refreshing { return "no data loaded yet: the first refresh is running" }
-        guard let report = state.lastReport else {
-            let failed = state.history.filter { $0.value.lastStatus != nil && $0.value.lastStatus != SourceReport.Status.updated.rawValue }
-            guard !failed.isEmpty else { return "no data loaded yet: waiting for the first refresh" }
-            return "no data loaded: the last refresh failed (" + failed.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.lastError ?? $0.value.lastStatus ?? "")" }.joined(separator: "; ") + "); it is tried again after a pause that grows to the refresh interval"
-        }
-        let failed = report.sources.filter { $0.status != .updated }
-        return "no data loaded: the last refresh failed (" + failed.map { "\($0.name): \($0.error ?? $0.status.rawValue)" }.joined(separator: "; ")
+        let failures: [(name: String, said: String)] = state.lastReport.map { report in
+            report.sources.filter { $0.status != .updated }.map { ($0.name, $0.error ?? $0.status.rawValue) }
+        } ?? state.history.filter { $0.value.lastStatus != nil && $0.value.lastStatus != SourceReport.Status.updated.rawValue }
+            .sorted { $0.key < $1.key }.map { ($0.key, $0.value.lastError ?? $0.value.lastStatus ?? "") }
+        guard !failures.isEmpty else { return "no data loaded yet: waiting for the first refresh" }
+        return "no data loaded: the last refresh failed (" + failures.map { "\($0.name): \($0.said)" }.joined(separator: "; ")
             + "); it is tried again after a pause that grows to the refresh interval"
     }
 
