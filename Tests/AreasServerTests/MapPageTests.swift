@@ -1,3 +1,4 @@
+import AreasCore
 import AreasProtocol
 import AreasTestSupport
 import Foundation
@@ -7,8 +8,9 @@ import AreasTestTraits
 /// The map page in a real headless Chromium driven by Selenium (`Tests/Browser/map_page.py`)
 /// against a real daemon on the samples: it loads with no console error, asks only the daemon,
 /// draws exactly the clusters and areas `/v1/clusters` gives for its view, follows the kind
-/// switches, opens an area's details and shows `check` where one clicks. The screenshot it
-/// takes is kept in `.build/test-artifacts/map.png`.
+/// switches, opens an area's details and shows `check` where one clicks, in one language per
+/// sentence; "where am I" marks the position and the zones' footprints there; a route lists each
+/// area's kind; on a phone the map keeps the screen. Screenshots in `.build/test-artifacts/`.
 @Suite(.offThePool, .tags(.endToEnd), .timeLimit(.minutes(5))) struct MapPageTests {
     static let browser: Bool = {
         let files = ["/usr/bin/chromium", "/usr/bin/chromedriver", "/usr/share/javascript/leaflet/leaflet.js"]
@@ -101,8 +103,10 @@ import AreasTestTraits
         let at = seen["checkedAt"]?.array.compactMap { $0.double } ?? []
         try #require(at.count == 2, "the page says where it asked check")
         let check = try JSONParser.parse(try HTTPTestClient(address).get("/v1/check?lat=\(at[0])&lon=\(at[1])").body)
-        let summary = try #require(check["summary"]?.string)
-        #expect(seen["check"]?.string?.contains(summary) == true, "\(seen["check"] ?? .null)")
+        try Self.expectOneLanguagePerSentence(try #require(seen["checkBlocks"]), check)
+        // Markers a pointer can hit: 18 px across (they were 14).
+        let widths = seen["markerWidths"]?.array.compactMap(\.double) ?? []
+        #expect(!widths.isEmpty && widths.allSatisfy { $0 >= 17.9 }, "\(widths)")
 
         // At zoom 17 every zone the page lists has its footprint drawn, the park's polygon among
         // them; below zoom 16 none is.
@@ -114,10 +118,90 @@ import AreasTestTraits
         #expect(withFootprints.contains { $0["id"] == park["id"] })
         #expect(seen["first"]?["shown"]?["footprints"]?.double == 0, "zoom 12 draws none")
 
+        // Where am I, standing in the park: a marker at the position, on top of the park's own,
+        // its accuracy, the footprints of the zones there (as check answers them), and the popup.
+        let located = try #require(seen["locate"])
+        #expect(located["located"]?.array.compactMap(\.double) == [park["lat"]?.double ?? 0, park["lon"]?.double ?? 0, 25], "\(located)")
+        let drawn = try #require(located["drawn"])
+        #expect(drawn["markers"]?.double == 1 && drawn["accuracy"]?.double == 1 && drawn["onTop"]?.bool == true, "\(drawn)")
+        #expect((drawn["offset"]?.double ?? 99) < 2, "the marker is \(drawn["offset"] ?? .null) px from its position")
+        let standing = try JSONParser.parse(try HTTPTestClient(address).get("/v1/check?lat=\(park["lat"]?.double ?? 0)&lon=\(park["lon"]?.double ?? 0)").body)
+        let zonesThere = (standing["zones"]?.array ?? []).filter { $0["footprint"] != nil }
+        #expect(standing["inside"]?.bool == true && zonesThere.contains { $0["id"] == park["id"] })
+        #expect(located["checkFootprints"]?.double == Double(zonesThere.count) && (drawn["footprints"]?.double ?? 0) >= Double(zonesThere.count), "\(located)")
+        try Self.expectOneLanguagePerSentence(try #require(located["popup"]), standing)
+
+        // A route's list says each area's kind, in the order and kinds /v1/along answers.
+        let route = try #require(seen["route"])
+        let path = try #require(route["path"]?.string)
+        let along = try JSONParser.parse(try HTTPTestClient(address).get("/v1/along?meters=50&path=" + path.replacingOccurrences(of: ";", with: "%3B")).body)
+        let kinds = (along["areas"]?.array ?? []).compactMap { $0["kind"]?.string }
+        let rows = route["rows"]?.array ?? []
+        #expect(!kinds.isEmpty && rows.compactMap { $0["kind"]?.string } == kinds, "\(rows) against \(kinds)")
+        for row in rows {
+            let words = row["kind"]?.string == "smoking" ? "흡연구역 (smoking)" : "금연구역 (non-smoking)"
+            #expect(row["text"]?.string?.contains(words) == true, "\(row)")
+        }
+
+        // On a phone (390x844, touch): the panel is one row at the bottom that covers little of
+        // the screen and none of the map's controls, the options wait behind 보기, a finger's
+        // target is 44 px, and a tap on the map's middle is answered.
+        let phone = try #require(seen["phone"])
+        #expect(phone["console"]?.array.isEmpty == true, "console: \(phone["console"] ?? .null)")
+        let screen = (phone["viewport"]?.array ?? []).compactMap(\.double)
+        let panel = try Self.box(phone["panel"])
+        #expect(screen == [390, 844] && panel.area / (390 * 844) < 0.12, "the panel covers \(Int(100 * panel.area / (390 * 844)))% of the screen")
+        for control in ["zoom", "legend", "attribution"] {
+            #expect(!panel.overlaps(try Self.box(phone[control])), "the panel covers the \(control): \(phone)")
+        }
+        #expect(!(try Self.box(phone["legend"])).overlaps(try Self.box(phone["zoom"])))
+        #expect(phone["optionsShown"]?.bool == false && phone["optionsShownAfterMenu"]?.bool == true, "\(phone)")
+        let targets = phone["targets"]?.array.compactMap(\.double) ?? []
+        let markers = phone["markers"]?.array.compactMap(\.double) ?? []
+        #expect(!targets.isEmpty && targets.count == markers.count && targets.allSatisfy { $0 >= 43.9 } && markers.allSatisfy { $0 >= 21.9 }, "\(targets) \(markers)")
+        #expect(phone["check"]?.string?.contains("흡연구역") == true, "a tap on the map's middle: \(phone["check"] ?? .null)")
+
         let artifacts = Fixtures.path(".build/test-artifacts")
         try FileManager.default.createDirectory(atPath: artifacts, withIntermediateDirectories: true)
-        try? FileManager.default.removeItem(atPath: artifacts + "/map.png")
-        try FileManager.default.copyItem(atPath: daemon.folder + "/map.png", toPath: artifacts + "/map.png")
+        for file in ["map.png", "located.png", "phone.png"] {
+            try? FileManager.default.removeItem(atPath: artifacts + "/" + file)
+            try FileManager.default.copyItem(atPath: daemon.folder + "/" + file, toPath: artifacts + "/" + file)
+        }
+    }
+
+    /// The check popup says each sentence in one language: Korean ones (`lang="ko"`) carry no
+    /// English word but in a place's name, and the one English sentence is the daemon's
+    /// `summary`; the Korean ones say the verdict, the zones and the nearest area with its
+    /// distance as the answer gives them.
+    static func expectOneLanguagePerSentence(_ blocks: JSONValue, _ check: JSONValue) throws {
+        let sentences = blocks.array ?? []
+        let names = ((check["zones"]?.array ?? []) + [check["nearestSmoking"] ?? .null]).compactMap { $0["name"]?.string }
+        let korean = sentences.filter { $0["lang"]?.string == "ko" }.compactMap { $0["text"]?.string }
+        #expect(sentences.filter { $0["lang"]?.string == "en" }.compactMap { $0["text"]?.string } == [try #require(check["summary"]?.string)], "\(sentences)")
+        #expect(korean.count + 1 == sentences.count && korean.count >= 2, "\(sentences)")
+        for sentence in korean {
+            let unnamed = names.reduce(sentence) { $0.replacingOccurrences(of: $1, with: "") }
+            let english = unnamed.split { !$0.isASCII || !$0.isLetter }.filter { $0 != "m" && $0 != "km" }
+            #expect(english.isEmpty && sentence.contains { $0.unicodeScalars.first.map { (0xAC00...0xD7A3).contains($0.value) } ?? false },
+                    "a Korean sentence with English words \(english): \(sentence)")
+        }
+        #expect(korean[0].contains(check["inside"]?.bool == true ? "흡연할 수 없습니다" : "금연구역 밖입니다"), "\(korean)")
+        if let nearest = check["nearestSmoking"], let meters = nearest["distanceMeters"]?.double, let name = nearest["name"]?.string {
+            let distance = meters < 1 ? "바로 이곳" : MeasurementText.distance(meters)
+            #expect(korean.contains { $0.contains(distance) && $0.contains(name) && $0.contains("가장 가까운 흡연구역") }, "\(korean)")
+        }
+    }
+
+    /// A rectangle the page measured on screen.
+    struct ScreenBox {
+        let left, top, right, bottom: Double
+        var area: Double { (right - left) * (bottom - top) }
+        func overlaps(_ other: ScreenBox) -> Bool { left < other.right && other.left < right && top < other.bottom && other.top < bottom }
+    }
+
+    static func box(_ value: JSONValue?) throws -> ScreenBox {
+        func side(_ key: String) throws -> Double { try #require(value?[key]?.double, "no \(key) in \(value ?? .null)") }
+        return ScreenBox(left: try side("left"), top: try side("top"), right: try side("right"), bottom: try side("bottom"))
     }
 
     /// Without Leaflet in `http.assets` the daemon warns at start, and the page says it cannot

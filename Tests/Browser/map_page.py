@@ -6,7 +6,9 @@ usage: map_page.py BASE_URL OUTPUT_FOLDER [LAT,LON]
        map_page.py BASE_URL OUTPUT_FOLDER --regions
        map_page.py BASE_URL OUTPUT_FOLDER --no-leaflet
 
-With LAT,LON, the page is then opened there at zoom 17, where zones' footprints are drawn.
+With LAT,LON, the page is then opened there at zoom 17, where zones' footprints are drawn,
+and asked "where am I" with the browser standing there. Then a route is drawn, and the page is
+opened on a phone's screen.
 With --regions, the page is opened over Seoul at zooms 11 and 15 (districts, then towns as its
 background) and with its regions shaded; what it drew is said for each.
 With --no-leaflet, the page of a daemon whose http.assets lacks Leaflet: its message, and what
@@ -23,13 +25,24 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 
 base, out = sys.argv[1], sys.argv[2]
-options = Options()
-for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1000,800", "--lang=ko-KR"]:
-    options.add_argument(argument)
-options.binary_location = "/usr/bin/chromium"
-options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-driver = webdriver.Chrome(options=options, service=Service("/usr/bin/chromedriver"))
-driver.set_page_load_timeout(30)
+
+
+def browser(phone=False):
+    """A headless Chromium: a 1000x800 window, or a phone's 390x844 touch screen."""
+    options = Options()
+    size = "390,844" if phone else "1000,800"
+    for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=" + size, "--lang=ko-KR"]:
+        options.add_argument(argument)
+    if phone:
+        options.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 3.0, "touch": True}})
+    options.binary_location = "/usr/bin/chromium"
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    made = webdriver.Chrome(options=options, service=Service("/usr/bin/chromedriver"))
+    made.set_page_load_timeout(30)
+    return made
+
+
+driver = browser()
 result = {}
 
 
@@ -79,6 +92,96 @@ def popup(cls, deadline=10):
             return found[0].text
         time.sleep(0.1)
     return None
+
+
+def blocks(cls):
+    """The open popup's sentences: each paragraph and list item, with the language it says it is in."""
+    return driver.execute_script(
+        "return [...document.querySelectorAll('.leaflet-popup.' + arguments[0] + ' .leaflet-popup-content :is(p, li)')]"
+        ".map(e => ({lang: e.closest('[lang]').getAttribute('lang'), text: e.textContent}))", cls)
+
+
+def waited(name, deadline=10):
+    end = time.time() + deadline
+    while time.time() < end:
+        if body(name) is not None:
+            return json.loads(body(name))
+        time.sleep(0.1)
+    raise SystemExit("the page did not set %s within %d s" % (name, deadline))
+
+
+def rect(selector):
+    return driver.execute_script(
+        "const e = document.querySelector(arguments[0]); if (!e) return null; const r = e.getBoundingClientRect();"
+        "return {left: r.left, top: r.top, right: r.right, bottom: r.bottom}", selector)
+
+
+def locate_flow(lat, lon):
+    """"Where am I" with the browser's position set to LAT,LON: the marker, its accuracy, the
+    footprints of the zones there, and the check popup."""
+    driver.execute_cdp_cmd("Browser.grantPermissions", {"origin": base, "permissions": ["geolocation"]})
+    driver.execute_cdp_cmd("Emulation.setGeolocationOverride", {"latitude": lat, "longitude": lon, "accuracy": 25})
+    driver.get(base + "/map?lat=37.55&lon=126.98&zoom=12")
+    settled()
+    driver.execute_script("document.body.dataset.loaded = '0'")
+    driver.find_element(By.ID, "locate").click()
+    located = waited("located")
+    settled()
+    popup("check")
+    waited("checkFootprints")
+    # Where the marker is drawn against where the map puts that position on screen.
+    drawn = driver.execute_script(
+        "const m = document.querySelector('path.you-are-here').getBoundingClientRect(), box = document.getElementById('map').getBoundingClientRect();"
+        "const p = map.latLngToContainerPoint(arguments[0]);"
+        "return {markers: document.querySelectorAll('path.you-are-here').length, accuracy: document.querySelectorAll('path.position-accuracy').length,"
+        " offset: Math.hypot((m.left + m.right) / 2 - box.left - p.x, (m.top + m.bottom) / 2 - box.top - p.y),"
+        " footprints: document.querySelectorAll('path.footprint-checked').length,"
+        # Whatever else is drawn there, the marker is what one sees (and taps) at the position.
+        " onTop: document.elementFromPoint((m.left + m.right) / 2, (m.top + m.bottom) / 2).classList.contains('you-are-here')}", [located[0], located[1]])
+    return {"located": located, "drawn": drawn, "checkFootprints": int(body("checkFootprints")), "popup": blocks("check")}
+
+
+def route_flow():
+    """A route of two clicks across the view: the list the page makes, with each area's kind."""
+    driver.get(base + "/map?lat=37.5340&lon=126.9900&zoom=15")
+    settled()
+    driver.find_element(By.ID, "route-mode").click()
+    surface = driver.find_element(By.ID, "map")
+    for dx, dy in [(-300, -150), (120, 200)]:
+        ActionChains(driver).move_to_element_with_offset(surface, dx, dy).click().perform()
+    asked = waited("route")
+    end = time.time() + 10
+    while time.time() < end and not driver.find_elements(By.CSS_SELECTOR, "#route tr"):
+        time.sleep(0.1)
+    rows = driver.execute_script("return [...document.querySelectorAll('#route tr')].map(r => ({kind: r.dataset.kind, text: r.textContent}))")
+    return {"path": asked, "rows": rows}
+
+
+def phone_flow():
+    """The page on a phone: what the panel covers, whether it sits on the map's controls, the
+    size of a finger's target, the options behind 보기, and a tap on the map's middle."""
+    global driver
+    driver.quit()
+    driver = browser(phone=True)
+    driver.get(base + "/map?lat=37.5340&lon=126.9900&zoom=16")
+    settled()
+    seen = {"viewport": driver.execute_script("return [innerWidth, innerHeight]"),
+            "panel": rect("#panel"), "zoom": rect(".leaflet-control-zoom"), "legend": rect(".legend"),
+            "attribution": rect(".leaflet-control-attribution"),
+            "targets": driver.execute_script("return [...document.querySelectorAll('path.area-hit')].map(e => e.getBoundingClientRect().width)"),
+            "markers": driver.execute_script("return [...document.querySelectorAll('path.area-marker')].map(e => e.getBoundingClientRect().width)"),
+            "optionsShown": driver.find_element(By.ID, "show-smoking").is_displayed()}
+    driver.save_screenshot(out + "/phone.png")
+    driver.find_element(By.ID, "menu").click()
+    seen["optionsShownAfterMenu"] = driver.find_element(By.ID, "show-smoking").is_displayed()
+    seen["panelWithMenu"] = rect("#panel")
+    driver.find_element(By.ID, "menu").click()
+    # A tap in the map's middle (away from any area's target) answers check there.
+    driver.execute_script("document.querySelectorAll('.area-hit, .area-marker').forEach(e => e.remove())")
+    ActionChains(driver).move_to_element(driver.find_element(By.ID, "map")).click().perform()
+    seen["check"] = popup("check")
+    seen["console"] = [entry for entry in driver.get_log("browser") if entry.get("level") in ("SEVERE", "WARNING")]
+    return seen
 
 
 def regions(deadline=20):
@@ -164,7 +267,10 @@ try:
     surface = driver.find_element(By.ID, "map")
     ActionChains(driver).move_to_element_with_offset(surface, -350, 300).click().perform()
     result["check"] = popup("check")
+    result["checkBlocks"] = blocks("check")
     result["checkedAt"] = json.loads(body("checked") or "null")
+    # A pointer's target: each area's marker as drawn.
+    result["markerWidths"] = driver.execute_script("return [...document.querySelectorAll('path.area-marker')].map(e => e.getBoundingClientRect().width)")
     result["resources"] = driver.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
     result["console"] = [entry for entry in driver.get_log("browser") if entry.get("level") in ("SEVERE", "WARNING")]
     driver.save_screenshot(out + "/map.png")
@@ -175,6 +281,10 @@ try:
         result["deep"] = shown()
         result["deep"]["footprintShapes"] = len(driver.find_elements(By.CSS_SELECTOR, "path.footprint"))
         driver.save_screenshot(out + "/footprints.png")
+        result["locate"] = locate_flow(float(lat), float(lon))
+        driver.save_screenshot(out + "/located.png")
+    result["route"] = route_flow()
+    result["phone"] = phone_flow()
 except SystemExit as stop:
     if stop.code not in (0, None):
         raise

@@ -29,6 +29,14 @@ const regionName = (p) => p.town || p.district || p.province;
 const footprintLayer = L.layerGroup().addTo(map);
 const layer = L.layerGroup().addTo(map);
 const routeLayer = L.layerGroup().addTo(map);
+// What a check found where one clicked or stands (the zones' footprints), and where the page
+// found its reader.
+const checkLayer = L.layerGroup().addTo(map);
+const hereLayer = L.layerGroup().addTo(map);
+map.createPane("here").style.zIndex = 450;
+// A finger needs a bigger target than a pointer: on a touch screen each area also has an
+// unseen 44 px circle that answers a tap.
+const touch = matchMedia("(pointer: coarse)").matches || navigator.maxTouchPoints > 0;
 const status = document.getElementById("status");
 const text = (value) => String(value ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
 async function ask(path) {
@@ -48,24 +56,27 @@ function sourceColour(name) {
 }
 // A zone's footprint as its answer states it: a circle of its radius (dashed when only
 // approximate), its polygon (and the band its words widen it by), or its corridor, drawn as
-// wide as the corridor is on the ground at this zoom. Returns whether one was drawn.
-function drawFootprint(a) {
+// wide as the corridor is on the ground at this zoom, into `target` (the view's footprints, or
+// a check's, drawn stronger). Returns whether one was drawn.
+function drawFootprint(a, target = footprintLayer) {
   const f = a.footprint;
   if (!f) return false;
-  const style = { className: "footprint footprint-" + f.basis, color: "#c0392b", weight: 1, fillOpacity: 0.12, interactive: false };
+  const checked = target === checkLayer;
+  const style = { className: "footprint footprint-" + f.basis + (checked ? " footprint-checked" : ""), color: "#c0392b",
+                  weight: checked ? 2 : 1, fillOpacity: checked ? 0.2 : 0.12, interactive: false };
   if (f.shape === "circle") {
-    L.circle([a.lat, a.lon], Object.assign({ radius: f.radiusMeters, dashArray: f.approximate ? "4 4" : null }, style)).addTo(footprintLayer);
+    L.circle([a.lat, a.lon], Object.assign({ radius: f.radiusMeters, dashArray: f.approximate ? "4 4" : null }, style)).addTo(target);
     return true;
   }
   if (!f.geometry) return false;
   const metersPerPixel = 40075016.686 * Math.cos(a.lat * Math.PI / 180) / Math.pow(2, map.getZoom() + 8);
   const band = Math.max(2, 2 * (f.widthMeters || 0) / metersPerPixel);
   if (f.shape === "corridor") {
-    L.geoJSON(f.geometry, { style: Object.assign({}, style, { weight: band, opacity: 0.35, lineCap: "round", lineJoin: "round" }) }).addTo(footprintLayer);
+    L.geoJSON(f.geometry, { style: Object.assign({}, style, { weight: band, opacity: 0.35, lineCap: "round", lineJoin: "round" }) }).addTo(target);
     return true;
   }
-  L.geoJSON(f.geometry, { style }).addTo(footprintLayer);
-  if (f.widthMeters > 0) L.geoJSON(f.geometry, { style: Object.assign({}, style, { fill: false, weight: band, opacity: 0.25 }) }).addTo(footprintLayer);
+  L.geoJSON(f.geometry, { style }).addTo(target);
+  if (f.widthMeters > 0) L.geoJSON(f.geometry, { style: Object.assign({}, style, { fill: false, weight: band, opacity: 0.25 }) }).addTo(target);
   return true;
 }
 let regionsAsked = 0, attributed = false;
@@ -126,11 +137,15 @@ async function refresh() {
         .addTo(layer);
     }
     const bySource = document.getElementById("by-source").checked;
+    if (touch) for (const a of answer.areas) {
+      L.circleMarker([a.lat, a.lon], { radius: 22, stroke: false, fillOpacity: 0, className: "area-hit", bubblingMouseEvents: false })
+        .on("click", () => details(a.id, [a.lat, a.lon])).addTo(layer);
+    }
     for (const a of answer.areas) {
       // For operators: a colour per source, and positions found from an address dashed.
       const style = bySource ? { color: sourceColour(a.source), fillColor: sourceColour(a.source) } : {};
       if (a.geocoded) style.dashArray = "3 3";
-      L.circleMarker([a.lat, a.lon], Object.assign({ radius: 7, weight: 2, fillOpacity: 0.8, className: "area-marker area-marker-" + a.kind + (a.geocoded ? " area-marker-geocoded" : ""), bubblingMouseEvents: false }, style))
+      L.circleMarker([a.lat, a.lon], Object.assign({ radius: touch ? 11 : 9, weight: 2, fillOpacity: 0.8, className: "area-marker area-marker-" + a.kind + (a.geocoded ? " area-marker-geocoded" : ""), bubblingMouseEvents: false }, style))
         .bindTooltip(text(a.name)).on("click", () => details(a.id, [a.lat, a.lon])).addTo(layer);
     }
     status.textContent = answer.count + "곳 (" + answer.clusters.length + " clusters, " + answer.areas.length + " areas)";
@@ -173,14 +188,28 @@ async function details(id, at) {
     L.popup({ className: "popup area-details" }).setLatLng(at).setContent(lines.join("")).openOn(map);
   } catch (error) { status.textContent = "오류 (error): " + error.message; }
 }
+// The daemon's compass points (`direction`) and distances as Korean sentences say them.
+const compassKorean = { N: "북", NE: "북동", E: "동", SE: "남동", S: "남", SW: "남서", W: "서", NW: "북서" };
+const distanceText = (m) => m < 1000 ? Math.round(m) + " m" : m < 10000 ? (Math.round(m / 100) / 10).toFixed(1) + " km" : Math.round(m / 1000) + " km";
+// check at a point: its answer in Korean sentences, the daemon's English summary beside them,
+// and the footprints of the zones the point is in.
 async function check(at) {
   document.body.dataset.checked = JSON.stringify([at.lat, at.lng]);
+  checkLayer.clearLayers();
   try {
     const c = await ask("/v1/check?lat=" + at.lat + "&lon=" + at.lng);
-    const near = c.nearestSmoking ? "<p>가장 가까운 흡연구역 (nearest smoking area): " + text(c.nearestSmoking.name) + ", " + Math.round(c.nearestSmoking.distanceMeters) + " m " + text(c.nearestSmoking.direction) + "</p>" : "";
-    const zones = c.zones.map((z) => "<li>" + text(z.name) + " · 벗어나려면 " + Math.ceil(z.edgeMeters) + " m (" + Math.ceil(z.edgeMeters) + " m to leave)</li>").join("");
+    let footprints = 0;
+    for (const z of c.zones) if (drawFootprint(z, checkLayer)) footprints++;
+    document.body.dataset.checkFootprints = String(footprints);
+    const verdict = !c.inside ? "알려진 금연구역 밖입니다." : "이곳은 흡연할 수 없습니다: 금연구역 " + c.zones.length + "곳 안입니다.";
+    const n = c.nearestSmoking;
+    const nearest = !n ? "알려진 흡연구역이 없습니다."
+      : n.distanceMeters < 1 ? "가장 가까운 흡연구역: 바로 이곳, " + text(n.name) + "."
+      : "가장 가까운 흡연구역: " + (compassKorean[n.direction] || text(n.direction)) + "쪽 " + distanceText(n.distanceMeters) + ", " + text(n.name) + ".";
+    const zones = c.zones.map((z) => "<li>" + text(z.name) + ": 벗어나려면 " + Math.ceil(z.edgeMeters) + " m</li>").join("");
     L.popup({ className: "popup check" }).setLatLng(at)
-      .setContent("<p><strong>" + (c.inside ? "흡연 불가 (no smoking here)" : "금연구역 밖 (outside every zone)") + "</strong></p><p>" + text(c.summary) + "</p>" + (zones ? "<ul>" + zones + "</ul>" : "") + near)
+      .setContent("<p><strong>" + verdict + "</strong></p>" + (zones ? "<ul>" + zones + "</ul>" : "") + "<p>" + nearest + "</p>"
+        + "<p lang=\"en\" class=\"english\">" + text(c.summary) + "</p>")
       .openOn(map);
   } catch (error) { status.textContent = "오류 (error): " + error.message; }
 }
@@ -192,9 +221,11 @@ async function along() {
   if (route.length < 2) return;
   try {
     const path = route.map((p) => p.lat.toFixed(6) + "," + p.lng.toFixed(6)).join(";");
+    document.body.dataset.route = JSON.stringify(path);
     const answer = await ask("/v1/along?meters=50&path=" + encodeURIComponent(path));
     document.getElementById("route").innerHTML = "<p>경로 주변 (along the route): " + answer.count + "</p><table>" +
-      answer.areas.map((a) => "<tr><td>" + Math.round(a.alongMeters) + " m</td><td>" + text(a.name) + "</td></tr>").join("") + "</table>";
+      answer.areas.map((a) => "<tr data-kind=\"" + text(a.kind) + "\"><td>" + Math.round(a.alongMeters) + " m</td><td><i class=\"swatch swatch-" + text(a.kind) + "\"></i>"
+        + (a.kind === "smoking" ? "흡연구역 (smoking)" : "금연구역 (non-smoking)") + "</td><td>" + text(a.name) + "</td></tr>").join("") + "</table>";
   } catch (error) { status.textContent = "오류 (error): " + error.message; }
 }
 map.on("click", (e) => { if (routing) { route.push(e.latlng); along(); } else { check(e.latlng); } });
@@ -209,8 +240,20 @@ document.getElementById("route-mode").addEventListener("click", (e) => {
 });
 document.getElementById("locate").addEventListener("click", () => {
   if (!navigator.geolocation) { status.textContent = "위치를 알 수 없습니다 (no position)"; return; }
-  navigator.geolocation.getCurrentPosition((p) => { const at = L.latLng(p.coords.latitude, p.coords.longitude); map.setView(at, 16); check(at); },
-    () => { status.textContent = "위치를 알 수 없습니다 (no position)"; });
+  navigator.geolocation.getCurrentPosition((p) => {
+    const at = L.latLng(p.coords.latitude, p.coords.longitude);
+    hereLayer.clearLayers();
+    L.circle(at, { radius: p.coords.accuracy, className: "position-accuracy", weight: 1, fillOpacity: 0.1, interactive: false }).addTo(hereLayer);
+    L.circleMarker(at, { radius: 8, weight: 3, fillOpacity: 1, className: "you-are-here", pane: "here" }).bindTooltip("내 위치 (you are here)")
+      .on("click", () => check(at)).addTo(hereLayer);
+    document.body.dataset.located = JSON.stringify([at.lat, at.lng, p.coords.accuracy]);
+    map.setView(at, 16);
+    check(at);
+  }, () => { status.textContent = "위치를 알 수 없습니다 (no position)"; });
+});
+document.getElementById("menu").addEventListener("click", (e) => {
+  const open = document.getElementById("panel").classList.toggle("open");
+  e.target.setAttribute("aria-expanded", String(open));
 });
 document.getElementById("show-sources").addEventListener("click", async (e) => {
   const box = document.getElementById("sources");
