@@ -53,6 +53,7 @@ package struct ControlCommand: Sendable {
         case .check: summary = "may I smoke here? the zones holding the point and the nearest smoking area"
         case .clusters: summary = "the view's areas grouped as a map at --zoom shows them"
         case .where: summary = "the province, district and town (읍면동) the point lies in, with their codes"
+        case .search: summary = "areas and places whose name or address holds every word of TEXT, best match first"
         case .along: summary = "every area along a route, in route order"
         case .get: summary = "one area with every field its source published"
         case .stats: summary = "totals by kind, source and province, each source's last refresh, memory"
@@ -73,6 +74,7 @@ package struct ControlCommand: Sendable {
         case .bbox, .clusters: return ("SOUTH WEST NORTH EAST", [.south, .west, .north, .east])
         case .along: return ("LAT,LON LAT,LON ...", [.path])
         case .get: return ("ID", [.id])
+        case .search: return ("TEXT", [.q])
         case .stats, .sources, .health, .metrics, .refresh: return ("", [])
         }
     }
@@ -84,6 +86,7 @@ package struct ControlCommand: Sendable {
         case .areas, .route, .area: return ["--json", "--geojson", "--format"]
         case .check, .refresh: return ["--json", "--quiet"]
         case .place: return ["--json"]
+        case .search: return ["--json", "--format"]
         case .clusters, .stats, .sources, .health, .metrics: return ["--json"]
         }
     }
@@ -132,11 +135,11 @@ package struct ControlCommand: Sendable {
         }
         if operation == .refresh && url != nil { throw .wrongArguments("refresh is asked on the socket: the HTTP front door (--url) is read-only") }
 
-        var values = try operandValues(operation, operands)
+        var values = try operandValues(operation, operands, named: options.contains { $0.option.field == .q })
         for (option, text) in options {
             // GeoJSON needs every area's position: whole areas, whatever --output says.
             if option.field == .output && geojson { continue }
-            values.append((option.field, try option.value(fromText: text)))
+            values += try option.values(fromText: text)
         }
         // What the command line means when it does not say.
         switch operation {
@@ -144,7 +147,7 @@ package struct ControlCommand: Sendable {
         case .refresh: values.append((.wait, .bool(true)))
         case .clusters where !values.contains(where: { $0.0 == .zoom }):
             throw .wrongArguments("clusters takes --zoom Z, the map's zoom (0 to \(Request.maximumZoom))")
-        case .near, .radius, .bbox, .check, .clusters, .where, .along, .get, .stats, .sources, .health, .metrics: break
+        case .near, .radius, .bbox, .check, .clusters, .where, .search, .along, .get, .stats, .sources, .health, .metrics: break
         }
         let request: Request
         do throws(RequestError) {
@@ -162,7 +165,8 @@ package struct ControlCommand: Sendable {
     /// The fields a command's operands give. Values areasctl can explain better than the
     /// request's checks (a latitude and longitude typed the wrong way round, a box's corners out
     /// of order) are usage errors here; the rest go on to the request's own checks.
-    static func operandValues(_ operation: RequestOperation, _ operands: [String]) throws(UsageError) -> [(RequestField, JSONValue)] {
+    /// `named`: the position is given by name (`--at`), so the operands leave out LAT LON.
+    static func operandValues(_ operation: RequestOperation, _ operands: [String], named: Bool = false) throws(UsageError) -> [(RequestField, JSONValue)] {
         let verb = operation.name
         let expected = Self.operands(of: operation)
         func numbers(_ names: [String]) throws(UsageError) -> [Double] {
@@ -197,6 +201,16 @@ package struct ControlCommand: Sendable {
             return zip(expected.fields, v).map { ($0, .number($1)) }
         }
         switch operation {
+        case .near where named, .check where named:
+            guard operands.isEmpty else { throw .wrongArguments("\(verb) takes LAT LON or --at TEXT, not both") }
+            return []
+        case .radius where named:
+            guard operands.count == 1 else { throw .wrongArguments("radius --at TEXT takes METERS") }
+            let v = try numbers(["METERS"])
+            guard (0...Request.maximumMeters).contains(v[0]) else {
+                throw .wrongArguments("METERS must be from 0 to \(Int(Request.maximumMeters)), got \(Self.text(v[0]))")
+            }
+            return [(.meters, .number(v[0]))]
         case .near, .check, .where:
             return try point(try numbers(["LAT", "LON"]))
         case .radius:
@@ -226,6 +240,10 @@ package struct ControlCommand: Sendable {
         case .get:
             guard operands.count == 1 else { throw .wrongArguments("get takes ID") }
             return [(.id, .string(operands[0]))]
+        case .search:
+            // The words may come as one operand or several (an unquoted 서울역 흡연).
+            guard !operands.isEmpty else { throw .wrongArguments("search takes TEXT: search 서울역 흡연") }
+            return [(.q, .string(operands.joined(separator: " ")))]
         case .stats, .sources, .health, .metrics, .refresh:
             _ = try numbers([])
             return []

@@ -9,10 +9,13 @@ import AreasSystem
 /// HTTP and the command line accept the same values and explain them in the same words.
 struct FieldOption: Sendable {
     let field: RequestField
+    /// The field a `LAT,LON` option's longitude sets (`--near`'s `lon`), when it sets two.
+    let pairedField: RequestField?
     let option: CommandLineTable.Option
 
-    init(_ field: RequestField, _ names: [String], value: String? = nil, choices: [String] = [], _ summary: String) {
+    init(_ field: RequestField, _ names: [String], value: String? = nil, choices: [String] = [], pairedWith pairedField: RequestField? = nil, _ summary: String) {
         self.field = field
+        self.pairedField = pairedField
         self.option = CommandLineTable.Option(names, value: value, choices: choices, summary)
     }
 
@@ -29,12 +32,21 @@ struct FieldOption: Sendable {
         FieldOption(.limit, ["--limit"], value: "N", "at most N areas"),
         FieldOption(.zoom, ["--zoom"], value: "Z", "the map's Web Mercator zoom (0 to \(Request.maximumZoom))"),
         FieldOption(.previous, ["--previous"], value: "LAT,LON", "the position before: the answer adds the zones entered and left"),
+        FieldOption(.lat, ["--near"], value: "LAT,LON", pairedWith: .lon, "rank equal matches by their distance from here"),
+        FieldOption(.q, ["--at"], value: "TEXT", "ask from the area or place TEXT names (as search finds it) instead of LAT LON"),
         FieldOption(.kind, ["--kind"], value: "KIND", choices: KindFilter.allCases.map(\.rawValue), "smoking areas, non-smoking zones, or both (default)"),
         FieldOption(.province, ["--province"], value: "NAME", "only this province (시도); short names such as 서울 work"),
         FieldOption(.district, ["--district"], value: "NAME", "only this district (시군구)"),
         FieldOption(.output, ["--output"], value: "MODE", choices: OutputMode.allCases.map(\.rawValue), "whole areas, ids and distances, or only the count"),
         FieldOption(.force, ["--force"], "replace the data even when a source shrank past maxShrink"),
     ]
+
+    /// The fields the option's text sets: its field, or for a `LAT,LON` option both of the pair.
+    func values(fromText text: String) throws(UsageError) -> [(RequestField, JSONValue)] {
+        guard let pairedField else { return [(field, try value(fromText: text))] }
+        guard let (first, second) = RequestValue.decimalPair(text) else { throw .invalidValue(name, text) }
+        return [(field, .number(first)), (pairedField, .number(second))]
+    }
 
     /// The field's value from the option's text, as the request parser reads it; text that
     /// cannot be the field's value at all is a usage error naming the option.

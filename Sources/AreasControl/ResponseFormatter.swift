@@ -75,6 +75,7 @@ package enum ResponseFormatter {
             // The daemon's word on how a region was read, or on an empty answer: a province or
             // district the data lacks, a question that could not be answered (exit 1).
             if let why = object.string(.note) { note += "note: \(why.escapingControlCharacters())\n" }
+            if let origin = origin(Object(object.members(.at))) { note += "note: asked from \(origin)\n" }
             let status: Int32 = object.bool(.unknownRegion) == true ? 1 : 0
             if command.output == .count {
                 switch command.format {
@@ -111,6 +112,8 @@ package enum ResponseFormatter {
             return Output(stdout: sources(object, width: width), stderr: "", status: 0)
         case .clusters:
             return Output(stdout: clusters(object, width: width), stderr: "", status: 0)
+        case .search:
+            return search(object, format: command.format, width: width)
         case .place:
             // At sea or abroad is an answer, not a failure; said on stderr as the daemon's note.
             guard let place = place(object) else {
@@ -141,7 +144,7 @@ package enum ResponseFormatter {
     }
 
     static func check(_ answer: Object, width: Int? = nil) -> String {
-        var text = (answer.string(.summary) ?? "") + "\n"
+        var text = (origin(Object(answer.members(.at))).map { "at \($0)\n" } ?? "") + (answer.string(.summary) ?? "") + "\n"
         if let place = place(Object(answer.members(.region))) { text += "in \(place)\n" }
         let zones = answer.array(.zones).compactMap { value -> Object? in
             if case .object(let m) = value { return Object(m) } else { return nil }

@@ -184,6 +184,12 @@ public struct AnswerKey: Sendable, Equatable {
     @inlinable public static var found: AnswerKey { AnswerKey("found") }
     @inlinable public static var meters: AnswerKey { AnswerKey("meters") }
     @inlinable public static var districtFrom: AnswerKey { AnswerKey("districtFrom") }
+
+    // Search: `search`, and `at` where `near`, `radius` or `check` were given a text
+    @inlinable public static var matched: AnswerKey { AnswerKey("matched") }
+    @inlinable public static var places: AnswerKey { AnswerKey("places") }
+    @inlinable public static var from: AnswerKey { AnswerKey("from") }
+    @inlinable public static var at: AnswerKey { AnswerKey("at") }
 }
 
 extension JSONWriter {

@@ -176,6 +176,33 @@ struct Fields {
         return GeoPoint(uncheckedLatitude: lat, longitude: lon)
     }
 
+    /// Where the question is asked from: `lat` and `lon`, or `q`, a name to find (not both).
+    func position() throws(RequestError) -> QueryPosition {
+        guard find(.q) != nil else { return .point(try point()) }
+        guard !hasPoint() else { throw RequestError(.badRequest, "give lat and lon, or q (a name to find), not both") }
+        return .named(try searchText())
+    }
+
+    /// Whether the request gives a position (`lat` or `lon`), which then must be whole.
+    func hasPoint() -> Bool { find(.lat) != nil || find(.lon) != nil }
+
+    /// `q`: a search's text, with a letter or digit, short, and without control characters.
+    func searchText() throws(RequestError) -> String {
+        guard let text = try string(.q), !text.allSatisfy(\.isWhitespace) else {
+            throw RequestError(.badRequest, "q is missing: give the words to search for, as in q=서울역 흡연")
+        }
+        guard text.utf8.count <= Request.maximumSearchBytes else {
+            throw RequestError(.badRequest, "q is \(text.utf8.count) bytes; a search is at most \(Request.maximumSearchBytes)")
+        }
+        if let control = text.unicodeScalars.first(where: { $0.properties.generalCategory == .control || $0.properties.generalCategory == .format }) {
+            throw RequestError(.badRequest, "q has a control character (U+\(String(control.value, radix: 16, uppercase: true))): give words only")
+        }
+        guard !SearchText.words(of: text).isEmpty else {
+            throw RequestError(.badRequest, "q has no letter or digit: search needs a word of a name or address")
+        }
+        return text
+    }
+
     /// `south`, `west`, `north`, `east`: a box of at least a point.
     func box() throws(RequestError) -> GeoBox {
         let south = try coordinate(.south, range: -90...90)

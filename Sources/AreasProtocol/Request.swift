@@ -10,18 +10,20 @@ public enum Request: Sendable, Equatable {
     /// refused as `too_large`.
     public static let maxLineBytes = 64 * 1024
 
-    case near(point: GeoPoint, k: Int, maxMeters: Double?, kind: KindFilter, region: Region, output: OutputMode)
-    case radius(point: GeoPoint, meters: Double, kind: KindFilter, region: Region, limit: Int?, output: OutputMode)
+    case near(at: QueryPosition, k: Int, maxMeters: Double?, kind: KindFilter, region: Region, output: OutputMode)
+    case radius(at: QueryPosition, meters: Double, kind: KindFilter, region: Region, limit: Int?, output: OutputMode)
     case bbox(box: GeoBox, kind: KindFilter, region: Region, limit: Int?, output: OutputMode)
     /// May I smoke here: the zones the point is in, and the nearest smoking area; with the
     /// position before, the zones entered and left on the way.
-    case check(point: GeoPoint, region: Region, previous: GeoPoint? = nil)
+    case check(at: QueryPosition, region: Region, previous: GeoPoint? = nil)
     /// Areas within `meters` of a route, in route order.
     case along(path: [GeoPoint], meters: Double, kind: KindFilter, region: Region, limit: Int?, output: OutputMode)
     /// The areas of a view grouped for a map at a Web Mercator zoom.
     case clusters(box: GeoBox, zoom: Int, kind: KindFilter, region: Region)
     /// The province, district and town a point lies in.
     case `where`(point: GeoPoint)
+    /// Areas and places whose name or address holds every word of `text`.
+    case search(text: String, point: GeoPoint?, kind: KindFilter, region: Region, limit: Int?)
     case get(id: String)
     case stats
     /// What each source gave, and each district's counts.
@@ -43,6 +45,7 @@ public enum Request: Sendable, Equatable {
         case .along: return .along
         case .clusters: return .clusters
         case .where: return .where
+        case .search: return .search
         case .get: return .get
         case .stats: return .stats
         case .sources: return .sources
@@ -50,6 +53,36 @@ public enum Request: Sendable, Equatable {
         case .refresh: return .refresh
         case .metrics: return .metrics
         }
+    }
+}
+
+/// Where a question is asked from: a position, or a name the daemon finds as `search` does
+/// (`q`), answered with where it found it (`at`).
+public enum QueryPosition: Sendable, Equatable {
+    case point(GeoPoint)
+    case named(String)
+
+    /// The position, when the question gave one.
+    public var point: GeoPoint? {
+        if case .point(let point) = self { return point }
+        return nil
+    }
+}
+
+extension Request {
+    /// A `near` from a position.
+    public static func near(point: GeoPoint, k: Int, maxMeters: Double?, kind: KindFilter, region: Region, output: OutputMode) -> Request {
+        .near(at: .point(point), k: k, maxMeters: maxMeters, kind: kind, region: region, output: output)
+    }
+
+    /// A `radius` from a position.
+    public static func radius(point: GeoPoint, meters: Double, kind: KindFilter, region: Region, limit: Int?, output: OutputMode) -> Request {
+        .radius(at: .point(point), meters: meters, kind: kind, region: region, limit: limit, output: output)
+    }
+
+    /// A `check` at a position.
+    public static func check(point: GeoPoint, region: Region, previous: GeoPoint? = nil) -> Request {
+        .check(at: .point(point), region: region, previous: previous)
     }
 }
 
@@ -64,6 +97,8 @@ extension Request {
     public static let maximumZoom = 22
     /// The longest distance a request may name: half the Earth's circumference, about.
     public static let maximumMeters = 20_100_000.0
+    /// The longest text a search may give, in bytes: far more than any name or address.
+    public static let maximumSearchBytes = 256
 
     /// Parses one request line (without its newline).
     public static func parse(_ line: UnsafeBufferPointer<UInt8>) throws(RequestError) -> Request {
@@ -112,14 +147,14 @@ extension Request {
     private static func make(_ operation: RequestOperation, from fields: Fields) throws(RequestError) -> Request {
         switch operation {
         case .near:
-            let point = try fields.point()
+            let point = try fields.position()
             let k = try fields.integer(.k, in: 0...maximumK) ?? 10
             let maxMeters = try fields.distance(.maxMeters)
-            return .near(point: point, k: k, maxMeters: maxMeters, kind: try fields.kind(), region: try fields.region(), output: try fields.output())
+            return .near(at: point, k: k, maxMeters: maxMeters, kind: try fields.kind(), region: try fields.region(), output: try fields.output())
         case .radius:
-            let point = try fields.point()
+            let point = try fields.position()
             guard let meters = try fields.distance(.meters) else { throw RequestError(.badRequest, "meters is missing") }
-            return .radius(point: point, meters: meters, kind: try fields.kind(), region: try fields.region(),
+            return .radius(at: point, meters: meters, kind: try fields.kind(), region: try fields.region(),
                            limit: try fields.integer(.limit, in: 0...Int(Int32.max)), output: try fields.output())
         case .bbox:
             return .bbox(box: try fields.box(), kind: try fields.kind(), region: try fields.region(),
@@ -132,8 +167,12 @@ extension Request {
             return .clusters(box: box, zoom: zoom, kind: try fields.kind(), region: try fields.region())
         case .where:
             return .where(point: try fields.point())
+        case .search:
+            let point = try fields.hasPoint() ? try fields.point() : nil
+            return .search(text: try fields.searchText(), point: point, kind: try fields.kind(), region: try fields.region(),
+                           limit: try fields.integer(.limit, in: 0...Int(Int32.max)))
         case .check:
-            return .check(point: try fields.point(), region: try fields.region(), previous: try fields.previous())
+            return .check(at: try fields.position(), region: try fields.region(), previous: try fields.previous())
         case .along:
             let path = try fields.path()
             guard let meters = try fields.distance(.meters) else { throw RequestError(.badRequest, "meters is missing") }
@@ -194,6 +233,12 @@ extension Request {
             add(.lat, .number(point.latitude))
             add(.lon, .number(point.longitude))
         }
+        func position(_ position: QueryPosition) {
+            switch position {
+            case .point(let at): point(at)
+            case .named(let text): add(.q, .text(text))
+            }
+        }
         func box(_ box: GeoBox) {
             add(.south, .number(box.south))
             add(.west, .number(box.west))
@@ -211,12 +256,12 @@ extension Request {
         }
         switch self {
         case .near(let at, let k, let maxMeters, let kind, let inRegion, let output):
-            point(at)
+            position(at)
             add(.k, .integer(k))
             add(.maxMeters, maxMeters.map(RequestValue.number))
             filters(kind, inRegion, output)
         case .radius(let at, let meters, let kind, let inRegion, let limit, let output):
-            point(at)
+            position(at)
             add(.meters, .number(meters))
             add(.limit, limit.map(RequestValue.integer))
             filters(kind, inRegion, output)
@@ -225,7 +270,7 @@ extension Request {
             add(.limit, limit.map(RequestValue.integer))
             filters(kind, inRegion, output)
         case .check(let at, let inRegion, let previous):
-            point(at)
+            position(at)
             regionFields(inRegion)
             add(.previous, previous.map(RequestValue.point))
         case .clusters(let inBox, let zoom, let kind, let inRegion):
@@ -234,6 +279,11 @@ extension Request {
             filters(kind, inRegion, .full)
         case .where(let at):
             point(at)
+        case .search(let text, let at, let kind, let inRegion, let limit):
+            add(.q, .text(text))
+            if let at { point(at) }
+            add(.limit, limit.map(RequestValue.integer))
+            filters(kind, inRegion, .full)
         case .along(let path, let meters, let kind, let inRegion, let limit, let output):
             add(.path, .path(path))
             add(.meters, .number(meters))
@@ -257,7 +307,7 @@ extension Request {
 /// `answer`. Each of those switches over it exhaustively, so a new operation that one of them
 /// misses does not compile.
 public enum RequestOperation: Int, CaseIterable, Sendable {
-    case near, radius, bbox, check, along, clusters, `where`, get, stats, sources, health, refresh, metrics
+    case near, radius, bbox, check, along, clusters, `where`, search, get, stats, sources, health, refresh, metrics
 
     /// The name a request gives in `op`.
     public var name: String { Self.names[rawValue] }
@@ -276,12 +326,13 @@ public enum RequestOperation: Int, CaseIterable, Sendable {
     public var fields: [RequestField] {
         let filters: [RequestField] = [.kind, .province, .district, .output]
         switch self {
-        case .near: return [.lat, .lon, .k, .maxMeters] + filters
-        case .radius: return [.lat, .lon, .meters, .limit] + filters
+        case .near: return [.lat, .lon, .q, .k, .maxMeters] + filters
+        case .radius: return [.lat, .lon, .q, .meters, .limit] + filters
         case .bbox: return [.south, .west, .north, .east, .limit] + filters
-        case .check: return [.lat, .lon, .previous, .province, .district]
+        case .check: return [.lat, .lon, .q, .previous, .province, .district]
         case .clusters: return [.south, .west, .north, .east, .zoom, .kind, .province, .district]
         case .where: return [.lat, .lon]
+        case .search: return [.q, .lat, .lon, .limit, .kind, .province, .district]
         case .along: return [.path, .meters, .limit] + filters
         case .get: return [.id]
         case .stats, .sources, .health, .metrics: return []
@@ -305,6 +356,8 @@ public enum RequestOperation: Int, CaseIterable, Sendable {
         case clusters
         /// The regions a point lies in.
         case place
+        /// Areas and places found by their text (`areas`, each `matched`, and `places`).
+        case search
         case stats
         /// Each source's report and each district's counts.
         case sources
@@ -321,6 +374,7 @@ public enum RequestOperation: Int, CaseIterable, Sendable {
         case .check: return .check
         case .clusters: return .clusters
         case .where: return .place
+        case .search: return .search
         case .stats: return .stats
         case .sources: return .sources
         case .health: return .health
@@ -333,7 +387,7 @@ public enum RequestOperation: Int, CaseIterable, Sendable {
     public var hasGeoJSON: Bool {
         switch answer {
         case .areas, .route, .area: return true
-        case .check, .clusters, .place, .stats, .sources, .health, .metrics, .refresh: return false
+        case .check, .clusters, .place, .search, .stats, .sources, .health, .metrics, .refresh: return false
         }
     }
 
@@ -351,7 +405,7 @@ public enum RequestOperation: Int, CaseIterable, Sendable {
 
     public var endpoint: Endpoint {
         switch self {
-        case .near, .radius, .bbox, .check, .along, .clusters, .where, .stats, .sources: return .query(path: "/v1/\(name)")
+        case .near, .radius, .bbox, .check, .along, .clusters, .where, .search, .stats, .sources: return .query(path: "/v1/\(name)")
         case .get: return .resource(prefix: "/v1/areas/", field: .id)
         case .health: return .route(path: "/healthz")
         case .metrics: return .route(path: "/metrics")
@@ -363,7 +417,7 @@ public enum RequestOperation: Int, CaseIterable, Sendable {
     /// which a new administrative map changes too).
     public var answerFollowsData: Bool {
         switch self {
-        case .near, .radius, .bbox, .check, .along, .clusters, .where, .get: return true
+        case .near, .radius, .bbox, .check, .along, .clusters, .where, .search, .get: return true
         case .stats, .sources, .health, .metrics, .refresh: return false
         }
     }
@@ -373,7 +427,7 @@ public enum RequestOperation: Int, CaseIterable, Sendable {
     /// data is loaded, so an HTTP revalidation of them is answered without running them.
     public var mayFailOnData: Bool {
         switch self {
-        case .get, .along, .where: return true
+        case .get, .along, .where, .search: return true
         case .near, .radius, .bbox, .check, .clusters, .stats, .sources, .health, .metrics, .refresh: return false
         }
     }

@@ -57,6 +57,7 @@ extension AreaIndex {
         }
         writer.column(footprints.packed)
         footprints.shapes.write(to: &writer)
+        search.write(to: &writer)
     }
 
     /// Reads an index laid out by `write(to:)`, in place, checking every part (see
@@ -64,8 +65,9 @@ extension AreaIndex {
     /// the smoking areas and the zones are what their kinds say. A layout without the merge
     /// section (`merged` false: snapshot format 5) is one whose records are all their own areas.
     /// A layout without the footprints as drawn from the zones' words (`worded` false: formats 5
-    /// and 6) has them drawn here, from its table.
-    package init(reading reader: inout some FlatLayoutReader, merged: Bool = true, worded: Bool = true) throws(FlatLayoutError) {
+    /// and 6) has them drawn here, from its table. A layout without the search index
+    /// (`searchable` false: formats 5 to 7) has it built here.
+    package init(reading reader: inout some FlatLayoutReader, merged: Bool = true, worded: Bool = true, searchable: Bool = true) throws(FlatLayoutError) {
         let minimum = try reader.double("the footprint minimum", in: 0...100_000)
         let maximum = try reader.double("the footprint maximum", in: minimum...100_000)
         func name(_ what: String) throws(FlatLayoutError) -> String {
@@ -141,8 +143,10 @@ extension AreaIndex {
             footprints = ZoneFootprints(table, policy: policy, served: { !groups.isMerged($0) && (applied.isEmpty || !applied.hides($0)) },
                                         nodeSize: tree.nodeSize)
         }
+        let search = searchable ? try SearchIndex(reading: &reader, count: table.count)
+            : SearchIndex(table) { !groups.isMerged($0) && (applied.isEmpty || !applied.hides($0)) }
         self.init(areas: table, tree: tree, smokingTree: smokingTree, smokingPositions: smokingPositions,
-                  footprints: footprints, footprintPolicy: policy, groups: groups, mergePolicy: mergePolicy, overrides: applied)
+                  footprints: footprints, footprintPolicy: policy, groups: groups, mergePolicy: mergePolicy, overrides: applied, search: search)
     }
 
     /// Checks that each zone, and no smoking area, has a footprint this build writes, within

@@ -66,11 +66,14 @@ public struct AreaIndex: Sendable {
             var smokingTree = PackedRTree(entries: [])
             var smokingPositions = Column<UInt32>()
             var regionNames: RegionNames?
+            var search = SearchIndex.empty
         }
         let built = Built()
         let records = sorted.records
-        DispatchQueue.concurrentPerform(iterations: 4) { part in
-            if part == 3 {
+        DispatchQueue.concurrentPerform(iterations: 5) { part in
+            if part == 4 {
+                built.search = SearchIndex(sorted, served: served)
+            } else if part == 3 {
                 built.regionNames = RegionNames(sorted)
             } else if part == 2 {
                 let positions = records.indices.filter { records[$0].kind == .smoking && served($0) }
@@ -95,6 +98,7 @@ public struct AreaIndex: Sendable {
         self.smokingTree = built.smokingTree
         self.smokingPositions = built.smokingPositions
         self.regionNames = built.regionNames ?? RegionNames(sorted)
+        self.search = built.search
         self.groups = groups
         self.mergePolicy = merge
         self.overrides = applied
@@ -103,7 +107,9 @@ public struct AreaIndex: Sendable {
 
     /// An index from parts read back from a snapshot and checked there.
     init(areas: AreaTable, tree: PackedRTree, smokingTree: PackedRTree, smokingPositions: Column<UInt32>,
-         footprints: ZoneFootprints, footprintPolicy: FootprintPolicy, groups: AreaGroups, mergePolicy: MergePolicy, overrides: AppliedOverrides) {
+         footprints: ZoneFootprints, footprintPolicy: FootprintPolicy, groups: AreaGroups, mergePolicy: MergePolicy, overrides: AppliedOverrides,
+         search: SearchIndex) {
+        self.search = search
         self.groups = groups
         self.mergePolicy = mergePolicy
         self.overrides = overrides
@@ -120,6 +126,8 @@ public struct AreaIndex: Sendable {
 
     /// The data set's province and district names, for resolving a query's region once.
     let regionNames: RegionNames
+    /// The served areas' names and addresses by pairs of letters, for `search`.
+    public let search: SearchIndex
 
     /// The smoking areas alone, a small minority: "the nearest place to smoke" searches this
     /// instead of wading through the zones. Payloads index `smokingPositions`, which is in id

@@ -83,6 +83,8 @@ public struct RegionMap: Sendable {
 
     /// Where no edge crosses, the place of every point of a cell.
     public private(set) var grid = RegionGrid.empty
+    /// The names folded for search.
+    let searchNames: RegionSearchNames
 
     /// The map of `layers`, with its grid built (a fraction of a second for Korea).
     public init(layers: [Layer]) {
@@ -117,6 +119,7 @@ public struct RegionMap: Sendable {
             }
         }
         districtRows = districts
+        searchNames = RegionSearchNames(layers)
     }
 
     public subscript(level: Level) -> Layer { layers[level.rawValue] }

@@ -51,7 +51,7 @@ extension SnapshotFile {
                 let count = try reader.integer("source \(name)'s area count", atMost: Int(UInt32.max))
                 runs.append((name, fetchedAt, start, count))
             }
-            let index = try AreaIndex(reading: &reader, merged: version >= 6, worded: version >= 7)
+            let index = try AreaIndex(reading: &reader, merged: version >= 6, worded: version >= 7, searchable: version >= 8)
             guard reader.offset == file.count else { throw corrupt("\(file.count - reader.offset) unexpected bytes after the index") }
             let table = index.areas
             var spans: [String: Catalog.SourceSpan] = [:]

@@ -18,9 +18,9 @@ import Glibc
 package enum SnapshotFile {
     static let magic = Array("AREASNAP".utf8)
     /// The format version this build writes.
-    package static let version: UInt32 = 7
+    package static let version: UInt32 = 8
     /// The versions this build reads.
-    static let readableVersions: Set<UInt32> = [2, 3, 4, 5, 6, 7]
+    static let readableVersions: Set<UInt32> = [2, 3, 4, 5, 6, 7, 8]
     package static let headerSize = 8 + 4 + 8 + 8
     /// Set in an area's kind byte (version 4) when its position came from a geocoder.
     static let geocodedBit: UInt8 = 0x80
@@ -52,11 +52,11 @@ package enum SnapshotFile {
 
     /// What a snapshot holds: every area in one table, when each source was fetched, and
     /// (from version 5) the index, ready to serve (from version 6, with the merged areas; from
-    /// version 7, with the zones' footprints as drawn from their words).
+    /// version 7, with the zones' footprints as drawn from their words; from version 8, with the search index).
     package struct Contents: Sendable {
         /// The areas, each source its run of the table.
         package var catalog: Catalog
-        /// The index laid out in the file (versions 5 to 7), over `catalog`'s table, served in place.
+        /// The index laid out in the file (versions 5 to 8), over `catalog`'s table, served in place.
         package var index: AreaIndex?
         package var createdAt: Double
         /// The format version the file was written in.
@@ -210,7 +210,7 @@ extension SnapshotFile {
         }
     }
 
-    /// Maps a version 5, 6 or 7 file and reads it in place. Checking it reads every page once;
+    /// Maps a version 5 to 8 file and reads it in place. Checking it reads every page once;
     /// those pages then leave the process's resident set (they stay in the kernel's cache), so
     /// the process holds only what queries touch.
     private static func map(_ file: FileDescriptor, path: String, version: UInt32) throws -> Contents {

@@ -24,11 +24,23 @@ enum Answers {
         error.write(into: &writer)
     }
 
+    /// `at`: where a question asked by name was asked from.
     static func areas(_ matches: [AreaIndex.Match], truncated: Bool, state: ServingState, output: OutputMode, form: AnswerForm,
-                      note: AnswerNote? = nil, into writer: inout JSONWriter) {
+                      note: AnswerNote? = nil, at: FoundPlace? = nil, into writer: inout JSONWriter) {
         list(matches, truncated: truncated, state: state, output: output, form: form, note: note, into: &writer) { match in
             (match.position, match.distanceMeters)
-        } extra: { _, _ in }
+        } extra: { _, _ in
+        } after: { writer in
+            if let at { origin(at, into: &writer) }
+        }
+    }
+
+    /// `"at": {"name", "lat", "lon", "from", ...}`: what a question's `q` found.
+    static func origin(_ at: FoundPlace, into writer: inout JSONWriter) {
+        writer.key(.at)
+        writer.beginObject()
+        placeMembers(at, into: &writer)
+        writer.endObject()
     }
 
     static func route(_ matches: [AreaIndex.RouteMatch], truncated: Bool, state: ServingState, output: OutputMode, form: AnswerForm,
@@ -52,12 +64,13 @@ enum Answers {
     /// `{"ok":true,"count":..,"truncated":..,"areas":[...]}` in the requested output mode, or
     /// the same matches as a GeoJSON FeatureCollection; each match names its area's position
     /// and distance, and may add members of its own (distances, which a feature with only ids
-    /// keeps too).
-    private static func list<Match>(
+    /// keeps too); `after` adds the answer's own members after the areas.
+    static func list<Match>(
         _ matches: [Match], truncated: Bool, state: ServingState, output: OutputMode, form: AnswerForm, detailed: Bool = false,
         note: AnswerNote?, into writer: inout JSONWriter,
         locate: (Match) -> (position: Int, distance: Double?),
-        extra: (Match, inout JSONWriter) -> Void
+        extra: (Match, inout JSONWriter) -> Void,
+        after: (inout JSONWriter) -> Void = { _ in }
     ) {
         if case .geoJSON(let idsOnly) = form {
             GeoJSONCollection.begin(truncated: truncated, into: &writer)
@@ -120,15 +133,17 @@ enum Answers {
             }
             writer.endArray()
         }
+        after(&writer)
         writer.endObject()
     }
 
     /// `before`: the check at the position before, whose zones the answer compares with this
     /// one's (`entered`, `exited`).
     static func check(_ check: AreaIndex.Check, from point: GeoPoint, before: AreaIndex.Check? = nil, state: ServingState, regions: ServedRegions = .loading,
-                      into writer: inout JSONWriter) {
+                      at: FoundPlace? = nil, into writer: inout JSONWriter) {
         writer.beginObject()
         writer.key(.ok); writer.bool(true)
+        if let at { origin(at, into: &writer) }
         writer.key(.inside); writer.bool(check.inside)
         writer.key(.summary); writer.string(CheckSentence.make(check, from: point, areas: state.index.areas))
         state.index.areas.withBuffers { areas in

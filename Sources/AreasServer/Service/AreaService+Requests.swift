@@ -112,25 +112,25 @@ extension AreaService {
         let state = view.state
         let maxResults = view.maxResults
         switch request {
-        case .near(let point, let k, let maxMeters, let kind, let region, let output):
+        case .near(let position, let k, let maxMeters, let kind, let region, let output):
             try requireData(state)
-            try Self.requireInside(view.bounds, point)
-            let region = region.resolved(view.aliases)
+            let origin = try origin(of: position, state: state, view: view)
+            let region = (region.isAnywhere ? origin.district ?? region : region).resolved(view.aliases)
             let matches = try Self.run { () throws(GeoError) in
-                try state.index.nearest(to: point, k: Swift.min(k, maxResults), maxMeters: maxMeters, kind: kind, region: region)
+                try state.index.nearest(to: origin.point, k: Swift.min(k, maxResults), maxMeters: maxMeters, kind: kind, region: region)
             }.get()
             Answers.areas(matches, truncated: k > maxResults && matches.count == maxResults, state: state, output: output, form: form,
-                          note: Self.note(matches.isEmpty, region, state), into: &writer)
-        case .radius(let point, let meters, let kind, let region, let limit, let output):
+                          note: Self.note(matches.isEmpty, region, state), at: origin.found, into: &writer)
+        case .radius(let position, let meters, let kind, let region, let limit, let output):
             try requireData(state)
-            try Self.requireInside(view.bounds, point)
-            let region = region.resolved(view.aliases)
+            let origin = try origin(of: position, state: state, view: view)
+            let region = (region.isAnywhere ? origin.district ?? region : region).resolved(view.aliases)
             let cap = Self.cap(limit, output: output, maxResults: maxResults)
             let matches = try Self.run { () throws(GeoError) in
-                try state.index.areas(within: meters, of: point, kind: kind, region: region, limit: cap + 1)
+                try state.index.areas(within: meters, of: origin.point, kind: kind, region: region, limit: cap + 1)
             }.get()
             Answers.areas(Array(matches.prefix(cap)), truncated: matches.count > cap, state: state, output: output, form: form,
-                          note: Self.note(matches.isEmpty, region, state), into: &writer)
+                          note: Self.note(matches.isEmpty, region, state), at: origin.found, into: &writer)
         case .bbox(let box, let kind, let region, let limit, let output):
             try requireData(state)
             let region = region.resolved(view.aliases)
@@ -138,15 +138,16 @@ extension AreaService {
             let matches = try Self.run { () throws(GeoError) in try state.index.areas(in: box, kind: kind, region: region, limit: cap + 1) }.get()
             Answers.areas(Array(matches.prefix(cap)), truncated: matches.count > cap, state: state, output: output, form: form,
                           note: Self.note(matches.isEmpty, region, state), into: &writer)
-        case .check(let point, let region, let previous):
+        case .check(let position, let region, let previous):
             try requireData(state)
-            try Self.requireInside(view.bounds, point)
+            let origin = try origin(of: position, state: state, view: view)
+            let point = origin.point
             let region = region.resolved(view.aliases)
             let before = try previous.map { previous throws(RequestError) in
                 try Self.run { () throws(GeoError) in try state.index.check(previous, region: region) }.get()
             }
             let check = try Self.run { () throws(GeoError) in try state.index.check(point, region: region) }.get()
-            Answers.check(check, from: point, before: before, state: state, regions: view.regions, into: &writer)
+            Answers.check(check, from: point, before: before, state: state, regions: view.regions, at: origin.found, into: &writer)
         case .clusters(let box, let zoom, let kind, let region):
             try requireData(state)
             let region = region.resolved(view.aliases)
@@ -155,6 +156,15 @@ extension AreaService {
         case .where(let point):
             guard let map = view.regions.map else { throw RequestError(.unavailable, view.regions.problem ?? "no administrative map") }
             Answers.place(of: point, on: map, into: &writer)
+        case .search(let text, let point, let kind, let region, let limit):
+            try requireData(state)
+            if let point { try Self.requireInside(view.bounds, point) }
+            let region = region.resolved(view.aliases)
+            let found = try Self.run { () throws(GeoError) in
+                try state.index.search(text, near: point, kind: kind, region: region, limit: Self.cap(limit ?? Self.searchLimit, output: .full, maxResults: maxResults))
+            }.get()
+            let places = view.regions.map.map { FoundPlace.regions(text, on: $0, limit: Self.searchPlaceLimit) } ?? []
+            Answers.search(found.matches, truncated: found.truncated, places: places, state: state, into: &writer)
         case .along(let path, let meters, let kind, let region, let limit, let output):
             try requireData(state)
             if !path.contains(where: view.bounds.contains), let first = path.first { try Self.requireInside(view.bounds, first, what: "every point of the route") }
@@ -203,7 +213,7 @@ extension AreaService {
         }
     }
 
-    private static func run<T>(_ body: () throws(GeoError) -> T) -> Result<T, RequestError> {
+    static func run<T>(_ body: () throws(GeoError) -> T) -> Result<T, RequestError> {
         do throws(GeoError) {
             return .success(try body())
         } catch {
@@ -211,6 +221,10 @@ extension AreaService {
             return .failure(RequestError(.badRequest, error.description))
         }
     }
+
+    /// How many areas a search answers when it gives no `limit`, and how many places at most.
+    static let searchLimit = 10
+    static let searchPlaceLimit = 5
 
     /// How many areas an answer may carry: `limit`, at most `maxResults`; a count carries no
     /// areas, so it counts them all (or up to `limit`).

@@ -1,0 +1,74 @@
+import AreasCore
+import AreasProtocol
+
+/// A place `search` names besides areas: a region of the administrative map, or what the
+/// geocoder answered for the text.
+struct FoundPlace: Sendable, Equatable {
+    enum Origin: String, Sendable { case area, region, geocoder }
+
+    var name: String
+    var point: GeoPoint
+    var origin: Origin
+    var province: String?
+    var district: String?
+    /// A region's level.
+    var level: RegionMap.Level?
+    /// How well a region's name matched (0: its own name is the text).
+    var rank = 0
+
+    init(name: String, point: GeoPoint, origin: Origin, province: String? = nil, district: String? = nil, level: RegionMap.Level? = nil, rank: Int = 0) {
+        (self.name, self.point, self.origin, self.province, self.district, self.level, self.rank) = (name, point, origin, province, district, level, rank)
+    }
+
+    /// The area at `position`, as a question's origin.
+    init(area position: Int, of table: AreaTable.Buffers) {
+        let record = table.records[position]
+        func text(_ ref: StringArena.Ref) -> String? { ref == StringArena.empty ? nil : String(decoding: table.utf8(ref), as: UTF8.self) }
+        self.init(name: text(record.name) ?? "", point: record.coordinate, origin: .area, province: text(record.province), district: text(record.district))
+    }
+
+    /// The regions `map` has for `text`, each at a point inside it.
+    static func regions(_ text: String, on map: RegionMap, limit: Int) -> [FoundPlace] {
+        map.places(matching: text, limit: limit).compactMap { match in
+            guard let point = map.point(inside: match.level, row: match.row) else { return nil }
+            let place = map.place(of: point)
+            func name(_ level: RegionMap.Level) -> String? {
+                level.rawValue < match.level.rawValue ? place.row(level).map { map[level].names[$0] } : nil
+            }
+            return FoundPlace(name: map[match.level].names[match.row], point: point, origin: .region,
+                              province: match.level == .province ? map[.province].names[match.row] : name(.province),
+                              district: match.level == .district ? map[.district].names[match.row] : name(.district),
+                              level: match.level, rank: match.rank)
+        }
+    }
+}
+
+extension Answers {
+    /// `search`'s answer: the areas found, each with `matched`, then `places`.
+    static func search(_ found: [AreaIndex.SearchMatch], truncated: Bool, places: [FoundPlace], state: ServingState, into writer: inout JSONWriter) {
+        list(found, truncated: truncated, state: state, output: .full, form: .json, note: nil, into: &writer) { match in
+            (match.position, match.distanceMeters)
+        } extra: { match, writer in
+            writer.key(.matched); writer.string(match.matchedField)
+        } after: { writer in
+            writer.key(.places)
+            writer.beginArray()
+            for place in places {
+                writer.beginObject()
+                placeMembers(place, into: &writer)
+                writer.endObject()
+            }
+            writer.endArray()
+        }
+    }
+
+    /// A place's `name`, `lat`, `lon`, `from`, `province` and `district` (those it has).
+    static func placeMembers(_ place: FoundPlace, into writer: inout JSONWriter) {
+        writer.key(.name); writer.string(place.name)
+        writer.key(.lat); writer.number((place.point.latitude * 1e6).rounded() / 1e6)
+        writer.key(.lon); writer.number((place.point.longitude * 1e6).rounded() / 1e6)
+        writer.key(.from); writer.string(place.origin.rawValue)
+        if let province = place.province { writer.key(.province); writer.string(province) }
+        if let district = place.district { writer.key(.district); writer.string(district) }
+    }
+}
