@@ -11,13 +11,16 @@ struct CommandTableTests {
     static let operands: [String: [String]] = [
         "near": ["37.5", "127"], "radius": ["37.5", "127", "100"], "bbox": ["37", "126", "38", "127"], "check": ["37.5", "127"],
         "along": ["37.5,127", "37.6,127.1"], "get": ["x"], "stats": [], "sources": [], "health": [], "metrics": [], "refresh": [],
-        "clusters": ["33", "124", "39", "132"], "where": ["37.5", "127"],
+        "clusters": ["33", "124", "39", "132"], "where": ["37.5", "127"], "search": ["서울역"],
     ]
+    /// Operands in place of those when the option under test gives the position itself.
+    static let operandsWith: [String: [String: [String]]] = ["--at": ["near": [], "check": [], "radius": ["100"]]]
     /// Options a command cannot go without, given unless the option under test is the one.
     static let required: [String: [String]] = ["clusters": ["--zoom", "7"]]
     static let values: [String: String] = [
         "-k": "3", "--max-meters": "100", "--meters": "30", "--limit": "5", "--kind": "smoking", "--province": "서울",
         "--district": "용산구", "--output": "ids", "--format": "tsv", "--zoom": "7", "--previous": "37.5,127",
+        "--near": "37.5,127", "--at": "서울역",
     ]
 
     /// Commands areasctl answers itself or that send no one question: they take no command options.
@@ -39,7 +42,7 @@ struct CommandTableTests {
     func aCommandAcceptsExactlyTheOptionsTheTableGivesIt(command: String, option: String) throws {
         let table = ControlCommand.table
         let entry = try #require(table.command(command))
-        let operands = try #require(Self.operands[command], "no operands for \(command) in this test")
+        let operands = try #require(Self.operandsWith[option]?[command] ?? Self.operands[command], "no operands for \(command) in this test")
         let needed = Self.required[command].flatMap { $0.first == option ? nil : $0 } ?? []
         let arguments = [command] + operands + needed + [option] + (Self.values[option].map { [$0] } ?? [])
         let reads = entry.options.contains(option)

