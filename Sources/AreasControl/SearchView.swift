@@ -11,7 +11,8 @@ extension ResponseFormatter {
         let places = answer.array(.places).compactMap { value -> Object? in
             if case .object(let members) = value { return Object(members) } else { return nil }
         }
-        let note = answer.bool(.truncated) == true ? "note: more areas matched than the \(areas.count) shown; add a word or raise --limit\n" : ""
+        let note = answer.string(.note).map { "note: \($0.escapingControlCharacters())\n" }
+            ?? (answer.bool(.truncated) == true ? "note: more areas matched than the \(areas.count) shown; add a word or raise --limit\n" : "")
         switch format {
         case .tsv: return Output(stdout: tsv(areas, idsOnly: false), stderr: note, status: 0)
         case .csv: return Output(stdout: csv(areas, idsOnly: false), stderr: note, status: 0)

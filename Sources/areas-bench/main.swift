@@ -8,6 +8,7 @@ let usage = """
            areas-bench maps [--points 80000,1000000]
            areas-bench shapes [--zones 100000] [--queries 20000]
            areas-bench regions [--points 20000] [--folder PATH]
+           areas-bench search [--points 80000,1000000] [--queries 2000] [--areasd PATH]
            areas-bench discover [--rows 100000] [--runs 3]
            areas-bench metrics [--sources 1000,3000,10000] [--scrapes 5]
            areas-bench expensive [--points N] [--only NAME]
@@ -55,6 +56,8 @@ do {
         try ShapeBenchmark(arguments: &arguments).run()
     case "regions":
         try RegionsBenchmark(arguments: &arguments).run()
+    case "search":
+        try SearchBenchmark(arguments: &arguments).run()
     case "merge":
         try MergeBenchmark(arguments: &arguments).run()
     case "discover":

@@ -87,7 +87,8 @@ import Testing
             for near in [nil, point] {
                 let expected = Self.ordered(unordered, near: near)
                 do {
-                    let (found, truncated) = try Self.index.search(query, near: near, limit: 25)
+                    let result = try Self.index.search(query, near: near, limit: 25)
+                    let (found, truncated) = (result.matches, result.truncated)
                     #expect(found == Array(expected.prefix(25)), "'\(query)' near \(String(describing: near))")
                     #expect(truncated == (expected.count > 25), "'\(query)'")
                     if !found.isEmpty { nonEmpty += 1 }
@@ -140,11 +141,15 @@ import Testing
         #expect(throws: FlatLayoutError.self) { try SearchIndex(reading: &short, count: 10) }
     }
 
-    /// A syllable in nearly every area, at a million areas, is more than a search reads: it
-    /// is refused with what to narrow, not answered after reading everything.
-    @Test func aQueryInEveryAreaIsRefusedWithWhatToNarrow() throws {
-        let many = (0..<60_000).map { i in
-            Area(id: "m:\(i)", kind: .smoking, name: "역 \(i)", coordinate: GeoPoint(uncheckedLatitude: 37, longitude: 127), source: "m")
+    /// A syllable in nearly every area is more than a search reads: without a position it is
+    /// refused with what to narrow, not answered after reading everything; with one, it is
+    /// answered with the nearest areas that hold it, as reading every area by distance finds.
+    @Test func aQueryInEveryAreaIsRefusedOrAnsweredFromTheNearest() throws {
+        let many = (0..<60_000).map { (i: Int) -> Area in
+            let name: String = (i % 3 == 0 ? "역사 " : "역 ") + String(i)
+            let latitude: Double = 37 + Double(i % 250) * 0.001
+            let longitude: Double = 127 + Double(i / 250) * 0.001
+            return Area(id: "m:\(i)", kind: .smoking, name: name, coordinate: GeoPoint(uncheckedLatitude: latitude, longitude: longitude), source: "m")
         }
         let index = AreaIndex(areas: many)
         #expect {
@@ -153,6 +158,16 @@ import Testing
             String(describing: error).contains("more than a search reads") && String(describing: error).contains("add a word")
         }
         #expect(try index.search("역 59999", limit: 10).matches.count == 1)
+        let point = GeoPoint(uncheckedLatitude: 37.1234, longitude: 127.0567)
+        let nearest = try index.search("역", near: point, limit: 10)
+        #expect(nearest.nearestOnly && nearest.truncated)
+        let distances: [(position: Int, meters: Double)] = index.areas.indices.map { (position: Int) in
+            (position, Geodesy.distance(point, index.areas.records[position].coordinate))
+        }
+        let expected: [Int] = distances.sorted { a, b in a.meters != b.meters ? a.meters < b.meters : a.position < b.position }.prefix(10).map(\.position)
+        // Every name begins with the word, so all rank alike and come by distance.
+        #expect(nearest.matches.map(\.position) == expected, "\(nearest.matches)")
+        #expect(nearest.matches.allSatisfy { $0.rank == .namePrefix })
     }
 }
 

@@ -49,8 +49,10 @@ public struct AreaIndex: Sendable {
     /// Merges `sorted`'s records as `merge` says and builds the trees over the areas; `sorted`
     /// is already in id order without repeats (a catalog's table is: it was put in order when
     /// the catalog was made).
+    /// `searchable` false leaves the search index empty (for measuring what it costs).
     package init(sortedTable original: AreaTable, nodeSize: Int = PackedRTree.defaultNodeSize, footprint: FootprintPolicy = .standard,
-                 merge: MergePolicy = .off, overrides lines: [AreaOverride] = [], addedSource: String = AreaOverride.addedSource) {
+                 merge: MergePolicy = .off, overrides lines: [AreaOverride] = [], addedSource: String = AreaOverride.addedSource,
+                 searchable: Bool = true) {
         let clock = ContinuousClock()
         let start = clock.now
         let groups = AreaGroups.merging(original, policy: merge)
@@ -72,7 +74,7 @@ public struct AreaIndex: Sendable {
         let records = sorted.records
         DispatchQueue.concurrentPerform(iterations: 5) { part in
             if part == 4 {
-                built.search = SearchIndex(sorted, served: served)
+                if searchable { built.search = SearchIndex(sorted, served: served) }
             } else if part == 3 {
                 built.regionNames = RegionNames(sorted)
             } else if part == 2 {

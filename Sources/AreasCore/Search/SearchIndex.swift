@@ -34,55 +34,56 @@ public struct SearchIndex: Sendable {
     }
 
     /// The index over the names and addresses of `table`'s records that `served` admits.
+    ///
+    /// Two passes over the text: one counts each key's areas, the other places each area in
+    /// its keys' runs, in ascending order. Nothing per (key, area) pair is held but the
+    /// postings; an area's repeated keys are skipped by remembering, per key, the last area
+    /// that counted it.
     init(_ table: AreaTable, served: (Int) -> Bool) {
         let records = table.records
-        var counts = KeyTable(capacity: 1 << 12)
+        var keys = KeyTable(capacity: 1 << 12)
         var letters: [SearchText.Letter] = []
-        var areaKeys: [UInt64] = []
-        // The distinct keys of the record at `position`, in `areaKeys`.
-        func collect(_ position: Int) {
-            areaKeys.removeAll(keepingCapacity: true)
-            let record = records[position]
-            for ref in [record.name, record.roadAddress, record.lotAddress] where ref != StringArena.empty {
-                letters.removeAll(keepingCapacity: true)
-                table.strings.withUTF8(ref) { SearchText.fold($0, into: &letters) }
-                guard let last = letters.last else { continue }
-                for i in 0..<(letters.count - 1) { areaKeys.append(Self.key(letters[i], letters[i + 1])) }
-                areaKeys.append(Self.key(last, 0))
+        letters.reserveCapacity(512)
+        table.strings.bytes.withUnsafeBufferPointer { arena in
+            for position in records.indices where served(position) {
+                Self.forEachKey(of: records[position], in: arena, letters: &letters) { key in
+                    keys.count(key, for: UInt32(position))
+                }
             }
-            areaKeys.sort()
-            var kept = 0
-            for key in areaKeys where kept == 0 || areaKeys[kept - 1] != key {
-                areaKeys[kept] = key
-                kept += 1
-            }
-            areaKeys.removeSubrange(kept...)
         }
-        // Two passes over the text: count each key's areas, then place each area in its keys'
-        // runs, in ascending order. Nothing per (key, area) pair is held but the postings.
-        for position in records.indices where served(position) {
-            collect(position)
-            for key in areaKeys { counts.add(key) }
-        }
-        let sortedKeys = counts.keys.sorted()
+        let sortedKeys = keys.keys.sorted()
         var cursor = [UInt32](repeating: 0, count: sortedKeys.count + 1)
         for (i, key) in sortedKeys.enumerated() {
-            cursor[i + 1] = cursor[i] &+ counts.value(of: key)
-            counts.set(key, UInt32(i))
+            cursor[i + 1] = cursor[i] &+ keys.value(of: key)
+            keys.number(key, as: UInt32(i))
         }
         let starts = Column(cursor)
-        let total = Int(cursor[sortedKeys.count])
-        let postings = Column<UInt32>(unsafeUninitializedCount: total) { postings in
-            for position in records.indices where served(position) {
-                collect(position)
-                for key in areaKeys {
-                    let slot = Int(counts.value(of: key))
-                    postings[Int(cursor[slot])] = UInt32(position)
-                    cursor[slot] += 1
+        let postings = Column<UInt32>(unsafeUninitializedCount: Int(cursor[sortedKeys.count])) { postings in
+            table.strings.bytes.withUnsafeBufferPointer { arena in
+                for position in records.indices where served(position) {
+                    Self.forEachKey(of: records[position], in: arena, letters: &letters) { key in
+                        guard let number = keys.firstVisit(key, by: UInt32(position)) else { return }
+                        postings[Int(cursor[number])] = UInt32(position)
+                        cursor[number] += 1
+                    }
                 }
             }
         }
         self.init(keys: Column(sortedKeys), starts: starts, postings: postings)
+    }
+
+    /// Calls `body` with each key of the record's name, road address and lot address (an area's
+    /// key may come more than once).
+    @inline(__always)
+    private static func forEachKey(of record: AreaTable.Record, in arena: UnsafeBufferPointer<UInt8>, letters: inout [SearchText.Letter],
+                                   _ body: (UInt64) -> Void) {
+        for ref in [record.name, record.roadAddress, record.lotAddress] where ref != StringArena.empty {
+            letters.removeAll(keepingCapacity: true)
+            SearchText.fold(StringArena.utf8(ref, in: arena), into: &letters)
+            guard let last = letters.last else { continue }
+            for i in 0..<(letters.count - 1) { body(key(letters[i], letters[i + 1])) }
+            body(key(last, 0))
+        }
     }
 
     /// The postings of `key`, as a range of `postings`; empty when no area has it.
@@ -111,50 +112,77 @@ public struct SearchIndex: Sendable {
 }
 
 /// Keys to counts, then to key numbers, while the index is built: open addressing over a
-/// power-of-two table, for tens of millions of lookups. A key is never 0 (its first letter is not).
+/// power-of-two table, for tens of millions of lookups. A key is never 0 (its first letter is
+/// not). Each key remembers the last area that visited it, so an area's repeats of a key
+/// count once.
 struct KeyTable {
     private var slots: [UInt64]
     private var values: [UInt32]
+    /// The last area (plus one) to visit each slot's key in the current pass.
+    private var visitors: [UInt32]
     private(set) var count = 0
 
     init(capacity: Int) {
         slots = [UInt64](repeating: 0, count: capacity)
         values = [UInt32](repeating: 0, count: capacity)
+        visitors = [UInt32](repeating: 0, count: capacity)
     }
 
+    /// Fibonacci hashing: the product's top bits, which every bit of the key reaches (the low
+    /// ones see only the key's low bits, and keys differ mostly in their letters' low bits).
     @inline(__always)
     private func slot(of key: UInt64) -> Int {
         let mask = slots.count - 1
-        var i = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 20) & mask
+        var i = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - slots.count.trailingZeroBitCount))
         while slots[i] != 0 && slots[i] != key { i = (i + 1) & mask }
         return i
     }
 
-    mutating func add(_ key: UInt64) {
+    /// Counts `area` for `key`, once however often the area has it.
+    @inline(__always)
+    mutating func count(_ key: UInt64, for area: UInt32) {
         if 2 * (count + 1) > slots.count { grow() }
         let i = slot(of: key)
         if slots[i] == 0 {
             slots[i] = key
             count += 1
         }
-        values[i] &+= 1
+        if visitors[i] != area &+ 1 {
+            visitors[i] = area &+ 1
+            values[i] &+= 1
+        }
     }
 
     /// The value of a key the table holds.
     func value(of key: UInt64) -> UInt32 { values[slot(of: key)] }
 
-    mutating func set(_ key: UInt64, _ value: UInt32) { values[slot(of: key)] = value }
+    /// Gives a key the table holds its number, and forgets its visitors for the next pass.
+    mutating func number(_ key: UInt64, as number: UInt32) {
+        let i = slot(of: key)
+        values[i] = number
+        visitors[i] = 0
+    }
+
+    /// The key's number when `area` visits it first in this pass; nil on a repeat.
+    @inline(__always)
+    mutating func firstVisit(_ key: UInt64, by area: UInt32) -> Int? {
+        let i = slot(of: key)
+        guard visitors[i] != area &+ 1 else { return nil }
+        visitors[i] = area &+ 1
+        return Int(values[i])
+    }
 
     var keys: [UInt64] { slots.filter { $0 != 0 } }
 
     private mutating func grow() {
-        let old = zip(slots, values).filter { $0.0 != 0 }
-        slots = [UInt64](repeating: 0, count: slots.count * 2)
-        values = [UInt32](repeating: 0, count: slots.count)
-        for (key, value) in old {
+        let old = (0..<slots.count).filter { slots[$0] != 0 }.map { (slots[$0], values[$0], visitors[$0]) }
+        let capacity = slots.count * 2
+        slots = [UInt64](repeating: 0, count: capacity)
+        values = [UInt32](repeating: 0, count: capacity)
+        visitors = [UInt32](repeating: 0, count: capacity)
+        for (key, value, visitor) in old {
             let i = slot(of: key)
-            slots[i] = key
-            values[i] = value
+            (slots[i], values[i], visitors[i]) = (key, value, visitor)
         }
     }
 }

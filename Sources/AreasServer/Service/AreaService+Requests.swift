@@ -164,7 +164,9 @@ extension AreaService {
                 try state.index.search(text, near: point, kind: kind, region: region, limit: Self.cap(limit ?? Self.searchLimit, output: .full, maxResults: maxResults))
             }.get()
             let places = view.regions.map.map { FoundPlace.regions(text, on: $0, limit: Self.searchPlaceLimit) } ?? []
-            Answers.search(found.matches, truncated: found.truncated, places: places, state: state, into: &writer)
+            let note = found.nearestOnly
+                ? "'\(text.prefix(40))' is in more areas than a search ranks all of: these are the nearest that hold it; add a word to rank every one" : nil
+            Answers.search(found.matches, truncated: found.truncated, places: places, note: note, state: state, into: &writer)
         case .along(let path, let meters, let kind, let region, let limit, let output):
             try requireData(state)
             if !path.contains(where: view.bounds.contains), let first = path.first { try Self.requireInside(view.bounds, first, what: "every point of the route") }
