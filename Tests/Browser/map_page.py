@@ -157,6 +157,37 @@ def route_flow():
     return {"path": asked, "rows": rows}
 
 
+def search_flow(text, pick):
+    """Types TEXT in the search box as a person would, reads the list, and chooses its first
+    entry of class PICK (result-area or result-place)."""
+    driver.get(base + "/map?lat=37.55&lon=126.98&zoom=12")
+    settled()
+    box = driver.find_element(By.ID, "search")
+    box.send_keys(text)
+    searched = waited("searched")
+    items = [e.text for e in driver.find_elements(By.CSS_SELECTOR, "#results li")]
+    first = driver.find_elements(By.CSS_SELECTOR, "#results li." + pick)
+    if not first:
+        raise SystemExit("no %s among the results for %s: %s" % (pick, text, items))
+    first[0].click()
+    chosen = waited("chosen")
+    # Where the map settles once it has moved (the same twice, 0.3 s apart).
+    center, end = None, time.time() + 10
+    while time.time() < end:
+        now = driver.execute_script("const c = map.getCenter(); return [c.lat, c.lng]")
+        if now == center:
+            break
+        center = now
+        time.sleep(0.3)
+    seen = {"searched": searched, "items": items, "chosen": chosen, "center": center}
+    if pick == "result-area":
+        seen["details"] = popup("area-details")
+    else:
+        seen["near"] = [e.text for e in driver.find_elements(By.CSS_SELECTOR, "#results li.result-near")]
+    driver.save_screenshot(out + "/search-%s.png" % pick)
+    return seen
+
+
 def phone_flow():
     """The page on a phone: what the panel covers, whether it sits on the map's controls, the
     size of a finger's target, the options behind 보기, and a tap on the map's middle."""
@@ -217,6 +248,7 @@ def regions_flow():
     result["resources"] = driver.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
     result["console"] = [entry for entry in driver.get_log("browser") if entry.get("level") in ("SEVERE", "WARNING")]
     driver.save_screenshot(out + "/regions-shaded.png")
+    result["placeSearch"] = search_flow("용산구 이태원동", "result-place")
 
 
 def no_leaflet_flow():
@@ -284,6 +316,7 @@ try:
         result["locate"] = locate_flow(float(lat), float(lon))
         driver.save_screenshot(out + "/located.png")
     result["route"] = route_flow()
+    result["search"] = search_flow("서울역 광장", "result-area")
     result["phone"] = phone_flow()
 except SystemExit as stop:
     if stop.code not in (0, None):

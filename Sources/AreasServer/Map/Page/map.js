@@ -251,6 +251,62 @@ document.getElementById("locate").addEventListener("click", () => {
     check(at);
   }, () => { status.textContent = "위치를 알 수 없습니다 (no position)"; });
 });
+// The search box: areas and places by name or address, the nearest first to the map's middle;
+// choosing an area opens it, choosing a place moves there and lists what is near it.
+const results = document.getElementById("results");
+let searched = 0;
+async function search(q) {
+  const turn = ++searched;
+  if (!q.trim()) { results.hidden = true; results.innerHTML = ""; return; }
+  const c = map.getCenter();
+  const query = new URLSearchParams({ q, lat: c.lat.toFixed(6), lon: c.lng.toFixed(6), limit: 8 });
+  try {
+    const answer = await ask("/v1/search?" + query);
+    if (turn !== searched) return;
+    const items = answer.areas.map((a) => ({ area: a, label: text(a.name), kind: a.kind === "smoking" ? "흡연구역 (smoking area)" : "금연구역 (non-smoking zone)" }))
+      .concat(answer.places.map((p) => ({ place: p, label: text([p.province, p.district, p.name].filter((x, i, all) => x && all.indexOf(x) === i).join(" ")), kind: "지역 (place)" })));
+    results.innerHTML = items.length ? "" : "<li class=\"near-heading\">찾은 것이 없습니다 (nothing found)</li>";
+    for (const item of items) {
+      const li = document.createElement("li");
+      li.tabIndex = 0;
+      li.className = item.area ? "result-area" : "result-place";
+      li.innerHTML = item.label + "<span class=\"result-kind\">" + item.kind + "</span>";
+      const choose = () => choice(item);
+      li.addEventListener("click", choose);
+      li.addEventListener("keydown", (e) => { if (e.key === "Enter") choose(); });
+      results.appendChild(li);
+    }
+    results.hidden = false;
+    document.body.dataset.searched = JSON.stringify({ query: query.toString(), areas: answer.areas.map((a) => a.id), places: answer.places.map((p) => p.name) });
+  } catch (error) {
+    if (turn === searched) { results.hidden = false; results.innerHTML = "<li class=\"near-heading\">오류 (error): " + text(error.message) + "</li>"; }
+  }
+}
+async function choice(item) {
+  if (item.area) {
+    const a = item.area;
+    map.setView([a.lat, a.lon], Math.max(map.getZoom(), 17));
+    details(a.id, [a.lat, a.lon]);
+    document.body.dataset.chosen = JSON.stringify({ id: a.id });
+    return;
+  }
+  const p = item.place;
+  map.setView([p.lat, p.lon], p.district && p.name !== p.district ? 15 : p.district ? 13 : 10);
+  try {
+    const near = await ask("/v1/near?k=5&lat=" + p.lat + "&lon=" + p.lon);
+    results.innerHTML = "<li class=\"near-heading\">" + text(p.name) + " 근처 (near " + text(p.name) + ")</li>" + near.areas.map((a) =>
+      "<li class=\"result-near\" data-id=\"" + text(a.id) + "\">" + distanceText(a.distanceMeters) + " · " + text(a.name)
+      + "<span class=\"result-kind\">" + (a.kind === "smoking" ? "흡연구역 (smoking area)" : "금연구역 (non-smoking zone)") + "</span></li>").join("");
+    for (const li of results.querySelectorAll(".result-near")) {
+      const a = near.areas.find((x) => x.id === li.dataset.id);
+      li.addEventListener("click", () => { map.setView([a.lat, a.lon], 17); details(a.id, [a.lat, a.lon]); });
+    }
+    document.body.dataset.chosen = JSON.stringify({ place: p.name, lat: p.lat, lon: p.lon, near: near.areas.map((a) => a.id) });
+  } catch (error) { status.textContent = "오류 (error): " + error.message; }
+}
+let typing;
+document.getElementById("search").addEventListener("input", (e) => { clearTimeout(typing); typing = setTimeout(() => search(e.target.value), 250); });
+document.getElementById("search-form").addEventListener("submit", (e) => { e.preventDefault(); clearTimeout(typing); search(document.getElementById("search").value); });
 document.getElementById("menu").addEventListener("click", (e) => {
   const open = document.getElementById("panel").classList.toggle("open");
   e.target.setAttribute("aria-expanded", String(open));
