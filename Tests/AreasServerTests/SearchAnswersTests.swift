@@ -1,5 +1,6 @@
 import AreasCore
 import AreasProtocol
+import AreasSystem
 import AreasTestSupport
 import Foundation
 import Testing
@@ -128,5 +129,54 @@ struct SearchAnswersTests {
         let areas = near["areas"]?.array ?? []
         #expect(near["at"]?["from"]?.string == "region" && near["at"]?["name"]?.string == "용산구", "\(near)")
         #expect(areas.count == 30 && areas.allSatisfy { $0["district"]?.string == "용산구" }, "\(areas.map { $0["district"] ?? .null })")
+    }
+
+    /// Text no area and no region holds goes to the geocoder (a local stand-in speaking Kakao's
+    /// API), once: repeated searches and a `near` from it ask nothing more; a geocoder that does
+    /// not answer delays the answer by its wait alone, which says so.
+    @Test func theGeocoderIsTheLastResortAskedOncePerText() throws {
+        let asked = LockedValue<[String: Int]>([:])
+        let server = try LoopbackHTTPServer { request in
+            let query = request.query["query"] ?? ""
+            asked.withLock { $0[query, default: 0] += 1 }
+            if query == "느린 곳" { return .hang }
+            guard query == "가상의 광장 1" else { return .text(200, #"{"meta":{"total_count":0},"documents":[]}"#) }
+            return .text(200, #"{"meta":{"total_count":1},"documents":[{"x":"126.9812","y":"37.5512"}]}"#)
+        }
+        defer { server.stop() }
+        let folder = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let config = try Fixtures.sampleConfig(in: folder)
+        var text = try String(contentsOfFile: config, encoding: .utf8)
+        let recorded = try #require(text.range(of: #""recorded": "[^"]*""#, options: .regularExpression))
+        text.replaceSubrange(recorded, with: #""url": "\#(server.baseURL)", "keyEnv": "SEARCH_TEST_KEY", "requestsPerSecond": 1000, "timeoutSeconds": 5"#)
+        try text.write(toFile: config, atomically: true, encoding: .utf8)
+        let socket = folder + "/areasd.sock"
+        let (process, log) = try Binaries.startDaemon(["--config", config, "--socket", socket], environment: ["SEARCH_TEST_KEY": "secret-key-47"])
+        defer { process.terminate(); process.waitUntilExit() }
+        try #require(DaemonQuestions.waitUntilLoaded(socket, seconds: 60), "\(log.text)")
+
+        for _ in 0..<3 {
+            let answer = try #require(DaemonQuestions.ask(socket, #"{"op":"search","q":"가상의 광장 1"}"#))
+            let place = try #require(answer["places"]?.array.first, "\(answer)")
+            #expect(place["from"]?.string == "geocoder" && place["lat"]?.double == 37.5512 && place["lon"]?.double == 126.9812, "\(place)")
+        }
+        let near = try #require(DaemonQuestions.ask(socket, #"{"op":"near","q":"가상의 광장 1","k":2}"#))
+        #expect(near["at"]?["from"]?.string == "geocoder" && near["areas"]?.array.count == 2, "\(near)")
+        #expect(asked.withLock { $0["가상의 광장 1"] } == 1, "\(asked.withLock { $0 })")
+        // Unknown to the geocoder too: asked as an address and as a place, once each, then remembered.
+        for _ in 0..<2 {
+            let nothing = try #require(DaemonQuestions.ask(socket, #"{"op":"search","q":"아무데도 없는 곳"}"#))
+            #expect(nothing["count"]?.double == 0 && nothing["places"]?.array.isEmpty == true, "\(nothing)")
+        }
+        #expect(asked.withLock { $0["아무데도 없는 곳"] } == 2)
+        // A geocoder that never answers: the search says so after its wait, not the geocoder's time-out.
+        let started = Date()
+        let slow = try #require(DaemonQuestions.ask(socket, #"{"op":"search","q":"느린 곳"}"#, deadline: 10))
+        let waited = Date().timeIntervalSince(started)
+        #expect(slow["ok"]?.bool == true && slow["note"]?.string?.contains("has not answered") == true, "\(slow)")
+        #expect(waited < 3, "waited \(waited) s")
+        // The key is in no answer and no log line.
+        #expect(!"\(near)\(slow)".contains("secret-key-47") && !log.text.contains("secret-key-47"))
     }
 }

@@ -42,11 +42,29 @@ extension AreaService {
         } else {
             chosen = region?.place ?? area?.place
         }
-        guard let chosen else {
-            throw RequestError(.notFound, "nothing is named '\(text.prefix(60))': no area's name or address and no province, district or town holds every word")
+        var found = chosen
+        if found == nil && config.geocoder != nil { found = try geocoded(text).get() }
+        guard let chosen = found else {
+            throw RequestError(.notFound, "nothing is named '\(text.prefix(60))': no area's name or address and no province, district or town holds every word"
+                + (config.geocoder != nil ? ", and the geocoder knows no such address or place" : ""))
         }
         let district = chosen.origin == .region && chosen.level == .district
             ? Region(province: chosen.province, district: chosen.name) : nil
         return Origin(point: chosen.point, found: chosen, district: district)
+    }
+
+    /// What the geocoder says of `text`: a place, none, or why there is no answer now (it is
+    /// slow, busy or failing: `unavailable`, to ask again).
+    func geocoded(_ text: String) -> Result<FoundPlace?, RequestError> {
+        switch searchGeocoder.locate(text, config: config, environment: environment, quota: quota) {
+        case .found(let point):
+            return .success(FoundPlace(name: text, point: point, origin: .geocoder))
+        case .notFound:
+            return .success(nil)
+        case .pending:
+            return .failure(RequestError(.unavailable, "the geocoder has not answered for '\(text.prefix(60))' within \(SearchGeocoder.waitSeconds) s; ask again in a moment"))
+        case .unavailable(let why):
+            return .failure(RequestError(.unavailable, "the geocoder could not be asked for '\(text.prefix(60))': \(why)"))
+        }
     }
 }

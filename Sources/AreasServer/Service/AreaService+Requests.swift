@@ -163,9 +163,15 @@ extension AreaService {
             let found = try Self.run { () throws(GeoError) in
                 try state.index.search(text, near: point, kind: kind, region: region, limit: Self.cap(limit ?? Self.searchLimit, output: .full, maxResults: maxResults))
             }.get()
-            let places = view.regions.map.map { FoundPlace.regions(text, on: $0, limit: Self.searchPlaceLimit) } ?? []
-            let note = found.nearestOnly
+            var places = view.regions.map.map { FoundPlace.regions(text, on: $0, limit: Self.searchPlaceLimit) } ?? []
+            var note = found.nearestOnly
                 ? "'\(text.prefix(40))' is in more areas than a search ranks all of: these are the nearest that hold it; add a word to rank every one" : nil
+            if found.matches.isEmpty && places.isEmpty && config.geocoder != nil {
+                switch geocoded(text) {
+                case .success(let place): places = place.map { [$0] } ?? []
+                case .failure(let why): note = why.message
+                }
+            }
             Answers.search(found.matches, truncated: found.truncated, places: places, note: note, state: state, into: &writer)
         case .along(let path, let meters, let kind, let region, let limit, let output):
             try requireData(state)

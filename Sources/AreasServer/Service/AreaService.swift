@@ -36,6 +36,8 @@ package final class AreaService: Sendable {
     /// The operator's corrections as last read whole (nil while never read): a refresh that
     /// cannot read the file applies these.
     let overrideLines: LockedValue<[AreaOverride]?>
+    /// What the geocoder said of searched texts no area or region holds.
+    let searchGeocoder = SearchGeocoder()
 
     package init(config: AreasConfig, state: ServingState, snapshotPath: String, logger: Logger,
                 environment: [String: String] = ProcessInfo.processInfo.environment,

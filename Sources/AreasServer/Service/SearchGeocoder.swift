@@ -1,0 +1,78 @@
+import AreasCore
+import AreasIngest
+import AreasSystem
+import Dispatch
+
+/// The geocoder as search's last resort: a text that no area and no region holds is asked of
+/// it as an address, then as a place name, once: what it says, found or not, is remembered for
+/// the daemon's life, so a repeated search costs no request. Its requests count against the
+/// daemon's `dailyRequestLimit` with the refreshes'. No answer waits for it past `waitSeconds`:
+/// a question it has not answered by then is answered without it, saying so, and its answer is
+/// kept for the next asking.
+final class SearchGeocoder: Sendable {
+    enum Outcome: Equatable {
+        case found(GeoPoint)
+        case notFound
+        /// Asked, not answered yet.
+        case pending
+        case unavailable(String)
+    }
+
+    /// One question to the geocoder, which any number of searches may wait for.
+    private final class Lookup: @unchecked Sendable {
+        let done = DispatchGroup()
+        var outcome: Outcome = .pending
+    }
+
+    /// How long a search waits for the geocoder.
+    static let waitSeconds = 1.5
+    /// The most questions asked at once; past them a search is answered without the geocoder.
+    static let maximumPending = 8
+    /// The most texts remembered (the oldest forgotten first).
+    static let maximumRemembered = 10_000
+
+    private let known = LockedValue<(lookups: [String: Lookup], order: [String])>(([:], []))
+    /// Requests made to the geocoder, for tests and metrics.
+    let requests = LockedValue<Int>(0)
+
+    /// What the geocoder says of `text`, waiting at most `waitSeconds`.
+    func locate(_ text: String, config: AreasConfig, environment: [String: String], quota: RequestQuota) -> Outcome {
+        guard let geocoder = config.geocoder else { return .unavailable("no geocoder is configured") }
+        let key = RegionName.compact(text)
+        var start = false
+        let lookup: Lookup? = known.withLock { known in
+            if let lookup = known.lookups[key] { return lookup }
+            let pending = known.lookups.values.filter { lookup in lookup.done.wait(timeout: .now()) == .timedOut }.count
+            guard pending < Self.maximumPending else { return nil }
+            let lookup = Lookup()
+            lookup.done.enter()
+            known.lookups[key] = lookup
+            known.order.append(key)
+            if known.order.count > Self.maximumRemembered { known.lookups[known.order.removeFirst()] = nil }
+            start = true
+            return lookup
+        }
+        guard let lookup else { return .unavailable("the geocoder is busy with other searches; ask again in a moment") }
+        if start {
+            Task {
+                let client = GeocoderClient(config: geocoder, bounds: config.bounds, environment: environment, quota: quota)
+                var outcome = Outcome.notFound
+                for question in [GeocodeQuestion(.address, text), GeocodeQuestion(.place, text)] {
+                    self.requests.withLock { $0 += 1 }
+                    switch await client.locate(question) {
+                    case .found(let point): outcome = .found(point)
+                    case .notFound: continue
+                    case .unavailable(let why): outcome = .unavailable(why)
+                    }
+                    break
+                }
+                lookup.outcome = outcome
+                // A failure is not remembered: the next search asks again.
+                if case .unavailable = outcome { self.known.withLock { $0.lookups[key] = nil } }
+                lookup.done.leave()
+            }
+        }
+        guard lookup.done.wait(timeout: .now() + Self.waitSeconds) == .success else { return .pending }
+        return lookup.outcome
+    }
+}
