@@ -63,7 +63,7 @@ struct SearchBenchmark {
 
     /// The questions: whole names, one word of a name, a district and a word, an address's
     /// road and number, a town; half of them with a position.
-    static func questions(_ areas: [Area], count: Int, seed: UInt64) -> [String] {
+    static func questions(_ areas: [Area], count: Int, seed: UInt64) -> [Request] {
         var random = SplitMix64(seed: seed)
         return (0..<count).map { i in
             let area = areas[Int.random(in: 0..<areas.count, using: &random)]
@@ -76,11 +76,7 @@ struct SearchBenchmark {
             case 3: q = area.roadAddress.split(separator: " ").suffix(2).joined(separator: " ")
             default: q = String(area.lotAddress.split(separator: " ")[2])
             }
-            var writer = JSONWriter(capacity: 128)
-            writer.string(q)
-            let text = String(decoding: writer.bytes, as: UTF8.self)
-            let at = i % 2 == 0 ? #","lat":\#(area.coordinate.latitude),"lon":\#(area.coordinate.longitude)"# : ""
-            return #"{"op":"search","q":\#(text)\#(at)}"#
+            return .search(text: q, point: i % 2 == 0 ? area.coordinate : nil, kind: .all, region: Region(), limit: nil)
         }
     }
 
@@ -140,11 +136,11 @@ struct SearchBenchmark {
         defer { daemon.stop() }
         guard DaemonHarness.waitReady(socket) else { throw UsageError.wrongArguments("areasd did not start on \(config)") }
         let client = try AreasClient(path: socket, timeoutSeconds: 30)
-        let searches = Self.questions(areas, count: queries, seed: 4747).map { Array($0.utf8) }
+        let searches = Self.questions(areas, count: queries, seed: 4747).map(\.line)
         var random = SplitMix64(seed: 99)
         let nears = (0..<queries).map { _ -> [UInt8] in
-            let p = areas[Int.random(in: 0..<areas.count, using: &random)].coordinate
-            return Array(#"{"op":"near","lat":\#(p.latitude),"lon":\#(p.longitude),"k":10}"#.utf8)
+            Request.near(point: areas[Int.random(in: 0..<areas.count, using: &random)].coordinate, k: 10, maxMeters: nil, kind: .all,
+                         region: Region(), output: .full).line
         }
         // Warm both paths, then alternate them so that both see the same machine.
         for line in searches.prefix(100) + nears.prefix(100) { _ = try client.send(line) }

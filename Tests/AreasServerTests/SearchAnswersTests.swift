@@ -17,11 +17,7 @@ struct SearchAnswersTests {
     }
 
     /// `text` as a JSON string.
-    static func quoted(_ text: String) -> String {
-        var writer = JSONWriter(capacity: text.utf8.count + 16)
-        writer.string(text)
-        return String(decoding: writer.bytes, as: UTF8.self)
-    }
+    static func quoted(_ text: String) -> String { JSONValue.string(text).indentedText }
 
     @Test func namesAndWordsFindTheirAreas() throws {
         let (daemon, address) = try SampleDaemon.withHTTP()
@@ -133,7 +129,7 @@ struct SearchAnswersTests {
 
     /// Text no area and no region holds goes to the geocoder (a local stand-in speaking Kakao's
     /// API), once: repeated searches and a `near` from it ask nothing more; a geocoder that does
-    /// not answer delays the answer by its wait alone, which says so.
+    /// not answer delays the answer by the search's own wait alone, and the answer says so.
     @Test func theGeocoderIsTheLastResortAskedOncePerText() throws {
         let asked = LockedValue<[String: Int]>([:])
         let server = try LoopbackHTTPServer { request in
@@ -149,7 +145,7 @@ struct SearchAnswersTests {
         let config = try Fixtures.sampleConfig(in: folder)
         var text = try String(contentsOfFile: config, encoding: .utf8)
         let recorded = try #require(text.range(of: #""recorded": "[^"]*""#, options: .regularExpression))
-        text.replaceSubrange(recorded, with: #""url": "\#(server.baseURL)", "keyEnv": "SEARCH_TEST_KEY", "requestsPerSecond": 1000, "timeoutSeconds": 5"#)
+        text.replaceSubrange(recorded, with: #""url": "\#(server.baseURL)", "keyEnv": "SEARCH_TEST_KEY", "requestsPerSecond": 1000, "timeoutSeconds": 60, "retries": 0"#)
         try text.write(toFile: config, atomically: true, encoding: .utf8)
         let socket = folder + "/areasd.sock"
         let (process, log) = try Binaries.startDaemon(["--config", config, "--socket", socket], environment: ["SEARCH_TEST_KEY": "secret-key-47"])
@@ -170,12 +166,10 @@ struct SearchAnswersTests {
             #expect(nothing["count"]?.double == 0 && nothing["places"]?.array.isEmpty == true, "\(nothing)")
         }
         #expect(asked.withLock { $0["아무데도 없는 곳"] } == 2)
-        // A geocoder that never answers: the search says so after its wait, not the geocoder's time-out.
-        let started = Date()
-        let slow = try #require(DaemonQuestions.ask(socket, #"{"op":"search","q":"느린 곳"}"#, deadline: 10))
-        let waited = Date().timeIntervalSince(started)
+        // A geocoder that never answers: the search says so after its own wait, answered within
+        // a deadline far shorter than the geocoder's 60 s time-out.
+        let slow = try #require(DaemonQuestions.ask(socket, #"{"op":"search","q":"느린 곳"}"#, deadline: 20), "no answer while the geocoder hangs")
         #expect(slow["ok"]?.bool == true && slow["note"]?.string?.contains("has not answered") == true, "\(slow)")
-        #expect(waited < 3, "waited \(waited) s")
         // The key is in no answer and no log line.
         #expect(!"\(near)\(slow)".contains("secret-key-47") && !log.text.contains("secret-key-47"))
     }

@@ -21,7 +21,7 @@ extension RegionMap {
         let districtRow = self[.district].row(holding: point) ?? place(of: point).row(.district)
         guard !district.isEmpty else {
             guard let districtRow else { return .nowhere }
-            let code = self[.district].codes[districtRow] / RegionName.powerOfTen(Level.district.codeDigits - Level.province.codeDigits)
+            let code = Level.district.code(self[.district].codes[districtRow], at: .province)
             let provinceName = self[.province].row(ofCode: code).map { self[.province].names[$0] } ?? province
             return .fromPosition(province: provinceName, district: self[.district].names[districtRow])
         }

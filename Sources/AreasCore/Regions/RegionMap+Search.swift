@@ -8,13 +8,13 @@ final class RegionSearchNames: Sendable {
     init(_ layers: [RegionMap.Layer]) {
         own = layers.map { layer in layer.names.map(SearchText.fold) }
         var whole: [[[SearchText.Letter]]] = []
-        for (level, layer) in layers.enumerated() {
+        for level in RegionMap.Level.allCases {
+            let layer = layers[level.rawValue]
             whole.append((0..<layer.count).map { row in
                 var letters: [SearchText.Letter] = []
-                let code = layer.codes[row]
-                for coarser in 0..<level {
-                    let digits = RegionName.powerOfTen(RegionMap.Level.allCases[level].codeDigits - RegionMap.Level.allCases[coarser].codeDigits)
-                    if let at = layers[coarser].row(ofCode: code / digits) { letters += SearchText.fold(layers[coarser].names[at]) }
+                for coarser in RegionMap.Level.allCases where coarser.rawValue < level.rawValue {
+                    let holding = layers[coarser.rawValue]
+                    if let at = holding.row(ofCode: level.code(layer.codes[row], at: coarser)) { letters += SearchText.fold(holding.names[at]) }
                 }
                 return letters + SearchText.fold(layer.names[row])
             })

@@ -14,6 +14,10 @@ public struct RegionMap: Sendable {
         public var codeDigits: Int { [2, 5, 8][rawValue] }
         /// The level's name in answers and requests.
         public var name: String { [ "province", "district", "town"][rawValue] }
+        /// The code of the `coarser` region that holds this level's region `code`: its leading digits.
+        public func code(_ code: UInt32, at coarser: Level) -> UInt32 {
+            code / RegionName.powerOfTen(codeDigits - coarser.codeDigits)
+        }
         public init?(name: String) {
             guard let level = Self.allCases.first(where: { $0.name == name }) else { return nil }
             self = level
@@ -146,7 +150,7 @@ public struct RegionMap: Sendable {
             place.set(level, row)
             let code = layers[level.rawValue].codes[row]
             for coarser in Level.allCases where coarser.rawValue < level.rawValue {
-                let prefix = code / RegionName.powerOfTen(level.codeDigits - coarser.codeDigits)
+                let prefix = level.code(code, at: coarser)
                 place.set(coarser, layers[coarser.rawValue].row(ofCode: prefix))
             }
         }
@@ -196,8 +200,7 @@ public struct RegionMap: Sendable {
         let rows = districtRows[RegionName.compact(name)] ?? []
         guard let province, !province.isEmpty, let provinceRow = provinceRow(named: province) else { return rows }
         let code = self[.province].codes[provinceRow]
-        let digits = RegionName.powerOfTen(Level.district.codeDigits - Level.province.codeDigits)
-        return rows.filter { self[.district].codes[$0] / digits == code }
+        return rows.filter { Level.district.code(self[.district].codes[$0], at: .province) == code }
     }
 
     /// The code of row `row` of `level`, as answers write it.

@@ -88,26 +88,24 @@ public struct SearchIndex: Sendable {
 
     /// The postings of `key`, as a range of `postings`; empty when no area has it.
     func run(of key: UInt64) -> Range<Int> {
+        let at = firstKey(notBelow: key)
+        guard at < keys.count, keys[at] == key else { return 0..<0 }
+        return Int(starts[at])..<Int(starts[at + 1])
+    }
+
+    /// The keys that begin with `letter`, as a range of `keys`.
+    func keys(beginningWith letter: SearchText.Letter) -> Range<Int> {
+        firstKey(notBelow: Self.key(letter, 0))..<firstKey(notBelow: Self.key(letter + 1, 0))
+    }
+
+    /// The position of the first key at least `key`, by binary search.
+    private func firstKey(notBelow key: UInt64) -> Int {
         var (low, high) = (0, keys.count)
         while low < high {
             let middle = (low + high) / 2
             if keys[middle] < key { low = middle + 1 } else { high = middle }
         }
-        guard low < keys.count, keys[low] == key else { return 0..<0 }
-        return Int(starts[low])..<Int(starts[low + 1])
-    }
-
-    /// The keys that begin with `letter`, as a range of `keys`.
-    func keys(beginningWith letter: SearchText.Letter) -> Range<Int> {
-        func lowerBound(_ key: UInt64) -> Int {
-            var (low, high) = (0, keys.count)
-            while low < high {
-                let middle = (low + high) / 2
-                if keys[middle] < key { low = middle + 1 } else { high = middle }
-            }
-            return low
-        }
-        return lowerBound(Self.key(letter, 0))..<lowerBound(Self.key(letter + 1, 0))
+        return low
     }
 }
 

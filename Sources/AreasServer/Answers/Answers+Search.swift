@@ -31,14 +31,14 @@ struct FoundPlace: Sendable, Equatable {
     static func regions(_ text: String, on map: RegionMap, limit: Int) -> [FoundPlace] {
         map.places(matching: text, limit: limit).compactMap { match in
             guard let point = map.point(inside: match.level, row: match.row) else { return nil }
-            let place = map.place(of: point)
+            // The region's own name at its level, and the names of the regions its code lies in.
             func name(_ level: RegionMap.Level) -> String? {
-                level.rawValue < match.level.rawValue ? place.row(level).map { map[level].names[$0] } : nil
+                guard level.rawValue <= match.level.rawValue else { return nil }
+                let code = match.level.code(map[match.level].codes[match.row], at: level)
+                return map[level].row(ofCode: code).map { map[level].names[$0] }
             }
             return FoundPlace(name: map[match.level].names[match.row], point: point, origin: .region,
-                              province: match.level == .province ? map[.province].names[match.row] : name(.province),
-                              district: match.level == .district ? map[.district].names[match.row] : name(.district),
-                              level: match.level, rank: match.rank)
+                              province: name(.province), district: name(.district), level: match.level, rank: match.rank)
         }
     }
 }
@@ -56,7 +56,7 @@ extension Answers {
             writer.beginArray()
             for place in places {
                 writer.beginObject()
-                placeMembers(place, into: &writer)
+                foundPlaceMembers(place, into: &writer)
                 writer.endObject()
             }
             writer.endArray()
@@ -64,7 +64,7 @@ extension Answers {
     }
 
     /// A place's `name`, `lat`, `lon`, `from`, `province` and `district` (those it has).
-    static func placeMembers(_ place: FoundPlace, into writer: inout JSONWriter) {
+    static func foundPlaceMembers(_ place: FoundPlace, into writer: inout JSONWriter) {
         writer.key(.name); writer.string(place.name)
         writer.key(.lat); writer.number((place.point.latitude * 1e6).rounded() / 1e6)
         writer.key(.lon); writer.number((place.point.longitude * 1e6).rounded() / 1e6)

@@ -39,7 +39,7 @@ enum Answers {
     static func origin(_ at: FoundPlace, into writer: inout JSONWriter) {
         writer.key(.at)
         writer.beginObject()
-        placeMembers(at, into: &writer)
+        foundPlaceMembers(at, into: &writer)
         writer.endObject()
     }
 

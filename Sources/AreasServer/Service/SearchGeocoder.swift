@@ -31,7 +31,9 @@ final class SearchGeocoder: Sendable {
     /// The most texts remembered (the oldest forgotten first).
     static let maximumRemembered = 10_000
 
-    private let known = LockedValue<(lookups: [String: Lookup], order: [String])>(([:], []))
+    /// The lookups by text (in the order they were asked, to forget the oldest), and how many
+    /// are still waiting for the geocoder.
+    private let known = LockedValue<(lookups: [String: Lookup], order: [String], inFlight: Int)>(([:], [], 0))
     /// Requests made to the geocoder, for tests and metrics.
     let requests = LockedValue<Int>(0)
 
@@ -42,8 +44,8 @@ final class SearchGeocoder: Sendable {
         var start = false
         let lookup: Lookup? = known.withLock { known in
             if let lookup = known.lookups[key] { return lookup }
-            let pending = known.lookups.values.filter { lookup in lookup.done.wait(timeout: .now()) == .timedOut }.count
-            guard pending < Self.maximumPending else { return nil }
+            guard known.inFlight < Self.maximumPending else { return nil }
+            known.inFlight += 1
             let lookup = Lookup()
             lookup.done.enter()
             known.lookups[key] = lookup
@@ -67,8 +69,11 @@ final class SearchGeocoder: Sendable {
                     break
                 }
                 lookup.outcome = outcome
-                // A failure is not remembered: the next search asks again.
-                if case .unavailable = outcome { self.known.withLock { $0.lookups[key] = nil } }
+                self.known.withLock { known in
+                    known.inFlight -= 1
+                    // A failure is not remembered: the next search asks again.
+                    if case .unavailable = outcome { known.lookups[key] = nil }
+                }
                 lookup.done.leave()
             }
         }

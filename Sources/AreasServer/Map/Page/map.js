@@ -45,6 +45,8 @@ async function ask(path) {
   if (!body.ok) throw new Error(body.error ? body.error.message : "HTTP " + response.status);
   return body;
 }
+// An area's kind, as the legend names it.
+const kindText = (k) => k === "smoking" ? "흡연구역 (smoking area)" : "금연구역 (non-smoking zone)";
 function kind() {
   const s = document.getElementById("show-smoking").checked, n = document.getElementById("show-nonsmoking").checked;
   return s && n ? "all" : s ? "smoking" : n ? "nonsmoking" : null;
@@ -176,7 +178,7 @@ async function details(id, at) {
     const a = (await ask("/v1/areas/" + encodeURIComponent(id))).areas[0];
     const lines = [
       "<h3>" + text(a.name) + "</h3>",
-      "<p>" + (a.kind === "smoking" ? "흡연구역 (smoking area)" : "금연구역 (non-smoking zone)") + "</p>",
+      "<p>" + kindText(a.kind) + "</p>",
       a.address ? "<p>" + text(a.address) + "</p>" : "",
       "<p>" + text([a.province, a.district].filter(Boolean).join(" ")) + "</p>",
       "<p>출처 (source): " + text((a.sources || [a.source]).join(", ")) + "</p>",
@@ -263,7 +265,7 @@ async function search(q) {
   try {
     const answer = await ask("/v1/search?" + query);
     if (turn !== searched) return;
-    const items = answer.areas.map((a) => ({ area: a, label: text(a.name), kind: a.kind === "smoking" ? "흡연구역 (smoking area)" : "금연구역 (non-smoking zone)" }))
+    const items = answer.areas.map((a) => ({ area: a, label: text(a.name), kind: kindText(a.kind) }))
       .concat(answer.places.map((p) => ({ place: p, label: text([p.province, p.district, p.name].filter((x, i, all) => x && all.indexOf(x) === i).join(" ")), kind: "지역 (place)" })));
     results.innerHTML = items.length ? "" : "<li class=\"near-heading\">찾은 것이 없습니다 (nothing found)</li>";
     for (const item of items) {
@@ -296,7 +298,7 @@ async function choice(item) {
     const near = await ask("/v1/near?k=5&lat=" + p.lat + "&lon=" + p.lon);
     results.innerHTML = "<li class=\"near-heading\">" + text(p.name) + " 근처 (near " + text(p.name) + ")</li>" + near.areas.map((a) =>
       "<li class=\"result-near\" data-id=\"" + text(a.id) + "\">" + distanceText(a.distanceMeters) + " · " + text(a.name)
-      + "<span class=\"result-kind\">" + (a.kind === "smoking" ? "흡연구역 (smoking area)" : "금연구역 (non-smoking zone)") + "</span></li>").join("");
+      + "<span class=\"result-kind\">" + kindText(a.kind) + "</span></li>").join("");
     for (const li of results.querySelectorAll(".result-near")) {
       const a = near.areas.find((x) => x.id === li.dataset.id);
       li.addEventListener("click", () => { map.setView([a.lat, a.lon], 17); details(a.id, [a.lat, a.lon]); });
