@@ -168,7 +168,7 @@ extension Request {
         case .where:
             return .where(point: try fields.point())
         case .search:
-            let point = try fields.hasPoint() ? try fields.point() : nil
+            let point = fields.hasPoint() ? try fields.point() : nil
             return .search(text: try fields.searchText(), point: point, kind: try fields.kind(), region: try fields.region(),
                            limit: try fields.integer(.limit, in: 0...Int(Int32.max)))
         case .check:

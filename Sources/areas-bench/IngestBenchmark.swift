@@ -20,6 +20,8 @@ struct IngestBenchmark {
     var decodeOnly = false
     /// Only the district files: CSV decoding, CP949, geocoding refreshes.
     var filesOnly = false
+    /// Only decoding and the refreshes, not the million-area snapshot or the district files.
+    var refreshOnly = false
     var districtFiles = DistrictFilesBenchmark()
 
     init(arguments: inout ArgumentList) throws {
@@ -27,6 +29,7 @@ struct IngestBenchmark {
         snapshotAreas = try arguments.value("--snapshot-areas", as: { Int($0) }) ?? snapshotAreas
         decodeOnly = arguments.flag("--decode-only")
         filesOnly = arguments.flag("--files-only")
+        refreshOnly = arguments.flag("--refresh-only")
         districtFiles.rows = try arguments.value("--csv-rows", as: { Int($0) }) ?? districtFiles.rows
         guard zones >= pageSize, snapshotAreas > 0 else { throw UsageError.wrongArguments("--zones must be at least \(pageSize)") }
         _ = try arguments.positionals()
@@ -65,6 +68,31 @@ struct IngestBenchmark {
     }
 
     final class EmptyDelegate: NSObject, XMLParserDelegate {}
+
+    /// A refresh with the search index against one without, as a daemon's refresh does it: the
+    /// fetch, decoding and validation measured above, then the index built and the snapshot
+    /// written and mapped, with and without the search index, interleaved (median of three).
+    /// The whole refresh's ratio.
+    private func searchIndexShare(of catalog: Catalog, fetchMilliseconds: Double) throws -> Double {
+        let directory = NSTemporaryDirectory() + "areas-bench-ingest-\(getpid())"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var with: [Double] = [], without: [Double] = []
+        for _ in 0..<3 {
+            for searchable in [false, true] {
+                let start = Measure.clock.now
+                let index = AreaIndex(sortedTable: catalog.table, searchable: searchable)
+                _ = try SnapshotFile.writeMapped(catalog, index: index, to: directory + "/areas.snapshot")
+                let milliseconds = (Measure.clock.now - start).milliseconds
+                if searchable { with.append(milliseconds) } else { without.append(milliseconds) }
+            }
+        }
+        let (a, b) = (with.sorted()[1], without.sorted()[1])
+        let ratio = (fetchMilliseconds + a) / (fetchMilliseconds + b)
+        print("the refresh's index and snapshot with the search index \(Measure.format(a, 0)) ms, without \(Measure.format(b, 0)) ms (median of 3, interleaved); "
+              + "with the fetch and decoding (\(Measure.format(fetchMilliseconds, 0)) ms) the whole refresh \(Measure.format(ratio, 3))x")
+        return ratio
+    }
 
     func run() async throws {
         if filesOnly { return try await districtFiles.run() }
@@ -122,6 +150,7 @@ struct IngestBenchmark {
         var startResident = Measure.residentBytes
         var refreshStart = Measure.clock.now
         let (catalog, report) = await Refresher(config: config, environment: [:]).refresh(Catalog())
+        let fetchMilliseconds = (Measure.clock.now - refreshStart).milliseconds
         let state = ServingState(.indexing(catalog), hasData: true, lastReport: report, snapshotPath: "", builtAt: 0)
         var snapshotBytes = SnapshotFile.encode(catalog, index: state.index).count
         let refreshMilliseconds = (Measure.clock.now - refreshStart).milliseconds
@@ -136,6 +165,8 @@ struct IngestBenchmark {
         let againMilliseconds = (Measure.clock.now - refreshStart).milliseconds
         let againPeak = Measure.peakResidentBytes - startResident
         print("second refresh over the first's data: \(againReport.sources[0].summary); \(Measure.format(againMilliseconds)) ms, peak \(againPeak / 1_048_576) MiB above the start (\(againState.index.count) areas)")
+        let searchShare = try searchIndexShare(of: catalog, fetchMilliseconds: fetchMilliseconds)
+        if refreshOnly { return }
 
         // A snapshot of a million areas: written, then loaded as areasd does at start (mapped,
         // checked, the index served in place); beside it, building the index from the table,
@@ -171,7 +202,7 @@ struct IngestBenchmark {
               "\"decoder_mb_per_s\":\(Measure.format(megabytes / decode * 1000)),\"decoder_records_per_s\":\(Int(Double(records) / decode * 1000))," +
               "\"decoder_vs_bare\":\(Measure.format(bare / decode)),\"refresh_ms\":\(Measure.format(refreshMilliseconds)),\"refresh_areas\":\(state.index.count),\"refresh_peak_mib\":\(refreshPeak / 1_048_576)," +
               "\"second_refresh_ms\":\(Measure.format(againMilliseconds)),\"second_refresh_peak_mib\":\(againPeak / 1_048_576)," +
-              "\"snapshot_areas\":\(snapshotAreas),\"snapshot_load_ms\":\(Measure.format(loadMilliseconds)),\"index_rebuild_ms\":\(Measure.format(indexMilliseconds))}")
+              "\"refresh_with_search_vs_without\":\(Measure.format(searchShare, 3)),\"snapshot_areas\":\(snapshotAreas),\"snapshot_load_ms\":\(Measure.format(loadMilliseconds)),\"index_rebuild_ms\":\(Measure.format(indexMilliseconds))}")
         try await districtFiles.run()
     }
 }

@@ -16,6 +16,8 @@ struct SearchBenchmark {
     var scales = [80_000, 1_000_000]
     var queries = 2_000
     var runs = 3
+    /// Only the build, not the daemon's answers.
+    var buildOnly = false
     let areasd: String
 
     init(arguments: inout ArgumentList) throws {
@@ -27,6 +29,7 @@ struct SearchBenchmark {
             guard let n = Int(value), n > 0 else { throw UsageError.invalidValue("--queries", value) }
             queries = n
         }
+        buildOnly = arguments.flag("--build-only")
         areasd = try BuiltBeside.program("areasd", given: try arguments.value("--areasd"))
         _ = try arguments.positionals()
     }
@@ -86,7 +89,7 @@ struct SearchBenchmark {
             let areas = Self.areas(count: points, seed: 47)
             print("== \(points) areas ==")
             try build(areas, points: points, into: &summary)
-            try serve(areas, points: points, into: &summary)
+            if !buildOnly { try serve(areas, points: points, into: &summary) }
         }
         print("summary: " + summary.sorted { $0.key < $1.key }.map { "\($0.key)=\(Measure.format($0.value, 3))" }.joined(separator: " "))
     }

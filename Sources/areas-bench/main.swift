@@ -3,12 +3,12 @@ import Glibc
 
 let usage = """
     usage: areas-bench index [--points N] [--seed S] [--queries Q] [--node-size 16] [--only NAME]
-           areas-bench ingest [--zones N] [--snapshot-areas N] [--decode-only | --files-only [--csv-rows N]]
+           areas-bench ingest [--zones N] [--snapshot-areas N] [--decode-only | --refresh-only | --files-only [--csv-rows N]]
            areas-bench merge [--records 85000,1000000] [--runs 2] [--one-point 50000]
            areas-bench maps [--points 80000,1000000]
            areas-bench shapes [--zones 100000] [--queries 20000]
            areas-bench regions [--points 20000] [--folder PATH]
-           areas-bench search [--points 80000,1000000] [--queries 2000] [--areasd PATH]
+           areas-bench search [--points 80000,1000000] [--queries 2000] [--build-only] [--areasd PATH]
            areas-bench discover [--rows 100000] [--runs 3]
            areas-bench metrics [--sources 1000,3000,10000] [--scrapes 5]
            areas-bench expensive [--points N] [--only NAME]

@@ -119,10 +119,35 @@ import Testing
 
     @Test(arguments: [
         ("서울역 광장", "서울역광장"), ("ＫＴ 강남", "kt강남"), ("5번-출구", "5번출구"), ("Seoul Station", "seoulstation"),
-        ("\u{1109}\u{1165}\u{110B}\u{116E}\u{11AF}", "서울"), ("\u{1100}", "ㄱ"), ("(주) 용산", "주용산"), ("１２３", "123"), ("ÉCOLE", "école"),
+        ("\u{1109}\u{1165}\u{110B}\u{116E}\u{11AF}", "서울"), ("\u{1100}", "ㄱ"), ("\u{1100}가", "ㄱ가"), ("(주) 용산", "주용산"), ("１２３", "123"), ("ÉCOLE", "école"),
     ])
     func writingsThatDifferOnlyInFormFoldAlike(_ typed: String, _ folded: String) {
         #expect(SearchText.fold(typed) == folded.unicodeScalars.map(\.value), "\(typed)")
+    }
+
+    /// The index in any number of parts holds, for every pair of letters, exactly the served
+    /// areas whose name or address has it, ascending: counted here from every area's text.
+    @Test(arguments: [1, 2, 3, 7])
+    func theIndexHoldsEachPairsAreasInAnyNumberOfParts(_ parts: Int) {
+        let index = Self.index
+        var expected: [UInt64: [UInt32]] = [:]
+        for position in index.areas.indices where index.isServed(position) {
+            var keys = Set<UInt64>()
+            for text in [Self.folded[position].name, Self.folded[position].road, Self.folded[position].lot] where !text.isEmpty {
+                for i in text.indices { keys.insert(UInt64(text[i]) << 32 | UInt64(i + 1 < text.count ? text[i + 1] : 0)) }
+            }
+            for key in keys { expected[key, default: []].append(UInt32(position)) }
+        }
+        let builder = SearchIndexBuilder(index.areas, served: { index.isServed($0) }, parts: parts)
+        #expect(builder.partCount == parts)
+        for part in 0..<parts { builder.count(part: part) }
+        builder.lay()
+        for part in (0..<parts).reversed() { builder.place(part: part) }
+        let built = builder.index()
+        #expect(Array(built.keys) == expected.keys.sorted())
+        let wrong = expected.filter { key, areas in Array(built.postings[built.run(of: key)]) != areas }
+        #expect(wrong.isEmpty, "\(wrong.count) keys with other areas, e.g. \(String(describing: wrong.first?.key))")
+        #expect(built.byteCount == index.search.byteCount)
     }
 
     @Test func theIndexLaidOutIsTheIndexReadBack() throws {

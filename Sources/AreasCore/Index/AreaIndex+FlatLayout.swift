@@ -143,8 +143,9 @@ extension AreaIndex {
             footprints = ZoneFootprints(table, policy: policy, served: { !groups.isMerged($0) && (applied.isEmpty || !applied.hides($0)) },
                                         nodeSize: tree.nodeSize)
         }
+        let (readGroups, readOverrides) = (groups, applied)
         let search = searchable ? try SearchIndex(reading: &reader, count: table.count)
-            : SearchIndex(table) { !groups.isMerged($0) && (applied.isEmpty || !applied.hides($0)) }
+            : SearchIndex(table) { !readGroups.isMerged($0) && (readOverrides.isEmpty || !readOverrides.hides($0)) }
         self.init(areas: table, tree: tree, smokingTree: smokingTree, smokingPositions: smokingPositions,
                   footprints: footprints, footprintPolicy: policy, groups: groups, mergePolicy: mergePolicy, overrides: applied, search: search)
     }

@@ -68,13 +68,16 @@ public struct AreaIndex: Sendable {
             var smokingTree = PackedRTree(entries: [])
             var smokingPositions = Column<UInt32>()
             var regionNames: RegionNames?
-            var search = SearchIndex.empty
         }
         let built = Built()
         let records = sorted.records
-        DispatchQueue.concurrentPerform(iterations: 5) { part in
-            if part == 4 {
-                if searchable { built.search = SearchIndex(sorted, served: served) }
+        // The search index's parts (the longest, so first) count their keys beside the other
+        // parts, then place their postings together.
+        let search = SearchIndexBuilder(sorted, served: served, parts: searchable ? nil : 0)
+        DispatchQueue.concurrentPerform(iterations: search.partCount + 4) { iteration in
+            let part = iteration - search.partCount
+            if part < 0 {
+                search.count(part: iteration)
             } else if part == 3 {
                 built.regionNames = RegionNames(sorted)
             } else if part == 2 {
@@ -100,7 +103,9 @@ public struct AreaIndex: Sendable {
         self.smokingTree = built.smokingTree
         self.smokingPositions = built.smokingPositions
         self.regionNames = built.regionNames ?? RegionNames(sorted)
-        self.search = built.search
+        search.lay()
+        DispatchQueue.concurrentPerform(iterations: search.partCount) { search.place(part: $0) }
+        self.search = search.index()
         self.groups = groups
         self.mergePolicy = merge
         self.overrides = applied

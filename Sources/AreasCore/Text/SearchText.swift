@@ -32,6 +32,15 @@ public enum SearchText {
             } else {
                 break
             }
+            // Most letters are whole syllables: kept as they are.
+            if scalar >= 0xAC00, scalar <= 0xD7A3 {
+                if pendingLead != 0 {
+                    letters.append(compatibilityJamo(pendingLead))
+                    pendingLead = 0
+                }
+                letters.append(scalar)
+                continue
+            }
             // Conjoining jamo: a leading consonant and a vowel make a syllable, which a
             // trailing consonant may close.
             if (0x1161...0x1175).contains(scalar), pendingLead != 0 {
