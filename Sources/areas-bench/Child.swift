@@ -20,10 +20,22 @@ final class Child {
     var pid: Int32 { process.processIdentifier }
 
     /// Resident memory from /proc, in bytes.
-    var residentBytes: Int {
+    var residentBytes: Int { statusBytes("VmRSS") }
+
+    /// The most resident memory the process has had (VmHWM), in bytes, since it started or
+    /// since `resetPeakResident()`.
+    var peakResidentBytes: Int { statusBytes("VmHWM") }
+
+    /// A size `/proc/PID/status` gives in kB, in bytes.
+    private func statusBytes(_ field: String) -> Int {
         let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
-        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix(field + ":") } ?? ""
         return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
+    }
+
+    /// Starts the peak over from the present resident memory.
+    func resetPeakResident() {
+        try? "5".write(toFile: "/proc/\(pid)/clear_refs", atomically: false, encoding: .utf8)
     }
 
     /// Resident memory by what backs it (`/proc/PID/smaps_rollup`), in bytes: anonymous (the

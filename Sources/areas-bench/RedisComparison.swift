@@ -36,6 +36,38 @@ final class RedisConnection {
         return replies
     }
 
+    /// The redis-server this machine has.
+    static func program() throws -> String {
+        guard let redis = ["/usr/bin/redis-server", "/usr/local/bin/redis-server"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            throw UsageError.wrongArguments("redis-server is not installed; install it with: apt-get install redis-server")
+        }
+        return redis
+    }
+
+    /// A redis-server on a socket in `directory` holding `points` (GEOADD, 1,000 a command),
+    /// and a connection to it.
+    static func serving(_ points: [(id: String, coordinate: GeoPoint)], program: String, directory: String) throws -> (Child, RedisConnection) {
+        let socket = directory + "/redis.sock"
+        let server = try Child(program, ["--port", "0", "--unixsocket", socket, "--save", "", "--appendonly", "no", "--daemonize", "no"])
+        let deadline = Measure.clock.now + .seconds(30)
+        while !FileManager.default.fileExists(atPath: socket) {
+            guard Measure.clock.now < deadline else { throw UsageError.wrongArguments("redis-server did not open \(socket) in 30 s") }
+            usleep(10_000)
+        }
+        let connection = try RedisConnection(path: socket)
+        var batch: [[String]] = []
+        for chunk in stride(from: 0, to: points.count, by: 1000) {
+            var command = ["GEOADD", "areas"]
+            for point in points[chunk..<min(chunk + 1000, points.count)] {
+                command += ["\(point.coordinate.longitude)", "\(point.coordinate.latitude)", point.id]
+            }
+            batch.append(command)
+            if batch.count == 50 { _ = try connection.send(batch); batch = [] }
+        }
+        if !batch.isEmpty { _ = try connection.send(batch) }
+        return (server, connection)
+    }
+
     /// Member names of a GEOSEARCH ... WITHDIST reply, in order.
     static func members(_ reply: [UInt8]) -> [String] {
         let text = String(decoding: reply, as: UTF8.self)
@@ -58,10 +90,7 @@ extension SocketBenchmark {
     static let redisEarthRadius = 6_372_797.560856
 
     func runCompare() throws {
-        guard let redis = ["/usr/bin/redis-server", "/usr/local/bin/redis-server"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            StandardError.write("areas-bench: redis-server is not installed; install it with: apt-get install redis-server\n")
-            exit(2)
-        }
+        let redis = try RedisConnection.program()
         let areasd = try BuiltBeside.program("areasd")
         var summary: [String: Double] = [:]
         for n in points {
@@ -90,20 +119,7 @@ extension SocketBenchmark {
             let loaded = daemon.residentByBacking
             print("areasd: answering \(Measure.format(startup, 0)) ms after start, \(daemon.residentBytes / 1_048_576) MiB resident (\(loaded.anonymous / 1_048_576) MiB anonymous, \(loaded.file / 1_048_576) MiB mapped files)")
 
-            let redisSocket = directory + "/redis.sock"
-            let server = try Child(redis, ["--port", "0", "--unixsocket", redisSocket, "--save", "", "--appendonly", "no", "--daemonize", "no"])
-            while !FileManager.default.fileExists(atPath: redisSocket) { usleep(10_000) }
-            let connection = try RedisConnection(path: redisSocket)
-            var batch: [[String]] = []
-            for chunk in stride(from: 0, to: n, by: 1000) {
-                var command = ["GEOADD", "areas"]
-                for area in areas[chunk..<min(chunk + 1000, n)] {
-                    command += ["\(area.coordinate.longitude)", "\(area.coordinate.latitude)", area.id]
-                }
-                batch.append(command)
-                if batch.count == 50 { _ = try connection.send(batch); batch = [] }
-            }
-            if !batch.isEmpty { _ = try connection.send(batch) }
+            let (server, connection) = try RedisConnection.serving(areas.map { ($0.id, $0.coordinate) }, program: redis, directory: directory)
             let info = String(decoding: try connection.send([["INFO", "memory"]])[0], as: UTF8.self)
             let usedMemory = Int(info.split(separator: "\r\n").first { $0.hasPrefix("used_memory:") }?.split(separator: ":").last ?? "") ?? 0
             let resident = daemon.residentBytes
@@ -127,7 +143,7 @@ extension SocketBenchmark {
             report("areas ids ", idsRun)
             let fullRun = load(AreasWire(output: "full", bboxLimit: bboxLimit), areasSocket, queries)
             report("areas full", fullRun)
-            let redisRun = load(RedisWire(bboxLimit: bboxLimit), redisSocket, queries)
+            let redisRun = load(RedisWire(bboxLimit: bboxLimit), directory + "/redis.sock", queries)
             report("redis     ", redisRun)
             print("mixed: areas ids / redis \(Measure.format(idsRun.throughput / redisRun.throughput))x, areas full / redis \(Measure.format(fullRun.throughput / redisRun.throughput))x; p99 areas \(Measure.format(idsRun.percentile(0.99), 0)) µs vs redis \(Measure.format(redisRun.percentile(0.99), 0)) µs")
             summary["n\(n)_mixed_ratio"] = idsRun.throughput / redisRun.throughput
@@ -139,7 +155,7 @@ extension SocketBenchmark {
                 let only = queries.filter { $0.kind == kind }
                 guard !only.isEmpty else { continue }
                 let a = load(AreasWire(output: "ids", bboxLimit: bboxLimit), areasSocket, only, seconds: seconds / 2)
-                let r = load(RedisWire(bboxLimit: bboxLimit), redisSocket, only, seconds: seconds / 2)
+                let r = load(RedisWire(bboxLimit: bboxLimit), directory + "/redis.sock", only, seconds: seconds / 2)
                 print("\(kind): areas \(Int(a.throughput))/s, redis \(Int(r.throughput))/s, ratio \(Measure.format(a.throughput / r.throughput))x; p99 \(Measure.format(a.percentile(0.99), 0)) vs \(Measure.format(r.percentile(0.99), 0)) µs")
                 summary["n\(n)_\(kind)_ratio"] = a.throughput / r.throughput
             }

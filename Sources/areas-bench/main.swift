@@ -20,6 +20,7 @@ let usage = """
            areas-bench http [--points 100000] [--connections 8] [--seconds 5] [--rounds 2]
            areas-bench startup [--points 1000000] [--runs 3]
            areas-bench cli [--runs 300] [--areasctl PATH] [--areasd PATH]
+           areas-bench memory [--points 10000,100000,1000000] [--areasd PATH]
            areas-bench compare-redis [--points 100000,1000000] [--connections C] [--pipeline P] [--seconds S] [--mix ...]
     """
 
@@ -64,6 +65,8 @@ do {
         try DiscoveryBenchmark(arguments: &arguments).run()
     case "metrics":
         try MetricsBenchmark(arguments: &arguments).run()
+    case "memory":
+        try MemoryBenchmark(arguments: &arguments).run()
     case "ingest":
         let benchmark = try IngestBenchmark(arguments: &arguments)
         try await benchmark.run()

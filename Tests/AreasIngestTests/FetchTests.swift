@@ -86,6 +86,39 @@ final class FetchTests {
         #expect((Set(again.areas(of: "zones").map(\.id))) == expected)
     }
 
+    /// Pages are validated in page order as they come, one page held at a time. Page 3 here
+    /// repeats page 2's places at other addresses, so which comes first decides which keeps the
+    /// plain id: with page 2 answering after page 3, every id is still the one page order gives
+    /// (a clean upstream serving the same pages at once), with the same counts.
+    @Test func pagesArrivingOutOfOrderAreTakenInPageOrder() async throws {
+        let second = try Fixtures.xmlPage(2)
+        let moved = Array(String(decoding: second, as: UTF8.self).replacingOccurrences(of: "<rdnmadr>", with: "<rdnmadr>별관 ").utf8)
+        let answered = LockedValue<[Int]>([])
+        func upstream(slowPage: Int?) throws -> Upstream {
+            try Upstream(fault: { page, _ in
+                if page == slowPage { usleep(400_000) }
+                answered.withLock { $0.append(page) }
+                return page == 3 ? .body(status: 200, contentType: "text/xml", moved) : nil
+            })
+        }
+        let (catalog, report) = await refresh(try upstream(slowPage: 2))
+        let order = answered.withLock { $0 }
+        #expect((order.firstIndex(of: 3) ?? .max) < (order.firstIndex(of: 2) ?? .max), "page 3 answered first: \(order)")
+        let (inOrder, inOrderReport) = await refresh(try upstream(slowPage: nil))
+        #expect(report.status == .updated && inOrderReport.status == .updated)
+        let areas = catalog.areas(of: "zones")
+        let same = areas.elementsEqual(inOrder.areas(of: "zones"))
+        #expect(same, "the areas differ from the pages taken in order")
+        #expect(report.received == inOrderReport.received && report.duplicates == inOrderReport.duplicates && report.rejected == inOrderReport.rejected)
+        // Page 2's rows kept their plain ids; page 3's, at other addresses, took the row-marked ones.
+        let plain = Set(try DataGoKrXMLDecoder().decode(second).records.compactMap { record -> String? in
+            guard case .accepted(let area, _) = RecordValidator(source: Fixtures.source(url: ""), bounds: SyntheticPoints.korea).validate(record) else { return nil }
+            return area.id
+        })
+        let kept = Dictionary(areas.map { ($0.id, $0.roadAddress) }, uniquingKeysWith: { a, _ in a })
+        #expect(!plain.isEmpty && plain.allSatisfy { kept[$0].map { !$0.hasPrefix("별관") } ?? false })
+    }
+
     /// The back-off: the first delay doubled for each try before, times a factor from 0.5 to
     /// 1.5 drawn for each wait; and through a real upstream, no wait shorter than that allows.
     @Test func retriesBackOffDoublingWithJitter() async throws {

@@ -130,28 +130,10 @@ package struct Refresher: Sendable {
             return (replacement, report)
         }
 
-        let fetched: PageFetcher.Fetched
-        do {
-            let fetcher = PageFetcher(source: source, transport: try transport(for: source))
-            fetched = try await fetcher.fetchAll()
-        } catch let failure as PageFetcher.Failure {
-            report.error = failure.description
-            report.retries = failure.attempts - 1
-            return finish(nil, &report)
-        } catch {
-            report.error = "\(error)"
-            return finish(nil, &report)
-        }
-        report.pages = fetched.pages
-        report.retries = fetched.retries
-        report.received = fetched.records.count
-        if source.format.isSingleFile && fetched.records.count == Self.portalExportLimit {
-            report.warnings.append("exactly \(Self.portalExportLimit) rows, where the portal cuts its exports off: the file may be incomplete")
-        }
-
-        // Each record goes into the source's table as it is validated.
+        // Each page's rows go into the source's table as they are validated, in page order,
+        // while later pages are still in flight.
         let validator = RecordValidator(source: source, bounds: config.bounds)
-        var builder = AreaTable.Builder(capacity: fetched.records.count)
+        var builder = AreaTable.Builder(capacity: 0)
         var rows = RecordValidator.Rows()
         var unplaced: [RecordValidator.Unplaced] = []
         func take(_ area: Area) -> Bool {
@@ -173,17 +155,39 @@ package struct Refresher: Sendable {
             if validator.hasUnreadableReferenceDate(area) { report.unreadableDates += 1 }
             return true
         }
-        for record in fetched.records {
-            switch validator.validate(record) {
-            case .rejected(let reason):
-                report.rejected[reason.rawValue, default: 0] += 1
-            case .accepted(let area, let repaired):
-                guard take(area) else { continue }
-                report.published += 1
-                if repaired { report.repaired += 1 }
-            case .unplaced(let row):
-                unplaced.append(row)
+        func validate(_ page: [[Field]]) {
+            for record in page {
+                switch validator.validate(record) {
+                case .rejected(let reason):
+                    report.rejected[reason.rawValue, default: 0] += 1
+                case .accepted(let area, let repaired):
+                    guard take(area) else { continue }
+                    report.published += 1
+                    if repaired { report.repaired += 1 }
+                case .unplaced(let row):
+                    unplaced.append(row)
+                }
             }
+        }
+        let fetched: PageFetcher.Fetched
+        do {
+            let fetcher = PageFetcher(source: source, transport: try transport(for: source))
+            fetched = try await fetcher.fetchAll(validate)
+        } catch let failure as PageFetcher.Failure {
+            report = SourceReport(name: source.name, status: .failed)
+            report.error = failure.description
+            report.retries = failure.attempts - 1
+            return finish(nil, &report)
+        } catch {
+            report = SourceReport(name: source.name, status: .failed)
+            report.error = "\(error)"
+            return finish(nil, &report)
+        }
+        report.pages = fetched.pages
+        report.retries = fetched.retries
+        report.received = fetched.records
+        if source.format.isSingleFile && fetched.records == Self.portalExportLimit {
+            report.warnings.append("exactly \(Self.portalExportLimit) rows, where the portal cuts its exports off: the file may be incomplete")
         }
         if !unplaced.isEmpty {
             let placements = await geocoding?.place(unplaced, source: source.name) ?? []

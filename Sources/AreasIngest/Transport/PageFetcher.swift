@@ -5,7 +5,11 @@ import Foundation
 /// Fetches every page of one source: the first page for the total, then the rest with a
 /// bounded number of requests in flight, retrying transient failures with back-off.
 ///
-/// It returns either every page of the source or an error: never a partial set taken as whole.
+/// Each page's records are handed on in page order as soon as the pages before it have been,
+/// so that a refresh holds one page's decoded rows at a time, not the whole source's (pages
+/// that arrive early wait, at most `concurrency` of them). A fetch either returns, having
+/// handed every page of the source, or throws: what was handed before an error is never the
+/// whole source, and must be dropped.
 package struct PageFetcher: Sendable {
     package let source: SourceConfig
     package let transport: any PageTransport
@@ -17,9 +21,10 @@ package struct PageFetcher: Sendable {
         self.decoder = source.decoder
     }
 
-    /// What a complete fetch produced.
+    /// What a complete fetch came to.
     package struct Fetched: Sendable {
-        package var records: [[Field]]
+        /// Rows handed on, over every page.
+        package var records = 0
         package var pages: Int
         package var retries: Int
         package var totalCount: Int?
@@ -36,47 +41,46 @@ package struct PageFetcher: Sendable {
         }
     }
 
-    package func fetchAll() async throws(Failure) -> Fetched {
+    /// Fetches every page, handing each page's rows to `take` in page order.
+    package func fetchAll(_ take: ([[Field]]) -> Void) async throws(Failure) -> Fetched {
         let first = try await fetch(page: 1)
-        var pages = [first.page]
-        var retries = first.retries
-        guard !first.page.isPastEnd, !first.page.records.isEmpty else {
-            return Fetched(records: [], pages: 1, retries: retries, totalCount: first.page.totalCount)
+        var fetched = Fetched(pages: 1, retries: first.retries, totalCount: first.page.totalCount)
+        guard !first.page.isPastEnd, !first.page.records.isEmpty else { return fetched }
+        fetched.records = first.page.records.count
+        take(first.page.records)
+        // An empty page ends the data: nothing after it is taken.
+        func taking(_ item: (page: UpstreamPage, retries: Int)) -> Bool {
+            fetched.retries += item.retries
+            if item.page.isPastEnd || item.page.records.isEmpty { return false }
+            fetched.pages += 1
+            fetched.records += item.page.records.count
+            take(item.page.records)
+            return true
         }
         if let total = first.page.totalCount {
             // Trust the rows a page really holds, not the size asked for: a gateway may cap it.
             let perPage = Swift.max(1, Swift.min(source.pageSize, first.page.records.count))
             let lastPage = Swift.min((total + perPage - 1) / perPage, source.maxPages)
-            if lastPage > 1 {
-                let rest = try await fetchConcurrently(2...lastPage)
-                for item in rest {
-                    retries += item.retries
-                    if item.page.isPastEnd || item.page.records.isEmpty { break }
-                    pages.append(item.page)
-                }
-            }
+            if lastPage > 1 { try await fetchConcurrently(2...lastPage, taking) }
         } else {
             // No total: one page after another until an empty one.
             var number = 2
-            while number <= source.maxPages {
-                let item = try await fetch(page: number)
-                retries += item.retries
-                if item.page.isPastEnd || item.page.records.isEmpty { break }
-                pages.append(item.page)
-                number += 1
-            }
+            while number <= source.maxPages, taking(try await fetch(page: number)) { number += 1 }
         }
-        return Fetched(records: pages.flatMap(\.records), pages: pages.count, retries: retries, totalCount: first.page.totalCount)
+        return fetched
     }
 
-    /// Pages in `range`, in order, with at most `concurrency` requests in flight.
-    private func fetchConcurrently(_ range: ClosedRange<Int>) async throws(Failure) -> [(page: UpstreamPage, retries: Int)] {
+    /// Pages in `range` with at most `concurrency` requests in flight, handed to `take` in
+    /// order until it declines one.
+    private func fetchConcurrently(_ range: ClosedRange<Int>, _ take: ((page: UpstreamPage, retries: Int)) -> Bool) async throws(Failure) {
         typealias Outcome = (number: Int, result: Result<(page: UpstreamPage, retries: Int), Failure>)
-        let outcome: Result<[Int: (page: UpstreamPage, retries: Int)], Failure> = await withTaskGroup(of: Outcome.self) { group in
+        let failure: Failure? = await withTaskGroup(of: Outcome.self) { group in
             var next = range.lowerBound
             var last = range.upperBound
             var running = 0
-            var done: [Int: (page: UpstreamPage, retries: Int)] = [:]
+            // Pages in before an earlier one, waiting for it.
+            var early: [Int: (page: UpstreamPage, retries: Int)] = [:]
+            var handed = range.lowerBound
             while true {
                 while running < source.concurrency && next <= last {
                     let number = next
@@ -88,18 +92,24 @@ package struct PageFetcher: Sendable {
                 running -= 1
                 switch finished.result {
                 case .success(let item):
-                    done[finished.number] = item
+                    early[finished.number] = item
+                    while handed <= last, let ready = early.removeValue(forKey: handed) {
+                        handed += 1
+                        if !take(ready) {
+                            last = handed - 1
+                            early.removeAll()
+                        }
+                    }
                     // An empty page ends the data: ask for nothing after it.
                     if item.page.isPastEnd || item.page.records.isEmpty { last = Swift.min(last, finished.number) }
                 case .failure(let failure):
                     group.cancelAll()
-                    return .failure(failure)
+                    return failure
                 }
             }
-            return .success(done)
+            return nil
         }
-        let done = try outcome.get()
-        return done.keys.sorted().compactMap { done[$0] }
+        if let failure { throw failure }
     }
 
     private func fetchResult(page number: Int) async -> Result<(page: UpstreamPage, retries: Int), Failure> {

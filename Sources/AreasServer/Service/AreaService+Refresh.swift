@@ -14,7 +14,14 @@ extension AreaService {
     /// Starts a refresh, or joins the one already running; returns the job to wait on.
     @discardableResult
     package func startRefresh(force: Bool) -> RefreshJobHandle {
-        RefreshJobHandle(job: refreshes.start { [self] in await performRefresh(force: force) })
+        RefreshJobHandle(job: refreshes.start { [self] in
+            let report = await performRefresh(force: force)
+            // The refresh's temporaries (pages, per-source tables, the catalog and index built
+            // in memory before the file served) are all freed once it has returned: only then
+            // can their pages go back.
+            FreeMemory.release()
+            return report
+        })
     }
 
     /// The administrative map once it has been read (or found missing): a refresh started just
@@ -83,7 +90,6 @@ extension AreaService {
         if let kept = next.lastReport { store.keep(kept, notes: &notes) }
         logger.log(notes)
         install(next)
-        if case .replaced = settled { FreeMemory.release() }  // the build's temporaries
         onRefresh(next)
         if !report.sources.isEmpty && report.sources.allSatisfy({ $0.status == .failed }) {
             logger.error("refresh failed: no source could be fetched (\(report.sources.map(\.name).joined(separator: ", "))); still serving the previous \(next.index.count) areas")

@@ -1,0 +1,132 @@
+import AreasControl
+import AreasCore
+import AreasIngest
+import AreasProtocol
+import AreasSystem
+import AreasTestSupport
+import Foundation
+import Glibc
+
+/// `areas-bench memory`: a real areasd that starts with no snapshot and refreshes from a
+/// loopback server's paged XML (the nationwide zones API, four fifths of the areas) and JSON
+/// (odcloud smoking areas, the rest), beside redis-server holding the same points (GEOADD) in
+/// the same run: the daemon's resident memory serving after its first refresh, its peak during
+/// that refresh (VmHWM), and the same for a forced second refresh; `stats`' breakdown by part.
+struct MemoryBenchmark {
+    var scales = [10_000, 100_000, 1_000_000]
+    let areasd: String
+    let pageSize = 1_000
+
+    init(arguments: inout ArgumentList) throws {
+        if let points = try arguments.value("--points") {
+            scales = points.split(separator: ",").compactMap { Int($0) }
+            guard !scales.isEmpty, scales.allSatisfy({ $0 >= 10 }) else { throw UsageError.invalidValue("--points", points) }
+        }
+        areasd = try BuiltBeside.program("areasd", given: try arguments.value("--areasd"))
+        _ = try arguments.positionals()
+    }
+
+    func run() throws {
+        let redis = try RedisConnection.program()
+        guard let sample = FileManager.default.contents(atPath: "samples/nonsmoking-zones/page-1.xml") else {
+            throw UsageError.wrongArguments("run from the package folder: samples/nonsmoking-zones/page-1.xml not found")
+        }
+        let template = try DataGoKrXMLDecoder().decode([UInt8](sample)).records.filter { row in
+            row.contains { $0.key == "latitude" && Double($0.value) != nil }
+        }
+        var summary: [String: Double] = [:]
+        for n in scales {
+            let zones = n * 4 / 5
+            let xml = IngestBenchmark.pages(zones: zones, pageSize: pageSize, template: template)
+            let smoking = Self.jsonPages(count: n - zones, pageSize: pageSize)
+            let server = try LoopbackHTTPServer { request in
+                if request.path.hasPrefix("/json") {
+                    let page = Int(request.query["page"] ?? "1") ?? 1
+                    return .body(status: 200, contentType: "application/json", smoking.page(page))
+                }
+                let page = Int(request.query["pageNo"] ?? "1") ?? 1
+                guard page >= 1, page <= xml.count else {
+                    return .text(200, "<response><header><resultCode>03</resultCode><resultMsg>NODATA_ERROR</resultMsg></header></response>")
+                }
+                return .body(status: 200, contentType: "text/xml", xml[page - 1])
+            }
+            defer { server.stop() }
+            let directory = NSTemporaryDirectory() + "areas-bench-memory-\(getpid())-\(n)"
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            let config = directory + "/areasd.json"
+            try """
+                {"snapshot":"\(directory)/areas.snapshot","refreshIntervalSeconds":1e9,"sources":[
+                 {"name":"zones","kind":"nonsmoking","format":"data-go-kr-xml","url":"\(server.baseURL)/xml","pageSize":\(pageSize),"maxPages":\(xml.count + 10)},
+                 {"name":"booths","kind":"smoking","format":"odcloud-json","url":"\(server.baseURL)/json","pageSize":\(pageSize),"maxPages":\(smoking.count + 10),
+                  "fields":{"name":"설치 위치","latitude":"위도","longitude":"경도"}}]}
+                """.write(toFile: config, atomically: true, encoding: .utf8)
+            print("== \(n) areas: \(zones) zones in \(xml.count) XML pages, \(n - zones) smoking areas in \(smoking.count) JSON pages ==")
+            let socket = directory + "/areasd.sock"
+            let started = Measure.clock.now
+            let daemon = try Child(areasd, ["--config", config, "--socket", socket, "--log-level", "error"])
+            defer { daemon.stop() }
+            guard DaemonQuestions.waitUntilLoaded(socket, seconds: 900) else { throw UsageError.wrongArguments("areasd did not load its first refresh") }
+            let refreshSeconds = (Measure.clock.now - started).milliseconds / 1000
+            let firstPeak = daemon.peakResidentBytes
+            // What the daemon holds once the refresh's work is done and it serves.
+            usleep(500_000)
+            let serving = daemon.residentBytes, backing = daemon.residentByBacking
+            let parts = SocketBenchmark.memoryParts(socket: socket)
+
+            let ids = smoking.points.indices.map { "z:\($0)" } + (0..<zones).map { "x:\($0)" }
+            let points = zip(ids, smoking.points + SyntheticPoints.clustered(count: zones, seed: 4)).map { (id: $0, coordinate: $1) }
+            let (redisServer, _) = try RedisConnection.serving(points, program: redis, directory: directory)
+            defer { redisServer.stop() }
+            let redisResident = redisServer.residentBytes
+
+            daemon.resetPeakResident()
+            let again = Measure.clock.now
+            _ = DaemonQuestions.ask(socket, Request.refresh(wait: true, force: true))
+            let secondSeconds = (Measure.clock.now - again).milliseconds / 1000
+            let secondPeak = daemon.peakResidentBytes
+            usleep(500_000)
+            let servingAgain = daemon.residentBytes
+
+            func mib(_ bytes: Int) -> String { Measure.format(Double(bytes) / 1_048_576, 1) }
+            func ratio(_ bytes: Int) -> Double { Double(bytes) / Double(max(redisResident, 1)) }
+            print("first refresh \(Measure.format(refreshSeconds, 1)) s: serving \(mib(serving)) MiB resident (\(mib(backing.anonymous)) anonymous, \(mib(backing.file)) mapped files), "
+                  + "\(Measure.format(ratio(serving)))x redis-server's \(mib(redisResident)) MiB; peak \(mib(firstPeak)) MiB, \(Measure.format(ratio(firstPeak)))x")
+            print("second refresh (forced) \(Measure.format(secondSeconds, 1)) s: peak \(mib(secondPeak)) MiB, \(Measure.format(ratio(secondPeak)))x; serving after it \(mib(servingAgain)) MiB, \(Measure.format(ratio(servingAgain)))x")
+            print("stats memory: " + parts.sorted { $0.key < $1.key }.map { "\($0.key) \(mib($0.value))" }.joined(separator: ", ") + " (MiB)")
+            summary["n\(n)_serving_vs_redis"] = ratio(serving)
+            summary["n\(n)_first_refresh_peak_vs_redis"] = ratio(firstPeak)
+            summary["n\(n)_second_refresh_peak_vs_redis"] = ratio(secondPeak)
+            summary["n\(n)_serving_after_second_vs_redis"] = ratio(servingAgain)
+            summary["n\(n)_redis_resident_mib"] = Double(redisResident) / 1_048_576
+            if ProcessInfo.processInfo.environment["PAUSE"] != nil { print("pid \(daemon.pid)"); sleep(40) }
+        }
+        print("summary: " + summary.sorted { $0.key < $1.key }.map { "\($0.key)=\(Measure.format($0.value, 3))" }.joined(separator: " "))
+    }
+
+    /// Smoking areas as the odcloud API pages them, in the Yongsan sample's columns.
+    struct JSONPages: Sendable {
+        let pages: [[UInt8]]
+        let points: [GeoPoint]
+        var count: Int { pages.count }
+
+        /// Page `number` (from 1); past the last, an empty page, as the API answers.
+        func page(_ number: Int) -> [UInt8] {
+            number >= 1 && number <= pages.count ? pages[number - 1]
+                : Array(#"{"page":\#(number),"perPage":1000,"totalCount":\#(points.count),"currentCount":0,"matchCount":\#(points.count),"data":[]}"#.utf8)
+        }
+    }
+
+    static func jsonPages(count: Int, pageSize: Int) -> JSONPages {
+        let points = SyntheticPoints.clustered(count: count, seed: 9)
+        let places = ["서울역 광장", "용산역 광장", "이태원역", "삼각지역", "녹사평역", "한강진역"]
+        var pages: [[UInt8]] = []
+        for start in stride(from: 0, to: count, by: pageSize) {
+            let rows = (start..<min(start + pageSize, count)).map { i in
+                #"{"설치 위치":"서울특별시 용산구 \#(places[i % places.count]) \#(i)번 부스","설치 주체":"용산구청","시설 구분":"공원","시설형태":"부스형","자치구명":"용산구","위도":"\#(points[i].latitude)","경도":"\#(points[i].longitude)"}"#
+            }
+            pages.append(Array(#"{"page":\#(start / pageSize + 1),"perPage":\#(pageSize),"totalCount":\#(count),"currentCount":\#(rows.count),"matchCount":\#(count),"data":[\#(rows.joined(separator: ","))]}"#.utf8))
+        }
+        return JSONPages(pages: pages, points: points)
+    }
+}
