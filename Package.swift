@@ -17,8 +17,8 @@ import PackageDescription
 ///        |    \    AreasProtocol                  |
 ///        |     \        |                        |
 ///        +------ AreasCore    AreasSystem ---------+
-///                   |
-///             CMemoryHints
+///                   |          |
+///                  CMemoryHints
 ///
 /// No library product is vended, so declarations other targets use are `package`, except in
 /// `AreasCore` and `AreasProtocol`: the index, the tables and the JSON writer are called from
@@ -57,7 +57,7 @@ let package = Package(
         // Geodesy, the area model and table, the packed R-tree and its searches.
         .target(name: "AreasCore", dependencies: ["CMemoryHints"], swiftSettings: nativeTuning),
         // System calls wrapped once, with one errno type; the process's arguments and paths.
-        .target(name: "AreasSystem", swiftSettings: nativeTuning),
+        .target(name: "AreasSystem", dependencies: ["CMemoryHints"], swiftSettings: nativeTuning),
         // The wire protocol: the JSON reader and writer, requests and their errors.
         .target(name: "AreasProtocol", dependencies: ["AreasCore"], swiftSettings: nativeTuning),
         // Configuration, upstream fetching and decoding, validation, merging, the snapshot file.

@@ -114,6 +114,12 @@ public struct AnswerKey: Sendable, Equatable {
     @inlinable public static var recordBytes: AnswerKey { AnswerKey("recordBytes") }
     @inlinable public static var textBytes: AnswerKey { AnswerKey("textBytes") }
     @inlinable public static var indexBytes: AnswerKey { AnswerKey("indexBytes") }
+    @inlinable public static var searchBytes: AnswerKey { AnswerKey("searchBytes") }
+    @inlinable public static var heapBytes: AnswerKey { AnswerKey("heapBytes") }
+    @inlinable public static var heapFreeBytes: AnswerKey { AnswerKey("heapFreeBytes") }
+    @inlinable public static var residentBytes: AnswerKey { AnswerKey("residentBytes") }
+    @inlinable public static var residentAnonymousBytes: AnswerKey { AnswerKey("residentAnonymousBytes") }
+    @inlinable public static var residentFileBytes: AnswerKey { AnswerKey("residentFileBytes") }
     @inlinable public static var snapshot: AnswerKey { AnswerKey("snapshot") }
     @inlinable public static var path: AnswerKey { AnswerKey("path") }
     @inlinable public static var bytes: AnswerKey { AnswerKey("bytes") }

@@ -1,3 +1,5 @@
+import CMemoryHints
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -37,6 +39,37 @@ package enum FreeMemory {
     package static func limitArenas(to count: Int) -> Bool {
         guard let set = mallopt else { return false }
         return set(arenaMax, Int32(clamping: count)) == 1
+    }
+
+    /// What the process's memory is made of, for `stats`: the allocator's heap in use and
+    /// held free, and the resident pages by what backs them (`/proc/self/status`).
+    package struct Usage: Sendable {
+        package var heapInUse = 0
+        package var heapFree = 0
+        package var resident = 0
+        /// Anonymous pages: the heap, stacks, the allocator's free space.
+        package var residentAnonymous = 0
+        /// Pages of mapped files: the snapshot, the program and its libraries.
+        package var residentFile = 0
+    }
+
+    package static func usage() -> Usage {
+        var usage = Usage()
+        var inUse = 0, held = 0
+        areas_heap_usage(&inUse, &held)
+        (usage.heapInUse, usage.heapFree) = (inUse, held)
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return usage }
+        for line in status.split(separator: "\n") {
+            let parts = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+            guard parts.count >= 2, let kilobytes = Int(parts[1]) else { continue }
+            switch parts[0] {
+            case "VmRSS:": usage.resident = kilobytes * 1024
+            case "RssAnon:": usage.residentAnonymous = kilobytes * 1024
+            case "RssFile:", "RssShmem:": usage.residentFile += kilobytes * 1024
+            default: continue
+            }
+        }
+        return usage
     }
 
     /// `M_MMAP_THRESHOLD` in glibc's `malloc.h`.

@@ -99,7 +99,6 @@ struct MemoryBenchmark {
             summary["n\(n)_second_refresh_peak_vs_redis"] = ratio(secondPeak)
             summary["n\(n)_serving_after_second_vs_redis"] = ratio(servingAgain)
             summary["n\(n)_redis_resident_mib"] = Double(redisResident) / 1_048_576
-            if ProcessInfo.processInfo.environment["PAUSE"] != nil { print("pid \(daemon.pid)"); sleep(40) }
         }
         print("summary: " + summary.sorted { $0.key < $1.key }.map { "\($0.key)=\(Measure.format($0.value, 3))" }.joined(separator: " "))
     }

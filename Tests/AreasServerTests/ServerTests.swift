@@ -160,6 +160,12 @@ final class ServerTests {
         #expect((stats["memory"]?["recordBytes"]?.double) == (Double(index.areas.count * 48 + (index.areas.count + 1) * 4
             + index.areas.reduce(0) { $0 + $1.fields.count * 8 })))
         #expect((try #require(stats["memory"]?["indexBytes"]?.double)) > (Double(index.areas.count * 16)))
+        #expect((stats["memory"]?["searchBytes"]?.double) == Double(index.search.byteCount))
+        // The resident pages are the anonymous ones and the mapped files', as /proc counts them.
+        let memory = try #require(stats["memory"])
+        let (resident, anonymous, file) = (memory["residentBytes"]?.double ?? 0, memory["residentAnonymousBytes"]?.double ?? 0, memory["residentFileBytes"]?.double ?? 0)
+        #expect(resident > 0 && resident == anonymous + file, "\(resident) resident, \(anonymous) anonymous, \(file) files")
+        #expect((memory["heapBytes"]?.double ?? 0) > 0 && (memory["heapFreeBytes"]?.double).map { $0 >= 0 } == true)
 
         for (request, message) in [
             (#"{"op":"along","meters":50}"#, "path is missing"),

@@ -165,6 +165,15 @@ extension Answers {
         writer.key(.recordBytes); writer.number(state.index.areas.recordByteCount)
         writer.key(.textBytes); writer.number(state.index.areas.strings.byteCount)
         writer.key(.indexBytes); writer.number(state.index.indexByteCount)
+        writer.key(.searchBytes); writer.number(state.index.search.byteCount)
+        // What the process holds: the parts above live in the mapped snapshot (resident as
+        // they are read) or, served from memory, in the heap.
+        let usage = FreeMemory.usage()
+        writer.key(.heapBytes); writer.number(usage.heapInUse)
+        writer.key(.heapFreeBytes); writer.number(usage.heapFree)
+        writer.key(.residentBytes); writer.number(usage.resident)
+        writer.key(.residentAnonymousBytes); writer.number(usage.residentAnonymous)
+        writer.key(.residentFileBytes); writer.number(usage.residentFile)
         writer.endObject()
         writer.key(.snapshot)
         writer.beginObject()

@@ -8,4 +8,22 @@ static inline __attribute__((always_inline)) void areas_prefetch(const void *add
     __builtin_prefetch(address, 0, 3);
 }
 
+/// The allocator's heap: bytes in use (including blocks mapped on their own) and bytes held
+/// free in its arenas, over every arena. glibc's `mallinfo2`; zero elsewhere. The Glibc module
+/// does not export `malloc.h`.
+#include <stdlib.h>  /* defines __GLIBC__ on glibc */
+#if defined(__GLIBC__)
+#include <malloc.h>
+static inline void areas_heap_usage(size_t *in_use, size_t *held_free) {
+    struct mallinfo2 info = mallinfo2();
+    *in_use = info.uordblks + info.hblkhd;
+    *held_free = info.fordblks;
+}
+#else
+static inline void areas_heap_usage(size_t *in_use, size_t *held_free) {
+    *in_use = 0;
+    *held_free = 0;
+}
+#endif
+
 #endif
