@@ -23,6 +23,20 @@ extension FileDescriptor {
         return FileDescriptor(rawValue: raw)
     }
 
+    /// Writes every byte of `bytes` at `offset` in the file (a header filled in last),
+    /// leaving the file's position where it was.
+    package func write(_ bytes: [UInt8], at offset: Int) throws(SystemError) {
+        var done = 0
+        while done < bytes.count {
+            let count = bytes.withUnsafeBytes { raw in pwrite(rawValue, raw.baseAddress! + done, raw.count - done, off_t(offset + done)) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw SystemError("pwrite")
+            }
+            done += count
+        }
+    }
+
     /// What the open file is: its kind, size, owner and identity.
     package func status() throws(SystemError) -> FileStatus {
         var info = stat()

@@ -61,6 +61,12 @@ package enum WholeFile {
     /// The temporary is created new (`O_EXCL | O_NOFOLLOW`): a symbolic link planted at its
     /// name is removed, never written through.
     package static func writeTemporary(for path: String, _ bytes: [UInt8], permissions: mode_t = 0o640) throws(SystemError) -> String {
+        try writeTemporary(for: path, permissions: permissions) { file throws(SystemError) in try file.writeAll(bytes) }
+    }
+
+    /// A new temporary beside `path` that `write` fills, synced to disk; its name.
+    package static func writeTemporary(for path: String, permissions: mode_t = 0o640,
+                                       _ write: (FileDescriptor) throws(SystemError) -> Void) throws(SystemError) -> String {
         let temporary = try temporaryName(for: path)
         do throws(SystemError) {
             let file: FileDescriptor
@@ -72,7 +78,7 @@ package enum WholeFile {
                 file = try FileDescriptor.open(temporary, [.writeOnly, .create, .exclusive, .noFollow], permissions: permissions)
             }
             do throws(SystemError) {
-                try file.writeAll(bytes)
+                try write(file)
                 try file.sync()
             } catch {
                 file.close()

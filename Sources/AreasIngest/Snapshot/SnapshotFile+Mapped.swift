@@ -10,7 +10,20 @@ extension SnapshotFile {
     /// field lists, and the trees, each column as it lies in memory. `index` must be the index
     /// of `catalog`'s table.
     static func encode(_ catalog: Catalog, index: AreaIndex, createdAt: Double) -> [UInt8] {
-        var writer = SnapshotLayoutWriter(reservingCapacity: catalog.table.recordByteCount + catalog.table.strings.byteCount + 2 * index.indexByteCount + 4096)
+        var writer = SnapshotLayoutWriter(reservingCapacity: catalog.table.recordByteCount + catalog.table.strings.byteCount
+                                          + 2 * index.indexByteCount + index.search.byteCount + 4096)
+        layOut(catalog, index: index, createdAt: createdAt, into: &writer)
+        return writer.seal()
+    }
+
+    /// The same file written to `file` as it is laid out, never held whole.
+    static func write(_ catalog: Catalog, index: AreaIndex, createdAt: Double, to file: FileDescriptor) throws(SystemError) {
+        var writer = SnapshotLayoutWriter(writingTo: file)
+        layOut(catalog, index: index, createdAt: createdAt, into: &writer)
+        try writer.finish()
+    }
+
+    private static func layOut(_ catalog: Catalog, index: AreaIndex, createdAt: Double, into writer: inout SnapshotLayoutWriter) {
         writer.number(createdAt)
         // In the table's order (by id); sources without areas first.
         let sources = catalog.sources.sorted { ($0.value.range.lowerBound, $0.value.range.count, $0.key) < ($1.value.range.lowerBound, $1.value.range.count, $1.key) }
@@ -22,7 +35,6 @@ extension SnapshotFile {
             writer.number(span.range.count)
         }
         index.write(to: &writer)
-        return writer.seal()
     }
 
     /// Puts the checksum of the payload of `file` in its header.

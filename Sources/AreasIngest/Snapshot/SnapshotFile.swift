@@ -279,8 +279,12 @@ extension SnapshotFile {
     /// Writes `catalog` with `index` (its table's index) atomically and hands back the new file
     /// mapped and checked: what is served from then on is exactly what a restart would load.
     package static func writeMapped(_ catalog: Catalog, index: AreaIndex, to path: String) throws(Failure) -> Contents {
-        let bytes = encode(catalog, index: index, createdAt: Date().timeIntervalSince1970)
-        return try adopt(path: path, judge: { _ in nil }) { () throws(SystemError) in try WholeFile.writeTemporary(for: path, bytes, permissions: permissions) }
+        let createdAt = Date().timeIntervalSince1970
+        return try adopt(path: path, judge: { _ in nil }) { () throws(SystemError) in
+            try WholeFile.writeTemporary(for: path, permissions: permissions) { file throws(SystemError) in
+                try write(catalog, index: index, createdAt: createdAt, to: file)
+            }
+        }
     }
 
     /// Puts another snapshot (a leader's, fetched over HTTP) in place at `path`, once it has

@@ -1,4 +1,5 @@
 import AreasCore
+import AreasSystem
 
 /// Writes version 5's body: after the header, padded to `SnapshotFile.bodyOffset`, a run of
 /// items, each starting at a multiple of 8 bytes. A number is 8 bytes, little-endian. A column
@@ -6,12 +7,35 @@ import AreasCore
 /// in the file, and in a mapping of it, as in memory), its values as they lie in memory, and
 /// zero bytes to the next multiple of 8.
 struct SnapshotLayoutWriter: FlatLayoutWriter {
+    /// The bytes laid out and not yet written: the whole file when it is kept in memory.
     private(set) var bytes: [UInt8]
+    /// Where the bytes go as they fill, when the file is written as it is laid out.
+    private let file: FileDescriptor?
+    /// Bytes already written to `file`, and the checksum of those after the header.
+    private var written = 0
+    private var sum = StreamingChecksum()
+    /// The first failure to write; later bytes are not written.
+    private var failure: SystemError?
+    /// How many bytes gather before they are written.
+    private static let flushBytes = 1 << 20
 
+    /// A file laid out in memory, for `seal()`.
     init(reservingCapacity capacity: Int) {
         bytes = [UInt8](repeating: 0, count: SnapshotFile.bodyOffset)
         bytes.reserveCapacity(capacity)
+        file = nil
     }
+
+    /// A file written to `file` as it is laid out, a megabyte at a time and each large column
+    /// straight from where it lies, so that the file is never held whole; `finish()` ends it.
+    init(writingTo file: FileDescriptor) {
+        bytes = [UInt8](repeating: 0, count: SnapshotFile.bodyOffset)
+        bytes.reserveCapacity(Self.flushBytes + 4096)
+        self.file = file
+    }
+
+    /// The file's length so far.
+    private var offset: Int { written + bytes.count }
 
     mutating func number(_ value: UInt64) {
         withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
@@ -20,25 +44,68 @@ struct SnapshotLayoutWriter: FlatLayoutWriter {
     mutating func column<Element: BitwiseCopyable>(_ column: Column<Element>) {
         number(UInt64(column.count))
         pad(to: 64)
-        column.withUnsafeBufferPointer { bytes.append(contentsOf: UnsafeRawBufferPointer($0)) }
+        column.withUnsafeBufferPointer { elements in
+            let raw = UnsafeRawBufferPointer(elements)
+            if file != nil && raw.count >= Self.flushBytes {
+                flush()
+                emit(raw)
+            } else {
+                bytes.append(contentsOf: raw)
+                if file != nil && bytes.count >= Self.flushBytes { flush() }
+            }
+        }
         pad(to: 8)
     }
 
     private mutating func pad(to alignment: Int) {
-        let over = bytes.count % alignment
+        let over = offset % alignment
         if over != 0 { bytes.append(contentsOf: repeatElement(0, count: alignment - over)) }
+    }
+
+    /// Writes out what has gathered.
+    private mutating func flush() {
+        let gathered = bytes
+        gathered.withUnsafeBytes { emit($0) }
+        bytes.removeAll(keepingCapacity: true)
+    }
+
+    /// Writes `raw` at the end of the file, adding what follows the header to the checksum.
+    private mutating func emit(_ raw: UnsafeRawBufferPointer) {
+        guard let file, failure == nil else { return }
+        let skipped = Swift.max(0, Swift.min(raw.count, SnapshotFile.headerSize - written))
+        sum.update(UnsafeRawBufferPointer(rebasing: raw[skipped...]))
+        do throws(SystemError) {
+            try file.writeAll(raw)
+        } catch {
+            failure = error
+        }
+        written += raw.count
+    }
+
+    private static func header(magic: [UInt8], version: UInt32, payloadLength: Int, checksum: UInt64) -> [UInt8] {
+        var header = ByteWriter()
+        header.bytes.append(contentsOf: magic)
+        header.append(version)
+        header.append(UInt64(payloadLength))
+        header.append(checksum)
+        return header.bytes
     }
 
     /// Writes the header over the reserved bytes: magic, version, the payload's length and
     /// its checksum. The file is then complete.
     mutating func seal(magic: [UInt8] = SnapshotFile.magic, version: UInt32 = SnapshotFile.version) -> [UInt8] {
-        var header = ByteWriter()
-        header.bytes.append(contentsOf: magic)
-        header.append(version)
-        header.append(UInt64(bytes.count - SnapshotFile.headerSize))
-        bytes.replaceSubrange(0..<header.bytes.count, with: header.bytes)
+        let header = Self.header(magic: magic, version: version, payloadLength: bytes.count - SnapshotFile.headerSize, checksum: 0)
+        bytes.replaceSubrange(0..<header.count, with: header)
         SnapshotFile.seal(&bytes)
         return bytes
+    }
+
+    /// Writes what is left, then the header at the file's start; the file is then complete.
+    mutating func finish(magic: [UInt8] = SnapshotFile.magic, version: UInt32 = SnapshotFile.version) throws(SystemError) {
+        flush()
+        if let failure { throw failure }
+        guard let file else { return }
+        try file.write(Self.header(magic: magic, version: version, payloadLength: written - SnapshotFile.headerSize, checksum: sum.value), at: 0)
     }
 }
 
