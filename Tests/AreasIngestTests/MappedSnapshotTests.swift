@@ -175,6 +175,24 @@ import AreasTestTraits
         withExtendedLifetime(contents) {}
     }
 
+    /// A refresh reads the whole served set to compare and merge; letting the served file's
+    /// pages go then leaves the process holding none of them, and the data still answers.
+    @Test func theServedFilesPagesGoWhenARefreshHasReadThem() throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try SnapshotFile.write(Self.catalog(count: 20_000, seed: 9), to: path)
+        let contents = try #require(try SnapshotFile.load(path: path))
+        let dataSet = DataSet(catalog: contents.catalog, index: try #require(contents.index))
+        let fileKiB = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) / 1024
+        // Every record's text, as a comparison reads it.
+        let textBytes = dataSet.catalog.table.indices.reduce(0) { $0 + dataSet.catalog.table[$1].name.utf8.count }
+        let touched = try #require(Self.residentKiB(ofMappingOf: path))
+        dataSet.releaseMappedPages()
+        let released = try #require(Self.residentKiB(ofMappingOf: path))
+        #expect(textBytes > 0 && touched > fileKiB / 4, "\(touched) KiB of \(fileKiB) KiB resident after reading every record")
+        #expect(released < fileKiB / 10, "\(released) KiB of \(fileKiB) KiB resident after letting them go")
+        #expect(try dataSet.index.nearest(to: GeoPoint(uncheckedLatitude: 37.55, longitude: 126.98), k: 5).count == 5)
+    }
+
     /// The resident size of this process's mapping of `path`, from /proc/self/smaps.
     static func residentKiB(ofMappingOf path: String) -> Int? {
         // Read to the end: procfs files give no size up front.

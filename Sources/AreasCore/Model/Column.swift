@@ -13,6 +13,10 @@ import Glibc
 public struct Column<Element: BitwiseCopyable>: @unchecked Sendable, RandomAccessCollection {
     /// Keeps `base` valid: a `ColumnBlock`, or the mapping a section lies in.
     @usableFromInline let owner: AnyObject?
+
+    /// What keeps the values alive: the mapped file a column was read from in place, the block
+    /// it was allocated in, or nil.
+    package var storage: AnyObject? { owner }
     @usableFromInline let base: UnsafePointer<Element>?
     public let count: Int
 
