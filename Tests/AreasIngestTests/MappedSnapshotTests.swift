@@ -186,7 +186,7 @@ import AreasTestTraits
         // Every record's text, as a comparison reads it.
         let textBytes = dataSet.catalog.table.indices.reduce(0) { $0 + dataSet.catalog.table[$1].name.utf8.count }
         let touched = try #require(Self.residentKiB(ofMappingOf: path))
-        dataSet.releaseMappedPages()
+        dataSet.catalog.releaseMappedPages()
         let released = try #require(Self.residentKiB(ofMappingOf: path))
         #expect(textBytes > 0 && touched > fileKiB / 4, "\(touched) KiB of \(fileKiB) KiB resident after reading every record")
         #expect(released < fileKiB / 10, "\(released) KiB of \(fileKiB) KiB resident after letting them go")

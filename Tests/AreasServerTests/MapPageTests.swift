@@ -190,7 +190,7 @@ import AreasTestTraits
     /// `summary`; the Korean ones say the verdict, the zones and the nearest area with its
     /// distance as the answer gives them.
     static func expectOneLanguagePerSentence(_ blocks: JSONValue, _ check: JSONValue) throws {
-        let sentences = blocks.array ?? []
+        let sentences = blocks.array
         let names = ((check["zones"]?.array ?? []) + [check["nearestSmoking"] ?? .null]).compactMap { $0["name"]?.string }
         let korean = sentences.filter { $0["lang"]?.string == "ko" }.compactMap { $0["text"]?.string }
         #expect(sentences.filter { $0["lang"]?.string == "en" }.compactMap { $0["text"]?.string } == [try #require(check["summary"]?.string)], "\(sentences)")

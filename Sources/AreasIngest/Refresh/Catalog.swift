@@ -1,4 +1,5 @@
 import AreasCore
+import AreasSystem
 
 /// The merged data set: one table of every source's last good areas, each source a run of it.
 ///
@@ -117,6 +118,14 @@ package struct Catalog: Sendable, Equatable {
     /// serving).
     package func areas(of source: String) -> [Area] {
         sources[source].map { $0.range.map { table[$0] } } ?? []
+    }
+
+    /// Takes the pages of the snapshot this catalog is read from (and its index with it) out
+    /// of the process's resident set; they stay in the kernel's cache and come back as
+    /// questions touch them. A refresh that has just read the whole served set (to compare and
+    /// merge) lets them go, so that they do not add to its peak. Nothing for a catalog in memory.
+    package func releaseMappedPages() {
+        (table.records.storage as? MappedFile)?.releaseResidentPages()
     }
 
     /// The index over this catalog's table, its records merged into areas as `merge` says.

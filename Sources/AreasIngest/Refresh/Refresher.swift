@@ -173,14 +173,15 @@ package struct Refresher: Sendable {
         do {
             let fetcher = PageFetcher(source: source, transport: try transport(for: source))
             fetched = try await fetcher.fetchAll(validate)
-        } catch let failure as PageFetcher.Failure {
-            report = SourceReport(name: source.name, status: .failed)
-            report.error = failure.description
-            report.retries = failure.attempts - 1
-            return finish(nil, &report)
         } catch {
+            // What the pages handed on before the failure counted is not the source's.
             report = SourceReport(name: source.name, status: .failed)
-            report.error = "\(error)"
+            if let failure = error as? PageFetcher.Failure {
+                report.error = failure.description
+                report.retries = failure.attempts - 1
+            } else {
+                report.error = "\(error)"
+            }
             return finish(nil, &report)
         }
         report.pages = fetched.pages

@@ -64,9 +64,12 @@ struct SnapshotLayoutWriter: FlatLayoutWriter {
 
     /// Writes out what has gathered.
     private mutating func flush() {
-        let gathered = bytes
+        // Taken out while written (`emit` changes the writer), then put back, its capacity kept.
+        var gathered: [UInt8] = []
+        swap(&gathered, &bytes)
         gathered.withUnsafeBytes { emit($0) }
-        bytes.removeAll(keepingCapacity: true)
+        gathered.removeAll(keepingCapacity: true)
+        bytes = gathered
     }
 
     /// Writes `raw` at the end of the file, adding what follows the header to the checksum.

@@ -31,14 +31,6 @@ package struct DataSet: Sendable {
         return catalog.sources.mapValues { span in span.range.reduce(0) { $0 + (groups.isMerged($1) ? 1 : 0) } }
     }
 
-    /// Takes the pages of the snapshot this data set is served from out of the process's
-    /// resident set; they stay in the kernel's cache and come back as questions touch them.
-    /// A refresh that has just read the whole served set (to compare and merge) lets them go,
-    /// so that they do not add to its peak. Nothing for a data set served from memory.
-    package func releaseMappedPages() {
-        (catalog.table.records.storage as? MappedFile)?.releaseResidentPages()
-    }
-
     /// No areas.
     package static func empty(nodeSize: Int = PackedRTree.defaultNodeSize, footprint: FootprintPolicy = .standard) -> DataSet {
         indexing(Catalog(), nodeSize: nodeSize, footprint: footprint)

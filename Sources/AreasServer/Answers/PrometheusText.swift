@@ -69,16 +69,9 @@ enum PrometheusText {
         text.metric("areas_http_requests_refused_total", .counter, "HTTP requests refused before they were understood (malformed, too large, too slow), each closing its connection.", Double(counters.httpRefused.current))
         text.metric("areas_output_waiting_bytes", .gauge, "Bytes of answers being written to clients now.", Double(counters.waitingOutputBytes.current))
 
-        text.metric("process_resident_memory_bytes", .gauge, "Resident memory size in bytes.", Double(residentBytes()))
+        text.metric("process_resident_memory_bytes", .gauge, "Resident memory size in bytes.", Double(FreeMemory.usage().resident))
         text.metric("process_start_time_seconds", .gauge, "Start time of the process since unix epoch in seconds.", status.startedAt.rounded())
         return text.lines
-    }
-
-    /// Resident pages from /proc/self/statm, in bytes.
-    static func residentBytes() -> Int {
-        guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
-              let pages = statm.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) else { return 0 }
-        return pages * CurrentProcess.pageSize
     }
 
     enum Kind: String { case gauge, counter }

@@ -48,7 +48,7 @@ extension AreaService {
         let (catalog, report) = await refresher.refresh(before.catalog, force: force)
         // Comparing and merging read the whole served set; its pages need not stay while the
         // new set is indexed, written and checked.
-        DataSet(catalog: before.catalog, index: before.index).releaseMappedPages()
+        before.catalog.releaseMappedPages()
         for source in report.sources {
             if source.status == .updated {
                 logger.info("source " + source.summary)
