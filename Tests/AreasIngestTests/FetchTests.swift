@@ -96,7 +96,10 @@ final class FetchTests {
         let answered = LockedValue<[Int]>([])
         func upstream(slowPage: Int?) throws -> Upstream {
             try Upstream(fault: { page, _ in
-                if page == slowPage { usleep(400_000) }
+                // The slow page is answered only once page 3 has been (10 s at most).
+                let deadline = MonotonicClock.seconds + 10
+                while page == slowPage, !answered.withLock({ $0.contains(3) }), MonotonicClock.seconds < deadline { usleep(5_000) }
+                if page == slowPage { usleep(50_000) }
                 answered.withLock { $0.append(page) }
                 return page == 3 ? .body(status: 200, contentType: "text/xml", moved) : nil
             })
