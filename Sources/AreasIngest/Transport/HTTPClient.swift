@@ -36,7 +36,10 @@ package enum HTTPClient {
                             opening: Opening? = nil, sink: FileDescriptor? = nil) async throws(UpstreamError) -> PageResponse {
         guard let target = URL(string: url) else { throw .transport("cannot form a URL from the configured address") }
         var request = URLRequest(url: target)
-        request.timeoutInterval = timeoutSeconds
+        // FoundationNetworking's own timer (whole seconds of silence) must never fire first: it
+        // traps when it ends a task that is waiting to be told not to follow a redirect. The
+        // deadline below ends every request; this one is only a backstop.
+        request.timeoutInterval = timeoutSeconds + 60
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         let result: Result<PageResponse, UpstreamError> = await withCheckedContinuation { continuation in
             let task = session.dataTask(with: request)
@@ -96,29 +99,40 @@ package enum HTTPClient {
 
         func begin(_ id: Int, _ transfer: Transfer) { lock.withLock { inFlight[id] = transfer } }
 
-        /// Ends the request `id` if it is still in flight at its deadline; true when it was.
-        func expire(_ id: Int) -> Bool {
-            guard let transfer = transfer(id) else { return false }
-            refuse(transfer, .transport("timed out after \(Self.seconds(transfer.timeoutSeconds)) without the whole answer (timeoutSeconds bounds each request from start to end)"), task: id)
-            return true
-        }
+        /// Tasks told not to follow a redirect. FoundationNetworking traps when a task waiting
+        /// to be told is cancelled before it takes the answer in: such a task is not cancelled
+        /// at its deadline (the redirect, delivered as the answer next, ends it), and a task
+        /// already cancelled is never told (it ends as cancelled).
+        private var redirecting: Set<Int> = []
 
-        static func seconds(_ value: Double) -> String { value == value.rounded() ? "\(Int(value)) s" : "\(value) s" }
+        /// Ends the request `id` if it is still in flight at its deadline; true when its task
+        /// is to be cancelled.
+        func expire(_ id: Int) -> Bool {
+            let (transfer, cancel) = lock.withLock { (inFlight.removeValue(forKey: id), !redirecting.contains(id)) }
+            guard let transfer else { return false }
+            transfer.finish(.failure(.timedOut(seconds: transfer.timeoutSeconds)))
+            return cancel
+        }
 
         func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
                         newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+            let waited = lock.withLock {
+                guard inFlight[task.taskIdentifier] != nil else { return false }
+                redirecting.insert(task.taskIdentifier)
+                return true
+            }
             // Not followed: the redirect itself arrives as the answer, and is refused there.
-            completionHandler(nil)
+            if waited { completionHandler(nil) }
         }
         private func transfer(_ id: Int) -> Transfer? { lock.withLock { inFlight[id] } }
 
         func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
                         completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+            _ = lock.withLock { redirecting.remove(dataTask.taskIdentifier) }
             guard let transfer = transfer(dataTask.taskIdentifier) else { return completionHandler(.cancel) }
             transfer.status = (response as? HTTPURLResponse)?.statusCode ?? 0
             if (300..<400).contains(transfer.status) && transfer.status != 304 {
-                refuse(transfer, .transport("answered HTTP \(transfer.status), a redirect, which is not followed: the request and its key go to the configured host only"),
-                       task: dataTask.taskIdentifier)
+                refuse(transfer, .redirected(status: transfer.status), task: dataTask.taskIdentifier)
                 return completionHandler(.cancel)
             }
             for (name, value) in (response as? HTTPURLResponse)?.allHeaderFields ?? [:] {
@@ -172,11 +186,12 @@ package enum HTTPClient {
         }
 
         func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
+            _ = lock.withLock { redirecting.remove(task.taskIdentifier) }
             guard let transfer = lock.withLock({ inFlight.removeValue(forKey: task.taskIdentifier) }) else { return }
             if let error {
                 let nsError = error as NSError
-                let why = nsError.code == NSURLErrorTimedOut ? "timed out after \(Self.seconds(transfer.timeoutSeconds))" : "\(nsError.localizedDescription) (code \(nsError.code))"
-                transfer.finish(.failure(.transport(why)))
+                transfer.finish(.failure(nsError.code == NSURLErrorTimedOut
+                    ? .timedOut(seconds: transfer.timeoutSeconds) : .transport("\(nsError.localizedDescription) (code \(nsError.code))")))
             } else {
                 // A success shorter than its opening has not been judged, nor written: it goes
                 // to the sink now, and its judge is whoever reads the file.

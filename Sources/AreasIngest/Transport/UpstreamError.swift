@@ -11,8 +11,12 @@ package enum UpstreamError: Error, Sendable, Equatable, CustomStringConvertible 
     case httpStatus(Int)
     /// The body was not a complete page: empty, truncated, HTML, binary, or not the expected shape.
     case malformedPage(String)
-    /// The request never got an answer: connection refused, reset, timed out.
+    /// The request never got an answer: connection refused or reset.
     case transport(String)
+    /// The whole answer had not arrived by the request's deadline (`timeoutSeconds`).
+    case timedOut(seconds: Double)
+    /// The peer answered with a redirect, which is never followed.
+    case redirected(status: Int)
     /// A page or file larger than the source's `maxPageBytes`.
     case tooLarge(bytes: Int, limit: Int)
     /// A source's local file could not be read.
@@ -27,10 +31,12 @@ package enum UpstreamError: Error, Sendable, Equatable, CustomStringConvertible 
         case .resultCode(let code, _): return ResultCodes.dataGoKrTransient.contains(code)
         case .odcloudCode(let code, _): return code == -1 || code == -10
         case .httpStatus(let status): return status == 429 || (500...599).contains(status) || status == 408
-        case .malformedPage, .transport, .tooLarge: return true
+        case .malformedPage, .transport, .timedOut, .redirected, .tooLarge: return true
         case .unreadableFile, .undecodableText, .quotaReserved: return false
         }
     }
+
+    static func seconds(_ value: Double) -> String { value == value.rounded() ? "\(Int(value)) s" : "\(value) s" }
 
     package var description: String {
         switch self {
@@ -44,6 +50,10 @@ package enum UpstreamError: Error, Sendable, Equatable, CustomStringConvertible 
             return "malformed page: \(why)"
         case .transport(let why):
             return "request failed: \(why)"
+        case .timedOut(let seconds):
+            return "request failed: timed out after \(Self.seconds(seconds)) without the whole answer (timeoutSeconds bounds each request from start to end)"
+        case .redirected(let status):
+            return "request failed: answered HTTP \(status), a redirect, which is not followed: the request and its key go to the configured host only"
         case .tooLarge(let bytes, let limit):
             return "\(bytes) bytes is more than maxPageBytes (\(limit))"
         case .unreadableFile(let path, let reason):
