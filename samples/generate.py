@@ -806,3 +806,82 @@ with open(os.path.join(shapes, "expected.json"), "w", encoding="utf-8") as f:
     json.dump(shape_expected, f, ensure_ascii=False, indent=1, sort_keys=True)
 with open(os.path.join(here, "geocoder", "kakao-answers.json"), "w", encoding="utf-8") as f:
     json.dump(answers, f, ensure_ascii=False, indent=0, sort_keys=True)
+
+# People density: the city's hotspots (「서울시 주요 장소 영역」, converted from its shapefile to
+# GeoJSON as the city's fields name them) over the sample areas, some with holes and one in
+# two parts, and a recorded answer of the city (citydata_ppltn) for most of them: a level
+# each, one "no data" answer, one hotspot never recorded. Codes follow the city's form; the
+# polygons are drawn here, not traced from the city's file.
+crowd_rng = random.Random(48)
+crowd_dir = os.path.join(here, "crowd")
+os.makedirs(os.path.join(crowd_dir, "answers"), exist_ok=True)
+
+
+def ring_around(lat, lon, meters, points=14, jitter=0.18):
+    """A closed ring of `points` vertices about `meters` from the centre, counter-clockwise."""
+    ring = []
+    for k in range(points):
+        angle = 2 * math.pi * k / points
+        r = meters * (1 + crowd_rng.uniform(-jitter, jitter))
+        ring.append([round(lon + r * math.cos(angle) / (111_320 * math.cos(math.radians(lat))), 7),
+                     round(lat + r * math.sin(angle) / 110_540, 7)])
+    return ring + [ring[0]]
+
+
+# (code, name, category, centre, radius in meters, hole radius or None, second part or None)
+hotspots = [
+    ("POI001", "서울역", "인구밀집지역", (37.5547, 126.9707), 650, None, None),
+    ("POI002", "용산역", "인구밀집지역", (37.5298, 126.9648), 550, 120, None),
+    ("POI003", "이태원 관광특구", "관광특구", (37.5345, 126.9946), 600, None, None),
+    ("POI004", "명동 관광특구", "관광특구", (37.5636, 126.9826), 500, 110, None),
+    ("POI005", "광화문·덕수궁", "고궁·문화유산", (37.5710, 126.9768), 600, None, None),
+    ("POI006", "동대문 관광특구", "관광특구", (37.5663, 127.0092), 450, None, (37.5712, 127.0020, 260)),
+    ("POI007", "남산공원", "공원", (37.5509, 126.9909), 700, 200, None),
+    ("POI008", "강남역", "발달상권", (37.4979, 127.0276), 550, None, None),
+]
+features = []
+for code, name, category, (lat, lon), meters, hole, extra in hotspots:
+    polygon = [ring_around(lat, lon, meters)]
+    if hole:
+        polygon.append(list(reversed(ring_around(lat + 0.0008, lon - 0.0006, hole, points=8, jitter=0.05))))
+    if extra:
+        geometry = {"type": "MultiPolygon", "coordinates": [polygon, [ring_around(extra[0], extra[1], extra[2], points=10)]]}
+    else:
+        geometry = {"type": "Polygon", "coordinates": polygon}
+    features.append({"type": "Feature", "properties": {"AREA_CD": code, "AREA_NM": name, "CATEGORY": category}, "geometry": geometry})
+with open(os.path.join(crowd_dir, "hotspots.geojson"), "w", encoding="utf-8") as f:
+    json.dump({"type": "FeatureCollection", "name": "서울시 주요 장소 영역",
+               "crs": {"type": "name", "properties": {"name": "urn:ogc:def:crs:OGC:1.3:CRS84"}}, "features": features}, f, ensure_ascii=False)
+    f.write("\n")
+
+messages = {
+    "여유": "사람이 몰려있을 가능성이 낮고 붐빔은 거의 느껴지지 않아요. 도보 이동이 자유로워요.",
+    "보통": "사람이 몰려있을 수 있지만 크게 붐비지는 않아요. 도보 이동에 큰 제약이 없어요.",
+    "약간 붐빔": "사람들이 몰려있을 수 있어요. 인구밀도가 높은 구간에서는 도보 이동시 부딪힘이 발생할 수 있어요.",
+    "붐빔": "사람들이 몰려있을 가능성이 매우 크고 많이 붐빈다고 느낄 수 있어요. 인구밀도가 높은 구간에서는 도보 이동이 어려울 수 있어요.",
+}
+levels = list(messages)
+recorded = {"POI001": "약간 붐빔", "POI002": "보통", "POI003": "여유", "POI004": "붐빔", "POI005": "보통", "POI007": "여유"}
+for code, name, category, centre, meters, hole, extra in hotspots:
+    path = os.path.join(crowd_dir, "answers", code + ".json")
+    if code == "POI006":
+        answer = {"RESULT": {"RESULT.CODE": "INFO-200", "RESULT.MESSAGE": "해당하는 데이터가 없습니다."}}
+    elif code in recorded:
+        level = recorded[code]
+        low = crowd_rng.randrange(4_000, 40_000, 500)
+        forecast = [{"FCST_TIME": f"2026-08-18 {18 + h}:20", "FCST_CONGEST_LVL": crowd_rng.choice(levels),
+                     "FCST_PPLTN_MIN": str(low + 500 * h), "FCST_PPLTN_MAX": str(low + 500 * h + 2_000)} for h in range(3)]
+        answer = {"SeoulRtd.citydata_ppltn": [{
+            "AREA_NM": name, "AREA_CD": code, "AREA_CONGEST_LVL": level, "AREA_CONGEST_MSG": messages[level],
+            "AREA_PPLTN_MIN": str(low), "AREA_PPLTN_MAX": str(low + 2_000),
+            "MALE_PPLTN_RATE": "48.1", "FEMALE_PPLTN_RATE": "51.9", "PPLTN_RATE_0": "0.4", "PPLTN_RATE_10": "6.9",
+            "PPLTN_RATE_20": "29.9", "PPLTN_RATE_30": "24.3", "PPLTN_RATE_40": "16.5", "PPLTN_RATE_50": "11.6",
+            "PPLTN_RATE_60": "6.4", "PPLTN_RATE_70": "3.9", "RESNT_PPLTN_RATE": "11.1", "NON_RESNT_PPLTN_RATE": "88.9",
+            "REPLACE_YN": "N", "PPLTN_TIME": f"2026-08-18 17:{crowd_rng.choice(['05', '10', '15', '20'])}", "FCST_YN": "Y",
+            "FCST_PPLTN": forecast}],
+            "RESULT": {"RESULT.CODE": "INFO-000", "RESULT.MESSAGE": "정상 처리되었습니다."}}
+    else:
+        continue
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(answer, f, ensure_ascii=False, indent=1)
+        f.write("\n")

@@ -56,6 +56,7 @@ package struct ControlCommand: Sendable {
         case .search: summary = "areas and places whose name or address holds every word of TEXT, best match first"
         case .along: summary = "every area along a route, in route order"
         case .get: summary = "one area with every field its source published"
+        case .crowd: summary = "each hotspot of the city's people density: its last level, time and age, and the asking"
         case .stats: summary = "totals by kind, source and province, each source's last refresh, memory"
         case .sources: summary = "what each source gave (rows, accepted, rejected, merged, dates) and each district's areas"
         case .health: summary = "exit 0 only when data is loaded, fresh, and every source's last refresh succeeded"
@@ -75,7 +76,7 @@ package struct ControlCommand: Sendable {
         case .along: return ("LAT,LON LAT,LON ...", [.path])
         case .get: return ("ID", [.id])
         case .search: return ("TEXT", [.q])
-        case .stats, .sources, .health, .metrics, .refresh: return ("", [])
+        case .crowd, .stats, .sources, .health, .metrics, .refresh: return ("", [])
         }
     }
 
@@ -87,6 +88,7 @@ package struct ControlCommand: Sendable {
         case .check, .refresh: return ["--json", "--quiet"]
         case .place: return ["--json"]
         case .search: return ["--json", "--format"]
+        case .crowd: return ["--json", "--geojson"]
         case .clusters, .stats, .sources, .health, .metrics: return ["--json"]
         }
     }
@@ -147,7 +149,7 @@ package struct ControlCommand: Sendable {
         case .refresh: values.append((.wait, .bool(true)))
         case .clusters where !values.contains(where: { $0.0 == .zoom }):
             throw .wrongArguments("clusters takes --zoom Z, the map's zoom (0 to \(Request.maximumZoom))")
-        case .near, .radius, .bbox, .check, .clusters, .where, .search, .along, .get, .stats, .sources, .health, .metrics: break
+        case .near, .radius, .bbox, .check, .clusters, .where, .search, .along, .get, .crowd, .stats, .sources, .health, .metrics: break
         }
         let request: Request
         do throws(RequestError) {
@@ -244,7 +246,7 @@ package struct ControlCommand: Sendable {
             // The words may come as one operand or several (an unquoted 서울역 흡연).
             guard !operands.isEmpty else { throw .wrongArguments("search takes TEXT: search 서울역 흡연") }
             return [(.q, .string(operands.joined(separator: " ")))]
-        case .stats, .sources, .health, .metrics, .refresh:
+        case .crowd, .stats, .sources, .health, .metrics, .refresh:
             _ = try numbers([])
             return []
         }

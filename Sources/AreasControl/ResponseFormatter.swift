@@ -112,6 +112,8 @@ package enum ResponseFormatter {
             return Output(stdout: sources(object, width: width), stderr: "", status: 0)
         case .clusters:
             return Output(stdout: clusters(object, width: width), stderr: "", status: 0)
+        case .crowd:
+            return Output(stdout: hotspots(object, width: width), stderr: "", status: 0)
         case .search:
             return search(object, format: command.format, width: width)
         case .place:
@@ -146,6 +148,7 @@ package enum ResponseFormatter {
     static func check(_ answer: Object, width: Int? = nil) -> String {
         var text = (origin(Object(answer.members(.at))).map { "at \($0)\n" } ?? "") + (answer.string(.summary) ?? "") + "\n"
         if let place = place(Object(answer.members(.region))) { text += "in \(place)\n" }
+        if let crowd = crowd(Object(answer.members(.crowd))) { text += "crowd: \(crowd)\n" }
         let zones = answer.array(.zones).compactMap { value -> Object? in
             if case .object(let m) = value { return Object(m) } else { return nil }
         }
@@ -284,7 +287,8 @@ package enum ResponseFormatter {
         // Every member the schema names but the structured two, below; what the area lacks or
         // leaves empty is not shown.
         for member in AreaSchema.members where member.key != .fields && member.key != .records {
-            let value = member.key == .footprint ? footprint(Object(area.members(.footprint))) : area.text(member.key)
+            let value = member.key == .footprint ? footprint(Object(area.members(.footprint)))
+                : member.key == .crowd ? crowd(Object(area.members(.crowd))) : area.text(member.key)
             if let value, !value.isEmpty { rows.append([member.key.name, value]) }
         }
         var text = align(rows, rightAligned: [])
@@ -306,6 +310,16 @@ package enum ResponseFormatter {
                 return ["  " + (record.string(.source) ?? ""), record.string(.id) ?? "", record.string(.name) ?? "", why].map { $0.escapingControlCharacters() }
             }, rightAligned: [])
         }
+        return text
+    }
+
+    /// A hotspot's crowd for a person: `강남역: 약간 붐빔, 36000–38000 people at 2026-08-18 17:20 (15 min old)`.
+    static func crowd(_ crowd: Object) -> String? {
+        guard let place = crowd.string(.place), let level = crowd.string(.level) else { return nil }
+        var text = "\(place): \(level)"
+        if let low = crowd.int(.min), let high = crowd.int(.max) { text += ", \(low)–\(high) people" }
+        if let at = crowd.string(.at) { text += " at " + String(at.prefix(16)).replacingOccurrences(of: "T", with: " ") }
+        if let age = crowd.double(.ageSeconds) { text += " (\(MeasurementText.duration(age)) old)" }
         return text
     }
 

@@ -196,6 +196,19 @@ public struct AnswerKey: Sendable, Equatable {
     @inlinable public static var places: AnswerKey { AnswerKey("places") }
     @inlinable public static var from: AnswerKey { AnswerKey("from") }
     @inlinable public static var at: AnswerKey { AnswerKey("at") }
+
+    // People density (`crowd` on an area, `/v1/crowd`)
+    @inlinable public static var crowd: AnswerKey { AnswerKey("crowd") }
+    @inlinable public static var place: AnswerKey { AnswerKey("place") }
+    @inlinable public static var level: AnswerKey { AnswerKey("level") }
+    @inlinable public static var min: AnswerKey { AnswerKey("min") }
+    @inlinable public static var max: AnswerKey { AnswerKey("max") }
+    @inlinable public static var hotspots: AnswerKey { AnswerKey("hotspots") }
+    @inlinable public static var lastOutcome: AnswerKey { AnswerKey("lastOutcome") }
+    @inlinable public static var lastAskedAt: AnswerKey { AnswerKey("lastAskedAt") }
+    @inlinable public static var dailyRequestLimit: AnswerKey { AnswerKey("dailyRequestLimit") }
+    @inlinable public static var stopped: AnswerKey { AnswerKey("stopped") }
+    @inlinable public static var outcomes: AnswerKey { AnswerKey("outcomes") }
 }
 
 extension JSONWriter {

@@ -50,6 +50,7 @@ public enum AreaSchema {
         Member(.note, .detailedWhenSet),
         Member(.sources, .whenSet),
         Member(.footprint, .whenSet),
+        Member(.crowd, .whenSet),
         Member(.province, .detailedOnly),
         Member(.roadAddress, .detailedOnly),
         Member(.lotAddress, .detailedOnly),

@@ -32,6 +32,8 @@ public enum Request: Sendable, Equatable {
     case refresh(wait: Bool, force: Bool)
     /// The daemon's counters and gauges in the Prometheus text format.
     case metrics
+    /// Each hotspot of the city's people density with its last level, time and age.
+    case crowd
 
     /// The operations that cost upstream quota or change state: only admins may ask them.
     public var isPrivileged: Bool { operation.isPrivileged }
@@ -52,6 +54,7 @@ public enum Request: Sendable, Equatable {
         case .health: return .health
         case .refresh: return .refresh
         case .metrics: return .metrics
+        case .crowd: return .crowd
         }
     }
 }
@@ -194,6 +197,8 @@ extension Request {
             return .refresh(wait: try fields.bool(.wait) ?? false, force: try fields.bool(.force) ?? false)
         case .metrics:
             return .metrics
+        case .crowd:
+            return .crowd
         }
     }
 
@@ -291,7 +296,7 @@ extension Request {
             filters(kind, inRegion, output)
         case .get(let id):
             add(.id, .text(id))
-        case .stats, .sources, .health, .metrics:
+        case .stats, .sources, .health, .metrics, .crowd:
             break
         case .refresh(let wait, let force):
             add(.wait, .flag(wait))
@@ -307,7 +312,7 @@ extension Request {
 /// `answer`. Each of those switches over it exhaustively, so a new operation that one of them
 /// misses does not compile.
 public enum RequestOperation: Int, CaseIterable, Sendable {
-    case near, radius, bbox, check, along, clusters, `where`, search, get, stats, sources, health, refresh, metrics
+    case near, radius, bbox, check, along, clusters, `where`, search, get, crowd, stats, sources, health, refresh, metrics
 
     /// The name a request gives in `op`.
     public var name: String { Self.names[rawValue] }
@@ -335,7 +340,7 @@ public enum RequestOperation: Int, CaseIterable, Sendable {
         case .search: return [.q, .lat, .lon, .limit, .kind, .province, .district]
         case .along: return [.path, .meters, .limit] + filters
         case .get: return [.id]
-        case .stats, .sources, .health, .metrics: return []
+        case .crowd, .stats, .sources, .health, .metrics: return []
         case .refresh: return [.wait, .force]
         }
     }
@@ -356,6 +361,8 @@ public enum RequestOperation: Int, CaseIterable, Sendable {
         case clusters
         /// The regions a point lies in.
         case place
+        /// Each hotspot's people density (`hotspots`).
+        case crowd
         /// Areas and places found by their text (`areas`, each `matched`, and `places`).
         case search
         case stats
@@ -374,6 +381,7 @@ public enum RequestOperation: Int, CaseIterable, Sendable {
         case .check: return .check
         case .clusters: return .clusters
         case .where: return .place
+        case .crowd: return .crowd
         case .search: return .search
         case .stats: return .stats
         case .sources: return .sources
@@ -386,7 +394,7 @@ public enum RequestOperation: Int, CaseIterable, Sendable {
     /// Whether the answer can be drawn as GeoJSON: it lists areas with their positions.
     public var hasGeoJSON: Bool {
         switch answer {
-        case .areas, .route, .area: return true
+        case .areas, .route, .area, .crowd: return true
         case .check, .clusters, .place, .search, .stats, .sources, .health, .metrics, .refresh: return false
         }
     }
@@ -405,7 +413,7 @@ public enum RequestOperation: Int, CaseIterable, Sendable {
 
     public var endpoint: Endpoint {
         switch self {
-        case .near, .radius, .bbox, .check, .along, .clusters, .where, .search, .stats, .sources: return .query(path: "/v1/\(name)")
+        case .near, .radius, .bbox, .check, .along, .clusters, .where, .search, .crowd, .stats, .sources: return .query(path: "/v1/\(name)")
         case .get: return .resource(prefix: "/v1/areas/", field: .id)
         case .health: return .route(path: "/healthz")
         case .metrics: return .route(path: "/metrics")
@@ -418,7 +426,16 @@ public enum RequestOperation: Int, CaseIterable, Sendable {
     public var answerFollowsData: Bool {
         switch self {
         case .near, .radius, .bbox, .check, .along, .clusters, .where, .search, .get: return true
-        case .stats, .sources, .health, .metrics, .refresh: return false
+        case .crowd, .stats, .sources, .health, .metrics, .refresh: return false
+        }
+    }
+
+    /// Whether an area's answer may carry a hotspot's crowd level, which changes without the
+    /// data: its ETag follows the levels too.
+    public var answerCarriesCrowd: Bool {
+        switch answer {
+        case .areas, .route, .area, .check: return true
+        case .clusters, .place, .search, .crowd, .stats, .sources, .health, .metrics, .refresh: return false
         }
     }
 
@@ -428,7 +445,7 @@ public enum RequestOperation: Int, CaseIterable, Sendable {
     public var mayFailOnData: Bool {
         switch self {
         case .get, .along, .where, .search: return true
-        case .near, .radius, .bbox, .check, .clusters, .stats, .sources, .health, .metrics, .refresh: return false
+        case .near, .radius, .bbox, .check, .clusters, .crowd, .stats, .sources, .health, .metrics, .refresh: return false
         }
     }
 

@@ -21,6 +21,7 @@ let usage = """
            areas-bench startup [--points 1000000] [--runs 3]
            areas-bench cli [--runs 300] [--areasctl PATH] [--areasd PATH]
            areas-bench memory [--points 10000,100000,1000000] [--areasd PATH]
+           areas-bench crowd [--points 100000] [--questions 20000] [--rounds 3]
            areas-bench compare-redis [--points 100000,1000000] [--connections C] [--pipeline P] [--seconds S] [--mix ...]
     """
 
@@ -67,6 +68,8 @@ do {
         try MetricsBenchmark(arguments: &arguments).run()
     case "memory":
         try MemoryBenchmark(arguments: &arguments).run()
+    case "crowd":
+        try await CrowdBenchmark(arguments: &arguments).run()
     case "ingest":
         let benchmark = try IngestBenchmark(arguments: &arguments)
         try await benchmark.run()

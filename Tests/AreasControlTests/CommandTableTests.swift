@@ -10,7 +10,7 @@ struct CommandTableTests {
     /// Operands that make each command's line valid, and a value each option accepts.
     static let operands: [String: [String]] = [
         "near": ["37.5", "127"], "radius": ["37.5", "127", "100"], "bbox": ["37", "126", "38", "127"], "check": ["37.5", "127"],
-        "along": ["37.5,127", "37.6,127.1"], "get": ["x"], "stats": [], "sources": [], "health": [], "metrics": [], "refresh": [],
+        "along": ["37.5,127", "37.6,127.1"], "get": ["x"], "crowd": [], "stats": [], "sources": [], "health": [], "metrics": [], "refresh": [],
         "clusters": ["33", "124", "39", "132"], "where": ["37.5", "127"], "search": ["서울역"],
     ]
     /// Operands in place of those when the option under test gives the position itself.

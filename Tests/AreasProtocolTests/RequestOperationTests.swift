@@ -28,7 +28,7 @@ struct RequestOperationTests {
         .near(at: .named("용산구"), k: 4, maxMeters: nil, kind: .all, region: Region(), output: .full),
         .radius(at: .named("이태원역 3번출구"), meters: 200, kind: .nonsmoking, region: Region(), limit: nil, output: .ids),
         .check(at: .named("서울역"), region: Region(), previous: point),
-        .stats, .sources, .health, .metrics,
+        .crowd, .stats, .sources, .health, .metrics,
         .refresh(wait: true, force: false), .refresh(wait: false, force: true),
     ]
 
@@ -52,9 +52,9 @@ struct RequestOperationTests {
     }
 
     @Test(arguments: [
-        ("neer", "unknown op 'neer' (expected near, radius, bbox, check, along, clusters, where, search, get, stats, sources, health, refresh or metrics); did you mean near?"),
-        ("fly", "unknown op 'fly' (expected near, radius, bbox, check, along, clusters, where, search, get, stats, sources, health, refresh or metrics)"),
-        ("Stats", "unknown op 'Stats' (expected near, radius, bbox, check, along, clusters, where, search, get, stats, sources, health, refresh or metrics); did you mean stats?"),
+        ("neer", "unknown op 'neer' (expected near, radius, bbox, check, along, clusters, where, search, get, crowd, stats, sources, health, refresh or metrics); did you mean near?"),
+        ("fly", "unknown op 'fly' (expected near, radius, bbox, check, along, clusters, where, search, get, crowd, stats, sources, health, refresh or metrics)"),
+        ("Stats", "unknown op 'Stats' (expected near, radius, bbox, check, along, clusters, where, search, get, crowd, stats, sources, health, refresh or metrics); did you mean stats?"),
     ])
     func anUnknownOpListsTheOpsAndTheNearest(name: String, message: String) {
         #expect(throws: RequestError(.unknownOp, message)) { try Request.parse(Array(#"{"op":"\#(name)"}"#.utf8)) }

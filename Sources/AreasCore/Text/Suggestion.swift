@@ -2,8 +2,13 @@
 /// key or command.
 public enum Suggestion {
     /// The candidate nearest to `typed` by edit distance (ties: the first in order), if one is
-    /// within `maximumDistance` edits.
+    /// within `maximumDistance` edits; but the one candidate `typed` begins, when there is one
+    /// (a key without its unit: `maxAge` for `maxAgeSeconds`).
     public static func closest(to typed: String, among candidates: some Sequence<String>, maximumDistance: Int = .max) -> String? {
+        if typed.count >= 3 {
+            let extended = candidates.filter { $0.count > typed.count && $0.hasPrefix(typed) }
+            if extended.count == 1 { return extended[0] }
+        }
         var best: (name: String, distance: Int)?
         for candidate in candidates {
             let distance = editDistance(candidate, typed)

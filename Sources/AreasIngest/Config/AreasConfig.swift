@@ -59,6 +59,8 @@ package struct AreasConfig: Sendable, Equatable {
     package var provinceAliases: [String: String] = Region.standardAliases
     /// The service that places rows published without a usable position.
     package var geocoder: GeocoderConfig?
+    /// The city's real-time people density around its hotspots.
+    package var crowd: CrowdConfig?
     /// An operator's file of positions that win over the geocoder's.
     package var positions: String?
     /// The HTTP front door, when configured.
@@ -232,6 +234,7 @@ package struct AreasConfig: Sendable, Equatable {
         config.requestTimeoutSeconds = try check.number(raw.requestTimeoutSeconds, "requestTimeoutSeconds", default: 10, minimum: 0.1, maximum: 3_600)
         config.maxOutputBytes = try check.count(raw.maxOutputBytes, "maxOutputBytes", default: 256 << 20, minimum: 1 << 20, maximum: 1 << 40)
         config.geocoder = try raw.geocoder.map { g throws(ConfigError) in try parseGeocoder(g, path: path, resolve: resolve) }
+        config.crowd = try raw.crowd.map { c throws(ConfigError) in try parseCrowd(c, path: path, resolve: resolve) }
         config.positions = raw.positions.map(resolve)
         config.overrides = raw.overrides.map(resolve)
         config.maxShrink = maxShrink
@@ -253,6 +256,7 @@ package struct AreasConfig: Sendable, Equatable {
     static let knownFieldKeys = propertyNames(of: RawFields())
     static let knownGeocodeKeys = propertyNames(of: RawGeocode())
     static let knownGeocoderKeys = propertyNames(of: RawGeocoder())
+    static let knownCrowdKeys = propertyNames(of: RawCrowd())
     static let knownHTTPKeys = propertyNames(of: RawHTTP())
     static let knownFollowKeys = propertyNames(of: RawFollow())
     static let knownMergeKeys = propertyNames(of: RawMerge())
@@ -276,6 +280,9 @@ package struct AreasConfig: Sendable, Equatable {
         check(top, knownKeys, "")
         if case .object(let geocoder)? = top.last(where: { $0.0 == "geocoder" })?.1 {
             check(geocoder, knownGeocoderKeys, "geocoder.")
+        }
+        if case .object(let crowd)? = top.last(where: { $0.0 == "crowd" })?.1 {
+            check(crowd, knownCrowdKeys, "crowd.")
         }
         if case .object(let http)? = top.last(where: { $0.0 == "http" })?.1 {
             check(http, knownHTTPKeys, "http.")

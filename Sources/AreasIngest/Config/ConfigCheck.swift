@@ -43,6 +43,9 @@ package struct ConfigCheck: Sendable {
         if let geocoder = config.geocoder, geocoder.recordedAnswers == nil, let variable = geocoder.keyEnv, (environment[variable] ?? "").isEmpty {
             problems.append(ConfigError(path: config.path, key: "geocoder.keyEnv", problem: "the environment variable \(variable) is not set (it holds the geocoder's key)"))
         }
+        if let crowd = config.crowd, crowd.recordedAnswers == nil, let variable = crowd.keyEnv, (environment[variable] ?? "").isEmpty {
+            problems.append(ConfigError(path: config.path, key: "crowd.keyEnv", problem: "the environment variable \(variable) is not set (it holds the city's key)"))
+        }
         return problems
     }
 
@@ -78,6 +81,11 @@ package struct ConfigCheck: Sendable {
                 for problem in file.problems { add("overrides", problem, "that line is skipped; the file's other corrections apply") }
             } catch {
                 add("overrides", error.description, "starting without the corrections; they apply once the file can be read")
+            }
+        }
+        if let path = config.crowd?.places {
+            do throws(CrowdHotspots.Failure) { _ = try CrowdHotspots(path: path) } catch {
+                add("crowd.places", error.reason, "starting without crowd levels; they come once the file can be read and the daemon is reloaded")
             }
         }
         if let path = config.geocoder?.recordedAnswers {

@@ -19,6 +19,7 @@ struct RawConfig: Decodable {
     var merge: RawMerge?
     var provinceAliases: [String: String]?
     var geocoder: RawGeocoder?
+    var crowd: RawCrowd?
     var positions: String?
     var overrides: String?
     var refreshTimeoutSeconds: Double?

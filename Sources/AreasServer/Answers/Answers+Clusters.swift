@@ -3,7 +3,7 @@ import AreasProtocol
 
 /// `clusters`: a view's areas grouped for a map.
 extension Answers {
-    static func clusters(_ clustering: Clustering, state: ServingState, into writer: inout JSONWriter) {
+    static func clusters(_ clustering: Clustering, state: ServingState, crowd: CrowdView?, into writer: inout JSONWriter) {
         writer.beginObject()
         writer.key(.ok); writer.bool(true)
         writer.key(.zoom); writer.number(clustering.zoom)
@@ -28,7 +28,7 @@ extension Answers {
         writer.beginArray()
         state.index.areas.withBuffers { areas in
             for position in clustering.areas {
-                area(position, of: areas, index: state.index, distance: nil, form: .listed, into: &writer)
+                area(position, of: areas, index: state.index, crowd: crowd, distance: nil, form: .listed, into: &writer)
                 writer.endObject()
             }
         }

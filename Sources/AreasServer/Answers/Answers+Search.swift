@@ -47,7 +47,7 @@ extension Answers {
     /// `search`'s answer: the areas found, each with `matched`, then `places`.
     static func search(_ found: [AreaIndex.SearchMatch], truncated: Bool, places: [FoundPlace], note: String? = nil, state: ServingState,
                        into writer: inout JSONWriter) {
-        list(found, truncated: truncated, state: state, output: .full, form: .json, note: note.map { AnswerNote(text: $0) }, into: &writer) { match in
+        list(found, truncated: truncated, state: state, crowd: nil, output: .full, form: .json, note: note.map { AnswerNote(text: $0) }, into: &writer) { match in
             (match.position, match.distanceMeters)
         } extra: { match, writer in
             writer.key(.matched); writer.string(match.matchedField)

@@ -25,9 +25,9 @@ enum Answers {
     }
 
     /// `at`: where a question asked by name was asked from.
-    static func areas(_ matches: [AreaIndex.Match], truncated: Bool, state: ServingState, output: OutputMode, form: AnswerForm,
+    static func areas(_ matches: [AreaIndex.Match], truncated: Bool, state: ServingState, crowd: CrowdView?, output: OutputMode, form: AnswerForm,
                       note: AnswerNote? = nil, at: FoundPlace? = nil, into writer: inout JSONWriter) {
-        list(matches, truncated: truncated, state: state, output: output, form: form, note: note, into: &writer) { match in
+        list(matches, truncated: truncated, state: state, crowd: crowd, output: output, form: form, note: note, into: &writer) { match in
             (match.position, match.distanceMeters)
         } extra: { _, _ in
         } after: { writer in
@@ -43,9 +43,9 @@ enum Answers {
         writer.endObject()
     }
 
-    static func route(_ matches: [AreaIndex.RouteMatch], truncated: Bool, state: ServingState, output: OutputMode, form: AnswerForm,
+    static func route(_ matches: [AreaIndex.RouteMatch], truncated: Bool, state: ServingState, crowd: CrowdView?, output: OutputMode, form: AnswerForm,
                       note: AnswerNote? = nil, into writer: inout JSONWriter) {
-        list(matches, truncated: truncated, state: state, output: output, form: form, note: note, into: &writer) { match in
+        list(matches, truncated: truncated, state: state, crowd: crowd, output: output, form: form, note: note, into: &writer) { match in
             (match.position, nil)
         } extra: { match, writer in
             writer.key(.alongMeters); writer.meters(match.alongMeters)
@@ -55,8 +55,8 @@ enum Answers {
 
     /// The one area `get` asks for, with everything known of it; as a feature, with what a
     /// listed area has.
-    static func detail(_ position: Int, state: ServingState, form: AnswerForm, into writer: inout JSONWriter) {
-        list([position], truncated: false, state: state, output: .full, form: form, detailed: true, note: nil, into: &writer) { position in
+    static func detail(_ position: Int, state: ServingState, crowd: CrowdView?, form: AnswerForm, into writer: inout JSONWriter) {
+        list([position], truncated: false, state: state, crowd: crowd, output: .full, form: form, detailed: true, note: nil, into: &writer) { position in
             (position, nil)
         } extra: { _, _ in }
     }
@@ -66,7 +66,7 @@ enum Answers {
     /// and distance, and may add members of its own (distances, which a feature with only ids
     /// keeps too); `after` adds the answer's own members after the areas.
     static func list<Match>(
-        _ matches: [Match], truncated: Bool, state: ServingState, output: OutputMode, form: AnswerForm, detailed: Bool = false,
+        _ matches: [Match], truncated: Bool, state: ServingState, crowd: CrowdView?, output: OutputMode, form: AnswerForm, detailed: Bool = false,
         note: AnswerNote?, into writer: inout JSONWriter,
         locate: (Match) -> (position: Int, distance: Double?),
         extra: (Match, inout JSONWriter) -> Void,
@@ -83,7 +83,7 @@ enum Answers {
                     if idsOnly {
                         writer.beginIDEntry(id: areas.utf8(areas.records[position].id), distanceMeters: distance)
                     } else {
-                        area(position, of: areas, index: state.index, distance: distance, form: .feature, into: &writer)
+                        area(position, of: areas, index: state.index, crowd: crowd, distance: distance, form: .feature, into: &writer)
                     }
                     extra(match, &writer)
                     writer.endObject()
@@ -125,7 +125,7 @@ enum Answers {
                     if output == .ids {
                         writer.beginIDEntry(id: areas.utf8(areas.records[position].id), distanceMeters: distance)
                     } else {
-                        area(position, of: areas, index: state.index, distance: distance, form: detailed ? .detailed : .listed, into: &writer)
+                        area(position, of: areas, index: state.index, crowd: crowd, distance: distance, form: detailed ? .detailed : .listed, into: &writer)
                     }
                     extra(match, &writer)
                     writer.endObject()
@@ -139,8 +139,8 @@ enum Answers {
 
     /// `before`: the check at the position before, whose zones the answer compares with this
     /// one's (`entered`, `exited`).
-    static func check(_ check: AreaIndex.Check, from point: GeoPoint, before: AreaIndex.Check? = nil, state: ServingState, regions: ServedRegions = .loading,
-                      at: FoundPlace? = nil, into writer: inout JSONWriter) {
+    static func check(_ check: AreaIndex.Check, from point: GeoPoint, before: AreaIndex.Check? = nil, state: ServingState, crowd: CrowdView?,
+                      regions: ServedRegions = .loading, at: FoundPlace? = nil, into writer: inout JSONWriter) {
         writer.beginObject()
         writer.key(.ok); writer.bool(true)
         if let at { origin(at, into: &writer) }
@@ -150,7 +150,7 @@ enum Answers {
             writer.key(.zones)
             writer.beginArray()
             for (zone, edge) in zip(check.zones, check.edgeMeters) {
-                area(zone.position, of: areas, index: state.index, distance: zone.distanceMeters, form: .listed, into: &writer)
+                area(zone.position, of: areas, index: state.index, crowd: crowd, distance: zone.distanceMeters, form: .listed, into: &writer)
                 writer.key(.footprintMeters); writer.meters(state.index.footprintRadius(of: zone.position))
                 writer.key(.edgeMeters); writer.meters(edge)
                 writer.endObject()
@@ -174,13 +174,17 @@ enum Answers {
                 writer.null()
                 return
             }
-            area(nearest.position, of: areas, index: state.index, distance: nearest.distanceMeters, form: .listed, into: &writer)
+            area(nearest.position, of: areas, index: state.index, crowd: crowd, distance: nearest.distanceMeters, form: .listed, into: &writer)
             let bearing = Geodesy.bearing(from: point, to: areas.records[nearest.position].coordinate)
             writer.key(.bearingDegrees); writer.number((bearing * 10).rounded() / 10)
             writer.key(.direction); writer.string(Geodesy.compassPoint(bearing))
             writer.endObject()
         }
         region(of: point, regions: regions, into: &writer)
+        // Where the question was asked: the crowd of the hotspot holding the point.
+        if let crowd, let (place, reading) = crowd.reading(at: point) {
+            self.crowd(place: place, reading: reading, now: crowd.watch.now, into: &writer)
+        }
         writer.endObject()
     }
 
@@ -193,7 +197,7 @@ enum Answers {
     /// Writes an area's members (in `AreaSchema`'s order) into an object it opens; the caller
     /// may add more and closes it. An area merged from several sources names them (`sources`);
     /// `detailed` (for `get`) adds every record it was merged from, each with its own fields.
-    static func area(_ position: Int, of areas: AreaTable.Buffers, index: AreaIndex, distance: Double?, form: AreaForm, into writer: inout JSONWriter) {
+    static func area(_ position: Int, of areas: AreaTable.Buffers, index: AreaIndex, crowd: CrowdView?, distance: Double?, form: AreaForm, into writer: inout JSONWriter) {
         let area = areas.records[position]
         let groups = index.groups
         let detailed = form == .detailed
@@ -232,6 +236,9 @@ enum Answers {
                 }
             }
             self.footprint(footprint, words: areas.utf8(words), shape: shape, into: &writer)
+        }
+        if let crowd, let (place, reading) = crowd.reading(ofArea: position) {
+            self.crowd(place: place, reading: reading, now: crowd.watch.now, into: &writer)
         }
         if detailed {
             writer.key(.province); writer.string(utf8: areas.utf8(area.province))

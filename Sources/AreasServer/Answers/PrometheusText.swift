@@ -10,7 +10,7 @@ import Foundation
 /// Every family has its `# HELP` and `# TYPE` lines before its samples; counters end in
 /// `_total`; label values are escaped as the format asks (backslash, double quote, newline).
 enum PrometheusText {
-    static func render(state: ServingState, status: Answers.ServiceStatus, counters: ServiceCounters, refreshInterval: Double) -> String {
+    static func render(state: ServingState, status: Answers.ServiceStatus, counters: ServiceCounters, refreshInterval: Double, crowd: CrowdWatch?) -> String {
         var text = Text()
         let now = Date().timeIntervalSince1970
         text.family("areas_build_info", .gauge, "The running build; the value is always 1.")
@@ -69,9 +69,36 @@ enum PrometheusText {
         text.metric("areas_http_requests_refused_total", .counter, "HTTP requests refused before they were understood (malformed, too large, too slow), each closing its connection.", Double(counters.httpRefused.current))
         text.metric("areas_output_waiting_bytes", .gauge, "Bytes of answers being written to clients now.", Double(counters.waitingOutputBytes.current))
 
+        if let crowd { crowdFamilies(crowd, into: &text) }
+
         text.metric("process_resident_memory_bytes", .gauge, "Resident memory size in bytes.", Double(FreeMemory.usage().resident))
         text.metric("process_start_time_seconds", .gauge, "Start time of the process since unix epoch in seconds.", status.startedAt.rounded())
         return text.lines
+    }
+
+    /// The city's crowd requests by outcome, the day's quota left, and each hotspot's level
+    /// (0 여유 to 3 붐빔) and its age.
+    static func crowdFamilies(_ crowd: CrowdWatch, into text: inout Text) {
+        let status = crowd.status
+        text.family("areas_crowd_requests_total", .counter, "Requests to the city's people-density API since start, by outcome (quota_spent: none was made).")
+        for outcome in CrowdOutcome.allCases {
+            text.sample("areas_crowd_requests_total", ["outcome": outcome.rawValue], Double(status.outcomes[outcome.index]))
+        }
+        text.metric("areas_crowd_quota_remaining", .gauge, "Requests to the city still allowed today (Korean time) by crowd.dailyRequestLimit.",
+                    Double(Swift.max(0, crowd.config.dailyRequestLimit - status.requestsToday)))
+        text.metric("areas_crowd_asking_stopped", .gauge, "1 while the city is not asked (a refused key, or its own quota spent).", status.stopped == nil ? 0 : 1)
+        let hotspots = crowd.hotspots
+        text.family("areas_crowd_level", .gauge, "Each hotspot's last level: 0 여유, 1 보통, 2 약간 붐빔, 3 붐빔.")
+        for hotspot in 0..<hotspots.count {
+            guard let reading = status.readings[hotspot] else { continue }
+            text.sample("areas_crowd_level", ["code": hotspots.codes[hotspot], "place": hotspots.names[hotspot]],
+                        Double(CrowdLevel.allCases.firstIndex(of: reading.level) ?? 0))
+        }
+        text.family("areas_crowd_level_age_seconds", .gauge, "How old each hotspot's last level is.")
+        for hotspot in 0..<hotspots.count {
+            guard let reading = status.readings[hotspot] else { continue }
+            text.sample("areas_crowd_level_age_seconds", ["code": hotspots.codes[hotspot]], Swift.max(0, status.now - reading.at).rounded())
+        }
     }
 
     enum Kind: String { case gauge, counter }

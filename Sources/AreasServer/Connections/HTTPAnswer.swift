@@ -40,7 +40,9 @@ struct HTTPAnswer {
                 ("Access-Control-Allow-Headers", "Accept, If-None-Match"), ("Access-Control-Max-Age", "86400"),
             ], payload: .none)
         case .request(let request, let geojson, let idsOnly, let cacheable):
-            let tag = "\"\(view.state.dataTag).\(view.configEpoch)\(geojson ? ".geojson" : "")\""
+            // An answer that may carry crowd levels changes with them too.
+            let crowd = view.crowd != nil && request.operation.answerCarriesCrowd ? ".c\(view.crowdEpoch)" : ""
+            let tag = "\"\(view.state.dataTag).\(view.configEpoch)\(crowd)\(geojson ? ".geojson" : "")\""
             let caching: [(String, String)] = cacheable
                 ? [("ETag", tag), ("Cache-Control", http.cacheControl), ("Vary", "Accept")]
                 : [noStore, ("Vary", "Accept")]
@@ -48,7 +50,8 @@ struct HTTPAnswer {
             // succeeds whenever there is data, except one that may fail on the data, which is
             // run (a 304 costs it a query).
             let revalidated = cacheable && view.state.hasData && head.header("if-none-match").map { matches($0, tag) } == true
-            if revalidated && !request.operation.mayFailOnData {
+            // A question that asks the city about a hotspot is run even then, to ask it.
+            if revalidated && !request.operation.mayFailOnData && crowd.isEmpty {
                 tally.answered += 1
                 return HTTPAnswer(status: .notModified, contentType: nil, fields: caching, payload: .none)
             }
@@ -77,7 +80,7 @@ struct HTTPAnswer {
         case .mapPage:
             tally.answered += 1
             return HTTPAnswer(status: .ok, contentType: "text/html; charset=utf-8", fields: [("Cache-Control", "no-cache")],
-                              payload: .bytes(MapPage.html(http: http.map, regions: view.regions.map != nil)))
+                              payload: .bytes(MapPage.html(http: http.map, regions: view.regions.map != nil, crowd: view.crowd != nil)))
         case .favicon:
             return HTTPAnswer(status: .noContent, contentType: nil, fields: [("Cache-Control", "public, max-age=86400")], payload: .none)
         case .mapAsset(let path):

@@ -205,6 +205,7 @@ package final class Daemon: @unchecked Sendable {
         logger.info("listening on \(socketPath) (\(state.index.count) areas, pid \(CurrentProcess.id))")
         service.install(ServedRegions.loading)
         readRegions(config, into: service)
+        readCrowdPlaces(config, into: service)
 
         scheduleRefreshes(interval: config.refreshIntervalSeconds)
         announce(state)
@@ -346,6 +347,7 @@ package final class Daemon: @unchecked Sendable {
             let before = service.config
             service.replace(config: config)
             readRegions(config, into: service)
+            if config.crowd != before.crowd { readCrowdPlaces(config, into: service) }
             server?.update(serverLimits(for: config))
             if options.logLevel == nil { logger.threshold = config.logLevel.flatMap(Logger.Level.init(name:)) ?? .info }
             if Self.timerSeconds(config) != Self.timerSeconds(before) {
@@ -390,6 +392,27 @@ package final class Daemon: @unchecked Sendable {
                 logger.warning("regions: \(ServedRegions.unavailable(reason: reason).problem ?? reason); serving without them (region answers say unavailable)")
             }
             FreeMemory.release()
+        }
+    }
+
+    /// Reads the crowd hotspots off the main thread and starts watching them; without `crowd`,
+    /// or with a places file that cannot be used, no answer carries a crowd level.
+    private func readCrowdPlaces(_ config: AreasConfig, into service: AreaService) {
+        guard let crowd = config.crowd else { return service.install(crowd: nil) }
+        let logger = self.logger
+        let environment = self.environment
+        DispatchQueue.global(qos: .utility).async {
+            do throws(CrowdHotspots.Failure) {
+                let hotspots = try CrowdHotspots(path: crowd.places)
+                service.install(crowd: CrowdWatch(config: crowd, hotspots: hotspots, environment: environment, quota: service.quota,
+                                                  logger: logger) { [weak service] in service?.crowdChanged() })
+                let source = crowd.recordedAnswers.map { "recorded answers in \($0)" } ?? "the city at \(crowd.url)"
+                logger.info("crowd: \(hotspots.count) hotspots from \(crowd.places), asking \(source) at most every \(Int(crowd.maxAgeSeconds)) s a hotspot, \(crowd.dailyRequestLimit) a day")
+                for problem in hotspots.problems.prefix(20) { logger.warning("crowd: \(crowd.places): \(problem) (left out)") }
+            } catch {
+                service.install(crowd: nil)
+                logger.error("\(error); serving without crowd levels")
+            }
         }
     }
 

@@ -7,13 +7,15 @@ import AreasSystem
 /// details (`/v1/areas/ID`), `check` where one clicks or stands, a route's areas (`along`) and
 /// the sources report. No background tiles unless `http.tiles` names them: then the
 /// administrative boundaries (`/v1/regions`) are its background, when the daemon has them.
+/// With `crowd`, the city's hotspots lie over it, filled by their crowd levels (`/v1/crowd`).
 enum MapPage {
     /// The page, with the tile settings and whether the daemon has boundaries to draw in a
     /// JSON block it reads at start.
-    static func html(http: HTTPConfig, regions: Bool) -> [UInt8] {
+    static func html(http: HTTPConfig, regions: Bool, crowd: Bool) -> [UInt8] {
         var settings = JSONWriter(capacity: 256)
         settings.beginObject()
         settings.key("regions"); settings.bool(regions)
+        settings.key("crowd"); settings.bool(crowd)
         settings.key("tiles")
         if let tiles = http.tiles { settings.string(tiles) } else { settings.null() }
         settings.key("attribution")

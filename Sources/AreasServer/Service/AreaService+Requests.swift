@@ -119,7 +119,8 @@ extension AreaService {
             let matches = try Self.run { () throws(GeoError) in
                 try state.index.nearest(to: origin.point, k: Swift.min(k, maxResults), maxMeters: maxMeters, kind: kind, region: region)
             }.get()
-            Answers.areas(matches, truncated: k > maxResults && matches.count == maxResults, state: state, output: output, form: form,
+            view.crowd?.watch.touch(origin.point)
+            Answers.areas(matches, truncated: k > maxResults && matches.count == maxResults, state: state, crowd: view.crowd, output: output, form: form,
                           note: Self.note(matches.isEmpty, region, state), at: origin.found, into: &writer)
         case .radius(let position, let meters, let kind, let region, let limit, let output):
             try requireData(state)
@@ -129,14 +130,15 @@ extension AreaService {
             let matches = try Self.run { () throws(GeoError) in
                 try state.index.areas(within: meters, of: origin.point, kind: kind, region: region, limit: cap + 1)
             }.get()
-            Answers.areas(Array(matches.prefix(cap)), truncated: matches.count > cap, state: state, output: output, form: form,
+            view.crowd?.watch.touch(origin.point)
+            Answers.areas(Array(matches.prefix(cap)), truncated: matches.count > cap, state: state, crowd: view.crowd, output: output, form: form,
                           note: Self.note(matches.isEmpty, region, state), at: origin.found, into: &writer)
         case .bbox(let box, let kind, let region, let limit, let output):
             try requireData(state)
             let region = region.resolved(view.aliases)
             let cap = Self.cap(limit, output: output, maxResults: maxResults)
             let matches = try Self.run { () throws(GeoError) in try state.index.areas(in: box, kind: kind, region: region, limit: cap + 1) }.get()
-            Answers.areas(Array(matches.prefix(cap)), truncated: matches.count > cap, state: state, output: output, form: form,
+            Answers.areas(Array(matches.prefix(cap)), truncated: matches.count > cap, state: state, crowd: view.crowd, output: output, form: form,
                           note: Self.note(matches.isEmpty, region, state), into: &writer)
         case .check(let position, let region, let previous):
             try requireData(state)
@@ -147,12 +149,13 @@ extension AreaService {
                 try Self.run { () throws(GeoError) in try state.index.check(previous, region: region) }.get()
             }
             let check = try Self.run { () throws(GeoError) in try state.index.check(point, region: region) }.get()
-            Answers.check(check, from: point, before: before, state: state, regions: view.regions, at: origin.found, into: &writer)
+            view.crowd?.watch.touch(point)
+            Answers.check(check, from: point, before: before, state: state, crowd: view.crowd, regions: view.regions, at: origin.found, into: &writer)
         case .clusters(let box, let zoom, let kind, let region):
             try requireData(state)
             let region = region.resolved(view.aliases)
             let clustering = try Self.run { () throws(GeoError) in try state.index.clusters(in: box, zoom: zoom, kind: kind, region: region) }.get()
-            Answers.clusters(clustering, state: state, into: &writer)
+            Answers.clusters(clustering, state: state, crowd: view.crowd, into: &writer)
         case .where(let point):
             guard let map = view.regions.map else { throw RequestError(.unavailable, view.regions.problem ?? "no administrative map") }
             Answers.place(of: point, on: map, into: &writer)
@@ -181,7 +184,7 @@ extension AreaService {
             let matches = try Self.run { () throws(GeoError) in
                 try state.index.along(path, meters: meters, kind: kind, region: region, limit: cap + 1)
             }.get()
-            Answers.route(Array(matches.prefix(cap)), truncated: matches.count > cap, state: state, output: output, form: form,
+            Answers.route(Array(matches.prefix(cap)), truncated: matches.count > cap, state: state, crowd: view.crowd, output: output, form: form,
                           note: Self.note(matches.isEmpty, region, state), into: &writer)
         case .get(let id):
             try requireData(state)
@@ -191,7 +194,15 @@ extension AreaService {
                 let note = state.index.overrides.note(of: position).map { ": \($0)" } ?? ""
                 throw RequestError(.notFound, "the area with id '\(id)' is hidden by the operator's overrides\(note)")
             }
-            Answers.detail(position, state: state, form: form, into: &writer)
+            if let crowd = view.crowd, let hotspot = crowd.members.hotspot(ofArea: position) { crowd.watch.ask(about: hotspot) }
+            Answers.detail(position, state: state, crowd: view.crowd, form: form, into: &writer)
+        case .crowd:
+            guard let watch = view.crowd?.watch else {
+                throw RequestError(.unavailable, crowdWatch.withLock({ $0 }) == nil && config.crowd != nil
+                    ? "the crowd places file could not be read (see the daemon's log); no hotspots are known"
+                    : "no people density is configured: add a top-level \"crowd\" (format seoul-citydata, places, keyEnv) to the config")
+            }
+            Answers.crowd(watch, form: form, into: &writer)
         case .stats:
             Answers.stats(state, status: status, configured: config.sources.map(\.name), into: &writer)
         case .sources:
@@ -270,7 +281,7 @@ extension AreaService {
 
     /// The Prometheus text exposition of the service's counters and its data.
     func metricsText(_ view: View) -> String {
-        PrometheusText.render(state: view.state, status: status, counters: counters, refreshInterval: view.refreshInterval)
+        PrometheusText.render(state: view.state, status: status, counters: counters, refreshInterval: view.refreshInterval, crowd: view.crowd?.watch)
     }
 
     /// What `stats` says of the service itself, beside its data.

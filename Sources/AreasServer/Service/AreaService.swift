@@ -38,6 +38,9 @@ package final class AreaService: Sendable {
     let overrideLines: LockedValue<[AreaOverride]?>
     /// What the geocoder said of searched texts no area or region holds.
     let searchGeocoder = SearchGeocoder()
+    /// The city's people density around its hotspots, when `crowd` is configured and its
+    /// places file was read.
+    let crowdWatch = LockedValue<CrowdWatch?>(nil)
 
     package init(config: AreasConfig, state: ServingState, snapshotPath: String, logger: Logger,
                 environment: [String: String] = ProcessInfo.processInfo.environment,
@@ -67,6 +70,9 @@ package final class AreaService: Sendable {
     /// Bumped when the config is replaced: answers to the same question may differ after it
     /// (limits, aliases), so it is part of the HTTP answers' ETag.
     let configEpoch = Atomic<Int>(0)
+    /// Bumped when a hotspot's crowd level changes: answers carrying it differ after it, so
+    /// it is part of their ETag too.
+    let crowdEpoch = Atomic<Int>(0)
 
     /// A connection's own copy of the current state and settings. Refreshed only when the
     /// generation moves, so in steady state a query takes no lock at all: one atomic load per
@@ -82,6 +88,9 @@ package final class AreaService: Sendable {
         package internal(set) var regions: ServedRegions
         var generation: Int
         var configEpoch: Int
+        /// The crowd levels as of this view, nil without `crowd`.
+        package internal(set) var crowd: CrowdView?
+        var crowdEpoch: Int
         /// How the connection waits for something slow within a request (a refresh asked for
         /// with `wait`): its server gives up its turn to work meanwhile, so clients waiting for
         /// a refresh never stop the queries of others.
@@ -91,10 +100,12 @@ package final class AreaService: Sendable {
     package func view() -> View {
         let generation = generation.load(ordering: .acquiring)
         let config = self.config
+        let state = self.state
         return View(state: state, maxResults: config.maxResults, adminUids: config.adminUids,
                     refreshInterval: config.refreshIntervalSeconds, bounds: config.bounds, aliases: config.provinceAliases,
                     regions: servedRegions.withLock { $0 }, generation: generation,
-                    configEpoch: configEpoch.load(ordering: .acquiring))
+                    configEpoch: configEpoch.load(ordering: .acquiring),
+                    crowd: crowdWatch.withLock { $0 }?.view(for: state), crowdEpoch: crowdEpoch.load(ordering: .acquiring))
     }
 
     /// Brings `view` up to date if anything was replaced since it was taken.
@@ -116,6 +127,18 @@ package final class AreaService: Sendable {
     package func install(_ regions: ServedRegions) {
         servedRegions.withLock { $0 = regions }
         configEpoch.add(1, ordering: .releasing)
+        generation.add(1, ordering: .releasing)
+    }
+
+    /// Asks the city about crowds with `watch` from now on (nil: no more).
+    package func install(crowd watch: CrowdWatch?) {
+        crowdWatch.withLock { $0 = watch }
+        crowdChanged()
+    }
+
+    /// A crowd level changed: views pick up the new levels at their next batch.
+    func crowdChanged() {
+        crowdEpoch.add(1, ordering: .releasing)
         generation.add(1, ordering: .releasing)
     }
 

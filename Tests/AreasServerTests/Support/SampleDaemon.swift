@@ -15,12 +15,14 @@ final class SampleDaemon {
     private var log: String?
 
     /// `extra` members go into the sample config (`bundled`, the default samples unless
-    /// named), less the `lines` named; `arguments` follow the config and socket.
+    /// named; the city's crowd levels only with `crowd`), less the `lines` named; `arguments`
+    /// follow the config and socket.
     /// A daemon given boundaries reads them before its first refresh finishes: seconds of a
     /// debug build's time, more on a machine busy with other tests, so it gets longer to load.
-    init(extra: String = "", arguments: [String] = [], bundled: String = "config/areasd.json", overrides: Bool = false, removing lines: [String] = []) throws {
+    init(extra: String = "", arguments: [String] = [], bundled: String = "config/areasd.json", overrides: Bool = false, crowd: Bool = false,
+         removing lines: [String] = []) throws {
         socket = folder + "/areasd.sock"
-        config = try Fixtures.sampleConfig(in: folder, extra: extra, from: bundled, overrides: overrides, removing: lines)
+        config = try Fixtures.sampleConfig(in: folder, extra: extra, from: bundled, overrides: overrides, crowd: crowd, removing: lines)
         (process, stderr) = try Binaries.startDaemon(["--config", config, "--socket", socket] + arguments)
         guard DaemonQuestions.waitUntilLoaded(socket, seconds: extra.contains(#""regions""#) ? 90 : 20) else {
             _ = stop()
@@ -52,9 +54,9 @@ final class SampleDaemon {
 extension SampleDaemon {
     /// A sample daemon with the HTTP front door on a free loopback port (and any `extra`
     /// members); returns it and the "127.0.0.1:PORT" it listens on.
-    static func withHTTP(_ http: String = "", extra: String = "", bundled: String = "config/areasd.json") throws -> (SampleDaemon, String) {
+    static func withHTTP(_ http: String = "", extra: String = "", bundled: String = "config/areasd.json", crowd: Bool = false) throws -> (SampleDaemon, String) {
         let members = #""http": {"listen": "127.0.0.1:0"\#(http.isEmpty ? "" : ", " + http)}"# + (extra.isEmpty ? "" : ", " + extra)
-        let daemon = try SampleDaemon(extra: members, bundled: bundled)
+        let daemon = try SampleDaemon(extra: members, bundled: bundled, crowd: crowd)
         guard let address = daemon.stderr.httpAddress() else { throw DaemonDidNotStart() }
         return (daemon, address)
     }

@@ -9,13 +9,16 @@ const params = new URLSearchParams(location.search);
 const map = L.map("map", { preferCanvas: false }).setView(
   [Number(params.get("lat") || 36.4), Number(params.get("lon") || 127.8)], Number(params.get("zoom") || 7));
 if (settings.tiles) L.tileLayer(settings.tiles, { attribution: settings.attribution || "", maxZoom: 19 }).addTo(map);
+// The city's four crowd levels, least crowded first, as /v1/crowd names them.
+const crowdLevels = ["여유", "보통", "약간 붐빔", "붐빔"];
 // What the colours mean: areas by kind, and a cluster's ring by the share of each kind in it.
 const legend = L.control({ position: "bottomleft" });
 legend.onAdd = () => {
   const box = L.DomUtil.create("div", "legend");
   box.innerHTML = "<div><i class=\"swatch swatch-smoking\"></i>흡연구역 (smoking area)</div>"
     + "<div><i class=\"swatch swatch-nonsmoking\"></i>금연구역 (non-smoking zone)</div>"
-    + "<div><i class=\"swatch swatch-ring\"></i>묶음: 종류별 비율 (cluster: the share of each kind)</div>";
+    + "<div><i class=\"swatch swatch-ring\"></i>묶음: 종류별 비율 (cluster: the share of each kind)</div>"
+    + (settings.crowd ? "<div class=\"legend-crowd\">혼잡도 (crowd): " + crowdLevels.map((l, i) => "<i class=\"swatch swatch-crowd crowd-" + i + "\"></i>" + l).join(" ") + "</div>" : "");
   return box;
 };
 legend.addTo(map);
@@ -81,6 +84,41 @@ function drawFootprint(a, target = footprintLayer) {
   if (f.widthMeters > 0) L.geoJSON(f.geometry, { style: Object.assign({}, style, { fill: false, weight: band, opacity: 0.25 }) }).addTo(target);
   return true;
 }
+// The city's hotspots, each filled by its last crowd level (grey and dashed: none known yet),
+// with the level's time and age; asked again at most once a minute, as the levels change
+// every five. A hotspot is `h`, its properties `h.properties`.
+map.createPane("crowd").style.zIndex = 300;
+const crowdLayer = L.layerGroup().addTo(map);
+let crowdAskedAt = 0;
+async function drawCrowd() {
+  if (!settings.crowd || Date.now() - crowdAskedAt < 60000) return;
+  crowdAskedAt = Date.now();
+  try {
+    const response = await fetch("/v1/crowd", { headers: { Accept: "application/geo+json" } });
+    const body = await response.json();
+    crowdLayer.clearLayers();
+    if (!response.ok) { document.body.dataset.crowd = JSON.stringify({ error: body.error ? body.error.message : String(response.status) }); return; }
+    L.geoJSON(body, {
+      pane: "crowd",
+      style: (h) => {
+        const level = crowdLevels.indexOf(h.properties.level);
+        return level < 0 ? { color: "#777", weight: 1, dashArray: "4 4", fillOpacity: 0.05, className: "crowd crowd-unknown" }
+          : { weight: 1, fillOpacity: 0.25, className: "crowd crowd-" + level };
+      },
+      onEachFeature: (h, shape) => {
+        const p = h.properties;
+        const when = p.at ? p.at.slice(0, 16).replace("T", " ") + " (" + Math.round(p.ageSeconds / 60) + "분 전, " + Math.round(p.ageSeconds / 60) + " min ago)" : "알 수 없음 (not known yet)";
+        shape.bindTooltip("<b>" + text(p.place) + "</b><br>" + text(p.level || "–") + (p.min != null ? " · " + p.min + "–" + p.max + "명" : "") + "<br>" + text(when));
+      },
+    }).addTo(crowdLayer);
+    const levels = {};
+    for (const h of body.features) levels[h.properties.code] = h.properties.level || null;
+    document.body.dataset.crowd = JSON.stringify({ count: body.features.length, levels });
+  } catch (error) {
+    crowdAskedAt = 0;
+    document.body.dataset.crowd = JSON.stringify({ error: error.message });
+  }
+}
 let regionsAsked = 0, attributed = false;
 async function drawRegions(view) {
   if (settings.tiles || !settings.regions) return;
@@ -117,6 +155,7 @@ async function refresh() {
   const view = { south: Math.max(-90, b.getSouth()), west: Math.max(-180, b.getWest()), north: Math.min(90, b.getNorth()), east: Math.min(180, b.getEast()), zoom };
   document.body.dataset.view = JSON.stringify(Object.assign({ kind: wanted }, view));
   drawRegions(view);
+  drawCrowd();
   if (!wanted) { layer.clearLayers(); footprintLayer.clearLayers(); document.body.dataset.shown = JSON.stringify({ clusters: 0, areas: 0, count: 0, footprints: 0 }); status.textContent = "표시할 종류가 없습니다 (nothing to show)"; document.body.dataset.loaded = "1"; return; }
   try {
     const q = new URLSearchParams({ south: view.south, west: view.west, north: view.north, east: view.east, zoom, kind: wanted });
@@ -183,6 +222,7 @@ async function details(id, at) {
       "<p>" + text([a.province, a.district].filter(Boolean).join(" ")) + "</p>",
       "<p>출처 (source): " + text((a.sources || [a.source]).join(", ")) + "</p>",
       a.referenceDate ? "<p>기준일 (as of): " + text(a.referenceDate) + "</p>" : "",
+      a.crowd ? "<p>혼잡도 (crowd): " + text(a.crowd.place) + " " + text(a.crowd.level) + " · " + text(a.crowd.at.slice(0, 16).replace("T", " ")) + "</p>" : "",
       "<p>" + (a.geocoded ? "위치: 주소로 찾은 위치 (geocoded)" : "위치: 공개된 좌표 (published position)") + "</p>",
       a.overridden ? "<p>운영자 수정 (corrected): " + text(a.note || "") + "</p>" : "",
       "<p><small>" + text(a.id) + "</small></p>",

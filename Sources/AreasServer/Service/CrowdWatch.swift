@@ -1,0 +1,250 @@
+import AreasCore
+import AreasIngest
+import AreasSystem
+import Foundation
+
+/// The city's people density around its hotspots: what it last said of each, and the asking.
+///
+/// The city is asked only about a hotspot a question touched (`touch`), at most once per
+/// `maxAgeSeconds` each, within `dailyRequestLimit` a Korean day (counted with the daemon's
+/// other requests, across restarts). Asking never holds an answer: a question starts a request
+/// and is answered at once with what is known. A request that fails, for whatever reason,
+/// keeps the last good level (with its age) and counts its outcome. A refused key stops all
+/// asking until a restart; another refusal (a key past the city's own quota) until midnight in
+/// Korea. The key goes only into the request's path: never into a log line, an answer or a
+/// metric.
+package final class CrowdWatch: Sendable {
+    package let config: CrowdConfig
+    package let hotspots: CrowdHotspots
+    private let key: String?
+    private let quota: RequestQuota
+    private let logger: Logger
+    /// Called after a reading changed (answers to the same question now differ).
+    private let onChange: @Sendable () -> Void
+    private let clock: @Sendable () -> Double
+    private let book: LockedValue<Book>
+    /// Which areas of the served data set lie in which hotspot, made once per data set.
+    private let kept = LockedValue<(dataTag: String, members: CrowdMembers)?>(nil)
+
+    /// The name the city's requests are counted under in the day's quota.
+    package static let quotaName = "crowd"
+
+    /// Per hotspot: the last good reading, the last request's start and outcome, whether one is
+    /// in flight; the outcomes counted since start; why asking stopped, and until when.
+    struct Book {
+        var readings: [CrowdReading?]
+        var askedAt: [Double?]
+        var lastOutcome: [(outcome: CrowdOutcome, said: String)?]
+        var inFlight: [Bool]
+        var outcomes = [Int](repeating: 0, count: CrowdOutcome.allCases.count)
+        var stopped: (reason: String, until: Double)?
+    }
+
+    package init(config: CrowdConfig, hotspots: CrowdHotspots, environment: [String: String], quota: RequestQuota, logger: Logger,
+                 clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }, onChange: @escaping @Sendable () -> Void) {
+        self.config = config
+        self.hotspots = hotspots
+        self.quota = quota
+        self.logger = logger
+        self.clock = clock
+        self.onChange = onChange
+        let count = hotspots.count
+        var book = Book(readings: Array(repeating: nil, count: count), askedAt: Array(repeating: nil, count: count),
+                        lastOutcome: Array(repeating: nil, count: count), inFlight: Array(repeating: false, count: count))
+        let value = config.keyEnv.flatMap { environment[$0] }.flatMap { $0.isEmpty ? nil : $0 }
+        key = value
+        if config.recordedAnswers == nil && value == nil {
+            book.stopped = ("the key variable \(config.keyEnv ?? "") is not set in the environment", .infinity)
+        }
+        self.book = LockedValue(book)
+    }
+
+    /// A question asked at `point`: the hotspot holding it is asked about, when it is due.
+    @inline(__always)
+    package func touch(_ point: GeoPoint) {
+        if let hotspot = hotspots.hotspot(holding: point) { ask(about: hotspot) }
+    }
+
+    /// Asks the city about `hotspot` in the background, unless it was asked within
+    /// `maxAgeSeconds`, is being asked, asking has stopped, or the day's requests are spent.
+    package func ask(about hotspot: Int) {
+        let now = clock()
+        let due: Bool = book.withLock { book in
+            if let stopped = book.stopped, now < stopped.until { return false }
+            book.stopped = nil
+            guard !book.inFlight[hotspot], now - (book.askedAt[hotspot] ?? -.infinity) >= config.maxAgeSeconds else { return false }
+            book.inFlight[hotspot] = true
+            book.askedAt[hotspot] = now
+            return true
+        }
+        guard due else { return }
+        if config.recordedAnswers == nil, !quota.take(Self.quotaName, limit: config.dailyRequestLimit, now: now) {
+            let said = "the day's \(config.dailyRequestLimit) requests to the city (crowd.dailyRequestLimit) are spent; asking again after midnight in Korea"
+            record(hotspot, .failed(.quotaSpent, said), stopUntil: Self.nextKoreanMidnight(after: now))
+            return
+        }
+        Task.detached { [self] in
+            let answer = await self.answer(about: hotspot, now: now)
+            var stopUntil: Double?
+            if case .failed(.badKey, _) = answer { stopUntil = .infinity }
+            if case .failed(.refused, _) = answer { stopUntil = Self.nextKoreanMidnight(after: clock()) }
+            record(hotspot, answer, stopUntil: stopUntil)
+        }
+    }
+
+    /// What the city (or its recording) says of `hotspot` now.
+    private func answer(about hotspot: Int, now: Double) async -> CityDataAnswer.Reading {
+        let code = hotspots.codes[hotspot]
+        let name = hotspots.names[hotspot]
+        if let folder = config.recordedAnswers {
+            let path = folder + "/" + code + ".json"
+            let bytes: [UInt8]
+            do throws(WholeFile.ReadFailure) {
+                guard let read = try WholeFile.read(path, limit: CityDataAnswer.maximumBytes) else {
+                    return .failed(.noData, "no recorded answer at \(path)")
+                }
+                bytes = read
+            } catch {
+                return .failed(.unreachable, "cannot read \(path): \(error)")
+            }
+            return CityDataAnswer.read(RecordedCityAnswer.replayed(bytes, now: clock()), code: code, name: name, now: clock())
+        }
+        let url = config.url + "/" + (key ?? "") + "/json/citydata_ppltn/1/5/" + code
+        do throws(UpstreamError) {
+            let response = try await HTTPClient.get(url, timeoutSeconds: config.timeoutSeconds, maxBytes: CityDataAnswer.maximumBytes)
+            guard response.status == 200 else { return .failed(.httpError, "HTTP \(response.status)") }
+            return CityDataAnswer.read(response.body, code: code, name: name, now: clock())
+        } catch {
+            return .failed(CrowdOutcome(error), error.description)
+        }
+    }
+
+    private func record(_ hotspot: Int, _ answer: CityDataAnswer.Reading, stopUntil: Double?) {
+        let changed: Bool = book.withLock { book in
+            book.inFlight[hotspot] = false
+            switch answer {
+            case .reading(let reading):
+                book.outcomes[CrowdOutcome.ok.index] += 1
+                book.lastOutcome[hotspot] = (.ok, "")
+                let changed = book.readings[hotspot] != reading
+                book.readings[hotspot] = reading
+                return changed
+            case .failed(let outcome, let said):
+                book.outcomes[outcome.index] += 1
+                book.lastOutcome[hotspot] = (outcome, said)
+                if let stopUntil { book.stopped = (said, stopUntil) }
+                return false
+            }
+        }
+        if case .failed(let outcome, let said) = answer {
+            logger.warning("crowd: \(hotspots.codes[hotspot]) \(hotspots.names[hotspot]): \(outcome.rawValue): \(said)"
+                           + (stopUntil == .infinity ? "; asking no more until a restart" : stopUntil != nil ? "; asking no more until midnight in Korea" : "; the last good level is kept"))
+        }
+        if changed { onChange() }
+    }
+
+    /// What answers show, as of now.
+    package func view(for state: ServingState) -> CrowdView {
+        let members = members(of: state)
+        let readings = book.withLock { $0.readings }
+        return CrowdView(watch: self, members: members, readings: readings)
+    }
+
+    /// Which served areas lie in which hotspot: made on the first question after a new data
+    /// set, by a box search per hotspot (a few thousand point tests, not one per area).
+    private func members(of state: ServingState) -> CrowdMembers {
+        kept.withLock { kept in
+            if let kept, kept.dataTag == state.dataTag { return kept.members }
+            let members = CrowdMembers(index: state.index, hotspots: hotspots)
+            kept = (state.dataTag, members)
+            return members
+        }
+    }
+
+    /// Every hotspot's state, for `/v1/crowd` and the metrics.
+    package struct Status: Sendable {
+        package var readings: [CrowdReading?]
+        package var askedAt: [Double?]
+        package var lastOutcome: [(outcome: CrowdOutcome, said: String)?]
+        package var outcomes: [Int]
+        package var stopped: String?
+        package var requestsToday: Int
+        package var now: Double
+    }
+
+    package var status: Status {
+        let now = clock()
+        let requestsToday = quota.today(now: now)[Self.quotaName] ?? 0
+        return book.withLock { book in
+            Status(readings: book.readings, askedAt: book.askedAt, lastOutcome: book.lastOutcome, outcomes: book.outcomes,
+                   stopped: book.stopped.flatMap { now < $0.until ? $0.reason : nil }, requestsToday: requestsToday, now: now)
+        }
+    }
+
+    package var now: Double { clock() }
+
+    static func nextKoreanMidnight(after time: Double) -> Double {
+        let offset = Double(CrowdReading.koreanOffset)
+        return ((time + offset) / 86_400).rounded(.down) * 86_400 + 86_400 - offset
+    }
+}
+
+extension CrowdOutcome {
+    /// Its place in `allCases`, for counting.
+    package var index: Int { Self.allCases.firstIndex(of: self) ?? 0 }
+}
+
+/// Which served areas lie inside which hotspot: a bit per area says whether it is in one, and
+/// a table names the hotspot of those that are (a few in a hundred), so an answer's areas
+/// outside every hotspot cost one bit test each.
+package struct CrowdMembers: Sendable {
+    private let bits: [UInt64]
+    private let hotspotOf: [Int32: UInt16]
+
+    package var count: Int { hotspotOf.count }
+    package var byteCount: Int { bits.count * 8 + hotspotOf.capacity * 8 }
+
+    init(index: AreaIndex, hotspots: CrowdHotspots) {
+        var bits = [UInt64](repeating: 0, count: (index.areas.count + 63) / 64)
+        var hotspotOf: [Int32: UInt16] = [:]
+        index.areas.withBuffers { areas in
+            for hotspot in 0..<hotspots.count {
+                guard let matches = try? index.areas(in: hotspots.boxes[hotspot]) else { continue }
+                for match in matches where hotspotOf[Int32(match.position)] == nil {
+                    guard hotspots.hotspot(holding: areas.records[match.position].coordinate) == hotspot else { continue }
+                    hotspotOf[Int32(match.position)] = UInt16(hotspot)
+                    bits[match.position >> 6] |= 1 << UInt64(match.position & 63)
+                }
+            }
+        }
+        self.bits = bits
+        self.hotspotOf = hotspotOf
+    }
+
+    /// The hotspot area `position` lies in, or nil.
+    @inline(__always)
+    package func hotspot(ofArea position: Int) -> Int? {
+        guard position >> 6 < bits.count, bits[position >> 6] & (1 << UInt64(position & 63)) != 0 else { return nil }
+        return hotspotOf[Int32(position)].map(Int.init)
+    }
+}
+
+/// What an answer shows of the crowds: the readings as of the view, and where the areas are.
+package struct CrowdView: Sendable {
+    package let watch: CrowdWatch
+    package let members: CrowdMembers
+    package let readings: [CrowdReading?]
+
+    /// The reading of the hotspot area `position` lies in, with the hotspot's name.
+    @inline(__always)
+    package func reading(ofArea position: Int) -> (place: String, reading: CrowdReading)? {
+        guard let hotspot = members.hotspot(ofArea: position), let reading = readings[hotspot] else { return nil }
+        return (watch.hotspots.names[hotspot], reading)
+    }
+
+    /// The reading of the hotspot holding `point`, with the hotspot's name.
+    package func reading(at point: GeoPoint) -> (place: String, reading: CrowdReading)? {
+        guard let hotspot = watch.hotspots.hotspot(holding: point), let reading = readings[hotspot] else { return nil }
+        return (watch.hotspots.names[hotspot], reading)
+    }
+}

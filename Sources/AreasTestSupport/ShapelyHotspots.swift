@@ -1,0 +1,42 @@
+import AreasCore
+import Foundation
+
+/// shapely's answer (PyPI, an implementation independent of the daemon's) to which hotspot of
+/// a GeoJSON places file holds each point: the first by the file's order, read from the file by
+/// shapely itself.
+package enum ShapelyHotspots {
+    package struct Failure: Error, CustomStringConvertible {
+        package let description: String
+    }
+
+    package static func holding(_ points: [GeoPoint], in path: String) throws -> [String?] {
+        let folder = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let pointsText = "[" + points.map { "[\($0.longitude), \($0.latitude)]" }.joined(separator: ",") + "]"
+        try Data(pointsText.utf8).write(to: URL(fileURLWithPath: folder + "/points.json"))
+        let script = """
+            import json, sys
+            from shapely.geometry import shape, Point
+            features = json.load(open(sys.argv[1]))["features"]
+            shapes = [(f["properties"].get("AREA_CD") or f["properties"].get("cd"), shape(f["geometry"])) for f in features]
+            out = []
+            for x, y in json.load(open(sys.argv[2])):
+                p = Point(x, y)
+                out.append(next((code for code, s in shapes if s.contains(p)), None))
+            json.dump(out, open(sys.argv[3], "w"))
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = ["-c", script, path, folder + "/points.json", folder + "/out.json"]
+        try process.run()
+        let deadline = Date().addingTimeInterval(60)
+        while process.isRunning && Date() < deadline { usleep(20_000) }
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw Failure(description: "shapely's script failed or ran past its deadline") }
+        guard let values = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/out.json"))) as? [Any] else {
+            throw Failure(description: "shapely's script wrote no list")
+        }
+        return values.map { $0 as? String }
+    }
+}
