@@ -51,6 +51,7 @@ extension ResponseFormatter {
         let index = Object(stats.members(.index))
         let memory = Object(stats.members(.memory))
         text += "memory: records \(bytes(memory.double(.recordBytes))), text \(bytes(memory.double(.textBytes))), index \(bytes(memory.double(.indexBytes))), search \(bytes(memory.double(.searchBytes)))"
+            + (memory.double(.crowdBytes).map { ", crowd hotspots \(bytes($0))" } ?? "")
         text += "; resident \(bytes(memory.double(.residentBytes))) (\(bytes(memory.double(.residentAnonymousBytes))) anonymous, of it heap \(bytes(memory.double(.heapBytes))) in use and \(bytes(memory.double(.heapFreeBytes))) held free; \(bytes(memory.double(.residentFileBytes))) mapped files)"
         text += index.double(.buildMilliseconds).map { "; index built in \(milliseconds($0))\n" } ?? "; index read from the snapshot at start\n"
         return text

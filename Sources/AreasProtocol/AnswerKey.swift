@@ -209,6 +209,7 @@ public struct AnswerKey: Sendable, Equatable {
     @inlinable public static var dailyRequestLimit: AnswerKey { AnswerKey("dailyRequestLimit") }
     @inlinable public static var stopped: AnswerKey { AnswerKey("stopped") }
     @inlinable public static var outcomes: AnswerKey { AnswerKey("outcomes") }
+    @inlinable public static var crowdBytes: AnswerKey { AnswerKey("crowdBytes") }
 }
 
 extension JSONWriter {

@@ -140,6 +140,16 @@ public struct JSONWriter: ~Copyable {
         colon()
     }
 
+    /// Members written before (`"a":1,"b":"x"`, by another writer), copied as they are into
+    /// the object open here: an answer repeating the same members for many areas makes them
+    /// once.
+    public mutating func members(written bytes: UnsafeBufferPointer<UInt8>) {
+        guard !bytes.isEmpty else { return }
+        separate()
+        append(bytes)
+        needsComma = true
+    }
+
     /// Ends a key written with `string(utf8:)`.
     @inlinable
     public mutating func colon() {

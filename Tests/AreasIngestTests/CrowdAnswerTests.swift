@@ -175,6 +175,21 @@ struct CrowdAnswerTests {
             #expect(throws: CrowdHotspots.Failure.self) { try CrowdHotspots(bytes: Array(bad.utf8), path: "places.geojson") }
         }
         #expect(throws: CrowdHotspots.Failure.self) { try CrowdHotspots(path: "/nonexistent/places.geojson") }
+        // A shape of a million vertices is left out; a file past 64 MiB is refused unread.
+        let star = (0..<1_000_000).map { k -> String in
+            let angle = 2 * Double.pi * Double(k) / 1_000_000, r = k % 2 == 0 ? 0.01 : 0.009
+            return "[\(127 + r * cos(angle)),\(37.5 + r * sin(angle))]"
+        }
+        let huge = feature(#""AREA_CD": "POI009""#, #"{"type": "Polygon", "coordinates": [["# + (star + [star[0]]).joined(separator: ",") + "]]}")
+        let withHuge = try CrowdHotspots(bytes: Array((#"{"type": "FeatureCollection", "features": ["# + features[0] + "," + huge + "]}").utf8), path: "places.geojson")
+        #expect(withHuge.codes == ["POI001"] && withHuge.problems == ["feature 2 (POI009): more than 100000 vertices"], "\(withHuge.problems)")
+        let folder = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let sparse = folder + "/places.geojson"
+        FileManager.default.createFile(atPath: sparse, contents: nil)
+        try FileHandle(forWritingTo: URL(fileURLWithPath: sparse)).truncate(atOffset: 65 << 20)
+        let tooLarge = #expect(throws: CrowdHotspots.Failure.self) { try CrowdHotspots(path: sparse) }
+        #expect(tooLarge?.reason.contains("more than a places file may have") == true, "\(String(describing: tooLarge))")
     }
 
     @Test func theConfigNamesWhatIsWrongWithCrowd() throws {

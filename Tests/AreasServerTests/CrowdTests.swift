@@ -96,6 +96,13 @@ struct CrowdTests {
             try #require(watch.status.outcomes.reduce(0, +) >= count, "outcomes \(watch.status.outcomes)")
         }
 
+        /// Waits (at most 20 s) until no request to the city is in flight.
+        func idle() async throws {
+            let deadline = Date().addingTimeInterval(20)
+            while watch.status.inFlight > 0 && Date() < deadline { try await Task.sleep(nanoseconds: 1_000_000) }
+            try #require(watch.status.inFlight == 0)
+        }
+
         func outcomes() -> [String: Int] {
             let status = watch.status
             return Dictionary(uniqueKeysWithValues: CrowdOutcome.allCases.filter { status.outcomes[$0.index] > 0 }.map { ($0.rawValue, status.outcomes[$0.index]) })
@@ -204,6 +211,25 @@ struct CrowdTests {
         _ = try harness.ask(#"{"op":"check","lat":\#(itaewon.latitude),"lon":\#(itaewon.longitude)}"#)
         try await harness.settle(5)
         #expect(harness.city.codesAsked().last == "POI003")
+    }
+
+    /// The day's requests are spread over the day: asked about constantly, every hotspot due
+    /// every 10 s for two hours, the city gets the bucket's 10 at once and then one every 360 s
+    /// (240 a day), not 240 in the first five minutes and nothing after.
+    @Test func theDaysRequestsAreSpreadOverTheDay() async throws {
+        let harness = try await Harness(maxAgeSeconds: 10, dailyRequestLimit: 240)
+        defer { harness.stop() }
+        let points = try harness.watch.hotspots.codes.map { try harness.point(in: $0) }
+        var askedBy: [Int] = []
+        for round in 0..<(2 * 360) {
+            for point in points { harness.watch.touch(point) }
+            try await harness.idle()
+            harness.city.clock.withLock { $0 += 10 }
+            if round % 360 == 359 { askedBy.append(harness.city.asked.withLock { $0.count }) }
+        }
+        // The last questions of each hour come at 3,590 s and 7,190 s: 10 + 9 and 10 + 19.
+        #expect(askedBy == [19, 29], "requests by the end of each hour: \(askedBy)")
+        #expect(harness.outcomes() == ["ok": 29])
     }
 
     @Test func aStalledCityNeverDelaysAnAnswer() async throws {

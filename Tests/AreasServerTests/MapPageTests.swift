@@ -223,6 +223,48 @@ import AreasTestTraits
     /// Without Leaflet in `http.assets` the daemon warns at start, and the page says it cannot
     /// draw and why, in Korean and English, asking for none of the files it lacks (it was blank,
     /// with only a console error).
+    /// With `crowd`, the city's hotspots lie over the map, each filled with its level's colour
+    /// (grey and dashed while none is known), as `/v1/crowd` gives them; the legend names the
+    /// four levels. A screenshot in `.build/test-artifacts/crowd.png`.
+    @Test(.enabled(if: MapPageTests.browser, "chromium, chromium-driver, python3-selenium and libjs-leaflet (Tests/run.sh installs them)"))
+    func theHotspotsAreFilledByTheirCrowdLevels() throws {
+        let (daemon, address) = try SampleDaemon.withHTTP(crowd: true)
+        defer { daemon.stop() }
+        // Questions in 서울역 (약간 붐빔) and 명동 (붐빔) bring their recorded levels.
+        for target in ["/v1/check?lat=37.5547&lon=126.9707", "/v1/check?lat=37.5610&lon=126.9850"] { _ = try HTTPTestClient(address).get(target) }
+        var known: [String: String] = [:]
+        #expect(DaemonQuestions.waitUntil(seconds: 10) {
+            let answer = try? JSONParser.parse(try HTTPTestClient(address).get("/v1/crowd").body)
+            known = Dictionary(uniqueKeysWithValues: (answer?["hotspots"]?.array ?? []).compactMap { h in h["level"]?.string.map { (h["code"]?.string ?? "", $0) } })
+            return known.count == 2
+        })
+        let run = try Binaries.run("/usr/bin/python3", [Fixtures.path("Tests/Browser/map_page.py"), "http://\(address)", daemon.folder, "--crowd"], seconds: 120)
+        #expect(run.status == 0, "\(run.stderr)")
+        let seen = try JSONParser.parse(Array(run.stdout.utf8))
+        #expect(seen["console"]?.array.isEmpty == true, "console: \(seen["console"] ?? .null)")
+        #expect(seen["crowd"]?["count"]?.double == 8, "\(seen["crowd"] ?? .null)")
+        guard case .object(let drawn)? = seen["crowd"]?["levels"] else {
+            Issue.record("the page says no levels: \(seen["crowd"] ?? .null)")
+            return
+        }
+        let drawnLevels = drawn.compactMap { code, level in level.string.map { (code, $0) } }
+        #expect(Dictionary(uniqueKeysWithValues: drawnLevels) == known, "the page drew \(drawnLevels), the API says \(known)")
+        let paths = seen["paths"]?.array ?? []
+        #expect(paths.count == 8, "\(paths)")
+        let classes = paths.compactMap { $0["cls"]?.string }
+        #expect(classes.filter { $0.contains("crowd-unknown") }.count == 6 && classes.contains { $0.contains("crowd-2") } && classes.contains { $0.contains("crowd-3") }, "\(classes)")
+        // The colours the legend shows: 약간 붐빔 orange, 붐빔 red, unknown grey.
+        let fills = Set(paths.compactMap { $0["fill"]?.string })
+        #expect(fills.contains("rgb(244, 109, 67)") && fills.contains("rgb(215, 48, 39)"), "\(fills)")
+        #expect(seen["legend"]?.string?.contains("혼잡도") == true && seen["legend"]?.string?.contains("약간 붐빔") == true)
+        let resources = seen["resources"]?.array.compactMap(\.string) ?? []
+        #expect(resources.contains("http://\(address)/v1/crowd") && resources.allSatisfy { $0.hasPrefix("http://\(address)/") }, "\(resources)")
+        let artifacts = Fixtures.path(".build/test-artifacts")
+        try FileManager.default.createDirectory(atPath: artifacts, withIntermediateDirectories: true)
+        try? FileManager.default.removeItem(atPath: artifacts + "/crowd.png")
+        try FileManager.default.copyItem(atPath: daemon.folder + "/crowd.png", toPath: artifacts + "/crowd.png")
+    }
+
     @Test(.enabled(if: MapPageTests.browser, "chromium, chromium-driver, python3-selenium and libjs-leaflet (Tests/run.sh installs them)"))
     func withoutLeafletThePageSaysSo() throws {
         let empty = Fixtures.temporaryDirectory()

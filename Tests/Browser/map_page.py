@@ -251,6 +251,22 @@ def regions_flow():
     result["placeSearch"] = search_flow("용산구 이태원동", "result-place")
 
 
+def crowd_flow():
+    """The city's hotspots over the map, each filled by its level, and the legend naming them."""
+    driver.get(base + "/map?lat=37.555&lon=126.98&zoom=13")
+    settled()
+    end = time.time() + 20
+    while time.time() < end and not body("crowd"):
+        time.sleep(0.1)
+    result["crowd"] = json.loads(body("crowd") or "null")
+    result["paths"] = driver.execute_script(
+        "return [...document.querySelectorAll('path.crowd')].map(p => ({cls: p.getAttribute('class'), fill: getComputedStyle(p).fill}))")
+    result["legend"] = driver.find_element(By.CSS_SELECTOR, ".legend").text
+    result["resources"] = driver.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
+    result["console"] = [entry for entry in driver.get_log("browser") if entry.get("level") in ("SEVERE", "WARNING")]
+    driver.save_screenshot(out + "/crowd.png")
+
+
 def no_leaflet_flow():
     """A daemon without Leaflet: the page says so itself, asks for nothing it lacks."""
     driver.get(base + "/map")
@@ -268,6 +284,9 @@ def no_leaflet_flow():
 try:
     if sys.argv[3:4] == ["--regions"]:
         regions_flow()
+        raise SystemExit(0)
+    if sys.argv[3:4] == ["--crowd"]:
+        crowd_flow()
         raise SystemExit(0)
     if sys.argv[3:4] == ["--no-leaflet"]:
         no_leaflet_flow()

@@ -36,6 +36,7 @@ package struct CrowdHotspots: Sendable {
         do throws(UpstreamError) {
             bytes = try FileTransport.read(path, maxBytes: Self.maximumFileBytes)
         } catch {
+            if case .tooLarge(let size, let limit) = error { throw Failure(path: path, reason: "\(size) bytes, more than a places file may have (\(limit))") }
             throw Failure(path: path, reason: error.description)
         }
         try self.init(bytes: bytes, path: path)

@@ -27,6 +27,9 @@ package struct CrowdReading: Sendable, Equatable {
         self.at = at
     }
 
+    /// How old the estimate is at `now`, in whole seconds (0 for one a clock puts ahead).
+    package func ageSeconds(at now: Double) -> Int { Int(Swift.max(0, now - at).rounded()) }
+
     /// `at` as the city's clock shows it, with its offset: `2026-08-18T17:20+09:00`.
     package var atText: String { Self.koreanText(at) }
 

@@ -5,22 +5,27 @@ import AreasProtocol
 /// The city's people density in answers: `crowd` on an area inside a hotspot (and on a
 /// `check` asked inside one), and `/v1/crowd`, every hotspot with its level and the asking.
 extension Answers {
-    /// `"crowd": {"place", "level", "message", "min", "max", "at", "ageSeconds"}`.
-    static func crowd(place: String, reading: CrowdReading, now: Double, into writer: inout JSONWriter) {
+    /// `"crowd": {"place", "level", "message", "min", "max", "at", "ageSeconds"}`: the members
+    /// but the age as the watch wrote them once for the reading (`written`), then the age.
+    static func crowd(_ known: CrowdView.Known, now: Double, into writer: inout JSONWriter) {
         writer.key(.crowd)
         writer.beginObject()
-        readingMembers(place: place, reading: reading, now: now, into: &writer)
+        known.written.withUnsafeBufferPointer { writer.members(written: $0) }
+        writer.key(.ageSeconds); writer.number(known.reading.ageSeconds(at: now))
         writer.endObject()
     }
 
-    private static func readingMembers(place: String, reading: CrowdReading, now: Double, into writer: inout JSONWriter) {
+    /// The members of a reading of hotspot `place` but its age, written once when it arrives.
+    package static func readingMembers(place: String, reading: CrowdReading) -> [UInt8] {
+        var writer = JSONWriter(capacity: 512)
+        writer.beginObject()
         writer.key(.place); writer.string(place)
         writer.key(.level); writer.string(reading.level.rawValue)
         writer.key(.message); writer.string(reading.message)
         if let minimum = reading.minimum { writer.key(.min); writer.number(minimum) }
         if let maximum = reading.maximum { writer.key(.max); writer.number(maximum) }
         writer.key(.at); writer.string(reading.atText)
-        writer.key(.ageSeconds); writer.number(Int(Swift.max(0, now - reading.at).rounded()))
+        return writer.withBytes { Array($0.dropFirst()) }
     }
 
     /// `/v1/crowd`: every hotspot, in the places file's order, with its last level (when one
@@ -33,7 +38,8 @@ extension Answers {
         func members(_ hotspot: Int) {
             writer.key(.code); writer.string(hotspots.codes[hotspot])
             if let reading = status.readings[hotspot] {
-                readingMembers(place: hotspots.names[hotspot], reading: reading, now: status.now, into: &writer)
+                readingMembers(place: hotspots.names[hotspot], reading: reading).withUnsafeBufferPointer { writer.members(written: $0) }
+                writer.key(.ageSeconds); writer.number(reading.ageSeconds(at: status.now))
             } else {
                 writer.key(.place); writer.string(hotspots.names[hotspot])
             }

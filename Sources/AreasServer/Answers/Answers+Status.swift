@@ -14,6 +14,8 @@ extension Answers {
         var refreshing: Bool
         /// Today's upstream requests by source and for the geocoder.
         var requestsToday: [String: Int]
+        /// What the crowd hotspots hold (their shapes, which areas lie in them), with `crowd`.
+        var crowdBytes: Int?
     }
 
     /// What `health` says: whether data is loaded, how old it is, and what, if anything, is wrong.
@@ -166,6 +168,7 @@ extension Answers {
         writer.key(.textBytes); writer.number(state.index.areas.strings.byteCount)
         writer.key(.indexBytes); writer.number(state.index.indexByteCount)
         writer.key(.searchBytes); writer.number(state.index.search.byteCount)
+        if let crowdBytes = status.crowdBytes { writer.key(.crowdBytes); writer.number(crowdBytes) }
         // What the process holds: the parts above live in the mapped snapshot (resident as
         // they are read) or, served from memory, in the heap.
         let usage = FreeMemory.usage()

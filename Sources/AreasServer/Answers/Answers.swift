@@ -182,9 +182,7 @@ enum Answers {
         }
         region(of: point, regions: regions, into: &writer)
         // Where the question was asked: the crowd of the hotspot holding the point.
-        if let crowd, let (place, reading) = crowd.reading(at: point) {
-            self.crowd(place: place, reading: reading, now: crowd.watch.now, into: &writer)
-        }
+        if let crowd, let known = crowd.reading(at: point) { self.crowd(known, now: crowd.watch.now, into: &writer) }
         writer.endObject()
     }
 
@@ -237,9 +235,7 @@ enum Answers {
             }
             self.footprint(footprint, words: areas.utf8(words), shape: shape, into: &writer)
         }
-        if let crowd, let (place, reading) = crowd.reading(ofArea: position) {
-            self.crowd(place: place, reading: reading, now: crowd.watch.now, into: &writer)
-        }
+        if let crowd, let known = crowd.reading(ofArea: position) { self.crowd(known, now: crowd.watch.now, into: &writer) }
         if detailed {
             writer.key(.province); writer.string(utf8: areas.utf8(area.province))
             writer.key(.roadAddress); writer.string(utf8: areas.utf8(area.roadAddress))

@@ -288,6 +288,6 @@ extension AreaService {
     var status: Answers.ServiceStatus {
         Answers.ServiceStatus(
             snapshotPath: snapshotPath, startedAt: startedAt, queriesServed: queriesServed, refreshing: isRefreshing,
-            requestsToday: quota.today())
+            requestsToday: quota.today(), crowdBytes: crowdWatch.withLock { $0 }.map { $0.byteCount(serving: state) })
     }
 }

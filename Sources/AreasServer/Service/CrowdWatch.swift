@@ -7,7 +7,10 @@ import Foundation
 ///
 /// The city is asked only about a hotspot a question touched (`touch`), at most once per
 /// `maxAgeSeconds` each, within `dailyRequestLimit` a Korean day (counted with the daemon's
-/// other requests, across restarts). Asking never holds an answer: a question starts a request
+/// other requests, across restarts), and the day's requests are spread over the day: a
+/// bucket refilled at `dailyRequestLimit` a day, holding at most an hour's, lends each
+/// request. Without it a busy night would spend a day's 1,000 requests in two hours
+/// (`areas-bench crowd`); with it the hotspots asked about most keep fresh levels all day. Asking never holds an answer: a question starts a request
 /// and is answered at once with what is known. A request that fails, for whatever reason,
 /// keeps the last good level (with its age) and counts its outcome. A refused key stops all
 /// asking until a restart; another refusal (a key past the city's own quota) until midnight in
@@ -30,14 +33,23 @@ package final class CrowdWatch: Sendable {
     package static let quotaName = "crowd"
 
     /// Per hotspot: the last good reading, the last request's start and outcome, whether one is
-    /// in flight; the outcomes counted since start; why asking stopped, and until when.
+    /// in flight; the outcomes counted since start; why asking stopped, and until when; the
+    /// requests the bucket holds, as of when.
     struct Book {
-        var readings: [CrowdReading?]
+        var known: [CrowdView.Known?]
         var askedAt: [Double?]
         var lastOutcome: [(outcome: CrowdOutcome, said: String)?]
         var inFlight: [Bool]
         var outcomes = [Int](repeating: 0, count: CrowdOutcome.allCases.count)
         var stopped: (reason: String, until: Double)?
+        var tokens: Double
+        var tokensAt: Double
+    }
+
+    /// The most requests the bucket holds: an hour's share of the day's (at least 10, or the
+    /// whole day's when that is fewer).
+    static func bucketSize(_ config: CrowdConfig) -> Double {
+        Swift.max(Double(config.dailyRequestLimit) / 24, Double(Swift.min(config.dailyRequestLimit, 10)))
     }
 
     package init(config: CrowdConfig, hotspots: CrowdHotspots, environment: [String: String], quota: RequestQuota, logger: Logger,
@@ -49,8 +61,9 @@ package final class CrowdWatch: Sendable {
         self.clock = clock
         self.onChange = onChange
         let count = hotspots.count
-        var book = Book(readings: Array(repeating: nil, count: count), askedAt: Array(repeating: nil, count: count),
-                        lastOutcome: Array(repeating: nil, count: count), inFlight: Array(repeating: false, count: count))
+        var book = Book(known: Array(repeating: nil, count: count), askedAt: Array(repeating: nil, count: count),
+                        lastOutcome: Array(repeating: nil, count: count), inFlight: Array(repeating: false, count: count),
+                        tokens: Self.bucketSize(config), tokensAt: clock())
         let value = config.keyEnv.flatMap { environment[$0] }.flatMap { $0.isEmpty ? nil : $0 }
         key = value
         if config.recordedAnswers == nil && value == nil {
@@ -73,6 +86,14 @@ package final class CrowdWatch: Sendable {
             if let stopped = book.stopped, now < stopped.until { return false }
             book.stopped = nil
             guard !book.inFlight[hotspot], now - (book.askedAt[hotspot] ?? -.infinity) >= config.maxAgeSeconds else { return false }
+            // A recording costs the city nothing: no bucket. Once the day's requests are spent,
+            // the next due request says so (quota_spent) instead of waiting for the bucket.
+            if config.recordedAnswers == nil && (quota.today(now: now)[Self.quotaName] ?? 0) < config.dailyRequestLimit {
+                book.tokens = Swift.min(Self.bucketSize(config), book.tokens + Swift.max(0, now - book.tokensAt) * Double(config.dailyRequestLimit) / 86_400)
+                book.tokensAt = now
+                guard book.tokens >= 1 else { return false }
+                book.tokens -= 1
+            }
             book.inFlight[hotspot] = true
             book.askedAt[hotspot] = now
             return true
@@ -126,9 +147,9 @@ package final class CrowdWatch: Sendable {
             case .reading(let reading):
                 book.outcomes[CrowdOutcome.ok.index] += 1
                 book.lastOutcome[hotspot] = (.ok, "")
-                let changed = book.readings[hotspot] != reading
-                book.readings[hotspot] = reading
-                return changed
+                guard book.known[hotspot]?.reading != reading else { return false }
+                book.known[hotspot] = CrowdView.Known(reading: reading, written: Answers.readingMembers(place: hotspots.names[hotspot], reading: reading))
+                return true
             case .failed(let outcome, let said):
                 book.outcomes[outcome.index] += 1
                 book.lastOutcome[hotspot] = (outcome, said)
@@ -146,8 +167,8 @@ package final class CrowdWatch: Sendable {
     /// What answers show, as of now.
     package func view(for state: ServingState) -> CrowdView {
         let members = members(of: state)
-        let readings = book.withLock { $0.readings }
-        return CrowdView(watch: self, members: members, readings: readings)
+        let known = book.withLock { $0.known }
+        return CrowdView(watch: self, members: members, known: known)
     }
 
     /// Which served areas lie in which hotspot: made on the first question after a new data
@@ -168,6 +189,8 @@ package final class CrowdWatch: Sendable {
         package var lastOutcome: [(outcome: CrowdOutcome, said: String)?]
         package var outcomes: [Int]
         package var stopped: String?
+        /// Requests started and not yet ended.
+        package var inFlight: Int
         package var requestsToday: Int
         package var now: Double
     }
@@ -176,12 +199,18 @@ package final class CrowdWatch: Sendable {
         let now = clock()
         let requestsToday = quota.today(now: now)[Self.quotaName] ?? 0
         return book.withLock { book in
-            Status(readings: book.readings, askedAt: book.askedAt, lastOutcome: book.lastOutcome, outcomes: book.outcomes,
-                   stopped: book.stopped.flatMap { now < $0.until ? $0.reason : nil }, requestsToday: requestsToday, now: now)
+            Status(readings: book.known.map { $0?.reading }, askedAt: book.askedAt, lastOutcome: book.lastOutcome, outcomes: book.outcomes,
+                   stopped: book.stopped.flatMap { now < $0.until ? $0.reason : nil }, inFlight: book.inFlight.filter { $0 }.count,
+                   requestsToday: requestsToday, now: now)
         }
     }
 
     package var now: Double { clock() }
+
+    /// What the hotspots hold in memory: their shapes, and which of `state`'s areas lie in them.
+    package func byteCount(serving state: ServingState) -> Int {
+        hotspots.shapes.byteCount + members(of: state).byteCount
+    }
 
     static func nextKoreanMidnight(after time: Double) -> Double {
         let offset = Double(CrowdReading.koreanOffset)
@@ -231,20 +260,26 @@ package struct CrowdMembers: Sendable {
 
 /// What an answer shows of the crowds: the readings as of the view, and where the areas are.
 package struct CrowdView: Sendable {
-    package let watch: CrowdWatch
-    package let members: CrowdMembers
-    package let readings: [CrowdReading?]
-
-    /// The reading of the hotspot area `position` lies in, with the hotspot's name.
-    @inline(__always)
-    package func reading(ofArea position: Int) -> (place: String, reading: CrowdReading)? {
-        guard let hotspot = members.hotspot(ofArea: position), let reading = readings[hotspot] else { return nil }
-        return (watch.hotspots.names[hotspot], reading)
+    /// A hotspot's last reading, and its members but the age as answers write them.
+    package struct Known: Sendable {
+        package let reading: CrowdReading
+        package let written: [UInt8]
     }
 
-    /// The reading of the hotspot holding `point`, with the hotspot's name.
-    package func reading(at point: GeoPoint) -> (place: String, reading: CrowdReading)? {
-        guard let hotspot = watch.hotspots.hotspot(holding: point), let reading = readings[hotspot] else { return nil }
-        return (watch.hotspots.names[hotspot], reading)
+    package let watch: CrowdWatch
+    package let members: CrowdMembers
+    package let known: [Known?]
+
+    /// The reading of the hotspot area `position` lies in.
+    @inline(__always)
+    package func reading(ofArea position: Int) -> Known? {
+        guard let hotspot = members.hotspot(ofArea: position) else { return nil }
+        return known[hotspot]
+    }
+
+    /// The reading of the hotspot holding `point`.
+    package func reading(at point: GeoPoint) -> Known? {
+        guard let hotspot = watch.hotspots.hotspot(holding: point) else { return nil }
+        return known[hotspot]
     }
 }
