@@ -10,6 +10,14 @@ package enum WallClock {
         return (Int(now.tv_sec), Int(now.tv_nsec))
     }
 
+    /// Now, in seconds since 1970, to the kernel's last tick (a few milliseconds): read
+    /// without a system call, for what is said in whole seconds many times an answer.
+    package static var coarseSeconds: Double {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME_COARSE, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+
     /// A moment's calendar parts in UTC.
     package struct CalendarTime: Sendable, Equatable {
         package var year: Int

@@ -203,7 +203,8 @@ struct CrowdAnswerTests {
         }
         #expect(problem(#"{"places": "p.geojson", "keyEnv": "SEOUL_DATA_KEY"}"#) == nil)
         #expect(problem(#"{"keyEnv": "SEOUL_DATA_KEY"}"#)?.contains("crowd.places: missing") == true)
-        #expect(problem(#"{"places": "p.geojson"}"#)?.contains("crowd.keyEnv: missing") == true)
+        #expect(problem(#"{"places": "p.geojson"}"#) == nil, "the key from SEOUL_DATA_KEY")
+        #expect(problem(#"{"places": "p.geojson", "keyEnv": "SEOUL KEY"}"#)?.contains("crowd.keyEnv: 'SEOUL KEY' is not an environment variable name") == true)
         #expect(problem(#"{"format": "tokyo", "places": "p.geojson", "keyEnv": "K"}"#)?.contains("unknown format 'tokyo' (expected seoul-citydata)") == true)
         #expect(problem(#"{"places": "p.geojson", "keyEnv": "K", "maxAgeSeconds": 1}"#)?.contains("crowd.maxAgeSeconds: must be a number from 10 to 86400") == true)
         #expect(problem(#"{"places": "p.geojson", "keyEnv": "K", "url": "ftp://x"}"#)?.contains("crowd.url") == true)

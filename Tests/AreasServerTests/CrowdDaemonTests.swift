@@ -57,4 +57,18 @@ struct CrowdDaemonTests {
         #expect(metrics.contains(#"areas_crowd_requests_total{outcome="ok"} 2"#), "\(metrics)")
         #expect(metrics.contains(#"areas_crowd_level{code="POI001",place="서울역"} 2"#), "\(metrics)")
     }
+
+    /// `--check-config` and start-up name what `crowd` lacks: the key's variable, a places file.
+    @Test func checkConfigNamesTheKeyAndThePlacesFile() throws {
+        let folder = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let config = try Fixtures.sampleConfig(in: folder, extra: #""crowd": {"places": "\#(folder)/missing.geojson"}"#)
+        let unset = try Binaries.run("areasd", ["--check-config", "--config", config], environment: ["SEOUL_DATA_KEY": ""])
+        #expect(unset.status == 78)
+        #expect(unset.stderr.contains("crowd.keyEnv: the environment variable SEOUL_DATA_KEY is not set (it holds the city's key)"), "\(unset.stderr)")
+        let set = try Binaries.run("areasd", ["--check-config", "--config", config], environment: ["SEOUL_DATA_KEY": "k"])
+        #expect(set.status == 0, "\(set.stderr)")
+        #expect(set.stderr.contains("warning:") && set.stderr.contains("crowd.places") && set.stderr.contains("missing.geojson")
+                && set.stderr.contains("starting without crowd levels"), "\(set.stderr)")
+    }
 }

@@ -4,6 +4,8 @@ package struct CrowdConfig: Sendable, Equatable {
     /// The only protocol spoken: Seoul's real-time city data (`citydata_ppltn`).
     package static let format = "seoul-citydata"
     package static let defaultURL = "http://openapi.seoul.go.kr:8088"
+    /// The variable the key is read from unless `keyEnv` names another.
+    package static let defaultKeyEnv = "SEOUL_DATA_KEY"
 
     /// Where requests go: the city's endpoint, or a stand-in speaking its protocol.
     package var url = CrowdConfig.defaultURL
@@ -51,10 +53,7 @@ extension AreasConfig {
         var crowd = CrowdConfig(places: resolve(places))
         if let url = raw.url { crowd.url = try check.httpURL(url, "crowd.url") }
         crowd.recordedAnswers = raw.recorded.map(resolve)
-        crowd.keyEnv = try check.environmentName(raw.keyEnv, "crowd.keyEnv")
-        if crowd.keyEnv == nil && crowd.recordedAnswers == nil {
-            throw ConfigError(path: path, key: "crowd.keyEnv", problem: "missing (the environment variable holding the city's key), or give crowd.recorded")
-        }
+        crowd.keyEnv = try check.environmentName(raw.keyEnv, "crowd.keyEnv") ?? (crowd.recordedAnswers == nil ? CrowdConfig.defaultKeyEnv : nil)
         crowd.maxAgeSeconds = try check.number(raw.maxAgeSeconds, "crowd.maxAgeSeconds", default: 300, minimum: 10, maximum: 86_400)
         crowd.dailyRequestLimit = try check.count(raw.dailyRequestLimit, "crowd.dailyRequestLimit", default: 1_000, minimum: 0, maximum: 10_000_000)
         crowd.timeoutSeconds = try check.number(raw.timeoutSeconds, "crowd.timeoutSeconds", default: 5, minimum: 0.1, maximum: 120)

@@ -53,7 +53,7 @@ package final class CrowdWatch: Sendable {
     }
 
     package init(config: CrowdConfig, hotspots: CrowdHotspots, environment: [String: String], quota: RequestQuota, logger: Logger,
-                 clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }, onChange: @escaping @Sendable () -> Void) {
+                 clock: @escaping @Sendable () -> Double = { WallClock.coarseSeconds }, onChange: @escaping @Sendable () -> Void) {
         self.config = config
         self.hotspots = hotspots
         self.quota = quota
