@@ -10,8 +10,10 @@ import Foundation
 /// other requests, across restarts), and the day's requests are spread over the day: a
 /// bucket refilled at `dailyRequestLimit` a day, holding at most an hour's, lends each
 /// request. Without it a busy night would spend a day's 1,000 requests in two hours
-/// (`areas-bench crowd`); with it the hotspots asked about most keep fresh levels all day. Asking never holds an answer: a question starts a request
-/// and is answered at once with what is known. A request that fails, for whatever reason,
+/// (`areas-bench crowd`); with it the hotspots asked about most keep fresh levels all day.
+///
+/// Asking never holds an answer: a question starts a request and is answered at once with
+/// what is known. A request that fails, for whatever reason,
 /// keeps the last good level (with its age) and counts its outcome. A refused key stops all
 /// asking until a restart; another refusal (a key past the city's own quota) until midnight in
 /// Korea. The key goes only into the request's path: never into a log line, an answer or a
@@ -28,6 +30,9 @@ package final class CrowdWatch: Sendable {
     private let book: LockedValue<Book>
     /// Which areas of the served data set lie in which hotspot, made once per data set.
     private let kept = LockedValue<(dataTag: String, members: CrowdMembers)?>(nil)
+
+    /// What a key may hold unescaped in the request's path: ASCII letters and digits.
+    private static let keyCharacters = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
 
     /// The name the city's requests are counted under in the day's quota.
     package static let quotaName = "crowd"
@@ -105,7 +110,7 @@ package final class CrowdWatch: Sendable {
             return
         }
         Task.detached { [self] in
-            let answer = await self.answer(about: hotspot, now: now)
+            let answer = await self.answer(about: hotspot)
             var stopUntil: Double?
             if case .failed(.badKey, _) = answer { stopUntil = .infinity }
             if case .failed(.refused, _) = answer { stopUntil = Self.nextKoreanMidnight(after: clock()) }
@@ -114,7 +119,7 @@ package final class CrowdWatch: Sendable {
     }
 
     /// What the city (or its recording) says of `hotspot` now.
-    private func answer(about hotspot: Int, now: Double) async -> CityDataAnswer.Reading {
+    private func answer(about hotspot: Int) async -> CityDataAnswer.Reading {
         let code = hotspots.codes[hotspot]
         let name = hotspots.names[hotspot]
         if let folder = config.recordedAnswers {
@@ -130,7 +135,10 @@ package final class CrowdWatch: Sendable {
             }
             return CityDataAnswer.read(RecordedCityAnswer.replayed(bytes, now: clock()), code: code, name: name, now: clock())
         }
-        let url = config.url + "/" + (key ?? "") + "/json/citydata_ppltn/1/5/" + code
+        // The key is the path's first segment: anything in it but letters and digits escaped.
+        let escapedKey = (key ?? "").addingPercentEncoding(withAllowedCharacters: Self.keyCharacters) ?? ""
+        let base = config.url.hasSuffix("/") ? String(config.url.dropLast()) : config.url
+        let url = base + "/" + escapedKey + "/json/citydata_ppltn/1/5/" + code
         do throws(UpstreamError) {
             let response = try await HTTPClient.get(url, timeoutSeconds: config.timeoutSeconds, maxBytes: CityDataAnswer.maximumBytes)
             guard response.status == 200 else { return .failed(.httpError, "HTTP \(response.status)") }
