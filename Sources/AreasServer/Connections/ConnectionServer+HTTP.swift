@@ -54,7 +54,8 @@ extension ConnectionServer {
                 working.signal()
                 service.count(tally)
                 guard write(answer, for: head, body: body, date: date.current(), http: http, to: connection, peer: peer, limits: limits) else { return }
-                if !head.keepAlive { return }
+                // A stop whose time is up ends the connection after a whole answer.
+                if !head.keepAlive || abandoning.load(ordering: .relaxed) { return }
                 reader.requestStartedAt = pending.isEmpty ? nil : MonotonicClock.microseconds
             }
             if body.capacity > Self.retainedBytes { body = JSONWriter(capacity: 16 * 1024) }

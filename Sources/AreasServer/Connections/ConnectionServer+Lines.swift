@@ -40,6 +40,7 @@ extension ConnectionServer {
             var failed = false
             var presenceCheckedAt = MonotonicClock.microseconds
             var holdingTurn = true
+            var abandoned = false
             guard takeTurn(connection) else { return }
             pending.withUnsafeBufferPointer { buffer in
                 var start = 0
@@ -54,6 +55,11 @@ extension ConnectionServer {
                         service.respond(to: UnsafeBufferPointer(rebasing: buffer[start..<end]), peerUID: peer, view: view, into: &writer, tally: &tally)
                     }
                     start = newline + 1
+                    // A stop whose time is up: the answers made go out whole, the rest is left.
+                    if abandoning.load(ordering: .relaxed) {
+                        abandoned = true
+                        break
+                    }
                     // Large answers go out as they are made: a batch of them must not pile
                     // up tens of megabytes in one buffer.
                     if writer.count >= Self.flushBytes {
@@ -92,7 +98,7 @@ extension ConnectionServer {
             if !writer.isEmpty {
                 if !send(writer, to: connection, peer: peer, limits: limits) { return }
             }
-            if tooLarge { return }
+            if tooLarge || abandoned { return }
             pending.removeSubrange(0..<consumed)
             // A line still unfinished began in the last chunk read when this one consumed lines.
             if pending.isEmpty { reader.requestStartedAt = nil } else if consumed > 0 { reader.requestStartedAt = MonotonicClock.microseconds }

@@ -54,6 +54,9 @@ package final class ConnectionServer: Sendable {
     /// wait for turns more often, for no saving that matters.)
     let working = DispatchSemaphore(value: 2 * Swift.max(2, ProcessInfo.processInfo.activeProcessorCount))
     let stopping = Atomic<Bool>(false)
+    /// Set when a stop's time is up: connections answer no more of what they read, and close
+    /// at the end of the answer they are writing, so no client gets an answer cut short.
+    let abandoning = Atomic<Bool>(false)
     /// Wakes the accept loops at `stop`: a listener is only ever closed, never shut down, as
     /// one that systemd passed in must go on listening for the next start.
     let wakeup: Wakeup
@@ -114,8 +117,12 @@ package final class ConnectionServer: Sendable {
         }
         let inTime = finished.wait(timeout: .now() + timeout) == .success
         if !inTime {
-            active.withLock { fds in
-                for fd in fds { Sockets.shutdown(FileDescriptor(rawValue: fd), .both) }
+            abandoning.store(true, ordering: .relaxed)
+            // Only a connection still not done then (a client that stopped reading) is cut.
+            if finished.wait(timeout: .now() + 5) != .success {
+                active.withLock { fds in
+                    for fd in fds { Sockets.shutdown(FileDescriptor(rawValue: fd), .both) }
+                }
             }
         }
         // Closed, never shut down: a listener systemd passed in goes on listening for the next start.
