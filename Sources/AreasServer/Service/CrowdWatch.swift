@@ -31,8 +31,8 @@ package final class CrowdWatch: Sendable {
     /// Which areas of the served data set lie in which hotspot, made once per data set.
     private let kept = LockedValue<(dataTag: String, members: CrowdMembers)?>(nil)
 
-    /// What a key may hold unescaped in the request's path: ASCII letters and digits.
-    private static let keyCharacters = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+    /// What a key may hold unescaped in the request's path: URLs' unreserved characters.
+    private static let keyCharacters = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
     /// The name the city's requests are counted under in the day's quota.
     package static let quotaName = "crowd"
@@ -135,7 +135,7 @@ package final class CrowdWatch: Sendable {
             }
             return CityDataAnswer.read(RecordedCityAnswer.replayed(bytes, now: clock()), code: code, name: name, now: clock())
         }
-        // The key is the path's first segment: anything in it but letters and digits escaped.
+        // The key is the path's first segment: anything in it a path cannot hold is escaped.
         let escapedKey = (key ?? "").addingPercentEncoding(withAllowedCharacters: Self.keyCharacters) ?? ""
         let base = config.url.hasSuffix("/") ? String(config.url.dropLast()) : config.url
         let url = base + "/" + escapedKey + "/json/citydata_ppltn/1/5/" + code
