@@ -18,6 +18,43 @@ package enum FreeMemory {
         return trim(0) == 1
     }
 
+    /// Lets go of the pages of the program's files that no one can have written: read-only
+    /// private mappings with no page copied (`Anonymous: 0` in `/proc/self/smaps`), such as
+    /// the code and constants of libraries a refresh used (URLSession, curl, TLS, XML) and the
+    /// serving path never calls. They stay in the kernel's page cache, and a page the process
+    /// touches again comes back from there. Mappings that were ever written (relocated tables,
+    /// data) are left alone: letting them go would bring back the file's bytes. Returns the
+    /// bytes let go.
+    @discardableResult
+    package static func releaseUnwrittenFilePages() -> Int {
+        guard let maps = ProcFile.read("/proc/self/smaps") else { return 0 }
+        struct Mapping { var start: UInt, end: UInt, eligible: Bool, resident = 0, copied = 0 }
+        var mappings: [Mapping] = []
+        for line in maps.split(separator: "\n", omittingEmptySubsequences: true) {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard let first = fields.first else { continue }
+            if first.last != ":" {
+                // `start-end perms offset device inode [path]`: every mapping gets an entry, so
+                // that the fields below it are never taken for the one before.
+                let bounds = first.split(separator: "-")
+                let (start, end) = bounds.count == 2 ? (UInt(bounds[0], radix: 16) ?? 0, UInt(bounds[1], radix: 16) ?? 0) : (0, 0)
+                let permissions = fields.count >= 2 ? Array(fields[1].utf8) : []
+                let eligible = start > 0 && end > start && fields.count >= 6 && fields[5].hasPrefix("/")
+                    && permissions.count == 4 && permissions[1] == UInt8(ascii: "-") && permissions[3] == UInt8(ascii: "p")
+                mappings.append(Mapping(start: start, end: end, eligible: eligible))
+            } else if fields.count >= 2, let kilobytes = Int(fields[1]), !mappings.isEmpty {
+                if first == "Rss:" { mappings[mappings.count - 1].resident = kilobytes * 1024 }
+                if first == "Anonymous:" { mappings[mappings.count - 1].copied = kilobytes }
+            }
+        }
+        var released = 0
+        for mapping in mappings where mapping.eligible && mapping.copied == 0 && mapping.resident > 0 {
+            guard let base = UnsafeMutableRawPointer(bitPattern: mapping.start) else { continue }
+            if madvise(base, Int(mapping.end - mapping.start), MADV_DONTNEED) == 0 { released += mapping.resident }
+        }
+        return released
+    }
+
     /// From now on, blocks of `threshold` bytes or more (an answer's buffer, a large result)
     /// get mappings of their own, given back to the kernel as soon as they are freed.
     ///
@@ -58,7 +95,7 @@ package enum FreeMemory {
         var inUse = 0, held = 0
         areas_heap_usage(&inUse, &held)
         (usage.heapInUse, usage.heapFree) = (inUse, held)
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return usage }
+        guard let status = ProcFile.read("/proc/self/status") else { return usage }
         for line in status.split(separator: "\n") {
             let parts = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
             guard parts.count >= 2, let kilobytes = Int(parts[1]) else { continue }

@@ -28,7 +28,7 @@ final class Child {
 
     /// A size `/proc/PID/status` gives in kB, in bytes.
     private func statusBytes(_ field: String) -> Int {
-        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        let status = ProcFile.read("/proc/\(pid)/status") ?? ""
         let line = status.split(separator: "\n").first { $0.hasPrefix(field + ":") } ?? ""
         return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
     }
@@ -41,7 +41,7 @@ final class Child {
     /// Resident memory by what backs it (`/proc/PID/smaps_rollup`), in bytes: anonymous (the
     /// heap, stacks, allocator arenas) and file-backed (the mapped snapshot, the binary).
     var residentByBacking: (anonymous: Int, file: Int) {
-        let text = (try? String(contentsOfFile: "/proc/\(pid)/smaps_rollup", encoding: .utf8)) ?? ""
+        let text = ProcFile.read("/proc/\(pid)/smaps_rollup") ?? ""
         func field(_ name: String) -> Int {
             let line = text.split(separator: "\n").first { $0.hasPrefix(name + ":") } ?? ""
             return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
@@ -50,9 +50,27 @@ final class Child {
         return (anonymous, max(0, rss - anonymous))
     }
 
+    /// Resident bytes by mapped file (`/proc/PID/smaps`), largest first: which libraries and
+    /// files the process holds in memory.
+    var residentByFile: [(file: String, bytes: Int)] {
+        let text = ProcFile.read("/proc/\(pid)/smaps") ?? ""
+        var totals: [String: Int] = [:]
+        var current: String?
+        for line in text.split(separator: "\n") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard let first = fields.first else { continue }
+            if first.last != ":" {
+                current = fields.count >= 6 && fields[5].hasPrefix("/") ? String(fields[5].split(separator: "/").last ?? "") : nil
+            } else if first == "Rss:", let current, fields.count >= 2, let kilobytes = Int(fields[1]) {
+                totals[current, default: 0] += kilobytes * 1024
+            }
+        }
+        return totals.map { ($0.key, $0.value) }.sorted { $0.bytes > $1.bytes }
+    }
+
     /// User plus system CPU seconds used so far.
     var cpuSeconds: Double {
-        let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+        let stat = ProcFile.read("/proc/\(pid)/stat") ?? ""
         guard let close = stat.lastIndex(of: ")") else { return 0 }
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))

@@ -1,3 +1,4 @@
+import AreasSystem
 import Foundation
 
 /// What /proc says of a process's memory: its resident set split into anonymous memory (its
@@ -26,10 +27,7 @@ struct MappedMemory {
         return (totals["Rss"] ?? 0, totals["Pss"] ?? 0, (totals["Shared_Clean"] ?? 0) + (totals["Shared_Dirty"] ?? 0))
     }
 
-    private static func read(_ path: String) -> String {
-        // procfs files have no size up front: read to the end.
-        String(decoding: FileHandle(forReadingAtPath: path)?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
-    }
+    private static func read(_ path: String) -> String { ProcFile.read(path) ?? "" }
 
     private static func numbers(in text: String) -> [String: Int] {
         var fields: [String: Int] = [:]

@@ -72,6 +72,7 @@ struct MemoryBenchmark {
             // What the daemon holds once the refresh's work is done and it serves.
             usleep(500_000)
             let serving = daemon.residentBytes, backing = daemon.residentByBacking
+            let files = daemon.residentByFile
             let parts = SocketBenchmark.memoryParts(socket: socket)
 
             let ids = smoking.points.indices.map { "z:\($0)" } + (0..<zones).map { "x:\($0)" }
@@ -87,17 +88,34 @@ struct MemoryBenchmark {
             let secondPeak = daemon.peakResidentBytes
             usleep(500_000)
             let servingAgain = daemon.residentBytes
+            // And once questions have read the data: 20,000 near, radius and bbox questions
+            // with full answers around the areas, on one connection.
+            var random = SplitMix64(seed: 52)
+            let client = try AreasClient(path: socket, timeoutSeconds: 30)
+            for i in 0..<20_000 {
+                let at = points[Int.random(in: 0..<points.count, using: &random)].coordinate
+                let line = switch i % 3 {
+                case 0: #"{"op":"near","lat":\#(at.latitude),"lon":\#(at.longitude),"k":10}"#
+                case 1: #"{"op":"radius","lat":\#(at.latitude),"lon":\#(at.longitude),"meters":300,"limit":50}"#
+                default: #"{"op":"bbox","south":\#(at.latitude - 0.002),"west":\#(at.longitude - 0.002),"north":\#(at.latitude + 0.002),"east":\#(at.longitude + 0.002),"limit":50}"#
+                }
+                _ = try client.send(Array(line.utf8))
+            }
+            let underQuestions = daemon.residentBytes
 
             func mib(_ bytes: Int) -> String { Measure.format(Double(bytes) / 1_048_576, 1) }
             func ratio(_ bytes: Int) -> Double { Double(bytes) / Double(max(redisResident, 1)) }
             print("first refresh \(Measure.format(refreshSeconds, 1)) s: serving \(mib(serving)) MiB resident (\(mib(backing.anonymous)) anonymous, \(mib(backing.file)) mapped files), "
                   + "\(Measure.format(ratio(serving)))x redis-server's \(mib(redisResident)) MiB; peak \(mib(firstPeak)) MiB, \(Measure.format(ratio(firstPeak)))x")
             print("second refresh (forced) \(Measure.format(secondSeconds, 1)) s: peak \(mib(secondPeak)) MiB, \(Measure.format(ratio(secondPeak)))x; serving after it \(mib(servingAgain)) MiB, \(Measure.format(ratio(servingAgain)))x")
+            print("after 20,000 questions: \(mib(underQuestions)) MiB, \(Measure.format(ratio(underQuestions)))x")
+            print("resident by file after the first refresh: " + files.prefix(10).map { "\($0.file) \(Measure.format(Double($0.bytes) / 1_048_576, 1))" }.joined(separator: ", ") + " (MiB)")
             print("stats memory: " + parts.sorted { $0.key < $1.key }.map { "\($0.key) \(mib($0.value))" }.joined(separator: ", ") + " (MiB)")
             summary["n\(n)_serving_vs_redis"] = ratio(serving)
             summary["n\(n)_first_refresh_peak_vs_redis"] = ratio(firstPeak)
             summary["n\(n)_second_refresh_peak_vs_redis"] = ratio(secondPeak)
             summary["n\(n)_serving_after_second_vs_redis"] = ratio(servingAgain)
+            summary["n\(n)_serving_after_questions_vs_redis"] = ratio(underQuestions)
             summary["n\(n)_redis_resident_mib"] = Double(redisResident) / 1_048_576
         }
         print("summary: " + summary.sorted { $0.key < $1.key }.map { "\($0.key)=\(Measure.format($0.value, 3))" }.joined(separator: " "))

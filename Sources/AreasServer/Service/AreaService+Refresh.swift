@@ -20,6 +20,9 @@ extension AreaService {
             // in memory before the file served) are all freed once it has returned: only then
             // can their pages go back.
             FreeMemory.release()
+            // And the code and constants only the refresh read (the networking, TLS and XML
+            // libraries): the serving path brings back what it uses.
+            FreeMemory.releaseUnwrittenFilePages()
             return report
         })
     }

@@ -1,0 +1,12 @@
+import Foundation
+
+/// A file of /proc, read whole. Its size is 0 until read, and Foundation's one-shot readers
+/// take only what the first read gives (a page of `/proc/self/smaps`, which runs to tens of
+/// kilobytes): this reads to the end.
+package enum ProcFile {
+    package static func read(_ path: String) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        return String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
+    }
+}
