@@ -21,8 +21,9 @@ extension AreaService {
             // can their pages go back.
             FreeMemory.release()
             // And the code and constants only the refresh read (the networking, TLS and XML
-            // libraries): the serving path brings back what it uses.
-            FreeMemory.releaseUnwrittenFilePages()
+            // libraries): the serving path brings back what it uses. Reading the process's
+            // mappings takes a moment, which the refresh's waiters do not wait for.
+            DispatchQueue.global(qos: .utility).async { FreeMemory.releaseUnwrittenFilePages() }
             return report
         })
     }
