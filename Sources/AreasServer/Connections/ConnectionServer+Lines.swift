@@ -98,7 +98,14 @@ extension ConnectionServer {
             if !writer.isEmpty {
                 if !send(writer, to: connection, peer: peer, limits: limits) { return }
             }
-            if tooLarge || abandoned { return }
+            if tooLarge { return }
+            if abandoned {
+                // What the client sent and will get no answer to is read and dropped (the stop
+                // shut reading, so this ends when the socket's queue is empty): closed with
+                // requests unread, the connection would end in a reset, not at the answer's end.
+                while case .bytes = reader.read(into: chunk, limits: limits) {}
+                return
+            }
             pending.removeSubrange(0..<consumed)
             // A line still unfinished began in the last chunk read when this one consumed lines.
             if pending.isEmpty { reader.requestStartedAt = nil } else if consumed > 0 { reader.requestStartedAt = MonotonicClock.microseconds }
