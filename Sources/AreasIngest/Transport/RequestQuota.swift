@@ -15,6 +15,12 @@ package final class RequestQuota: @unchecked Sendable {
     private let lock = NSLock()
     private var day: String
     private var counts: [String: Int]
+    /// Bumped with every count taken; the file holds the counts of `written`. Requests in
+    /// flight at once save their counts concurrently: an older set written after a newer one
+    /// would forget requests made, so a set older than the file's is not written.
+    private var taken = 0
+    private let fileLock = NSLock()
+    private var written = 0
 
     /// The day as the portals count it: the date in Korea (UTC+9, no daylight saving).
     package static func day(at time: Double) -> String {
@@ -40,15 +46,16 @@ package final class RequestQuota: @unchecked Sendable {
     /// Counts one request for `name`, unless that would pass `limit`: then false, and nothing
     /// is counted (the request must not be made).
     package func take(_ name: String, limit: Int?, now: Double = Date().timeIntervalSince1970) -> Bool {
-        let snapshot: (String, [String: Int])? = lock.withLock {
+        let snapshot: (String, [String: Int], Int)? = lock.withLock {
             let today = Self.day(at: now)
             if today != day { day = today; counts = [:] }
             if let limit, counts[name, default: 0] >= limit { return nil }
             counts[name, default: 0] += 1
-            return (day, counts)
+            taken += 1
+            return (day, counts, taken)
         }
-        guard let (day, counts) = snapshot else { return false }
-        save(day: day, counts: counts)
+        guard let (day, counts, generation) = snapshot else { return false }
+        save(day: day, counts: counts, generation: generation)
         return true
     }
 
@@ -58,8 +65,12 @@ package final class RequestQuota: @unchecked Sendable {
         return lock.withLock { day == today ? counts : [:] }
     }
 
-    private func save(day: String, counts: [String: Int]) {
+    private func save(day: String, counts: [String: Int], generation: Int) {
         guard let path else { return }
+        fileLock.lock()
+        defer { fileLock.unlock() }
+        guard generation > written else { return }
+        written = generation
         var writer = JSONWriter(capacity: 256)
         writer.beginObject()
         writer.key("day"); writer.string(day)
