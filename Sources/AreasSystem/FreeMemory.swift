@@ -55,6 +55,24 @@ package enum FreeMemory {
         return released
     }
 
+    /// `releaseUnwrittenFilePages`, unless this process did so less than `interval` seconds
+    /// ago: for work that runs a while (a refresh's fetching), so that the code it ran once
+    /// (TLS set-up, a decoder's first use, the locale data) goes and only the code it keeps
+    /// running stays resident. Returns the bytes let go.
+    @discardableResult
+    package static func releaseUnwrittenFilePages(atMostEvery interval: Double) -> Int {
+        let now = MonotonicClock.microseconds
+        let due = lastRelease.withLock { last in
+            guard last == 0 || Double(now - last) >= interval * 1e6 else { return false }
+            last = now
+            return true
+        }
+        return due ? releaseUnwrittenFilePages() : 0
+    }
+
+    /// When `releaseUnwrittenFilePages(atMostEvery:)` last let pages go (monotonic µs).
+    private static let lastRelease = LockedValue(0)
+
     /// From now on, blocks of `threshold` bytes or more (an answer's buffer, a large result)
     /// get mappings of their own, given back to the kernel as soon as they are freed.
     ///

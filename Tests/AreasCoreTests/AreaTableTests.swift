@@ -53,6 +53,41 @@ final class AreaTableTests {
         #expect(Array(already.sortedByID()) == expected)
     }
 
+    @Test(arguments: [true, false])
+    func aBuilderBuildsInIDOrderAndIsLeftEmpty(withFields: Bool) {
+        let data = areas(3_000, seed: 6).map { area in
+            var area = area
+            if !withFields { area.fields = [] }
+            return area
+        }
+        var expected: [Area] = []
+        for area in data.enumerated().sorted(by: { ($0.element.id, $0.offset) < ($1.element.id, $1.offset) }).map(\.element)
+        where expected.last?.id != area.id {
+            expected.append(area)
+        }
+        var builder = AreaTable.Builder(capacity: 0)
+        for area in data.prefix(100) { builder.append(area) }
+        builder.reserveCapacity(forRows: data.count)
+        for area in data.dropFirst(100) { builder.append(area) }
+        let sorted = builder.buildSortedByID()
+        #expect(Array(sorted) == expected)
+        #expect(builder.count == 0 && builder.strings.byteCount == 1, "the builder holds nothing once built")
+        // Rows already in order come out as they are.
+        for area in expected { builder.append(area) }
+        #expect(Array(builder.buildSortedByID()) == expected)
+    }
+
+    @Test func concatenatedTablesReadAsTheirRowsInOrder() {
+        let parts = [areas(700, seed: 11), [], areas(1, seed: 12), areas(1_500, seed: 13).map { area in
+            var area = area
+            area.fields = []
+            return area
+        }]
+        let joined = AreaTable(concatenating: parts.map { AreaTable(areas: $0) })
+        #expect(Array(joined) == parts.flatMap { $0 })
+        #expect(Array(AreaTable(concatenating: [])) == [])
+    }
+
     @Test func regionMatchesTheAreaModel() {
         let data = areas(1_000, seed: 8)
         let table = AreaTable(areas: data)

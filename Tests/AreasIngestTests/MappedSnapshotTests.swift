@@ -162,6 +162,32 @@ import AreasTestTraits
         #expect(served.areas.id(at: 0) == old.table.id(at: 0))
     }
 
+    /// A refresh writes its file, lets go of the data it wrote, then checks the file: one
+    /// that reads back otherwise than written is removed and never replaces the file in place.
+    @Test func aWrittenFileThatFailsItsCheckIsNotPutInPlace() throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let old = Self.catalog(count: 500, seed: 14)
+        try SnapshotFile.write(old, to: path)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let newer = Self.catalog(count: 800, seed: 15)
+        let temporary = try SnapshotFile.writeUnchecked(newer, index: newer.index(), for: path)
+        // One byte of the records turned over on its way to the disk.
+        let file = try FileHandle(forUpdating: URL(fileURLWithPath: temporary))
+        try file.seek(toOffset: 4_000)
+        let byte = try #require(try file.read(upToCount: 1)?.first)
+        try file.seek(toOffset: 4_000)
+        try file.write(contentsOf: [byte ^ 0x10])
+        try file.close()
+        let error = #expect(throws: SnapshotFile.Failure.self) { try SnapshotFile.install(temporary, at: path) }
+        #expect("\(String(describing: error))".contains("checksum"))
+        #expect(!FileManager.default.fileExists(atPath: temporary), "the refused file is removed")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "the file in place is as it was")
+        // Written and installed whole, it is the new data.
+        let installed = try SnapshotFile.install(try SnapshotFile.writeUnchecked(newer, index: newer.index(), for: path), at: path)
+        #expect(installed.catalog.table == newer.table)
+        #expect(try SnapshotFile.load(path: path)?.catalog.table == newer.table)
+    }
+
     /// Loading reads every page once (the checks) and then lets them go: the process holds
     /// only what queries touch (in the kernel's units: with large folios, 2 MiB at a time),
     /// and the kernel's cache, shared by every process mapping the file, holds the rest.

@@ -59,46 +59,57 @@ extension AreaTable.Builder {
 extension AreaTable {
     /// `tables` one after another, each table's text copied whole rather than stored string
     /// by string: no string is looked up, so this costs a copy of the bytes. A string two
-    /// tables share is then held twice.
-    public init(concatenating tables: [AreaTable]) {
+    /// tables share is then held twice. Each table is let go once copied (when the caller
+    /// holds it no more), so the tables and their concatenation are never all held at once.
+    public init(concatenating tables: consuming [AreaTable]) {
         if tables.count == 1 {
             self = tables[0]
             return
         }
-        var records: [Record] = []
-        var fieldStarts: [UInt32] = [0]
-        var fieldRefs: [StringArena.Ref] = []
-        var arena: [UInt8] = [0]  // the empty string
-        records.reserveCapacity(tables.reduce(0) { $0 + $1.count })
-        fieldStarts.reserveCapacity(records.capacity + 1)
-        fieldRefs.reserveCapacity(tables.reduce(0) { $0 + $1.fieldRefs.count })
-        arena.reserveCapacity(tables.reduce(1) { $0 + $1.strings.byteCount })
-        for table in tables {
+        let text = tables.reduce(1) { $0 + Swift.max($1.strings.byteCount - 1, 0) }
+        precondition(text <= Int(UInt32.max), "more than 4 GiB of area text")
+        let records = Column<Record>.Unfilled(count: tables.reduce(0) { $0 + $1.count })
+        let fieldStarts = Column<UInt32>.Unfilled(count: records.buffer.count + 1)
+        let fieldRefs = Column<StringArena.Ref>.Unfilled(count: tables.reduce(0) { $0 + $1.fieldRefs.count })
+        let arena = Column<UInt8>.Unfilled(count: text)
+        arena.buffer[0] = 0  // the empty string
+        fieldStarts.buffer[0] = 0
+        var (recordCount, refCount, textCount) = (0, 0, 1)
+        tables.reverse()
+        while let table = tables.popLast() {
             // Every string but the shared empty one moves by the same amount.
-            let shift = StringArena.Ref(arena.count - 1)
-            precondition(arena.count + table.strings.byteCount <= Int(UInt32.max), "more than 4 GiB of area text")
-            arena.append(contentsOf: table.strings.bytes.dropFirst())
+            let shift = StringArena.Ref(textCount - 1)
             func moved(_ ref: StringArena.Ref) -> StringArena.Ref { ref == StringArena.empty ? ref : ref + shift }
-            for var record in table.records {
-                record.id = moved(record.id)
-                record.name = moved(record.name)
-                record.roadAddress = moved(record.roadAddress)
-                record.lotAddress = moved(record.lotAddress)
-                record.province = moved(record.province)
-                record.district = moved(record.district)
-                record.source = moved(record.source)
-                records.append(record)
+            table.withBuffers { part in
+                let partText = part.arena.dropFirst()
+                let newText = UnsafeMutableBufferPointer(rebasing: arena.buffer[textCount..<textCount + partText.count])
+                _ = newText.initialize(fromContentsOf: partText)
+                textCount += newText.count
+                let base = UInt32(refCount / 2)
+                for (position, var record) in part.records.enumerated() {
+                    record.id = moved(record.id)
+                    record.name = moved(record.name)
+                    record.roadAddress = moved(record.roadAddress)
+                    record.lotAddress = moved(record.lotAddress)
+                    record.province = moved(record.province)
+                    record.district = moved(record.district)
+                    record.source = moved(record.source)
+                    records.buffer[recordCount] = record
+                    recordCount += 1
+                    fieldStarts.buffer[recordCount] = base + part.fieldStarts[position + 1]
+                }
+                for ref in part.fieldRefs {
+                    fieldRefs.buffer[refCount] = moved(ref)
+                    refCount += 1
+                }
             }
-            let base = UInt32(fieldRefs.count / 2)
-            for start in table.fieldStarts.dropFirst() { fieldStarts.append(base + start) }
-            for ref in table.fieldRefs { fieldRefs.append(moved(ref)) }
         }
-        self.init(records: records, fieldStarts: fieldStarts, fieldRefs: fieldRefs, strings: StringArena(bytes: arena))
+        self.init(records: records.column, fieldStarts: fieldStarts.column, fieldRefs: fieldRefs.column, strings: StringArena(checkedBytes: arena.column))
     }
 
     /// A table from its parts as a snapshot stores them; the caller has checked that every
     /// reference starts a string of `arena` and that `fieldStarts` is a valid partition.
     package init(checkedRecords records: [Record], fieldStarts: [UInt32], fieldRefs: [StringArena.Ref], arena: [UInt8]) {
-        self.init(records: records, fieldStarts: fieldStarts, fieldRefs: fieldRefs, strings: StringArena(bytes: arena))
+        self.init(records: Column(records), fieldStarts: Column(fieldStarts), fieldRefs: Column(fieldRefs), strings: StringArena(bytes: arena))
     }
 }

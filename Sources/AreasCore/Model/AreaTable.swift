@@ -57,10 +57,6 @@ public struct AreaTable: Sendable, RandomAccessCollection {
     @usableFromInline let fieldRefs: Column<StringArena.Ref>
     public let strings: StringArena
 
-    init(records: [Record], fieldStarts: [UInt32], fieldRefs: [StringArena.Ref], strings: StringArena) {
-        self.init(records: Column(records), fieldStarts: Column(fieldStarts), fieldRefs: Column(fieldRefs), strings: strings)
-    }
-
     init(records: Column<Record>, fieldStarts: Column<UInt32>, fieldRefs: Column<StringArena.Ref>, strings: StringArena) {
         self.records = records
         self.fieldStarts = fieldStarts
@@ -194,86 +190,6 @@ extension AreaTable {
         var builder = Builder(capacity: areas.count)
         for area in areas { builder.append(area) }
         self = builder.build()
-    }
-
-    /// Assembles a table row by row.
-    public struct Builder {
-        public var strings = StringArena.Builder()
-        private var records: [Record] = []
-        private var fieldStarts: [UInt32] = [0]
-        private var fieldRefs: [StringArena.Ref] = []
-
-        public init(capacity: Int) {
-            records.reserveCapacity(capacity)
-            fieldStarts.reserveCapacity(capacity + 1)
-        }
-
-        public mutating func append(_ area: Area) {
-            let record = Record(
-                coordinate: area.coordinate, id: strings.intern(area.id), name: strings.intern(area.name),
-                roadAddress: strings.intern(area.roadAddress), lotAddress: strings.intern(area.lotAddress),
-                province: strings.intern(area.province), district: strings.intern(area.district),
-                source: strings.intern(area.source), kind: area.kind, geocoded: area.geocoded,
-                referenceDay: area.referenceDate?.day ?? 0)
-            records.append(record)
-            for field in area.fields {
-                fieldRefs.append(strings.intern(field.key))
-                fieldRefs.append(strings.intern(field.value))
-            }
-            fieldStarts.append(UInt32(fieldRefs.count / 2))
-        }
-
-        /// Appends a record whose strings are already in `strings`; `fields` alternates keys and values.
-        public mutating func append(_ record: Record, fields: some Sequence<StringArena.Ref>) {
-            records.append(record)
-            fieldRefs.append(contentsOf: fields)
-            fieldStarts.append(UInt32(fieldRefs.count / 2))
-        }
-
-        public var count: Int { records.count }
-
-        public mutating func reserveCapacity(_ count: Int) {
-            records.reserveCapacity(count)
-            fieldStarts.reserveCapacity(count + 1)
-        }
-
-        public func build() -> AreaTable {
-            AreaTable(records: records, fieldStarts: fieldStarts, fieldRefs: fieldRefs, strings: strings.build())
-        }
-    }
-
-    /// The same areas in id order, keeping the first of any repeated id.
-    ///
-    /// Data sets arrive in id order (each source keeps its areas sorted, and sources are
-    /// concatenated in name order), so this is usually one linear check.
-    public func sortedByID() -> AreaTable {
-        let strings = self.strings
-        let inOrder = records.withUnsafeBufferPointer { records in
-            records.indices.dropFirst().allSatisfy { strings.precedes(records[$0 - 1].id, records[$0].id) }
-        }
-        if inOrder { return self }
-        var order = Array(records.indices)
-        // Stable for equal ids: the first of a repeated id comes first and is the one kept.
-        order.sort { a, b in
-            let ordered = strings.precedes(records[a].id, records[b].id)
-            return ordered || (!strings.precedes(records[b].id, records[a].id) && a < b)
-        }
-        var kept: [Int] = []
-        kept.reserveCapacity(order.count)
-        for position in order where kept.last.map({ !strings.equals(records[$0].id, records[position].id) }) ?? true {
-            kept.append(position)
-        }
-        var sortedRecords: [Record] = []
-        var starts: [UInt32] = [0]
-        var refs: [StringArena.Ref] = []
-        sortedRecords.reserveCapacity(kept.count)
-        starts.reserveCapacity(kept.count + 1)
-        for position in kept {
-            sortedRecords.append(records[position])
-            for pair in fieldRange(of: position) { refs += [fieldRefs[2 * pair], fieldRefs[2 * pair + 1]] }
-            starts.append(UInt32(refs.count / 2))
-        }
-        return AreaTable(records: sortedRecords, fieldStarts: starts, fieldRefs: refs, strings: strings)
     }
 
     /// The position of the area with `id`, by binary search (the table must be in id order).

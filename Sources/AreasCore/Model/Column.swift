@@ -46,6 +46,23 @@ public struct Column<Element: BitwiseCopyable>: @unchecked Sendable, RandomAcces
         self.init(unsafeBase: UnsafePointer(typed), count: count, owner: block)
     }
 
+    /// A block for `count` values, filled by its owner through `buffer` before it becomes a
+    /// column: for a column written in pieces, from sources let go one after another.
+    package struct Unfilled {
+        private let block: ColumnBlock?
+        package let buffer: UnsafeMutableBufferPointer<Element>
+
+        package init(count: Int) {
+            block = count > 0 ? ColumnBlock(byteCount: count * MemoryLayout<Element>.stride, alignment: MemoryLayout<Element>.alignment) : nil
+            buffer = UnsafeMutableBufferPointer(start: block?.pointer.bindMemory(to: Element.self, capacity: count), count: count)
+        }
+
+        /// The column, once every value has been set.
+        package var column: Column {
+            Column(unsafeBase: UnsafePointer(buffer.baseAddress), count: buffer.count, owner: block)
+        }
+    }
+
     /// `count` values at `base`, valid while `owner` lives (a mapped file's section).
     package init(unsafeBase base: UnsafePointer<Element>?, count: Int, owner: AnyObject?) {
         self.owner = owner

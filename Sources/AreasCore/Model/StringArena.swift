@@ -85,7 +85,7 @@ public struct StringArena: Sendable {
 
 extension StringArena {
     /// Appends strings, storing each distinct one once.
-    public struct Builder {
+    public struct Builder: Sendable {
         private(set) var bytes: [UInt8] = [0]  // the empty string
         /// The distinct strings interned so far, by when they were first seen (the empty
         /// string is number 0).
@@ -206,6 +206,16 @@ extension StringArena {
 
         public func build() -> StringArena {
             StringArena(bytes: bytes)
+        }
+
+        /// The arena, leaving this builder empty: the lookup table goes first and the bytes
+        /// once copied, so the text is never held twice beside the table.
+        public mutating func take() -> StringArena {
+            slots = [UInt32](repeating: 0, count: 1024)
+            refs = [StringArena.empty]
+            var taken: [UInt8] = [0]
+            swap(&taken, &bytes)
+            return StringArena(bytes: taken)
         }
     }
 }

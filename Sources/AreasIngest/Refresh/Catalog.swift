@@ -83,25 +83,31 @@ package struct Catalog: Sendable, Equatable {
 
     /// The catalog of the sources in `names`: each replaced source's new areas, every other
     /// source's run of this catalog as it is. Sources not named are dropped. With nothing
-    /// replaced and nothing dropped, the catalog itself comes back, uncopied.
-    package func merging(_ replacements: [String: Replacement], keeping names: [String]) -> Catalog {
+    /// replaced and nothing dropped, the catalog itself comes back, uncopied. Each new table
+    /// is let go once copied (when the caller holds it no more), so the merge never holds
+    /// every source twice.
+    package func merging(_ replacements: consuming [String: Replacement], keeping names: [String]) -> Catalog {
         let kept = Set(names)
         if replacements.isEmpty && Set(sources.keys).isSubset(of: kept) { return self }
         // Byte order, the order the table keeps its ids in.
         let ordered = kept.sorted { ($0 + ":").utf8.lexicographicallyPrecedes(($1 + ":").utf8) }
+        var fetchedAt: [String: Double] = [:]
         if ordered.allSatisfy({ replacements[$0] != nil || sources[$0] == nil }) {
             // Only new tables (a first refresh, or every source changed): laid end to end whole,
             // with no string looked up again.
-            let parts = ordered.compactMap { replacements[$0] }
-            return Catalog(table: AreaTable(concatenating: parts.map(\.table)),
-                           fetchedAt: Dictionary(uniqueKeysWithValues: zip(ordered.filter { replacements[$0] != nil }, parts.map(\.fetchedAt))))
+            var parts: [AreaTable] = []
+            for name in ordered {
+                guard let replacement = replacements.removeValue(forKey: name) else { continue }
+                parts.append(replacement.table)
+                fetchedAt[name] = replacement.fetchedAt
+            }
+            return Catalog(table: AreaTable(concatenating: consume parts), fetchedAt: fetchedAt)
         }
         var count = 0
         for name in ordered { count += replacements[name]?.table.count ?? sources[name]?.range.count ?? 0 }
         var builder = AreaTable.Builder(capacity: count)
-        var fetchedAt: [String: Double] = [:]
         for name in ordered {
-            if let replacement = replacements[name] {
+            if let replacement = replacements.removeValue(forKey: name) {
                 for position in replacement.table.indices { builder.append(position, of: replacement.table) }
                 fetchedAt[name] = replacement.fetchedAt
             } else if let span = sources[name] {

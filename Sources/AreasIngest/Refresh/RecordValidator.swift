@@ -260,8 +260,13 @@ package struct RecordValidator: Sendable {
     /// What keeps a source's rows apart: a row whose id (name and position) an earlier row has
     /// is the same row again when its mapped columns agree too (dropped), and another place
     /// otherwise (kept, with an id of its own).
-    package struct Rows {
-        private var seen: [String: UInt64] = [:]
+    package struct Rows: Sendable {
+        /// The ids seen, numbered as they were first seen: a source's ids in one arena rather
+        /// than a `String` object each.
+        private var ids = StringArena.Builder()
+        /// The row hash of the first row with id number `n + 1` (number 0 is the empty id).
+        private var rowHashes: [UInt64] = []
+        private var emptyIDRow: UInt64?
 
         package init() {}
 
@@ -270,13 +275,28 @@ package struct RecordValidator: Sendable {
         package mutating func admit(_ area: Area) -> Area? {
             let row = RecordValidator.rowHash(area)
             var area = area
-            if let earlier = seen[area.id] {
+            if let earlier = firstRow(with: area.id, else: row) {
                 guard earlier != row else { return nil }
                 area.id = RecordValidator.id(source: area.source, name: area.name, coordinate: area.coordinate, row: row)
-                guard seen[area.id] == nil else { return nil }
+                guard firstRow(with: area.id, else: row) == nil else { return nil }
             }
-            seen[area.id] = row
             return area
+        }
+
+        /// The row hash of the earlier row with `id`; nil when none had it, and then `row` is
+        /// recorded as its first.
+        private mutating func firstRow(with id: String, else row: UInt64) -> UInt64? {
+            let known = ids.refs.count
+            let number = ids.number(of: id)
+            if number == 0 {
+                defer { emptyIDRow = emptyIDRow ?? row }
+                return emptyIDRow
+            }
+            if number == known {
+                rowHashes.append(row)
+                return nil
+            }
+            return rowHashes[number - 1]
         }
     }
 }

@@ -49,20 +49,24 @@ package struct Refresher: Sendable {
                 collector.put(i, await self.ingest(source, previous: previous, force: force, geocoding: geocoding))
             }
         }
-        let finished = await collector.wait(seconds: config.refreshTimeoutSeconds)
-        let results = config.sources.enumerated().map { i, source -> (Int, Catalog.Replacement?, SourceReport) in
-            if let (replacement, report) = finished[i] { return (i, replacement, report) }
+        var finished = await collector.wait(seconds: config.refreshTimeoutSeconds)
+        // Sources no longer configured are dropped; the rest keep their last good data. The
+        // new tables are held only here, so that the merge can let each go once copied.
+        var replacements: [String: Catalog.Replacement] = [:]
+        let reports = config.sources.enumerated().map { i, source -> SourceReport in
+            if let (replacement, report) = finished.removeValue(forKey: i) {
+                if let replacement { replacements[report.name] = replacement }
+                return report
+            }
             var report = SourceReport(name: source.name, status: .failed)
             report.serving = previous.sources[source.name]?.range.count ?? 0
             report.durationMilliseconds = (clock.now - start).milliseconds
             report.error = "did not finish within \(MeasurementText.duration(config.refreshTimeoutSeconds)) (refreshTimeoutSeconds); the refresh went on without it and it is tried again at the next"
-            return (i, nil, report)
+            return report
         }
-        // Sources no longer configured are dropped; the rest keep their last good data.
-        var replacements: [String: Catalog.Replacement] = [:]
-        for (_, replacement, report) in results {
-            if let replacement { replacements[report.name] = replacement }
-        }
+        // The networking, TLS and page decoders' code is done with: its pages need not stay
+        // resident through the merge, the index and the file (they come back if used again).
+        FreeMemory.releaseUnwrittenFilePages()
         // The operator's added areas are a source of their own, replaced when the lines change.
         let overrides = readOverrides()
         if let file = overrides.file {
@@ -72,12 +76,12 @@ package struct Refresher: Sendable {
                 replacements[AreaOverride.addedSource] = Catalog.Replacement(table: added, fetchedAt: started.timeIntervalSince1970)
             }
         }
-        let next = previous.merging(replacements, keeping: config.catalogSourceNames)
+        let next = previous.merging(consume replacements, keeping: config.catalogSourceNames)
         var report = RefreshReport(
             startedAt: started.timeIntervalSince1970,
             durationMilliseconds: (clock.now - start).milliseconds,
             forced: force,
-            sources: results.map(\.2))
+            sources: reports)
         report.problems = geocodingProblems + overrides.problems
         report.overrides = overrides.file?.lines
         if let geocoding { report.problems += await finishGeocoding(geocoding, now: started.timeIntervalSince1970) }
@@ -156,6 +160,9 @@ package struct Refresher: Sendable {
             return true
         }
         func validate(_ page: [[Field]]) {
+            // A fetch uses the networking, TLS and decoders' code steadily but much of what
+            // they loaded only once: that need not stay resident while pages come in.
+            FreeMemory.releaseUnwrittenFilePages(atMostEvery: 0.25)
             for record in page {
                 switch validator.validate(record) {
                 case .rejected(let reason):
@@ -172,7 +179,7 @@ package struct Refresher: Sendable {
         let fetched: PageFetcher.Fetched
         do {
             let fetcher = PageFetcher(source: source, transport: try transport(for: source))
-            fetched = try await fetcher.fetchAll(validate)
+            fetched = try await fetcher.fetchAll(expecting: { builder.reserveCapacity(forRows: $0) }, validate)
         } catch {
             // What the pages handed on before the failure counted is not the source's.
             report = SourceReport(name: source.name, status: .failed)
@@ -206,7 +213,7 @@ package struct Refresher: Sendable {
                 }
             }
         }
-        let table = builder.build().sortedByID()
+        let table = builder.buildSortedByID()
         report.accepted = table.count
         let days = table.records.lazy.map(\.referenceDay).filter { $0 > 0 }
         if let oldest = days.min().flatMap(ReferenceDate.init(day:)), let newest = days.max().flatMap(ReferenceDate.init(day:)) {
@@ -214,6 +221,9 @@ package struct Refresher: Sendable {
         }
         let oldCount = previous?.range.count ?? 0
         compare(table, with: catalog, span: previous, into: &report)
+        // The comparison read the source's run of the served file, which can be most of it:
+        // those pages need not stay while the other sources and the new set are built.
+        catalog.releaseMappedPages()
 
         // Rows that all failed validation are a source that does not work (a field named
         // wrong, a changed layout), not a source with no areas: it fails, and says why.

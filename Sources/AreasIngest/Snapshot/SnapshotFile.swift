@@ -279,12 +279,29 @@ extension SnapshotFile {
     /// Writes `catalog` with `index` (its table's index) atomically and hands back the new file
     /// mapped and checked: what is served from then on is exactly what a restart would load.
     package static func writeMapped(_ catalog: Catalog, index: AreaIndex, to path: String) throws(Failure) -> Contents {
+        try install(try writeUnchecked(catalog, index: index, for: path), at: path)
+    }
+
+    /// The first half of `writeMapped`: `catalog` with `index` written to a new temporary file
+    /// beside `path`, synced; its name. Then `install` checks it and puts it in place. Between
+    /// the two the caller can let go of the data set it wrote, so that the data is never held
+    /// in memory while the file's pages are read back to check it.
+    package static func writeUnchecked(_ catalog: Catalog, index: AreaIndex, for path: String) throws(Failure) -> String {
         let createdAt = Date().timeIntervalSince1970
-        return try adopt(path: path, judge: { _ in nil }) { () throws(SystemError) in
-            try WholeFile.writeTemporary(for: path, permissions: permissions) { file throws(SystemError) in
+        do throws(SystemError) {
+            return try WholeFile.writeTemporary(for: path, permissions: permissions) { file throws(SystemError) in
                 try write(catalog, index: index, createdAt: createdAt, to: file)
             }
+        } catch {
+            throw .unwritable(path: path, reason: error.description)
         }
+    }
+
+    /// The second half of `writeMapped`: the file `writeUnchecked` wrote, mapped and checked as
+    /// a load checks it, then renamed over `path`. A file that fails is removed, and the file
+    /// at `path` is left as it was.
+    package static func install(_ temporary: String, at path: String) throws(Failure) -> Contents {
+        try adopt(path: path, judge: { _ in nil }) { () throws(SystemError) in temporary }
     }
 
     /// Puts another snapshot (a leader's, fetched over HTTP) in place at `path`, once it has

@@ -124,6 +124,9 @@ package struct SnapshotStore: Sendable {
         /// New areas, indexed as configured; `inFile` when they were written in place (else
         /// served from memory, the file in place left as it was).
         case replaced(DataSet, inFile: Bool)
+        /// New areas that were written but failed the check of the file (the reason): nothing
+        /// changed, and the next refresh tries again.
+        case notInstalled(String)
     }
 
     /// Puts a refresh's `refreshed` catalog in place of `serving` (`hasData`: whether anything
@@ -131,11 +134,11 @@ package struct SnapshotStore: Sendable {
     /// changes the data; then the index is rebuilt and the file rewritten. Sources fetched again
     /// with the same areas only move their fetch times, kept beside the file. A served index
     /// built otherwise than this store builds one (a config changed by SIGHUP) is rebuilt too.
-    package func settle(_ refreshed: Catalog, report: RefreshReport, serving: DataSet, hasData: Bool, notes: inout [Note]) -> Settled {
+    package func settle(_ refreshed: consuming Catalog, report: RefreshReport, serving: DataSet, hasData: Bool, notes: inout [Note]) -> Settled {
         let changed = report.sources.contains { $0.status == .updated && (!$0.isUnchanged || !hasData) }
             || Set(refreshed.sources.keys) != Set(serving.catalog.sources.keys)
             || (hasData && !isBuilt(serving.index))
-        if changed { return install(refreshed, notes: &notes) }
+        if changed { return install(consume refreshed, notes: &notes) }
         var confirmed: [String: Double] = [:]
         for source in report.sources where source.isUnchanged { confirmed[source.name] = refreshed.sources[source.name]?.fetchedAt }
         let catalog = serving.catalog.with(fetchedAt: confirmed)
@@ -146,22 +149,35 @@ package struct SnapshotStore: Sendable {
     /// A refresh's new data: indexed, written, mapped, checked and renamed into place. When the
     /// file cannot be written (a full disk) the new data is served from memory and the file in
     /// place is left as it was.
-    private func install(_ catalog: Catalog, notes: inout [Note]) -> Settled {
+    ///
+    /// The data set built in memory is let go once written, before the file is read back to
+    /// check it: a refresh's peak memory would otherwise hold the data twice, built and mapped.
+    private func install(_ catalog: consuming Catalog, notes: inout [Note]) -> Settled {
         let clock = ContinuousClock()
         let start = clock.now
-        var built = DataSet.indexing(catalog, nodeSize: nodeSize, footprint: footprint ?? .standard, merge: merge ?? .off, overrides: overrides ?? [])
+        var built = DataSet.indexing(consume catalog, nodeSize: nodeSize, footprint: footprint ?? .standard, merge: merge ?? .off, overrides: overrides ?? [])
         let milliseconds = (clock.now - start).milliseconds
         built.index.buildMilliseconds = milliseconds
         notes.append(.info("index built: \(built.index.count) areas in \(Int(milliseconds)) ms"))
+        let temporary: String
         do throws(SnapshotFile.Failure) {
-            var written = try write(built)
-            written.overrideProblems = built.index.overrideProblems
+            temporary = try SnapshotFile.writeUnchecked(built.catalog, index: built.index, for: path)
+        } catch {
+            notes.append(.error("\(error); the previous snapshot is unchanged, and the new data is served from memory"))
+            return .replaced(built, inFile: false)
+        }
+        let overrideProblems = built.index.overrideProblems
+        _ = consume built
+        do throws(SnapshotFile.Failure) {
+            var written = inFile(try SnapshotFile.install(temporary, at: path))
+            written.overrideProblems = overrideProblems
             // The file's index is the one just built, read back: the time is the build's.
             written.index.buildMilliseconds = milliseconds
             return .replaced(written, inFile: true)
         } catch {
-            notes.append(.error("\(error); the previous snapshot is unchanged, and the new data is served from memory"))
-            return .replaced(built, inFile: false)
+            let reason = "\(error); the new data was not installed and the previous data is still served (the next refresh tries again)"
+            notes.append(.error(reason))
+            return .notInstalled(reason)
         }
     }
 
@@ -209,7 +225,11 @@ package struct SnapshotStore: Sendable {
 
     /// Served from the file from now on: written with its index, mapped and checked.
     private func write(_ dataSet: DataSet) throws(SnapshotFile.Failure) -> DataSet {
-        let written = try SnapshotFile.writeMapped(dataSet.catalog, index: dataSet.index, to: path)
+        inFile(try SnapshotFile.writeMapped(dataSet.catalog, index: dataSet.index, to: path))
+    }
+
+    /// The data set of the file just put in place, which holds the fetch times kept beside it.
+    private func inFile(_ written: SnapshotFile.Contents) -> DataSet {
         FetchTimes.remove(beside: path)
         return served(written, catalog: written.catalog)
     }

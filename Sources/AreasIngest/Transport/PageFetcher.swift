@@ -41,8 +41,10 @@ package struct PageFetcher: Sendable {
         }
     }
 
-    /// Fetches every page, handing each page's rows to `take` in page order.
-    package func fetchAll(_ take: ([[Field]]) -> Void) async throws(Failure) -> Fetched {
+    /// Fetches every page, handing each page's rows to `take` in page order. Once the first
+    /// page has been taken and it gave the data's total, `expect` hears how many rows the
+    /// pages asked for can hold in all (at most `maxPages` of them).
+    package func fetchAll(expecting expect: (Int) -> Void = { _ in }, _ take: ([[Field]]) -> Void) async throws(Failure) -> Fetched {
         let first = try await fetch(page: 1)
         var fetched = Fetched(pages: 1, retries: first.retries, totalCount: first.page.totalCount)
         guard !first.page.isPastEnd, !first.page.records.isEmpty else { return fetched }
@@ -61,6 +63,7 @@ package struct PageFetcher: Sendable {
             // Trust the rows a page really holds, not the size asked for: a gateway may cap it.
             let perPage = Swift.max(1, Swift.min(source.pageSize, first.page.records.count))
             let lastPage = Swift.min((total + perPage - 1) / perPage, source.maxPages)
+            expect(Swift.min(total, lastPage * perPage))
             if lastPage > 1 { try await fetchConcurrently(2...lastPage, taking) }
         } else {
             // No total: one page after another until an empty one.

@@ -47,6 +47,8 @@ extension AreaService {
         if let follow = config.follow { return await performFollow(follow, force: force) }
         let before = state
         logger.info("refresh started: \(config.sources.count) sources" + (force ? " (forced)" : ""))
+        // Whatever questions read of the served file before need not stay through the refresh.
+        before.catalog.releaseMappedPages()
         var refresher = Refresher(config: config, environment: environment, snapshotPath: snapshotPath, quota: quota)
         refresher.regions = await regionsRead().map
         let (catalog, report) = await refresher.refresh(before.catalog, force: force)
@@ -74,10 +76,14 @@ extension AreaService {
         }
         let next: ServingState
         let serving = DataSet(catalog: before.catalog, index: before.index)
-        let settled = store.settle(catalog, report: report, serving: serving, hasData: before.hasData, notes: &notes)
+        let settled = store.settle(consume catalog, report: report, serving: serving, hasData: before.hasData, notes: &notes)
         switch settled {
         case .unchanged(let refreshed):
             next = before.with(catalog: refreshed, report: withMerged(serving), history: history)
+        case .notInstalled(let reason):
+            var kept = withMerged(serving)
+            kept.problems.append(reason)
+            next = before.with(catalog: before.catalog, report: kept, history: history)
         case .replaced(let dataSet, let inFile):
             // Served from the new file once it is written and checked, so the memory the build
             // took goes back and the pages are shared with the kernel's cache and any follower.

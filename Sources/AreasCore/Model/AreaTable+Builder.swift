@@ -1,0 +1,160 @@
+extension AreaTable {
+    /// Assembles a table row by row.
+    ///
+    /// Building hands each part over to the table's columns and lets it go before the next, so
+    /// a large source is held twice over only one part at a time, never whole: the refresh's
+    /// peak memory is set by how many copies of a source's rows live at once.
+    public struct Builder {
+        public var strings = StringArena.Builder()
+        private var records: [Record] = []
+        private var fieldStarts: [UInt32] = [0]
+        private var fieldRefs: [StringArena.Ref] = []
+
+        public init(capacity: Int) {
+            records.reserveCapacity(capacity)
+            fieldStarts.reserveCapacity(capacity + 1)
+        }
+
+        public mutating func append(_ area: Area) {
+            let record = Record(
+                coordinate: area.coordinate, id: strings.intern(area.id), name: strings.intern(area.name),
+                roadAddress: strings.intern(area.roadAddress), lotAddress: strings.intern(area.lotAddress),
+                province: strings.intern(area.province), district: strings.intern(area.district),
+                source: strings.intern(area.source), kind: area.kind, geocoded: area.geocoded,
+                referenceDay: area.referenceDate?.day ?? 0)
+            records.append(record)
+            for field in area.fields {
+                fieldRefs.append(strings.intern(field.key))
+                fieldRefs.append(strings.intern(field.value))
+            }
+            fieldStarts.append(UInt32(fieldRefs.count / 2))
+        }
+
+        /// Appends a record whose strings are already in `strings`; `fields` alternates keys and values.
+        public mutating func append(_ record: Record, fields: some Sequence<StringArena.Ref>) {
+            records.append(record)
+            fieldRefs.append(contentsOf: fields)
+            fieldStarts.append(UInt32(fieldRefs.count / 2))
+        }
+
+        public var count: Int { records.count }
+
+        public mutating func reserveCapacity(_ count: Int) {
+            records.reserveCapacity(count)
+            fieldStarts.reserveCapacity(count + 1)
+        }
+
+        /// Room for `rows` rows in all, shaped like the ones appended so far (their fields and
+        /// new text per row), so that a source whose size is known early grows no array by
+        /// doubling (a doubling holds the old array and the new one at once). Nothing when no
+        /// row is in yet to go by.
+        public mutating func reserveCapacity(forRows rows: Int) {
+            guard !records.isEmpty, rows > records.count else { return }
+            let scale = Double(rows) / Double(records.count)
+            reserveCapacity(rows)
+            fieldRefs.reserveCapacity(Int(Double(fieldRefs.count) * scale * 1.05))
+            strings.reserveCapacity(Int(Double(strings.byteCount) * scale * 1.05))
+        }
+
+        /// The table, leaving the builder empty.
+        public mutating func build() -> AreaTable {
+            let records = Column(Self.take(&self.records, leaving: []))
+            let fieldStarts = Column(Self.take(&self.fieldStarts, leaving: [0]))
+            let fieldRefs = Column(Self.take(&self.fieldRefs, leaving: []))
+            return AreaTable(records: records, fieldStarts: fieldStarts, fieldRefs: fieldRefs, strings: strings.take())
+        }
+
+        /// The table in id order, keeping the first of any repeated id, leaving the builder
+        /// empty. Rows come in id order when a source serves them so; otherwise they are
+        /// copied into their places, one part at a time.
+        public mutating func buildSortedByID() -> AreaTable {
+            let order = strings.bytes.withUnsafeBufferPointer { text in
+                self.records.withUnsafeBufferPointer { AreaTable.idOrder(of: $0, text: text) }
+            }
+            guard let order else { return build() }
+            let sorted = Self.take(&self.records, leaving: []).withUnsafeBufferPointer { AreaTable.records(order, of: $0) }
+            let starts = Self.take(&fieldStarts, leaving: [0])
+            let refs = Self.take(&fieldRefs, leaving: [])
+            let fields = starts.withUnsafeBufferPointer { starts in
+                refs.withUnsafeBufferPointer { AreaTable.fields(order, starts: starts, refs: $0) }
+            }
+            return AreaTable(records: sorted, fieldStarts: fields.starts, fieldRefs: fields.refs, strings: strings.take())
+        }
+
+        /// `array`'s elements, `array` left holding `empty`: the only reference, so letting go
+        /// of the result frees them.
+        private static func take<T>(_ array: inout [T], leaving empty: [T]) -> [T] {
+            var taken = empty
+            swap(&taken, &array)
+            return taken
+        }
+    }
+
+    /// The same areas in id order, keeping the first of any repeated id.
+    ///
+    /// Data sets arrive in id order (each source keeps its areas sorted, and sources are
+    /// concatenated in name order), so this is usually one linear check.
+    public func sortedByID() -> AreaTable {
+        let order = strings.bytes.withUnsafeBufferPointer { text in
+            records.withUnsafeBufferPointer { AreaTable.idOrder(of: $0, text: text) }
+        }
+        guard let order else { return self }
+        let fields = fieldStarts.withUnsafeBufferPointer { starts in
+            fieldRefs.withUnsafeBufferPointer { AreaTable.fields(order, starts: starts, refs: $0) }
+        }
+        return AreaTable(records: records.withUnsafeBufferPointer { AreaTable.records(order, of: $0) },
+                         fieldStarts: fields.starts, fieldRefs: fields.refs, strings: strings)
+    }
+
+    /// The positions of the rows to keep, in id order, the first of any repeated id kept; nil
+    /// when the rows are in id order already, with no id repeated. `text` is the arena the
+    /// ids lie in.
+    static func idOrder(of records: UnsafeBufferPointer<Record>, text: UnsafeBufferPointer<UInt8>) -> [UInt32]? {
+        func precedes(_ a: Int, _ b: Int) -> Bool {
+            StringArena.utf8(records[a].id, in: text).lexicographicallyPrecedes(StringArena.utf8(records[b].id, in: text))
+        }
+        if records.indices.dropFirst().allSatisfy({ precedes($0 - 1, $0) }) { return nil }
+        var order = (0..<UInt32(records.count)).map { $0 }
+        // Stable for equal ids: the first of a repeated id comes first and is the one kept.
+        order.sort { a, b in
+            precedes(Int(a), Int(b)) || (!precedes(Int(b), Int(a)) && a < b)
+        }
+        var kept = 0
+        for position in order where kept == 0 || precedes(Int(order[kept - 1]), Int(position)) {
+            order[kept] = position
+            kept += 1
+        }
+        order.removeLast(order.count - kept)
+        return order
+    }
+
+    /// The records at `order`, in that order.
+    static func records(_ order: [UInt32], of records: UnsafeBufferPointer<Record>) -> Column<Record> {
+        Column(unsafeUninitializedCount: order.count) { sorted in
+            for (i, position) in order.enumerated() { sorted.initializeElement(at: i, to: records[Int(position)]) }
+        }
+    }
+
+    /// The field lists of the rows at `order`, in that order.
+    static func fields(_ order: [UInt32], starts: UnsafeBufferPointer<UInt32>, refs: UnsafeBufferPointer<StringArena.Ref>)
+        -> (starts: Column<UInt32>, refs: Column<StringArena.Ref>) {
+        var pairs: UInt32 = 0
+        let sortedStarts = Column<UInt32>(unsafeUninitializedCount: order.count + 1) { sorted in
+            sorted.initializeElement(at: 0, to: 0)
+            for (i, position) in order.enumerated() {
+                pairs += starts[Int(position) + 1] - starts[Int(position)]
+                sorted.initializeElement(at: i + 1, to: pairs)
+            }
+        }
+        let sortedRefs = Column<StringArena.Ref>(unsafeUninitializedCount: 2 * Int(pairs)) { sorted in
+            var next = 0
+            for position in order {
+                for ref in refs[2 * Int(starts[Int(position)])..<2 * Int(starts[Int(position) + 1])] {
+                    sorted.initializeElement(at: next, to: ref)
+                    next += 1
+                }
+            }
+        }
+        return (sortedStarts, sortedRefs)
+    }
+}
