@@ -68,6 +68,8 @@ final class AreaTableTests {
         var builder = AreaTable.Builder(capacity: 0)
         for area in data.prefix(100) { builder.append(area) }
         builder.reserveCapacity(forRows: data.count)
+        // An upstream total that cannot be true reserves a bounded amount and changes nothing.
+        builder.reserveCapacity(forRows: Int.max)
         for area in data.dropFirst(100) { builder.append(area) }
         let sorted = builder.buildSortedByID()
         #expect(Array(sorted) == expected)

@@ -47,14 +47,20 @@ extension AreaTable {
         /// Room for `rows` rows in all, shaped like the ones appended so far (their fields and
         /// new text per row), so that a source whose size is known early grows no array by
         /// doubling (a doubling holds the old array and the new one at once). Nothing when no
-        /// row is in yet to go by.
-        public mutating func reserveCapacity(forRows rows: Int) {
+        /// row is in yet to go by. The count comes from upstream, so it is taken only up to
+        /// `reservableRows`: a page that claims a billion rows reserves no more than a real
+        /// nationwide data set needs, and past that the arrays grow as rows come.
+        public mutating func reserveCapacity(forRows claimed: Int) {
+            let rows = Swift.min(claimed, Self.reservableRows)
             guard !records.isEmpty, rows > records.count else { return }
             let scale = Double(rows) / Double(records.count)
             reserveCapacity(rows)
             fieldRefs.reserveCapacity(Int(Double(fieldRefs.count) * scale * 1.05))
             strings.reserveCapacity(Int(Double(strings.byteCount) * scale * 1.05))
         }
+
+        /// The most rows `reserveCapacity(forRows:)` makes room for at once.
+        static let reservableRows = 1_000_000
 
         /// The table, leaving the builder empty.
         public mutating func build() -> AreaTable {
