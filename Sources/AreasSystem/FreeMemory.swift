@@ -27,30 +27,12 @@ package enum FreeMemory {
     /// bytes let go.
     @discardableResult
     package static func releaseUnwrittenFilePages() -> Int {
-        guard let maps = ProcFile.read("/proc/self/smaps") else { return 0 }
-        struct Mapping { var start: UInt, end: UInt, eligible: Bool, resident = 0, copied = 0 }
-        var mappings: [Mapping] = []
-        for line in maps.split(separator: "\n", omittingEmptySubsequences: true) {
-            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-            guard let first = fields.first else { continue }
-            if first.last != ":" {
-                // `start-end perms offset device inode [path]`: every mapping gets an entry, so
-                // that the fields below it are never taken for the one before.
-                let bounds = first.split(separator: "-")
-                let (start, end) = bounds.count == 2 ? (UInt(bounds[0], radix: 16) ?? 0, UInt(bounds[1], radix: 16) ?? 0) : (0, 0)
-                let permissions = fields.count >= 2 ? Array(fields[1].utf8) : []
-                let eligible = start > 0 && end > start && fields.count >= 6 && fields[5].hasPrefix("/")
-                    && permissions.count == 4 && permissions[1] == UInt8(ascii: "-") && permissions[3] == UInt8(ascii: "p")
-                mappings.append(Mapping(start: start, end: end, eligible: eligible))
-            } else if fields.count >= 2, let kilobytes = Int(fields[1]), !mappings.isEmpty {
-                if first == "Rss:" { mappings[mappings.count - 1].resident = kilobytes * 1024 }
-                if first == "Anonymous:" { mappings[mappings.count - 1].copied = kilobytes }
-            }
-        }
+        guard let mappings = MemoryMapping.ofProcess() else { return 0 }
         var released = 0
-        for mapping in mappings where mapping.eligible && mapping.copied == 0 && mapping.resident > 0 {
+        for mapping in mappings where mapping.isFile && !mapping.writable && !mapping.shared
+            && mapping.anonymousBytes == 0 && mapping.residentBytes > 0 && mapping.end > mapping.start {
             guard let base = UnsafeMutableRawPointer(bitPattern: mapping.start) else { continue }
-            if madvise(base, Int(mapping.end - mapping.start), MADV_DONTNEED) == 0 { released += mapping.resident }
+            if madvise(base, Int(mapping.end - mapping.start), MADV_DONTNEED) == 0 { released += mapping.residentBytes }
         }
         return released
     }

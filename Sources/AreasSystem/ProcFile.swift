@@ -5,8 +5,13 @@ import Foundation
 /// kilobytes): this reads to the end.
 package enum ProcFile {
     package static func read(_ path: String) -> String? {
+        bytes(path).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The file's bytes, for a reader that scans them without making strings.
+    package static func bytes(_ path: String) -> [UInt8]? {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
-        return String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
+        return [UInt8](handle.readDataToEndOfFile())
     }
 }

@@ -53,17 +53,9 @@ final class Child {
     /// Resident bytes by mapped file (`/proc/PID/smaps`), largest first: which libraries and
     /// files the process holds in memory.
     var residentByFile: [(file: String, bytes: Int)] {
-        let text = ProcFile.read("/proc/\(pid)/smaps") ?? ""
         var totals: [String: Int] = [:]
-        var current: String?
-        for line in text.split(separator: "\n") {
-            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-            guard let first = fields.first else { continue }
-            if first.last != ":" {
-                current = fields.count >= 6 && fields[5].hasPrefix("/") ? String(fields[5].split(separator: "/").last ?? "") : nil
-            } else if first == "Rss:", let current, fields.count >= 2, let kilobytes = Int(fields[1]) {
-                totals[current, default: 0] += kilobytes * 1024
-            }
+        for mapping in MemoryMapping.ofProcess(pid) ?? [] where mapping.isFile {
+            totals[String(mapping.name.split(separator: "/").last ?? ""), default: 0] += mapping.residentBytes
         }
         return totals.map { ($0.key, $0.value) }.sorted { $0.bytes > $1.bytes }
     }

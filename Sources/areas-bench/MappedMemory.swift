@@ -14,17 +14,9 @@ struct MappedMemory {
     /// proportional share (resident pages divided by how many processes map each), and the
     /// resident KiB other processes map too.
     static func file(inode: UInt64, pid: Int32) -> (residentKiB: Int, proportionalKiB: Int, sharedKiB: Int) {
-        var inMapping = false
-        var totals: [String: Int] = [:]
-        for line in read("/proc/\(pid)/smaps").split(separator: "\n") {
-            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-            if let first = fields.first, first.contains("-"), fields.count >= 5, !first.hasSuffix(":") {
-                inMapping = UInt64(fields[4]) == inode
-            } else if inMapping, fields.count >= 2, let key = fields.first?.dropLast(), let kib = Int(fields[1]) {
-                totals[String(key), default: 0] += kib
-            }
-        }
-        return (totals["Rss"] ?? 0, totals["Pss"] ?? 0, (totals["Shared_Clean"] ?? 0) + (totals["Shared_Dirty"] ?? 0))
+        let mappings = (MemoryMapping.ofProcess(pid) ?? []).filter { $0.inode == inode }
+        func kibibytes(_ size: KeyPath<MemoryMapping, Int>) -> Int { mappings.reduce(0) { $0 + $1[keyPath: size] } / 1024 }
+        return (kibibytes(\.residentBytes), kibibytes(\.proportionalBytes), kibibytes(\.sharedBytes))
     }
 
     private static func read(_ path: String) -> String { ProcFile.read(path) ?? "" }
