@@ -54,6 +54,17 @@ extension ResponseFormatter {
             + (memory.double(.crowdBytes).map { ", crowd hotspots \(bytes($0))" } ?? "")
         text += "; resident \(bytes(memory.double(.residentBytes))) (\(bytes(memory.double(.residentAnonymousBytes))) anonymous, of it heap \(bytes(memory.double(.heapBytes))) in use and \(bytes(memory.double(.heapFreeBytes))) held free; \(bytes(memory.double(.residentFileBytes))) mapped files)"
         text += index.double(.buildMilliseconds).map { "; index built in \(milliseconds($0))\n" } ?? "; index read from the snapshot at start\n"
+        // Where the resident pages are, part by part, and how closely the parts add up.
+        if let accounted = memory.double(.accountedBytes) {
+            let parts = memory.members(.residentParts).compactMap { name, value in
+                if case .number(let size) = value { "\(name) \(bytes(size))" } else { nil }
+            }
+            text += "resident by part: " + (parts + [
+                "other files \(bytes(memory.double(.otherFileBytes)))",
+                "other heap \(bytes(memory.double(.heapOtherBytes)))",
+                "allocator free space and stacks \(bytes(memory.double(.anonymousUnallocatedBytes)))",
+            ]).joined(separator: ", ") + "; \(bytes(accounted)) in all\n"
+        }
         return text
     }
 

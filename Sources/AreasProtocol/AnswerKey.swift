@@ -120,6 +120,11 @@ public struct AnswerKey: Sendable, Equatable {
     @inlinable public static var residentBytes: AnswerKey { AnswerKey("residentBytes") }
     @inlinable public static var residentAnonymousBytes: AnswerKey { AnswerKey("residentAnonymousBytes") }
     @inlinable public static var residentFileBytes: AnswerKey { AnswerKey("residentFileBytes") }
+    @inlinable public static var residentParts: AnswerKey { AnswerKey("residentParts") }
+    @inlinable public static var otherFileBytes: AnswerKey { AnswerKey("otherFileBytes") }
+    @inlinable public static var heapOtherBytes: AnswerKey { AnswerKey("heapOtherBytes") }
+    @inlinable public static var anonymousUnallocatedBytes: AnswerKey { AnswerKey("anonymousUnallocatedBytes") }
+    @inlinable public static var accountedBytes: AnswerKey { AnswerKey("accountedBytes") }
     @inlinable public static var snapshot: AnswerKey { AnswerKey("snapshot") }
     @inlinable public static var path: AnswerKey { AnswerKey("path") }
     @inlinable public static var bytes: AnswerKey { AnswerKey("bytes") }

@@ -102,6 +102,7 @@ struct MemoryBenchmark {
                 _ = try client.send(Array(line.utf8))
             }
             let underQuestions = daemon.residentBytes
+            let partsUnderQuestions = SocketBenchmark.memoryParts(socket: socket)
 
             func mib(_ bytes: Int) -> String { Measure.format(Double(bytes) / 1_048_576, 1) }
             func ratio(_ bytes: Int) -> Double { Double(bytes) / Double(max(redisResident, 1)) }
@@ -111,6 +112,17 @@ struct MemoryBenchmark {
             print("after 20,000 questions: \(mib(underQuestions)) MiB, \(Measure.format(ratio(underQuestions)))x")
             print("resident by file after the first refresh: " + files.prefix(10).map { "\($0.file) \(Measure.format(Double($0.bytes) / 1_048_576, 1))" }.joined(separator: ", ") + " (MiB)")
             print("stats memory: " + parts.sorted { $0.key < $1.key }.map { "\($0.key) \(mib($0.value))" }.joined(separator: ", ") + " (MiB)")
+            // The breakdown against the resident size the same answer gives, and the one this
+            // process reads of the daemon.
+            for (when, memory, measured) in [("serving after the first refresh", parts, serving), ("after 20,000 questions", partsUnderQuestions, underQuestions)] {
+                let accounted = memory["accountedBytes", default: 0], resident = memory["residentBytes", default: 0]
+                let byPart = memory.filter { $0.key.hasPrefix("residentParts.") }.sorted { $0.value > $1.value }
+                    .map { "\($0.key.dropFirst("residentParts.".count)) \(mib($0.value))" }
+                print("resident by part, \(when): " + (byPart + ["other files \(mib(memory["otherFileBytes", default: 0]))", "other heap \(mib(memory["heapOtherBytes", default: 0]))",
+                      "allocator free space and stacks \(mib(memory["anonymousUnallocatedBytes", default: 0]))"]).joined(separator: ", ")
+                      + " (MiB); \(mib(accounted)) MiB accounted for of \(mib(resident)) MiB resident (\(Measure.format(Double(accounted) / Double(max(resident, 1)), 3))), \(mib(measured)) MiB read from /proc")
+                summary["n\(n)_accounted_vs_resident_" + (when.hasPrefix("after") ? "questions" : "serving")] = Double(accounted) / Double(max(resident, 1))
+            }
             summary["n\(n)_serving_vs_redis"] = ratio(serving)
             summary["n\(n)_first_refresh_peak_vs_redis"] = ratio(firstPeak)
             summary["n\(n)_second_refresh_peak_vs_redis"] = ratio(secondPeak)

@@ -188,7 +188,11 @@ extension SocketBenchmark {
         guard let client = try? AreasClient(path: socket), let line = try? client.send(Request.stats.line),
               let stats = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
               let memory = stats["memory"] as? [String: Any] else { return [:] }
-        return memory.compactMapValues { ($0 as? NSNumber)?.intValue }
+        var parts = memory.compactMapValues { ($0 as? NSNumber)?.intValue }
+        for (name, value) in memory["residentParts"] as? [String: Any] ?? [:] {
+            parts["residentParts." + name] = (value as? NSNumber)?.intValue
+        }
+        return parts
     }
 
     struct Agreement { var areas = 0.0; var redis = 0.0; var compared = 0 }

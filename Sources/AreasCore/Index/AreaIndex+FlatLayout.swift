@@ -27,6 +27,7 @@ extension AreaIndex {
     /// zones' footprint bands, so a reader serves it without sorting, tiling, merging or
     /// decoding anything.
     package func write(to writer: inout some FlatLayoutWriter) {
+        writer.begin(.settings)
         writer.number(footprintPolicy.minimumMeters)
         writer.number(footprintPolicy.maximumMeters)
         writer.column(Column(Array(footprintPolicy.sizeField.utf8)))
@@ -36,15 +37,18 @@ extension AreaIndex {
             for name in [source, columns.extent ?? "", columns.zoneType ?? "", columns.size ?? ""] { writer.column(Column(Array(name.utf8))) }
         }
         areas.write(to: &writer)
+        writer.begin(.settings)
         writer.number(mergePolicy.meters)
         writer.number(mergePolicy.priority.count)
         for name in mergePolicy.priority { writer.column(Column(Array(name.utf8))) }
+        writer.begin(.mergeGroups)
         writer.column(groups.leaders)
         writer.number(overrides.fingerprint)
         writer.column(overrides.positions)
         writer.column(overrides.flags)
         writer.column(overrides.noteStarts)
         writer.column(overrides.noteBytes)
+        writer.begin(.index)
         tree.write(to: &writer)
         writer.column(smokingPositions)
         smokingTree.write(to: &writer)
@@ -56,7 +60,9 @@ extension AreaIndex {
             band.tree.write(to: &writer)
         }
         writer.column(footprints.packed)
+        writer.begin(.shapes)
         footprints.shapes.write(to: &writer)
+        writer.begin(.search)
         search.write(to: &writer)
     }
 

@@ -6,7 +6,9 @@ extension AreaTable {
         let layout = RecordLayout.current.numbers
         writer.number(layout.count)
         for number in layout { writer.number(number) }
+        writer.begin(.text)
         writer.column(strings.bytes)
+        writer.begin(.records)
         writer.column(records)
         writer.column(fieldStarts)
         writer.column(fieldRefs)

@@ -3,6 +3,40 @@
 package protocol FlatLayoutWriter {
     mutating func number(_ value: UInt64)
     mutating func column<Element: BitwiseCopyable>(_ column: Column<Element>)
+    /// What the columns given from now on hold, for a writer that tells the parts apart (one
+    /// that measures them); a file's writer passes it over.
+    mutating func begin(_ part: FlatLayoutPart)
+}
+
+/// The parts of a laid-out data set, as `stats` breaks its memory down.
+package enum FlatLayoutPart: Int, CaseIterable, Sendable {
+    /// The settings an index was built with (footprint and merge policies).
+    case settings
+    /// The strings of every record.
+    case text
+    /// The records and their field lists.
+    case records
+    /// Which record leads each merged area, and the operator's corrections.
+    case mergeGroups
+    /// The trees and the zones' footprints.
+    case index
+    /// The zones' shapes.
+    case shapes
+    /// The search index over names and addresses.
+    case search
+
+    /// The part's name in answers.
+    package var name: String {
+        switch self {
+        case .settings: "settings"
+        case .text: "text"
+        case .records: "records"
+        case .mergeGroups: "mergeGroups"
+        case .index: "index"
+        case .shapes: "shapes"
+        case .search: "search"
+        }
+    }
 }
 
 /// Reads back, in the same order, what a `FlatLayoutWriter` was given. Columns come back in
@@ -25,6 +59,7 @@ public struct FlatLayoutError: Error, Sendable, Equatable, CustomStringConvertib
 }
 
 extension FlatLayoutWriter {
+    package mutating func begin(_ part: FlatLayoutPart) {}
     package mutating func number(_ value: Int) { number(UInt64(value)) }
     package mutating func number(_ value: Double) { number(value.bitPattern) }
     package mutating func number(_ value: Bool) { number(value ? UInt64(1) : 0) }

@@ -171,12 +171,16 @@ extension Answers {
         if let crowdBytes = status.crowdBytes { writer.key(.crowdBytes); writer.number(crowdBytes) }
         // What the process holds: the parts above live in the mapped snapshot (resident as
         // they are read) or, served from memory, in the heap.
+        // The resident sizes and the mappings read one straight after the other: code that runs
+        // between them (faulting in library pages let go of after a refresh) would part them.
         let usage = FreeMemory.usage()
+        let mappings = MemoryMapping.ofProcess() ?? []
         writer.key(.heapBytes); writer.number(usage.heapInUse)
         writer.key(.heapFreeBytes); writer.number(usage.heapFree)
         writer.key(.residentBytes); writer.number(usage.resident)
         writer.key(.residentAnonymousBytes); writer.number(usage.residentAnonymous)
         writer.key(.residentFileBytes); writer.number(usage.residentFile)
+        Self.residentParts(of: state.index, usage: usage, mappings: mappings, into: &writer)
         writer.endObject()
         writer.key(.snapshot)
         writer.beginObject()
@@ -194,6 +198,35 @@ extension Answers {
         writer.key(.lastRefresh)
         if let report = state.lastReport { Self.report(report, into: &writer) } else { writer.null() }
         writer.endObject()
+    }
+
+    /// Where the resident memory is: each part of the served data (the pages of it in RAM,
+    /// or its bytes when held in the heap), the other mapped files (the program, its
+    /// libraries, the region map), the rest of the heap in use, and the anonymous pages the
+    /// allocator does not count in use (free space it keeps, thread stacks). `accountedBytes`
+    /// sums them, measured apart from `residentBytes`, which it should come close to.
+    static func residentParts(of index: AreaIndex, usage: FreeMemory.Usage, mappings: [MemoryMapping], into writer: inout JSONWriter) {
+        let parts = ResidentParts(of: index)
+        let snapshot = (index.areas.records.storage as? MappedFile)?.status.inode
+        let otherFiles = mappings.reduce(0) { total, mapping in
+            mapping.isFile && mapping.inode != snapshot ? total + mapping.residentBytes - mapping.anonymousBytes : total
+        }
+        let dataInHeap = parts.inMemory.values.reduce(0, +)
+        let heapOther = Swift.max(0, usage.heapInUse - dataInHeap)
+        let unallocated = Swift.max(0, usage.residentAnonymous - usage.heapInUse)
+        var accounted = otherFiles + heapOther + unallocated
+        writer.key(.residentParts)
+        writer.beginObject()
+        for part in FlatLayoutPart.allCases where part != .settings {
+            let bytes = (parts.mapped[part] ?? 0) + (parts.inMemory[part] ?? 0)
+            accounted += bytes
+            writer.key(escaping: part.name); writer.number(bytes)
+        }
+        writer.endObject()
+        writer.key(.otherFileBytes); writer.number(otherFiles)
+        writer.key(.heapOtherBytes); writer.number(heapOther)
+        writer.key(.anonymousUnallocatedBytes); writer.number(unallocated)
+        writer.key(.accountedBytes); writer.number(accounted)
     }
 
     static func report(_ report: RefreshReport, into writer: inout JSONWriter) {
