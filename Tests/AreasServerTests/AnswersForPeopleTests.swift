@@ -92,6 +92,13 @@ import AreasTestTraits
         let lat = try #require(booth["lat"]?.double), lon = try #require(booth["lon"]?.double), name = try #require(booth["name"]?.string)
         let check = try #require(DaemonQuestions.ask(socket, #"{"op":"check","lat":\#(lat),"lon":\#(lon)}"#))
         #expect(check["summary"]?.string?.hasSuffix("Nearest smoking area: here, \(name).") == true, "\(check)")
+        let nearest = try #require(check["nearestSmoking"])
+        #expect(nearest["distanceMeters"]?.double == 0)
+        #expect(nearest["bearingDegrees"] == .null && nearest["direction"] == .null, "\(nearest)")
+        // areasctl's last line gives the distance alone.
+        let run = try Binaries.run("areasctl", ["--socket", socket, "check", "\(lat)", "\(lon)"])
+        let last = run.stdout.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(last.hasPrefix("nearest smoking area: 0 m  "), "\(run.stdout)")
     }
 
     /// A source fetched again with the same areas is "unchanged" in the JSON as in the summary.

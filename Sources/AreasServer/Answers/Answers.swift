@@ -175,9 +175,15 @@ enum Answers {
                 return
             }
             area(nearest.position, of: areas, index: state.index, crowd: crowd, distance: nearest.distanceMeters, form: .listed, into: &writer)
-            let bearing = Geodesy.bearing(from: point, to: areas.records[nearest.position].coordinate)
-            writer.key(.bearingDegrees); writer.number((bearing * 10).rounded() / 10)
-            writer.key(.direction); writer.string(Geodesy.compassPoint(bearing))
+            // Standing on it, a direction would mean nothing: both are null.
+            if let meters = nearest.distanceMeters, meters < CheckSentence.hereMeters {
+                writer.key(.bearingDegrees); writer.null()
+                writer.key(.direction); writer.null()
+            } else {
+                let bearing = Geodesy.bearing(from: point, to: areas.records[nearest.position].coordinate)
+                writer.key(.bearingDegrees); writer.number((bearing * 10).rounded() / 10)
+                writer.key(.direction); writer.string(Geodesy.compassPoint(bearing))
+            }
             writer.endObject()
         }
         region(of: point, regions: regions, into: &writer)
