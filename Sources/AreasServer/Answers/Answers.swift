@@ -145,7 +145,8 @@ enum Answers {
         writer.key(.ok); writer.bool(true)
         if let at { origin(at, into: &writer) }
         writer.key(.inside); writer.bool(check.inside)
-        writer.key(.summary); writer.string(CheckSentence.make(check, from: point, areas: state.index.areas))
+        let bearing = CheckSentence.bearing(of: check, from: point, areas: state.index.areas)
+        writer.key(.summary); writer.string(CheckSentence.make(check, bearing: bearing, areas: state.index.areas))
         state.index.areas.withBuffers { areas in
             writer.key(.zones)
             writer.beginArray()
@@ -176,13 +177,12 @@ enum Answers {
             }
             area(nearest.position, of: areas, index: state.index, crowd: crowd, distance: nearest.distanceMeters, form: .listed, into: &writer)
             // Standing on it, a direction would mean nothing: both are null.
-            if let meters = nearest.distanceMeters, meters < CheckSentence.hereMeters {
-                writer.key(.bearingDegrees); writer.null()
-                writer.key(.direction); writer.null()
-            } else {
-                let bearing = Geodesy.bearing(from: point, to: areas.records[nearest.position].coordinate)
+            if let bearing {
                 writer.key(.bearingDegrees); writer.number((bearing * 10).rounded() / 10)
                 writer.key(.direction); writer.string(Geodesy.compassPoint(bearing))
+            } else {
+                writer.key(.bearingDegrees); writer.null()
+                writer.key(.direction); writer.null()
             }
             writer.endObject()
         }
