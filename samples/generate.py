@@ -279,8 +279,10 @@ class Tally:
         self.rejected[reason] = self.rejected.get(reason, 0) + 1
 
     def json(self):
-        return {"accepted": self.accepted, "duplicates": self.duplicates, "rejected": self.rejected,
-                "published": self.published, "geocoded": self.geocoded, "positionsFile": self.positions_file}
+        counts = {"accepted": self.accepted, "duplicates": self.duplicates, "rejected": self.rejected,
+                  "published": self.published, "geocoded": self.geocoded, "positionsFile": self.positions_file}
+        if getattr(self, "repaired", 0): counts["repaired"] = self.repaired
+        return counts
 
 
 def key(name, lat, lon):
@@ -421,8 +423,9 @@ expected["dongjak"] = dongjak.json()
 
 # 6. Seoul's park zones as GeoJSON: polygons (some with holes: a building or a pond left out),
 #    parks of two parts, school routes as lines, a few points, and features a reader must refuse
-#    (an unclosed ring, a ring that crosses itself, a ring of three positions, a longitude off
-#    the globe, a number past any double, no geometry, a "zone" around the whole country).
+#    (an unclosed ring, a hole drawn beside its shell, a ring of three positions, a longitude off
+#    the globe, a number past any double, no geometry, a "zone" around the whole country); a
+#    figure-eight (a bowtie) is read as two triangles, repaired as a GIS repairs it.
 import math
 grng = random.Random(20261202)
 parks, park_tally = [], Tally()
@@ -486,9 +489,15 @@ parks.append(park(name, {"type": "MultiPoint", "coordinates": [[126.9050, 37.565
 park_tally.good(name + " 1"); park_tally.good(name + " 2")
 unclosed = ring_around(37.55, 126.99, 12, 50, 80)[:-1]
 bowtie = [[126.990, 37.550], [126.992, 37.552], [126.992, 37.550], [126.990, 37.552], [126.990, 37.550]]
+name = "용산구 나비공원"
+parks.append(park(name, {"type": "Polygon", "coordinates": [bowtie]}, "공원전체"))
+park_tally.good(name)
+park_tally.repaired = 1
+beside = [[126.994, 37.550], [126.994, 37.551], [126.995, 37.551], [126.995, 37.550], [126.994, 37.550]]
 bad = [
     ({"type": "Polygon", "coordinates": [unclosed]}, "a ring that is not closed"),
-    ({"type": "Polygon", "coordinates": [bowtie]}, "a ring that crosses itself"),
+    ({"type": "Polygon", "coordinates": [[[126.990, 37.550], [126.991, 37.550], [126.991, 37.551], [126.990, 37.551], [126.990, 37.550]], beside]},
+     "a hole outside its shell"),
     ({"type": "Polygon", "coordinates": [[[126.99, 37.55], [126.991, 37.55], [126.99, 37.55]]]}, "a ring or line of too few positions"),
     ({"type": "Point", "coordinates": [200.0, 37.5]}, "a coordinate off the globe"),
     (None, "no usable geometry"),

@@ -157,6 +157,7 @@ public struct AnswerKey: Sendable, Equatable {
     @inlinable public static var geocodedRemembered: AnswerKey { AnswerKey("geocodedRemembered") }
     @inlinable public static var positionsFile: AnswerKey { AnswerKey("positionsFile") }
     @inlinable public static var duplicates: AnswerKey { AnswerKey("duplicates") }
+    @inlinable public static var listedAgain: AnswerKey { AnswerKey("listedAgain") }
     @inlinable public static var added: AnswerKey { AnswerKey("added") }
     @inlinable public static var removed: AnswerKey { AnswerKey("removed") }
     @inlinable public static var changed: AnswerKey { AnswerKey("changed") }

@@ -25,15 +25,7 @@ package enum ShapelyHotspots {
                 out.append(next((code for code, s in shapes if s.contains(p)), None))
             json.dump(out, open(sys.argv[3], "w"))
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["-c", script, path, folder + "/points.json", folder + "/out.json"]
-        try process.run()
-        let deadline = Date().addingTimeInterval(60)
-        while process.isRunning && Date() < deadline { usleep(20_000) }
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw Failure(description: "shapely's script failed or ran past its deadline") }
+        _ = try PythonOracle.run(script, inline: true, [path, folder + "/points.json", folder + "/out.json"], seconds: 60)
         guard let values = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/out.json"))) as? [Any] else {
             throw Failure(description: "shapely's script wrote no list")
         }

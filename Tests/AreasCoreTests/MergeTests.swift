@@ -137,6 +137,33 @@ import AreasTestTraits
         #expect(spreadOut.looked <= 4 * 2 * rows)
     }
 
+    /// 50,000 rows at one point, the second source's naming the first's by address (half by
+    /// their name being its address, half by their address being its name): each finds its own,
+    /// and the merge stays a pass over the records.
+    @Test func rowsAtOnePointNamingEachOthersAddressesMergeInLinearWork() throws {
+        let rows = 25_000
+        let point = try GeoPoint(latitude: 37.5299, longitude: 126.9648)
+        var areas: [Area] = []
+        for i in 0..<rows {
+            areas.append(Area(id: "a:\(i)", kind: .smoking, name: "흡연부스 \(i)", coordinate: point, roadAddress: "서울특별시 용산구 중앙로 \(i)",
+                              province: "서울특별시", district: "용산구", source: "a"))
+            let named = i % 2 == 0
+            areas.append(Area(id: "b:\(i)", kind: .smoking, name: named ? "서울 용산구 중앙로 \(i)" : "현대빌딩",
+                              coordinate: point, roadAddress: named ? "" : "흡연부스 \(i)", province: "서울특별시", district: "용산구", source: "b"))
+        }
+        let table = AreaTable(areas: areas).sortedByID()
+        var looked = 0
+        let groups = AreaGroups.merging(table, policy: MergePolicy(meters: 15, priority: ["a", "b"]), crowdLimit: AreaGroups.defaultCrowdLimit, looked: &looked)
+        #expect(groups.mergedCount == rows)
+        var wrong = 0
+        for position in table.indices where table[position].source == "b" {
+            let leader = table[groups.leader(of: position)]
+            if leader.id != "a:" + table[position].id.dropFirst(2) { wrong += 1 }
+        }
+        #expect(wrong == 0, "\(wrong) rows of b joined another row's area")
+        #expect(looked <= 8 * 2 * rows, "\(looked) areas looked at for \(2 * rows) rows")
+    }
+
     @Test func theIndexServesLeadersOnly() throws {
         let table = AreaTable(areas: try Self.records(seed: 9, count: 500, sources: 4)).sortedByID()
         let policy = MergePolicy(meters: 15, priority: ["s0", "s1", "s2", "s3"])

@@ -154,13 +154,14 @@ struct CrowdAnswerTests {
     @Test func aHostilePlacesFileLosesOnlyItsBadFeatures() throws {
         func feature(_ properties: String, _ geometry: String) -> String { #"{"type": "Feature", "properties": {\#(properties)}, "geometry": \#(geometry)}"# }
         let square = #"{"type": "Polygon", "coordinates": [[[127.0, 37.5], [127.01, 37.5], [127.01, 37.51], [127.0, 37.51], [127.0, 37.5]]]}"#
-        let bowtie = #"{"type": "Polygon", "coordinates": [[[127.0, 37.5], [127.01, 37.51], [127.01, 37.5], [127.0, 37.51], [127.0, 37.5]]]}"#
+        // A hole drawn beside its shell: no repair makes that a hole.
+        let holeOutside = #"{"type": "Polygon", "coordinates": [[[127.0, 37.5], [127.01, 37.5], [127.01, 37.51], [127.0, 37.51], [127.0, 37.5]], [[127.02, 37.5], [127.02, 37.501], [127.021, 37.501], [127.02, 37.5]]]}"#
         let features = [
             feature(#""AREA_CD": "POI001", "AREA_NM": "좋은 곳""#, square),
             feature(#""cd": "POI002", "nm": "짧은 이름""#, square),
             feature(#""AREA_CD": "../../etc/passwd", "AREA_NM": "경로""#, square),
             feature(#""AREA_NM": "코드 없음""#, square),
-            feature(#""AREA_CD": "POI003""#, bowtie),
+            feature(#""AREA_CD": "POI003""#, holeOutside),
             feature(#""AREA_CD": "POI004""#, #"{"type": "Point", "coordinates": [127.0, 37.5]}"#),
             feature(#""AREA_CD": "POI001", "AREA_NM": "두 번째""#, square),
         ]
@@ -169,7 +170,7 @@ struct CrowdAnswerTests {
         #expect(hotspots.codes == ["POI001", "POI002"])
         #expect(hotspots.names == ["좋은 곳", "짧은 이름"])
         #expect(hotspots.problems.count == 5, "\(hotspots.problems)")
-        #expect(hotspots.problems.contains { $0.contains("feature 5 (POI003): a ring that crosses itself") }, "\(hotspots.problems)")
+        #expect(hotspots.problems.contains { $0.contains("feature 5 (POI003): a hole outside its shell") }, "\(hotspots.problems)")
         #expect(hotspots.problems.contains { $0.contains("a second hotspot with this code") })
         for bad in ["", "[]", #"{"type": "FeatureCollection", "features": []}"#, #"{"type": "FeatureCollection", "features": [\#(features[3])]}"#] {
             #expect(throws: CrowdHotspots.Failure.self) { try CrowdHotspots(bytes: Array(bad.utf8), path: "places.geojson") }

@@ -57,7 +57,8 @@ struct GeoJSONDecoderTests {
     @Test func eachBadFeatureIsRefusedWithItsReasonAndTheRestRead() throws {
         let bad: [(String, RecordValidator.Rejection)] = [
             (#"{"type": "Polygon", "coordinates": [[[127.0, 37.5], [127.001, 37.5], [127.001, 37.501], [127.0, 37.501]]]}"#, .ringNotClosed),
-            (#"{"type": "Polygon", "coordinates": [[[127.0, 37.5], [127.002, 37.502], [127.002, 37.5], [127.0, 37.502], [127.0, 37.5]]]}"#, .crossesItself),
+            (#"{"type": "Polygon", "coordinates": [\#(Self.square), [[127.003, 37.5], [127.003, 37.501], [127.004, 37.501], [127.003, 37.5]]]}"#, .holeOutsideShell),
+            (#"{"type": "Polygon", "coordinates": [[[127.0, 37.5], [127.001, 37.501], [127.002, 37.502], [127.001, 37.501], [127.0, 37.5]]]}"#, .noArea),
             (#"{"type": "Polygon", "coordinates": [[[127.0, 37.5], [127.1, 37.5], [127.0, 37.5]]]}"#, .tooFewPositions),
             (#"{"type": "LineString", "coordinates": [[127.0, 37.5]]}"#, .tooFewPositions),
             (#"{"type": "Point", "coordinates": [NaN, 37.5]}"#, .notFinite),

@@ -47,29 +47,62 @@ final class RecordValidatorTests {
         #expect(RecordValidator.id(source: "zones", name: "x", coordinate: p).hasPrefix("zones:"))
     }
 
-    /// Two booths at one address share a name and a geocoded position but not every mapped
-    /// column: both are kept, each with an id of its own; the same row again is dropped.
-    @Test func onlyTheSameRowAgainIsADuplicate() throws {
+    /// Two booths at one position share a name but not their address: both are kept, each an
+    /// area with an id of its own; a row that only numbers a booth again is another record of
+    /// it (its id the area's, `~`, its own); the same row again is dropped.
+    @Test func anotherAddressIsAnotherBoothAndTheSameRowAgainIsADuplicate() throws {
         let point = try GeoPoint(latitude: 37.5665, longitude: 126.9780)
         func booth(_ address: String, number: String) -> Area {
             Area(id: RecordValidator.id(source: "s", name: "시청 흡연부스", coordinate: point), kind: .smoking, name: "시청 흡연부스", coordinate: point,
-                 roadAddress: address, source: "s", fields: [Field("연번", number), Field("주소", address)])
+                 roadAddress: address, province: "서울특별시", district: "중구", source: "s", fields: [Field("연번", number), Field("주소", address)])
         }
-        var rows = RecordValidator.Rows()
+        var rows = RecordValidator.Rows(footprint: .standard)
         let admittedRoof = rows.admit(booth("세종대로 110 옥상", number: "1"))
         let admittedPavilion = rows.admit(booth("세종대로 110 1층 정자", number: "2"))
         let roof = try #require(admittedRoof)
         let pavilion = try #require(admittedPavilion)
         #expect(roof.id != pavilion.id && roof.id == booth("", number: "").id)
-        // The same rows again, even numbered otherwise (no field maps the number).
-        let roofAgain = rows.admit(booth("세종대로 110 옥상", number: "7"))
-        let pavilionAgain = rows.admit(booth("세종대로 110 1층 정자", number: "8"))
-        #expect(roofAgain == nil && pavilionAgain == nil)
-        // The second booth's id is its own on every refresh.
-        var again = RecordValidator.Rows()
+        #expect(!pavilion.id.contains("~"))
+        // The same booths numbered again: records of the areas, not areas of their own; the
+        // address written with the city and district is the same address.
+        let admittedRoofAgain = rows.admit(booth("서울특별시 중구 세종대로 110 옥상", number: "7"))
+        let roofAgain = try #require(admittedRoofAgain)
+        let admittedPavilionAgain = rows.admit(booth("세종대로 110 1층 정자", number: "8"))
+        let pavilionAgain = try #require(admittedPavilionAgain)
+        #expect(roofAgain.id.hasPrefix(roof.id + "~") && pavilionAgain.id.hasPrefix(pavilion.id + "~"))
+        // Equal in every column: nothing new.
+        let roofRepeated = rows.admit(booth("세종대로 110 옥상", number: "1"))
+        let pavilionRepeated = rows.admit(booth("세종대로 110 1층 정자", number: "8"))
+        #expect(roofRepeated == nil && pavilionRepeated == nil)
+        // The second booth's id and the repeated row's are their own on every refresh.
+        var again = RecordValidator.Rows(footprint: .standard)
         _ = again.admit(booth("세종대로 110 옥상", number: "1"))
         let pavilionNextTime = again.admit(booth("세종대로 110 1층 정자", number: "2"))
-        #expect(pavilionNextTime?.id == pavilion.id)
+        let roofAgainNextTime = again.admit(booth("서울특별시 중구 세종대로 110 옥상", number: "7"))
+        #expect(pavilionNextTime?.id == pavilion.id && roofAgainNextTime?.id == roofAgain.id)
+    }
+
+    /// A zone and the ground 10 m around it, listed at one position under one name, are two
+    /// zones; the same zone with its address written otherwise is one, whatever the address.
+    @Test func anotherFootprintIsAnotherZone() throws {
+        let point = try GeoPoint(latitude: 37.5301, longitude: 126.9645)
+        func zone(_ extent: String, address: String, body: String) -> Area {
+            Area(id: RecordValidator.id(source: "z", name: "용산공원", coordinate: point), kind: .nonsmoking, name: "용산공원", coordinate: point,
+                 roadAddress: address, source: "z",
+                 fields: [Field("금연구역명", "용산공원"), Field("금연구역범위상세", extent), Field("금연구역면적", "1200"),
+                          Field("소재지도로명주소", address), Field("관리기관명", body)])
+        }
+        var rows = RecordValidator.Rows(footprint: .standard)
+        let admittedWhole = rows.admit(zone("공원 전체", address: "서울특별시 용산구 한강대로 1", body: "용산구청"))
+        let whole = try #require(admittedWhole)
+        let admittedAround = rows.admit(zone("공원 경계로부터 10m", address: "서울특별시 용산구 한강대로 1", body: "용산구청"))
+        let around = try #require(admittedAround)
+        let admittedWritten = rows.admit(zone("공원 전체", address: "서울특별시 용산구 한강대로 1 (한강로동)", body: "용산구청"))
+        let written = try #require(admittedWritten)
+        let admittedBody = rows.admit(zone("공원  전체", address: "서울특별시 용산구 한강대로 1", body: "용산구 보건소"))
+        let body = try #require(admittedBody)
+        #expect(whole.id != around.id && !around.id.contains("~"))
+        #expect(written.id.hasPrefix(whole.id + "~") && body.id.hasPrefix(whole.id + "~") && written.id != body.id)
     }
 
     /// A template's region words are left out where the cell already begins with them.

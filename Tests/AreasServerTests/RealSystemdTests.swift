@@ -38,8 +38,8 @@ struct RealSystemdTests {
         defer { machine.shutDown() }
         let config = try Self.installAndStart(machine)
 
-        // Type=notify: active once READY=1 came, which areasd sends once its sockets listen;
-        // healthy once the first refresh is served, and its status line says so.
+        // Type=notify: active once READY=1 came, which areasd sends, with no snapshot, once its
+        // first refresh is served; its status line says so.
         #expect(machine.waitUntil("systemctl is-active --quiet areasd.service && areasctl health", seconds: 60), "never healthy")
         #expect(machine.waitUntil("systemctl show -p StatusText --value areasd.service | grep -q '^serving \(SampleCounts.total) areas'", seconds: 10),
                 "\((try? machine.run("systemctl show -p StatusText --value areasd.service").stdout) ?? "")")
@@ -130,6 +130,53 @@ struct RealSystemdTests {
         // The second attempt a minute after the first, saying when the third comes.
         #expect(machine.waitUntil("journalctl -u areasd.service --no-pager | grep -q 'refresh attempt 2; if it fails, the next in 2 min'", seconds: 90),
                 "\((try? machine.run("journalctl -u areasd.service --no-pager | tail -20").stdout) ?? "")")
+    }
+
+    /// A fresh install is ready when it has something to serve: `enable --now` (here a start
+    /// with no snapshot, 20 times over, beside two busy loops) returns to a daemon whose next
+    /// `near` answers with the samples, never `unavailable` (READY waited for the sockets only,
+    /// and the first question came before the first refresh had ended).
+    @Test func aFreshStartAnswersTheNextQuestionUnderLoad() throws {
+        let machine = try BootedSystemd()
+        defer { machine.shutDown() }
+        try Self.installAndStart(machine)
+        let loops = try machine.run("for i in 1 2; do nohup sh -c 'while :; do :; done' >/dev/null 2>&1 & done; echo started")
+        #expect(loops.stdout.contains("started"))
+        defer { _ = try? machine.run("pkill -f 'while :; do :; done'") }
+        var failures: [String] = []
+        for round in 1...20 {
+            let run = try machine.run("systemctl stop areasd.service && rm -f /var/lib/areasd/areas.snapshot* && systemctl start areasd.service && areasctl near 37.53 126.97 -k 1", seconds: 120)
+            if run.status != 0 || !run.stdout.hasPrefix("DISTANCE") { failures.append("round \(round): \(run.status) \(run.stdout)\(run.stderr)") }
+        }
+        #expect(failures.isEmpty, "\(failures.count) of 20 starts did not answer: \(failures.prefix(3))")
+        let status = try machine.run("systemctl show -p StatusText --value areasd.service")
+        #expect(status.stdout.hasPrefix("serving \(SampleCounts.total) areas"), "\(status.stdout)")
+    }
+
+    /// A source that never answers holds no start past `startReadySeconds`: `enable --now`
+    /// returns within the bound, and the status line and the answers say the first refresh
+    /// is still running.
+    @Test func aHangingSourceHoldsTheStartNoLongerThanTheBound() throws {
+        let machine = try BootedSystemd()
+        defer { machine.shutDown() }
+        let install = try machine.run("cd '\(BootedSystemd.checkout)' && bash config/install.sh --from '\(Self.binariesInside)'", seconds: 120)
+        #expect(install.status == 0, "install.sh: \(install.stdout)\(install.stderr)")
+        // A peer that accepts connections and never says a word.
+        let peer = try machine.run(#"nohup /usr/bin/python3 -c 'import socket, time\ns = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(("127.0.0.1", 8099)); s.listen(64); held = []\nwhile True: held.append(s.accept())' >/dev/null 2>&1 & sleep 1; echo started"#)
+        #expect(peer.stdout.contains("started"))
+        try machine.write(#"{"snapshot": "/var/lib/areasd/areas.snapshot", "startReadySeconds": 5, "sources": [{"name": "zones", "kind": "nonsmoking", "format": "data-go-kr-xml", "url": "http://127.0.0.1:8099/zones", "timeoutSeconds": 300, "retries": 0}]}"#,
+                          to: "/etc/areasd/areasd.json")
+        let started = Date()
+        let enable = try machine.run("systemctl daemon-reload && systemctl enable --now areasd.socket areasd.service", seconds: 150)
+        let took = Date().timeIntervalSince(started)
+        #expect(enable.status == 0, "\(enable.stdout)\(enable.stderr)")
+        #expect(took >= 4 && took < 30, "enable --now took \(Int(took)) s with startReadySeconds 5")
+        let status = try machine.run("systemctl show -p StatusText --value areasd.service")
+        #expect(status.stdout.hasPrefix("no data loaded yet: the first refresh is running (0 of 1 sources)"), "\(status.stdout)")
+        let near = try machine.run("areasctl near 37.5 127")
+        #expect(near.status == 1 && near.stderr.contains("unavailable: no data loaded yet: the first refresh is running"), "\(near.stderr)")
+        let journal = try machine.run("journalctl -u areasd.service --no-pager | grep -c 'ready without data'")
+        #expect(journal.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1", "\(journal.stdout)")
     }
 
     /// The unit's LimitNICE lets Dispatch give each worker thread the nice value of its quality

@@ -39,7 +39,8 @@ struct ZoneShapesTests {
         let script = #"""
             import json, math, sys
             from shapely.geometry import shape, Point
-            from shapely.ops import transform
+            from shapely.ops import transform, unary_union
+            from shapely.validation import make_valid
             data = json.load(open(sys.argv[1]))
             points = json.load(open(sys.argv[2]))
             R = 6371008.8
@@ -53,6 +54,9 @@ struct ZoneShapesTests {
                     s = shape(g)
                 except Exception:
                     continue
+                # A polygon that crosses itself is served as make_valid repairs it.
+                if not s.is_valid and "Polygon" in g["type"]:
+                    s = unary_union([p for p in getattr(make_valid(s), "geoms", [make_valid(s)]) if "Polygon" in p.geom_type])
                 if not s.is_valid or s.bounds[2] - s.bounds[0] > 0.2: continue
                 words = f["properties"].get("금연구역범위상세", "")
                 width = 10.0 if "10m" in words else 5.0 if "5m" in words else (10.0 if "Line" in g["type"] else 0.0)

@@ -1,10 +1,12 @@
 import Glibc
 
 extension AreaGroups {
-    /// The areas `table`'s records make under `policy`: records taken source by source in
-    /// priority order, each joining the nearest area within `policy.meters` that has the
-    /// same kind, no record of its own source yet and a leader whose name names the same place
-    /// (`PlaceName`); a record that finds none leads an area of its own.
+    /// The areas `table`'s records make under `policy`: a source's further rows of one place
+    /// with their first (`SourceRows`); then records taken source by source in priority order,
+    /// each joining the nearest area within `policy.meters` that has the same kind, no record
+    /// of its own source yet and a leader that names the same place (`PlaceKeys.samePlace`:
+    /// by name, or by one's name or address being the other's address); a record that finds
+    /// none leads an area of its own.
     ///
     /// Leaders are kept in a grid of cells at least `meters` wide, so each record looks at
     /// the nine cells around its own: a pass over the table with a few distance checks per
@@ -13,9 +15,10 @@ extension AreaGroups {
     /// A crowd, more than `crowdLimit` records in the nine cells around a record's own (a file
     /// whose rows all got its district office's coordinates), would make that quadratic: each
     /// record would compare its name with every area there. A record in a crowd joins only an
-    /// area whose name has the same key (`PlaceName`), found by that key in each cell, and
-    /// areas its own source already has are skipped without being looked at; one name inside
-    /// another does not merge there, where it is more often two places than one.
+    /// area that one of its keys finds (the same name key, its name as the area's address, its
+    /// address as the area's name, one address with the same numbers), looked up by key in
+    /// each cell, and areas its own source already has are skipped without being looked at;
+    /// one name inside another does not merge there, where it is more often two places than one.
     public static func merging(_ table: AreaTable, policy: MergePolicy, crowdLimit: Int = defaultCrowdLimit) -> AreaGroups {
         var looked = 0
         return merging(table, policy: policy, crowdLimit: crowdLimit, looked: &looked)
@@ -24,10 +27,14 @@ extension AreaGroups {
     /// The same, counting in `looked` the earlier areas the records were measured against: the
     /// merge's work, whatever the machine.
     package static func merging(_ table: AreaTable, policy: MergePolicy, crowdLimit: Int, looked: inout Int) -> AreaGroups {
-        guard !policy.isOff, policy.meters.isFinite, table.count > 1 else { return .none }
+        // A source's further rows of one place follow its first (`SourceRows`), merging or not.
+        let places = placesWithinSources(table)
         let records = table.records
         let ranks = ranks(of: table, priority: policy.priority)
-        guard let firstRank = ranks.first, ranks.contains(where: { $0 != firstRank }) else { return .none }
+        guard !policy.isOff, policy.meters.isFinite, table.count > 1, let firstRank = ranks.first, ranks.contains(where: { $0 != firstRank }) else {
+            guard let places else { return .none }
+            return grouping(Column(places), inOrder: Array(0..<UInt32(records.count)))
+        }
 
         // Priority order: by rank, then by position (each source's run is in id order).
         let rankCount = Int(ranks.max() ?? 0) + 1
@@ -51,29 +58,15 @@ extension AreaGroups {
         // Per leader, the sources its area already has (a bit per rank, modulo 64: with more
         // sources than that, two may share a bit, which only keeps some records apart).
         var sourcesOf = [UInt64](repeating: 0, count: records.count)
-        var keys = [[UInt8]?](repeating: nil, count: records.count)
-        var keyer = PlaceName.Keyer()
-        // The region words of each province and district pair, made once.
-        var regions: [UInt64: [[UInt32]]] = [:]
-        func nameKey(_ position: Int) -> [UInt8] {
-            if let key = keys[position] { return key }
-            let record = records[position]
-            let key = table.strings.bytes.withUnsafeBufferPointer { arena in
-                let pair = UInt64(record.province) << 32 | UInt64(record.district)
-                let regional = regions[pair] ?? PlaceName.regionalWords(province: StringArena.utf8(record.province, in: arena),
-                                                                      district: StringArena.utf8(record.district, in: arena))
-                regions[pair] = regional
-                return keyer.key(StringArena.utf8(record.name, in: arena), regional: regional)
-            }
-            keys[position] = key
-            return key
-        }
-        // Areas near a crowd, by cell, kind and name key.
-        var byName: [NameCell: Int] = [:]
+        var keys = PlaceKeys(table)
+        // Areas near a crowd, by cell, kind and one of their keys.
+        var byKey: [NameCell: Int] = [:]
         var groups: [NameGroup] = []
         var merged = 0
         for position32 in order {
             let position = Int(position32)
+            // A further row of a source's place goes where its first goes, below.
+            if let places, places[position] != position32 { continue }
             let record = records[position]
             let bit = UInt64(1) << UInt64(ranks[position] % 64)
             let (y, x) = cell(record.coordinate)
@@ -81,13 +74,14 @@ extension AreaGroups {
             var best = -1
             var bestDistance = Double.infinity
             let inCrowd = crowds.isCrowded(y, x)
-            // A key that names no place (no letter or digit outside notes) joins nothing.
-            if inCrowd, case let name = nameKey(position), PlaceName.samePlace(name, name) {
-                for dy in -1...1 {
-                    for dx in -1...1 {
-                        guard let group = byName[NameCell(cell: key(y + Int64(dy), x + Int64(dx)), kind: record.kind, name: name)] else { continue }
-                        looked += groups[group].nearestOpen(to: origin, rank: ranks[position], bit: bit, within: policy.meters, sourcesOf: sourcesOf,
-                                                  records: records, ranks: ranks, best: &best, bestDistance: &bestDistance)
+            if inCrowd {
+                for lookup in keys.lookups(position) {
+                    for dy in -1...1 {
+                        for dx in -1...1 {
+                            guard let group = byKey[NameCell(cell: key(y + Int64(dy), x + Int64(dx)), kind: record.kind, key: lookup)] else { continue }
+                            looked += groups[group].nearestOpen(to: origin, rank: ranks[position], bit: bit, within: policy.meters, sourcesOf: sourcesOf,
+                                                                records: records, ranks: ranks, best: &best, bestDistance: &bestDistance)
+                        }
                     }
                 }
             }
@@ -103,7 +97,7 @@ extension AreaGroups {
                         guard distance <= policy.meters else { continue }
                         // Nearest first; at one distance, the earlier area (lower rank, then position).
                         if distance < bestDistance || (distance == bestDistance && (ranks[other], other) < (ranks[best], best)) {
-                            guard PlaceName.samePlace(nameKey(other), nameKey(position)) else { continue }
+                            guard keys.samePlace(other, position) else { continue }
                             best = other
                             bestDistance = distance
                         }
@@ -114,24 +108,156 @@ extension AreaGroups {
                 leaders[position] = UInt32(best)
                 sourcesOf[best] |= bit
                 merged += 1
-                keys[position] = nil
+                keys.forget(position)
             } else {
                 leaders[position] = position32
                 sourcesOf[position] = bit
                 next[position] = heads.replace(key(y, x), with: Int32(position))
-                if crowds.isNearCrowd(y, x), case let name = nameKey(position), PlaceName.samePlace(name, name) {
-                    let entry = NameCell(cell: key(y, x), kind: record.kind, name: name)
-                    if let group = byName[entry] {
-                        groups[group].members.append(position32)
-                    } else {
-                        byName[entry] = groups.count
-                        groups.append(NameGroup(first: position32))
+                if crowds.isNearCrowd(y, x) {
+                    for entry in keys.entries(position) {
+                        let named = NameCell(cell: key(y, x), kind: record.kind, key: entry)
+                        if let group = byKey[named] {
+                            groups[group].members.append(position32)
+                        } else {
+                            byKey[named] = groups.count
+                            groups.append(NameGroup(first: position32))
+                        }
                     }
                 }
             }
         }
+        if let places {
+            for position in 0..<records.count where places[position] != UInt32(position) {
+                leaders[position] = leaders[Int(places[position])]
+                merged += 1
+            }
+        }
         guard merged > 0 else { return .none }
         return grouping(Column(leaders), inOrder: order)
+    }
+
+    /// Each record's first row of its place within its source (`SourceRows`): a record whose
+    /// id is another record's id followed by `~` is a further row of that record's place. The
+    /// table is in id order, so those rows come right after it. Nil when no row follows another.
+    static func placesWithinSources(_ table: AreaTable) -> [UInt32]? {
+        var places: [UInt32]?
+        table.withBuffers { areas in
+            var first = -1
+            for position in 0..<areas.records.count {
+                let id = areas.utf8(areas.records[position].id)
+                // An id begins with its source's name, so a record named after another is of its source.
+                if first >= 0 {
+                    let lead = areas.utf8(areas.records[first].id)
+                    if id.count > lead.count + 1, id[lead.count] == SourceRows.recordMark, id.prefix(lead.count).elementsEqual(lead) {
+                        if places == nil { places = (0..<UInt32(areas.records.count)).map { $0 } }
+                        places?[position] = UInt32(first)
+                        continue
+                    }
+                }
+                first = position
+            }
+        }
+        return places
+    }
+}
+
+/// The keys a merge compares records by, made once a record: its name's (`PlaceName`), its
+/// address's, and from them the ways one record may name another's place.
+struct PlaceKeys {
+    private let table: AreaTable
+    private var names: [[UInt8]?]
+    private var addresses: [[UInt8]?]
+    private var keyer = PlaceName.Keyer()
+    /// The region words of each province and district pair, made once.
+    private var regions: [UInt64: [[UInt32]]] = [:]
+
+    init(_ table: AreaTable) {
+        self.table = table
+        names = [[UInt8]?](repeating: nil, count: table.count)
+        addresses = [[UInt8]?](repeating: nil, count: table.count)
+    }
+
+    private mutating func key(_ text: StringArena.Ref, of record: AreaTable.Record) -> [UInt8] {
+        table.strings.bytes.withUnsafeBufferPointer { arena in
+            let pair = UInt64(record.province) << 32 | UInt64(record.district)
+            let regional = regions[pair] ?? PlaceName.regionalWords(province: StringArena.utf8(record.province, in: arena),
+                                                                  district: StringArena.utf8(record.district, in: arena))
+            regions[pair] = regional
+            return keyer.key(StringArena.utf8(text, in: arena), regional: regional)
+        }
+    }
+
+    mutating func name(_ position: Int) -> [UInt8] {
+        if let key = names[position] { return key }
+        let record = table.records[position]
+        let key = key(record.name, of: record)
+        names[position] = key
+        return key
+    }
+
+    /// The address's key without unnumbered notes; empty without an address.
+    mutating func address(_ position: Int) -> [UInt8] {
+        if let key = addresses[position] { return key }
+        let record = table.records[position]
+        let key = record.address == StringArena.empty ? [] : PlaceName.mainPart(key(record.address, of: record))
+        addresses[position] = key
+        return key
+    }
+
+    /// A record merged into another's area is compared no more.
+    mutating func forget(_ position: Int) {
+        names[position] = nil
+        addresses[position] = nil
+    }
+
+    /// Whether records `a` and `b` name one place: by their names (`PlaceName.samePlace`); by
+    /// one's name being the other's address; or by one address, with the same numbers in both
+    /// names (two exits of one station share its address). `MergeReason` says which.
+    mutating func samePlace(_ a: Int, _ b: Int) -> Bool {
+        let (nameA, nameB) = (name(a), name(b))
+        if PlaceName.samePlace(nameA, nameB) { return true }
+        let (addressA, addressB) = (address(a), address(b))
+        if !addressA.isEmpty, addressA.elementsEqual(nameB.prefix { $0 != 0 }) { return true }
+        if !addressB.isEmpty, addressB.elementsEqual(nameA.prefix { $0 != 0 }) { return true }
+        return !addressA.isEmpty && addressA == addressB && PlaceName.digits(nameA) == PlaceName.digits(nameB)
+    }
+
+    // Tags of a crowd's keys: an area is kept under each of its keys, and a record looks up
+    // the key each test would find it by.
+    private static let byName: UInt8 = 1, byAddress: UInt8 = 2, byAddressAndNumbers: UInt8 = 3, byNameAsAddress: UInt8 = 4
+
+    /// The keys an area near a crowd is kept under.
+    mutating func entries(_ position: Int) -> [[UInt8]] {
+        let name = name(position)
+        let address = address(position)
+        var entries: [[UInt8]] = []
+        // A key that names no place (no letter or digit outside notes) joins nothing.
+        if PlaceName.samePlace(name, name) {
+            entries.append([Self.byName] + name)
+            entries.append([Self.byNameAsAddress] + PlaceName.mainPart(name))
+        }
+        if !address.isEmpty {
+            entries.append([Self.byAddress] + address)
+            entries.append([Self.byAddressAndNumbers] + address + [0xFF] + PlaceName.digits(name))
+        }
+        return entries
+    }
+
+    /// The keys a record in a crowd looks areas up by: in a crowd one name inside another does
+    /// not merge (more often two places than one), the other tests do.
+    mutating func lookups(_ position: Int) -> [[UInt8]] {
+        let name = name(position)
+        let address = address(position)
+        var lookups: [[UInt8]] = []
+        if PlaceName.samePlace(name, name) {
+            lookups.append([Self.byName] + name)
+            lookups.append([Self.byAddress] + PlaceName.mainPart(name))
+        }
+        if !address.isEmpty {
+            lookups.append([Self.byNameAsAddress] + address)
+            lookups.append([Self.byAddressAndNumbers] + address + [0xFF] + PlaceName.digits(name))
+        }
+        return lookups
     }
 }
 
@@ -189,11 +315,11 @@ extension AreaGroups {
         func isNearCrowd(_ y: Int64, _ x: Int64) -> Bool { any && nearCrowd.value(AreaGroups.cellKey(y, x)) > 0 }
     }
 
-    /// Areas of one kind and one name key in one cell.
+    /// Areas of one kind and one key (`PlaceKeys`) in one cell.
     struct NameCell: Hashable {
         var cell: Int64
         var kind: AreaKind
-        var name: [UInt8]
+        var key: [UInt8]
     }
 
     /// The areas of one `NameCell`, in the order they were formed (priority order), with the

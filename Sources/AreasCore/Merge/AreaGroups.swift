@@ -50,6 +50,20 @@ public struct AreaGroups: Sendable {
         !leaders.isEmpty && Int(leaders[position]) != position
     }
 
+    /// Whether the record at `position` is served as part of an area another source's record
+    /// leads (merged across sources, not another row of its own source's place).
+    public func isMergedAcrossSources(_ position: Int, in table: AreaTable) -> Bool {
+        guard isMerged(position) else { return false }
+        let records = table.records
+        return !table.strings.equals(records[position].source, records[Int(leaders[position])].source)
+    }
+
+    /// Whether the record at `position` is a further row of a place its own source lists
+    /// (`SourceRows`): served through the place's first row.
+    public func isListedAgain(_ position: Int, in table: AreaTable) -> Bool {
+        isMerged(position) && !isMergedAcrossSources(position, in: table)
+    }
+
     /// The records of the area led by `position`, leader first (just `position` when alone).
     public func records(of position: Int) -> [Int] {
         guard !leaders.isEmpty else { return [position] }

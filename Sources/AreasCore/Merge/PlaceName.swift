@@ -130,6 +130,23 @@ public enum PlaceName {
         return sameName(partsA.first ?? [], partsB.first ?? [])
     }
 
+    /// A key without its unnumbered notes: what an address is compared by.
+    public static func mainPart(_ key: [UInt8]) -> [UInt8] {
+        guard let end = key.firstIndex(of: 0) else { return key }
+        return Array(key[..<end])
+    }
+
+    /// The digits of a key's name, in order (its unnumbered notes hold none): `놀이터(308동)`
+    /// gives `308`. Two names whose digits differ name different floors, exits or buildings.
+    public static func digits(_ key: [UInt8]) -> [UInt8] {
+        var digits: [UInt8] = []
+        for byte in key {
+            if byte == 0 { break }
+            if (0x30...0x39).contains(byte) { digits.append(byte) }
+        }
+        return digits
+    }
+
     private static func sameName(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>) -> Bool {
         if a.elementsEqual(b) { return !a.isEmpty }
         let (short, long) = a.count < b.count ? (Array(a), Array(b)) : (Array(b), Array(a))

@@ -183,7 +183,7 @@ public struct FootprintPolicy: Sendable, Hashable {
     public func radius(of area: borrowing Area) -> Double { footprint(of: area).radiusMeters }
 
     /// The size text: the source's size column, else `sizeField`, else the standard files' one.
-    private func size(_ columns: ZoneColumns, _ field: (String) -> String?) -> String? {
+    func size(_ columns: ZoneColumns, _ field: (String) -> String?) -> String? {
         if let column = columns.size { return field(column) }
         return field(sizeField) ?? ZoneColumns.standardFile.size.flatMap(field)
     }

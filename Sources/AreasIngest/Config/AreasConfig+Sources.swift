@@ -73,6 +73,12 @@ extension AreasConfig {
                 province: mapping.province ?? standard?.province, district: mapping.district ?? standard?.district,
                 referenceDate: mapping.referenceDate ?? standard?.referenceDate,
                 extent: mapping.extent, zoneType: mapping.zoneType, size: mapping.size)
+            if let standard {
+                let given = FieldMapping(name: n, latitude: mapping.latitude, longitude: mapping.longitude, address: mapping.address,
+                                         lotAddress: mapping.lotAddress, province: mapping.province, district: mapping.district,
+                                         referenceDate: mapping.referenceDate)
+                fields.formatDefaults = standard.formatDefaults.subtracting(given.written.map(\.0))
+            }
         case (.dataGoKrXML, nil):
             fields = .dataGoKrStandard
         case (.geojson, nil):
@@ -166,10 +172,10 @@ extension AreasConfig {
 }
 
 extension FieldMapping {
-    /// Each configured column with the key that names it in the config (a name joining
-    /// columns gives each of them).
+    /// Each column the config names, with the key that names it (a name joining columns
+    /// gives each of them); not the format's own defaults, which a page may lack.
     var columns: [(String, String)] {
-        nameColumns.map { ("name", $0) } + written.dropFirst()
+        (formatDefaults.contains("name") ? [] : nameColumns.map { ("name", $0) }) + written.dropFirst().filter { !formatDefaults.contains($0.0) }
     }
 
     /// The keys and values as the config writes them.
@@ -189,5 +195,12 @@ extension FieldMapping {
             province: province?.collapsingWhitespace, district: district?.collapsingWhitespace,
             referenceDate: referenceDate?.collapsingWhitespace,
             extent: extent?.collapsingWhitespace, zoneType: zoneType?.collapsingWhitespace, size: size?.collapsingWhitespace)
+            .with(formatDefaults: formatDefaults)
+    }
+
+    private func with(formatDefaults: Set<String>) -> FieldMapping {
+        var mapping = self
+        mapping.formatDefaults = formatDefaults
+        return mapping
     }
 }

@@ -46,6 +46,9 @@ package struct AreasConfig: Sendable, Equatable {
     /// How long a refresh waits for its sources: past it, the ones still running fail alone and
     /// the others are taken and served.
     package var refreshTimeoutSeconds: Double = 600
+    /// With no snapshot, READY is told systemd when the first refresh ends or after this long,
+    /// whichever comes first (with a snapshot, at once).
+    package var startReadySeconds: Double = 10
     /// The operator's corrections file, applied at every refresh.
     package var overrides: String?
 
@@ -239,6 +242,7 @@ package struct AreasConfig: Sendable, Equatable {
         config.overrides = raw.overrides.map(resolve)
         config.maxShrink = maxShrink
         config.refreshTimeoutSeconds = try check.number(raw.refreshTimeoutSeconds, "refreshTimeoutSeconds", default: 600, minimum: 1, maximum: 86_400)
+        config.startReadySeconds = try check.number(raw.startReadySeconds, "startReadySeconds", default: 10, minimum: 0, maximum: 3_600)
         if config.overrides != nil, let clash = sources.firstIndex(where: { $0.name == AreaOverride.addedSource }) {
             throw ConfigError(path: path, key: "sources[\(clash)].name", problem: "'\(AreaOverride.addedSource)' names the areas the overrides file adds; choose another name")
         }

@@ -23,6 +23,7 @@ struct RawConfig: Decodable {
     var positions: String?
     var overrides: String?
     var refreshTimeoutSeconds: Double?
+    var startReadySeconds: Double?
     var http: RawHTTP?
     var follow: RawFollow?
     var sources: [RawSource]?

@@ -37,11 +37,20 @@ package struct FieldMapping: Sendable, Equatable {
     package var extent: String?
     package var zoneType: String?
     package var size: String?
+    /// The keys filled by the format's own columns rather than by the config (`lotAddress` of
+    /// the XML API when the config maps it not): a page without such a column leaves them
+    /// empty, where a column the config names must be there.
+    package var formatDefaults: Set<String> = []
 
-    /// The standard column names of the nationwide non-smoking zone data set.
-    package static let dataGoKrStandard = FieldMapping(
-        name: "prhsmkNm", latitude: "latitude", longitude: "longitude", address: "rdnmadr",
-        lotAddress: "lnmadr", province: "ctprvnNm", district: "signguNm", referenceDate: "referenceDate")
+    /// The standard column names of the nationwide non-smoking zone data set, all of them the
+    /// format's own (a page may lack any).
+    package static let dataGoKrStandard: FieldMapping = {
+        var mapping = FieldMapping(
+            name: "prhsmkNm", latitude: "latitude", longitude: "longitude", address: "rdnmadr",
+            lotAddress: "lnmadr", province: "ctprvnNm", district: "signguNm", referenceDate: "referenceDate")
+        mapping.formatDefaults = ["name", "latitude", "longitude", "address", "lotAddress", "province", "district", "referenceDate"]
+        return mapping
+    }()
 
     /// The column of the standard data sets' (and most district files') reference date.
     package static let standardReferenceDate = "데이터기준일자"

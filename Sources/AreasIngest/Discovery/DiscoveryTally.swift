@@ -15,7 +15,7 @@ struct DiscoveryTally: Sendable {
     var unplacedReasons: [RecordValidator.Rejection: Int] = [:]
     /// The first rows as they would be served (or asked about).
     var firstAreas: [String] = []
-    private var rowsSeen = RecordValidator.Rows()
+    private var rowsSeen = RecordValidator.Rows(footprint: .standard)
 
     /// The counts of a source that asks the geocoder nothing: the rows it would have asked
     /// about are rejected, each for its position's fault.

@@ -19,6 +19,8 @@ package struct GeoJSONDecoder: PageDecoder {
     package static let positionKey = "\u{1}position"
     /// Why the feature's geometry cannot be used (a `RecordValidator.Rejection`'s text).
     package static let rejectionKey = "\u{1}rejected"
+    /// Present when the feature's polygon touched or crossed itself and was repaired.
+    package static let repairedKey = "\u{1}repaired"
 
     typealias Rejection = RecordValidator.Rejection
 
@@ -82,8 +84,9 @@ package struct GeoJSONDecoder: PageDecoder {
             switch usable {
             case .points(let points):
                 return points.map { properties + [Field(positionKey, Self.pair($0))] }
-            case .shape(let shape, let at):
-                return [properties + [Field(ShapeText.fieldKey, ShapeText.encode(shape)), Field(positionKey, Self.pair(at))]]
+            case .shape(let shape, let at, let repaired):
+                return [properties + [Field(ShapeText.fieldKey, ShapeText.encode(shape)), Field(positionKey, Self.pair(at))]
+                        + (repaired ? [Field(repairedKey, "")] : [])]
             }
         }
     }

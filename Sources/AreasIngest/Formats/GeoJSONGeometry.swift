@@ -30,7 +30,8 @@ extension GeoJSONDecoder {
         /// What a geometry gives a row.
         enum Usable {
             case points([GeoPoint])
-            case shape(Shape, servedAt: GeoPoint)
+            /// `repaired`: a polygon that touched or crossed itself, cut into simple rings.
+            case shape(Shape, servedAt: GeoPoint, repaired: Bool)
         }
 
         /// Reads a geometry object; a rejection when its coordinates are not numbers on the
@@ -116,27 +117,39 @@ extension GeoJSONDecoder {
         private func line(_ paths: [[ShapeVertex]]) -> Result<Usable, Rejection> {
             guard paths.allSatisfy({ $0.count >= 2 }) else { return .failure(.tooFewPositions) }
             let first = paths[0]
-            return .success(.shape(Shape(kind: .line, parts: paths.map { [$0] }), servedAt: first[first.count / 2].point))
+            return .success(.shape(Shape(kind: .line, parts: paths.map { [$0] }), servedAt: first[first.count / 2].point, repaired: false))
         }
 
+        /// The polygons as a GIS reads them (`PolygonRepair`): repeated positions dropped, one
+        /// that touches or crosses itself repaired, refused only when no repair can make one.
         private func polygons(_ parts: [[[ShapeVertex]]]) -> Result<Usable, Rejection> {
-            var open: [[[ShapeVertex]]] = []
+            var kept: [[[ShapeVertex]]] = []
+            var repaired = false
+            var budget = PolygonRepair.maximumWork
             for polygon in parts {
                 var rings: [[ShapeVertex]] = []
                 for ring in polygon {
                     guard ring.count >= 4 else { return .failure(.tooFewPositions) }
                     guard ring.first == ring.last else { return .failure(.ringNotClosed) }
-                    let vertices = Array(ring.dropLast())
-                    switch RingCheck.crossings(of: vertices) {
-                    case .crosses: return .failure(.crossesItself)
+                    rings.append(Array(ring.dropLast()))
+                }
+                switch PolygonRepair.check(rings, budget: &budget) {
+                case .valid(let rings): kept.append(rings)
+                case .repaired(let polygons):
+                    kept += polygons
+                    repaired = true
+                case .refused(let refusal):
+                    switch refusal {
+                    case .tooFewPositions: return .failure(.tooFewPositions)
+                    case .holeOutsideShell: return .failure(.holeOutsideShell)
+                    case .noArea: return .failure(.noArea)
                     case .tooComplex: return .failure(.tooComplexToCheck)
-                    case .simple: rings.append(vertices)
+                    case .unrepairable: return .failure(.crossesItself)
                     }
                 }
-                open.append(rings)
             }
-            let shape = Shape(kind: .polygon, parts: open)
-            return .success(.shape(shape, servedAt: RingCheck.pointInside(shape)))
+            let shape = Shape(kind: .polygon, parts: kept)
+            return .success(.shape(shape, servedAt: RingCheck.pointInside(shape), repaired: repaired))
         }
     }
 }

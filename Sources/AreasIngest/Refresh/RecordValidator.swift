@@ -35,8 +35,11 @@ package struct RecordValidator: Sendable {
         case ringNotClosed = "a ring that is not closed"
         case tooFewPositions = "a ring or line of too few positions"
         case tooManyVertices = "more than 100000 vertices"
-        case crossesItself = "a ring that crosses itself"
+        /// Repaired, its rings still crossed (rare: positions rounded to the centimetre).
+        case crossesItself = "a ring that crosses itself beyond repair"
         case tooComplexToCheck = "a ring too complex to check"
+        case holeOutsideShell = "a hole outside its shell"
+        case noArea = "a polygon that encloses no area"
         case tooWide = "a zone's shape wider than 20 km"
     }
 
@@ -56,6 +59,11 @@ package struct RecordValidator: Sendable {
         case accepted(Area, repaired: Bool)
         case rejected(Rejection)
         case unplaced(Unplaced)
+    }
+
+    /// Whether a row's polygon touched or crossed itself and was repaired (`PolygonRepair`).
+    package static func hasRepairedShape(_ fields: [Field]) -> Bool {
+        fields.contains { $0.key == GeoJSONDecoder.repairedKey }
     }
 
     /// The trimmed value of column `key` of a row; empty when the row has no such column.
@@ -78,7 +86,8 @@ package struct RecordValidator: Sendable {
         }
         switch Self.position(of: fields, mapping, in: bounds) {
         case .success(let (coordinate, repaired)):
-            return .accepted(area(name: name, coordinate: coordinate, fields: fields, geocoded: false), repaired: repaired)
+            return .accepted(area(name: name, coordinate: coordinate, fields: fields, geocoded: false),
+                             repaired: repaired || Self.hasRepairedShape(fields))
         case .failure(let rejection):
             guard let geocode = source.geocode else { return .rejected(rejection) }
             // The province and district alone would find the district's centre: a question
@@ -220,7 +229,6 @@ package struct RecordValidator: Sendable {
     }
 
     /// The identity of a record: its name and its position to 1e-6 degrees (about 10 cm).
-    /// Two records equal in both are duplicates.
     static func identity(name: String, coordinate: GeoPoint) -> String {
         let lat = Int64((coordinate.latitude * 1e6).rounded())
         let lon = Int64((coordinate.longitude * 1e6).rounded())
@@ -228,75 +236,74 @@ package struct RecordValidator: Sendable {
     }
 
     /// A stable id: the source name and a 64-bit FNV-1a hash of the record's identity, so it
-    /// survives refreshes and does not depend on page order. `row`: for a row that shares its
-    /// name and position with an earlier one and differs from it in another column (two booths
-    /// at one address, one on the roof), that row's `rowHash`, so it has an id of its own.
-    package static func id(source: String, name: String, coordinate: GeoPoint, row: UInt64? = nil) -> String {
-        var hash = fnv1a(identity(name: name, coordinate: coordinate).utf8)
-        if let row { hash = fnv1a(withUnsafeBytes(of: row.littleEndian) { Array($0) }, from: hash) }
-        let hex = String(hash, radix: 16)
+    /// survives refreshes and does not depend on page order. `place`: for a place that shares
+    /// its name and position with an earlier one of its source and is another place (another
+    /// footprint, another booth's address: `SourceRows.placeKey`), that key, so it has an id
+    /// of its own on every refresh.
+    package static func id(source: String, name: String, coordinate: GeoPoint, place: UInt64? = nil) -> String {
+        var hash = FNV1a()
+        hash.add(identity(name: name, coordinate: coordinate).utf8)
+        if let place { withUnsafeBytes(of: place.littleEndian) { hash.add($0) } }
+        let hex = String(hash.value, radix: 16)
         return "\(source):" + String(repeating: "0", count: 16 - hex.count) + hex
     }
 
-    /// What a row says in its mapped columns beyond its name and position (its addresses,
-    /// region and date), as one 64-bit hash: rows alike in all of them are the same row again
-    /// (overlapping pages, a repeated line), and only those are dropped as duplicates. Columns
-    /// no field maps (a running number) do not make a row another place.
-    package static func rowHash(_ area: Area) -> UInt64 {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for value in [area.roadAddress, area.lotAddress, area.province, area.district, area.referenceDate.map { "\($0.day)" } ?? ""] {
-            hash = fnv1a(value.utf8, from: hash)
-            hash = fnv1a(CollectionOfOne(0x1F), from: hash)
-        }
-        return hash
-    }
-
-    private static func fnv1a<Bytes: Sequence<UInt8>>(_ bytes: Bytes, from start: UInt64 = 0xCBF2_9CE4_8422_2325) -> UInt64 {
-        var hash = start
-        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-        return hash
-    }
-
-    /// What keeps a source's rows apart: a row whose id (name and position) an earlier row has
-    /// is the same row again when its mapped columns agree too (dropped), and another place
-    /// otherwise (kept, with an id of its own).
+    /// What keeps a source's rows apart (`SourceRows`): rows with one name at one position
+    /// are one area when they state one place (footprint, a smoking area's address), each of
+    /// them a record of it; another place there is another area, with an id of its own; the
+    /// same row again, equal in every column, is dropped.
     package struct Rows: Sendable {
+        private let footprint: FootprintPolicy
         /// The ids seen, numbered as they were first seen: a source's ids in one arena rather
         /// than a `String` object each.
         private var ids = StringArena.Builder()
-        /// The row hash of the first row with id number `n + 1` (number 0 is the empty id).
-        private var rowHashes: [UInt64] = []
-        private var emptyIDRow: UInt64?
+        /// The place and row keys of the first row with id number `n + 1` (number 0 is the empty id).
+        private var firstRows: [(place: UInt64, row: UInt64)] = []
+        private var emptyIDRow: (place: UInt64, row: UInt64)?
+        /// Ids shared by more than one row: their places in the order met, and the rows seen.
+        private var shared: [Int: Bucket] = [:]
 
-        package init() {}
-
-        /// `area` to keep, with its id made its own when an earlier, different row has it;
-        /// nil for the same row again.
-        package mutating func admit(_ area: Area) -> Area? {
-            let row = RecordValidator.rowHash(area)
-            var area = area
-            if let earlier = firstRow(with: area.id, else: row) {
-                guard earlier != row else { return nil }
-                area.id = RecordValidator.id(source: area.source, name: area.name, coordinate: area.coordinate, row: row)
-                guard firstRow(with: area.id, else: row) == nil else { return nil }
-            }
-            return area
+        private struct Bucket {
+            var places: [UInt64: Int]
+            var rows: Set<UInt64>
         }
 
-        /// The row hash of the earlier row with `id`; nil when none had it, and then `row` is
-        /// recorded as its first.
-        private mutating func firstRow(with id: String, else row: UInt64) -> UInt64? {
+        package init(footprint: FootprintPolicy) {
+            self.footprint = footprint
+        }
+
+        /// `area` to keep, its id made its place's (another place at its name and position) or
+        /// its row's (another row of a place met before); nil for the same row again.
+        package mutating func admit(_ area: Area) -> Area? {
+            let place = SourceRows.placeKey(of: area, footprint: footprint)
+            let row = SourceRows.rowKey(of: area)
             let known = ids.refs.count
-            let number = ids.number(of: id)
+            let number = ids.number(of: area.id)
+            let first: (place: UInt64, row: UInt64)
             if number == 0 {
-                defer { emptyIDRow = emptyIDRow ?? row }
-                return emptyIDRow
+                guard let earlier = emptyIDRow else { emptyIDRow = (place, row); return area }
+                first = earlier
+            } else if number == known {
+                firstRows.append((place, row))
+                return area
+            } else {
+                first = firstRows[number - 1]
             }
-            if number == known {
-                rowHashes.append(row)
-                return nil
+            var bucket = shared[number] ?? Bucket(places: [first.place: 0], rows: [first.row])
+            guard bucket.rows.insert(row).inserted else { return nil }
+            var area = area
+            let index: Int
+            let firstOfPlace: Bool
+            if let met = bucket.places[place] {
+                (index, firstOfPlace) = (met, false)
+            } else {
+                (index, firstOfPlace) = (bucket.places.count, true)
+                bucket.places[place] = index
             }
-            return rowHashes[number - 1]
+            shared[number] = bucket
+            let placeID = index == 0 ? area.id : RecordValidator.id(source: area.source, name: area.name, coordinate: area.coordinate, place: place)
+            area.id = firstOfPlace ? placeID : SourceRows.recordID(area: placeID, row: row)
+            return area
         }
     }
 }

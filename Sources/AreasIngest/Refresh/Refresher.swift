@@ -19,6 +19,8 @@ package struct Refresher: Sendable {
     package let quota: RequestQuota
     /// The administrative map each record's district is checked against; none when nil.
     package var regions: RegionMap?
+    /// Told each time a source finishes (fetched, failed or held back), for a status line.
+    package var sourceFinished: (@Sendable () -> Void)?
 
     /// `snapshotPath` is the snapshot the daemon writes (the config's unless overridden): the
     /// geocoder's answers are kept beside it.
@@ -47,6 +49,7 @@ package struct Refresher: Sendable {
         for (i, source) in config.sources.enumerated() {
             Task {
                 collector.put(i, await self.ingest(source, previous: previous, force: force, geocoding: geocoding))
+                self.sourceFinished?()
             }
         }
         var finished = await collector.wait(seconds: config.refreshTimeoutSeconds)
@@ -138,8 +141,10 @@ package struct Refresher: Sendable {
         // while later pages are still in flight.
         let validator = RecordValidator(source: source, bounds: config.bounds)
         var builder = AreaTable.Builder(capacity: 0)
-        var rows = RecordValidator.Rows()
+        var rows = RecordValidator.Rows(footprint: config.footprint)
         var unplaced: [RecordValidator.Unplaced] = []
+        // The features whose polygons touched or crossed themselves, named in the report.
+        var repairedShapes: [String] = []
         func take(_ area: Area) -> Bool {
             // Overlapping pages and repeated rows add nothing twice.
             guard var area = rows.admit(area) else {
@@ -171,6 +176,7 @@ package struct Refresher: Sendable {
                     guard take(area) else { continue }
                     report.published += 1
                     if repaired { report.repaired += 1 }
+                    if RecordValidator.hasRepairedShape(record) { repairedShapes.append(area.name) }
                 case .unplaced(let row):
                     unplaced.append(row)
                 }
@@ -212,6 +218,11 @@ package struct Refresher: Sendable {
                     }
                 }
             }
+        }
+        if !repairedShapes.isEmpty {
+            let shown = repairedShapes.prefix(5).joined(separator: ", ")
+            report.warnings.append("\(repairedShapes.count) polygons touched or crossed themselves and were repaired: \(shown)"
+                                   + (repairedShapes.count > 5 ? " and \(repairedShapes.count - 5) more" : ""))
         }
         let table = builder.buildSortedByID()
         report.accepted = table.count

@@ -28,7 +28,8 @@ package struct DataSet: Sendable {
         let groups = index.groups
         guard !groups.isEmpty else { return [:] }
         // Merged, not hidden: a hidden area's records are counted by `overridden`.
-        return catalog.sources.mapValues { span in span.range.reduce(0) { $0 + (groups.isMerged($1) ? 1 : 0) } }
+        let table = index.areas
+        return catalog.sources.mapValues { span in span.range.reduce(0) { $0 + (groups.isMergedAcrossSources($1, in: table) ? 1 : 0) } }
     }
 
     /// No areas.

@@ -45,7 +45,8 @@ extension Answers {
             }
             count(.geocodedCount, report.map { $0.geocodedNew + $0.geocodedRemembered + $0.placedByOperator })
             count(.unreadableDates, report?.unreadableDates)
-            writer.key(.merged); writer.number(span.reduce(0) { $0 + (groups.isMerged($1) ? 1 : 0) })
+            writer.key(.merged); writer.number(span.reduce(0) { $0 + (groups.isMergedAcrossSources($1, in: state.index.areas) ? 1 : 0) })
+            writer.key(.listedAgain); writer.number(span.reduce(0) { $0 + (groups.isListedAgain($1, in: state.index.areas) ? 1 : 0) })
             writer.key(.overridden); writer.number(span.reduce(0) { $0 + (state.index.overrides.flags(of: $1).isEmpty ? 0 : 1) })
             writer.key(.referenceDates)
             referenceDates(state.referenceDates(in: span), into: &writer)

@@ -84,21 +84,26 @@ package final class Daemon: @unchecked Sendable {
         self.notifier = SystemdNotifier(environment: environment)
     }
 
-    /// "2853 areas, data 5 min old": the systemd status line.
-    static func status(_ state: ServingState) -> String {
-        guard state.hasData else { return AreaService.noDataReason(state, refreshing: false) }
+    /// "serving 2853 areas, data 5 min old": the systemd status line.
+    func status(_ state: ServingState) -> String {
+        guard state.hasData else { return service?.noDataReason(state) ?? AreaService.noDataReason(state, refreshing: nil) }
         let age = state.dataAge(now: Date().timeIntervalSince1970).map { MeasurementText.duration($0) } ?? "unknown"
         return "serving \(state.index.count) areas, data \(age) old"
     }
 
-    /// READY=1 once the sockets listen, data or not (without data every answer says
-    /// `unavailable` and why, and a start whose first fetch fails is no failed start that
-    /// systemd would restart into fetching again); STATUS= every time.
+    /// READY=1 once there is something to serve: at once from a snapshot, else when the first
+    /// refresh ends (served or failed), or after `startReadySeconds` without it, whichever
+    /// comes first. So `systemctl enable --now` returns to a daemon that answers its next
+    /// question, and a start without network still returns within the bound (its answers say
+    /// `unavailable` and why, and a first fetch that fails is no failed start that systemd
+    /// would restart into fetching again). STATUS= every time.
     private func announce(_ state: ServingState) {
         if !readySent.exchange(true, ordering: .relaxed) {
-            notifier.ready(status: Self.status(state))
+            let status = status(state)
+            if !state.hasData { logger.info("ready without data: \(status)") }
+            notifier.ready(status: status)
         } else {
-            notifier.status(Self.status(state))
+            notifier.status(status(state))
         }
     }
 
@@ -208,7 +213,17 @@ package final class Daemon: @unchecked Sendable {
         readCrowdPlaces(config, into: service)
 
         scheduleRefreshes(interval: config.refreshIntervalSeconds)
-        announce(state)
+        if state.hasData {
+            announce(state)
+        } else {
+            // The first refresh has been started by the timer above: READY when it ends, or
+            // past the bound.
+            notifier.status(status(state))
+            queue.asyncAfter(deadline: .now() + config.startReadySeconds) { [weak self] in
+                guard let self, let service = self.service else { return }
+                self.announce(service.state)
+            }
+        }
         if let interval = notifier.watchdogInterval {
             let timer = DispatchSource.makeTimerSource(queue: queue)
             timer.schedule(deadline: .now(), repeating: interval)
@@ -341,7 +356,7 @@ package final class Daemon: @unchecked Sendable {
             let problems = ConfigCheck(config: config, environment: environment).problems()
             guard problems.isEmpty else {
                 logger.error("SIGHUP: \(problems.map(\.description).joined(separator: "; ")); keeping the running configuration")
-                notifier.notify("READY=1\nSTATUS=\(Self.status(service.state))")
+                notifier.notify("READY=1\nSTATUS=\(status(service.state))")
                 return
             }
             let before = service.config
@@ -373,7 +388,7 @@ package final class Daemon: @unchecked Sendable {
         } catch {
             logger.error("SIGHUP: \(error); keeping the running configuration")
         }
-        notifier.notify("READY=1\nSTATUS=\(Self.status(service.state))")
+        notifier.notify("READY=1\nSTATUS=\(status(service.state))")
     }
 
     /// Reads the administrative map off the main thread (answers never wait for it) and serves

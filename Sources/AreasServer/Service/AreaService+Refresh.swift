@@ -50,6 +50,8 @@ extension AreaService {
         // Whatever questions read of the served file before need not stay through the refresh.
         before.catalog.releaseMappedPages()
         var refresher = Refresher(config: config, environment: environment, snapshotPath: snapshotPath, quota: quota)
+        refreshProgress.withLock { $0 = (0, config.sources.count) }
+        refresher.sourceFinished = { [refreshProgress] in refreshProgress.withLock { $0.finished += 1 } }
         refresher.regions = await regionsRead().map
         let (catalog, report) = await refresher.refresh(before.catalog, force: force)
         // Comparing and merging read the whole served set; its pages need not stay while the
@@ -93,7 +95,7 @@ extension AreaService {
             }
             let merged = dataSet.mergedBySource.filter { $0.value > 0 }
             if !merged.isEmpty {
-                notes.append(.info("merged \(dataSet.index.groups.mergedCount) records into earlier sources' areas (" +
+                notes.append(.info("merged \(merged.values.reduce(0, +)) records into earlier sources' areas (" +
                                    merged.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ")"))
             }
             next = ServingState(dataSet, hasData: true, lastReport: withMerged(dataSet), snapshotPath: snapshotPath,

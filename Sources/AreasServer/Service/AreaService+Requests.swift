@@ -252,13 +252,23 @@ extension AreaService {
     }
 
     private func requireData(_ state: ServingState) throws(RequestError) {
-        guard state.hasData else { throw RequestError(.unavailable, Self.noDataReason(state, refreshing: isRefreshing)) }
+        guard state.hasData else { throw RequestError(.unavailable, noDataReason(state)) }
     }
 
-    /// Why there is nothing to serve: the first refresh is running, or has not run, or failed,
-    /// and then what each source said (this process's report, or the history kept from before).
-    static func noDataReason(_ state: ServingState, refreshing: Bool) -> String {
-        if refreshing { return "no data loaded yet: the first refresh is running" }
+    /// Why there is nothing to serve now (`noDataReason(_:refreshing:)`), with how far the
+    /// running refresh has got.
+    package func noDataReason(_ state: ServingState) -> String {
+        Self.noDataReason(state, refreshing: isRefreshing ? refreshProgress.withLock { $0 } : nil)
+    }
+
+    /// Why there is nothing to serve: the first refresh is running (and how many of its sources
+    /// it has finished), or has not run, or failed, and then what each source said (this
+    /// process's report, or the history kept from before).
+    static func noDataReason(_ state: ServingState, refreshing progress: (finished: Int, of: Int)?) -> String {
+        if let progress {
+            let sources = progress.of > 0 ? " (\(progress.finished) of \(progress.of) sources)" : ""
+            return "no data loaded yet: the first refresh is running\(sources)"
+        }
         let failures: [(name: String, said: String)] = state.lastReport.map { report in
             report.sources.filter { $0.status != .updated }.map { ($0.name, $0.error ?? $0.status.rawValue) }
         } ?? state.history.filter { $0.value.lastStatus != nil && $0.value.lastStatus != SourceReport.Status.updated.rawValue }

@@ -33,6 +33,9 @@ package final class AreaService: Sendable {
     package let quota: RequestQuota
     /// Called after each refresh with the new state (systemd status lines).
     let onRefresh: @Sendable (ServingState) -> Void
+    /// Sources the running refresh has finished, of how many: what a start without data is
+    /// waiting for.
+    let refreshProgress = LockedValue<(finished: Int, of: Int)>((0, 0))
     /// The operator's corrections as last read whole (nil while never read): a refresh that
     /// cannot read the file applies these.
     let overrideLines: LockedValue<[AreaOverride]?>
