@@ -11,6 +11,9 @@ import Glibc
 /// written differently, as the city, the districts and the national data re-publish each
 /// other. Each refresh (decode, validate, merge, index, encode the snapshot) runs in a child
 /// process of its own, so its time and peak memory are its alone; runs alternate off, on.
+/// Beside it, the merge alone on the first scale's data with its address tests and without
+/// (names only), alternating in this process: what matching a booth named by another
+/// source's address costs.
 struct MergeBenchmark {
     var scales = [85_000, 1_000_000]
     var runs = 2
@@ -62,6 +65,7 @@ struct MergeBenchmark {
             }
             func best(_ meters: Double, _ key: String) -> Double { results[meters]?.compactMap { $0[key] }.min() ?? 0 }
             print("  best of \(runs): refresh \(Measure.format(best(15, "ms") / best(0, "ms")))x with merging, peak memory \(Measure.format(best(15, "peak_mib") / best(0, "peak_mib")))x")
+            if records == scales[0] { try addressTests(folder: folder) }
             print(Measure.json(["records": Double(records), "refresh_ms_off": best(0, "ms"), "refresh_ms_on": best(15, "ms"),
                                 "peak_mib_off": best(0, "peak_mib"), "peak_mib_on": best(15, "peak_mib"), "areas_on": best(15, "areas"),
                                 "merge_ms": best(15, "merge_ms")]))
@@ -104,6 +108,48 @@ struct MergeBenchmark {
                             "one_point_ratio": seconds.onePoint / seconds.spread]))
     }
 
+    /// The merge of the sources in `folder`, with the address tests and without, alternating,
+    /// CPU time best of five each.
+    func addressTests(folder: String) throws {
+        let config = try AreasConfig.parse(Data(Self.configText(folder: folder, sources: sources, meters: MergePolicy.defaultMeters).utf8), path: folder + "/areasd.json")
+        guard let policy = config.merge else { throw UsageError.wrongArguments("no merge policy") }
+        let catalog = MergeBenchmark.wait { await Refresher(config: config, environment: [:]).refresh(Catalog()).catalog }
+        var best = (with: Double.infinity, without: Double.infinity)
+        var merged = (with: 0, without: 0)
+        for _ in 0..<5 {
+            for matching in [true, false] {
+                var looked = 0
+                let start = ThisThread.cpuSeconds()
+                let groups = AreaGroups.merging(catalog.table, policy: policy, crowdLimit: AreaGroups.defaultCrowdLimit, matchingAddresses: matching, looked: &looked)
+                let cpu = ThisThread.cpuSeconds() - start
+                if matching { best.with = min(best.with, cpu); merged.with = groups.mergedCount } else { best.without = min(best.without, cpu); merged.without = groups.mergedCount }
+            }
+        }
+        print("  the merge alone, \(catalog.table.count) records: with the address tests \(Measure.format(best.with * 1000)) ms of CPU (\(merged.with) merged), names only \(Measure.format(best.without * 1000)) ms (\(merged.without) merged): \(Measure.format(best.with / best.without))x")
+        print(Measure.json(["address_merge_ms": best.with * 1000, "names_merge_ms": best.without * 1000, "address_ratio": best.with / best.without]))
+    }
+
+    /// Waits for `work` on the cooperative pool from this thread.
+    static func wait(_ work: @escaping @Sendable () async -> Catalog) -> Catalog {
+        let result = LockedValue<Catalog?>(nil)
+        let semaphore = DispatchSemaphore(value: 0)
+        Task {
+            let value = await work()
+            result.withLock { $0 = value }
+            semaphore.signal()
+        }
+        semaphore.wait()
+        return result.withLock { $0 } ?? Catalog()
+    }
+
+    /// The config of the benchmark's sources in `folder`.
+    static func configText(folder: String, sources: Int, meters: Double) -> String {
+        let entries = (0..<sources).map { i in
+            #"{"name":"s\#(i)","kind":"\#(i < sources * 4 / 5 ? "nonsmoking" : "smoking")","format":"csv","file":"\#(folder)/s\#(i).csv","province":"서울특별시","fields":{"name":"name","latitude":"lat","longitude":"lon","district":"district","address":"address"}}"#
+        }
+        return #"{"merge":{"meters":\#(meters)},"sources":[\#(entries.joined(separator: ","))]}"#
+    }
+
     /// Runs one child and reads the JSON line it prints.
     static func child(_ path: String, _ arguments: [String]) throws -> [String: Double] {
         let process = Process()
@@ -123,12 +169,7 @@ struct MergeBenchmark {
 
     /// One refresh as areasd makes it, measured in this process.
     func refreshOnce(folder: String, meters: Double) throws {
-        let names = (0..<sources).map { "s\($0)" }
-        let entries = names.enumerated().map { i, name in
-            #"{"name":"\#(name)","kind":"\#(i < sources * 4 / 5 ? "nonsmoking" : "smoking")","format":"csv","file":"\#(folder)/\#(name).csv","province":"서울특별시","fields":{"name":"name","latitude":"lat","longitude":"lon","district":"district"}}"#
-        }
-        let text = #"{"merge":{"meters":\#(meters)},"sources":[\#(entries.joined(separator: ","))]}"#
-        let config = try AreasConfig.parse(Data(text.utf8), path: folder + "/areasd.json")
+        let config = try AreasConfig.parse(Data(Self.configText(folder: folder, sources: sources, meters: meters).utf8), path: folder + "/areasd.json")
         guard let policy = config.merge else { throw UsageError.wrongArguments("no merge policy") }
         let semaphore = DispatchSemaphore(value: 0)
         final class Box: @unchecked Sendable { var result: [String: Double] = [:] }
@@ -159,7 +200,7 @@ struct MergeBenchmark {
     static func writeSources(records: Int, sources: Int, folder: String) throws -> Int {
         var random = SplitMix64(seed: 33)
         let zoneSources = sources * 4 / 5
-        var files = [String](repeating: "name,lat,lon,district,데이터기준일자\n", count: sources)
+        var files = [String](repeating: "name,lat,lon,district,address,데이터기준일자\n", count: sources)
         var written = 0
         var places = 0
         let points = SyntheticPoints.clustered(count: records, seed: 8)
@@ -182,7 +223,10 @@ struct MergeBenchmark {
                 let lat = point.latitude + meters * cos(bearing) / 111_320
                 let lon = point.longitude + meters * sin(bearing) / (111_320 * cos(point.latitude * .pi / 180))
                 let spelled = [name, name.replacingOccurrences(of: " ", with: ""), "서울특별시 \(name)", "\(name)(개방형)"][copy]
-                files[source] += "\(spelled),\(String(format: "%.6f", lat)),\(String(format: "%.6f", lon)),용산구,2025-0\(copy + 1)-15\n"
+                // Each publisher writes the address its own way, as the real files do.
+                let road = "\(["중앙로", "한강대로", "세종대로"][places % 3]) \(places % 400 + 1)"
+                let address = ["서울특별시 용산구 \(road)", road, "\(road) (한강로동)"][copy]
+                files[source] += "\(spelled),\(String(format: "%.6f", lat)),\(String(format: "%.6f", lon)),용산구,\(address),2025-0\(copy + 1)-15\n"
                 written += 1
             }
             places += 1

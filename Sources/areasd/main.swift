@@ -21,7 +21,7 @@ do {
     }
     let daemon = Daemon(options: options)
     if let target = options.discover {
-        let (output, report, code) = daemon.discover(target, kind: options.discoverKind, name: options.discoverName)
+        let (output, report, code) = daemon.discover(target, kind: options.discoverKind, name: options.discoverName, positionsTemplate: options.positionsTemplate)
         StandardError.write(report)
         print(output, terminator: "")
         exit(code)

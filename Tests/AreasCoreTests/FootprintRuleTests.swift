@@ -134,4 +134,25 @@ struct FootprintRuleTests {
             #expect(footprint.radiusMeters == radius)
         }
     }
+
+    /// Zone words with a run of 4,000 digits (a hostile district file's 금연구역범위상세): read
+    /// once, byte by byte, like any words; before, a number too long to be one was read again
+    /// from each of its bytes (16 s of refresh CPU for 1,200 rows). Work counted in bytes read.
+    @Test func aLongRunOfDigitsIsReadOnce() {
+        func steps(_ text: String) -> (steps: Int, meters: Double?) {
+            var text = text
+            var steps = 0
+            let found = text.withUTF8 { ExtentWords.firstDistance(in: $0, steps: &steps) }
+            return (steps, found?.meters)
+        }
+        let hostile = String(repeating: "7", count: 4_000) + " 이내"
+        let control = "반경 10m 이내"
+        let (hostileSteps, hostileMeters) = steps(hostile)
+        let (controlSteps, controlMeters) = steps(control)
+        #expect(hostileMeters == nil && controlMeters == 10)
+        #expect(hostileSteps <= 2 * hostile.utf8.count, "4,000 digits took \(hostileSteps) steps for \(hostile.utf8.count) bytes; \(control) \(controlSteps) for \(control.utf8.count)")
+        // A real distance after the run is still found.
+        #expect(steps(hostile + " 반경 10m").meters == 10)
+        #expect(ExtentWords(hostile).statedMeters == nil && ZoneSize(String(repeating: "9", count: 400)) == .unreadable)
+    }
 }

@@ -93,6 +93,40 @@ struct RealFilesTests {
         #expect(matched.count == 12)
     }
 
+    /// Seodaemun's booths, several at one address (three at 성산로20길 9, two `1층` booths of
+    /// different sizes at 충정로60): each row is an area of its own. The file has no positions;
+    /// the operator's positions file places each address where the city-wide merge puts it.
+    @Test func seodaemunsBoothsAtOneAddressAreAllServed() async throws {
+        let folder = Fixtures.temporaryDirectory()
+        // Positions by address from the other published file that lists Seodaemun's booths.
+        let rows = try CSVDecoder(encoding: .cp949, hasHeader: true, delimiter: UInt8(ascii: ","))
+            .decode(try Fixtures.bytes("Tests/RealData/seoul-merged-vviyott-smoking-areas.csv")).records
+        var positions = "source,query,latitude,longitude\n"
+        var placed: Set<String> = []
+        for row in rows {
+            func cell(_ key: String) -> String { row.first { $0.key == key }?.value ?? "" }
+            let address = cell("주소")
+            guard cell("자치구명") == "서대문구", !address.hasPrefix("서울"), placed.insert(address).inserted else { continue }
+            positions += "seodaemun,서울특별시 서대문구 \(address),\(cell("위도")),\(cell("경도"))\n"
+        }
+        try Data(positions.utf8).write(to: URL(fileURLWithPath: folder + "/positions.csv"))
+        let source = """
+            [{"name": "seodaemun", "kind": "smoking", "format": "csv", "file": "\(Self.folder)/seoul-seodaemun-smoking-facilities-20210607.csv",
+              "province": "서울특별시",
+              "fields": {"name": "{설치위치} {설치위치 상세}", "district": "자치구", "size": "규모(㎡)"},
+              "geocode": {"query": "서울특별시 {자치구} {설치위치}"}}]
+            """
+        let (index, report) = try await Self.served(source, extra: "\"positions\": \"\(folder)/positions.csv\",")
+        let seodaemun = try #require(report.sources.first)
+        #expect(seodaemun.received == 40 && seodaemun.placedByOperator == 40, "\(seodaemun.summary)")
+        let served = index.areas.indices.filter(index.isServed).map { index.areas[$0] }
+        #expect(served.count == 40, "\(served.count) areas for 40 booths")
+        let atOneAddress = served.filter { $0.name.hasPrefix("성산로20길 9 ") }
+        #expect(atOneAddress.count == 3 && Set(atOneAddress.map(\.coordinate.latitude)).count == 1, "\(atOneAddress.map(\.name))")
+        let twoSizes = served.filter { $0.name == "충정로60 1층" }
+        #expect(Set(twoSizes.compactMap { $0.field("규모(㎡)") }) == ["25", "20"], "\(twoSizes.map(\.id))")
+    }
+
     /// The national standard data serves one zone per name, position and footprint, as the
     /// oracle counts them: a building and the ground 10 m around it both; a zone listed again
     /// with its address written otherwise once, with both rows as its records.

@@ -49,6 +49,38 @@ struct CheckConfigTests {
         #expect(withKeys.err.contains("warning:") && withKeys.err.contains("cannot read") && withKeys.err.contains("no such file"), "\(withKeys.err)")
     }
 
+    /// Recorded pages of the national XML API that leave out columns the format maps by
+    /// default (`lnmadr`, `referenceDate`, as a real page leaves out an empty element): the
+    /// config names none of them, so the check passes, the daemon starts and serves the zones
+    /// with those values empty; a column the config names itself is still checked.
+    @Test func aPageWithoutTheFormatsDefaultColumnsStarts() throws {
+        let folder = Fixtures.temporaryDirectory()
+        let pages = folder + "/pages"
+        try FileManager.default.createDirectory(atPath: pages, withIntermediateDirectories: true)
+        var page = String(decoding: try Fixtures.xmlPage(1), as: UTF8.self)
+        for element in ["lnmadr", "referenceDate"] {
+            page = page.replacingOccurrences(of: "<\(element)>[^<]*</\(element)>", with: "", options: .regularExpression)
+            page = page.replacingOccurrences(of: "<\(element)/>", with: "")
+        }
+        #expect(!page.contains("<lnmadr") && !page.contains("<referenceDate"))
+        try Data(page.utf8).write(to: URL(fileURLWithPath: pages + "/page-1.xml"))
+        let config = folder + "/areasd.json"
+        try Data(#"{"snapshot": "areas.snapshot", "sources": [{"name": "zones", "kind": "nonsmoking", "format": "data-go-kr-xml", "pages": "pages"}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: config))
+        let checked = try Self.run(["--check-config", "--config", config])
+        #expect(checked.code == 0, "\(checked.err)")
+        let socket = folder + "/areasd.sock"
+        _ = try daemons.start(["--config", config, "--socket", socket])
+        #expect(DaemonQuestions.waitUntilLoaded(socket), "the daemon never served the page")
+        let stats = DaemonQuestions.ask(socket, #"{"op":"stats"}"#)
+        #expect((stats?["areas"]?.double ?? 0) > 500, "\(String(describing: stats))")
+        // Named by the config, the same column must be there.
+        try Data(#"{"snapshot": "areas.snapshot", "sources": [{"name": "zones", "kind": "nonsmoking", "format": "data-go-kr-xml", "pages": "pages", "fields": {"name": "prhsmkNm", "latitude": "latitude", "longitude": "longitude", "referenceDate": "referenceDate"}}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: config))
+        let named = try Self.run(["--check-config", "--config", config])
+        #expect(named.code == 78 && named.err.contains("fields.referenceDate: column 'referenceDate' is not in"), "\(named.err)")
+    }
+
     /// A geocode template that names a column the file does not have is found before any
     /// refresh, by --check-config and by start-up alike, naming the key, the column and the
     /// columns there are.

@@ -29,12 +29,41 @@ struct DiscoverCommandTests {
         #expect(check.status == 0, "\(check.stderr)")
     }
 
+    /// An address-only district file (Jungnang's real one) served with no geocoder at all: the
+    /// positions template lists each row to place; filled in by hand and named in the config,
+    /// it places every row, and a row left out is rejected saying it is not in the file.
+    @Test func anAddressOnlyFileIsServedOfflineThroughAPositionsFile() throws {
+        let file = Fixtures.path("Tests/RealData/seoul-jungnang-smoking-facilities-20260212.csv")
+        let block = try Binaries.run("areasd", ["--discover", file, "--name", "jungnang", "--kind", "smoking"])
+        #expect(block.status == 0, "\(block.stderr)")
+        let template = try Binaries.run("areasd", ["--discover", file, "--name", "jungnang", "--kind", "smoking", "--positions-template"])
+        #expect(template.status == 0 && template.stderr.contains("243 rows to place"), "\(template.stderr)")
+        var lines = template.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "source,name,query,latitude,longitude")
+        let rows = lines.dropFirst()
+        #expect(rows.count > 200 && rows.allSatisfy { $0.hasPrefix("jungnang,") && $0.hasSuffix(",,") }, "\(rows.prefix(3))")
+        // A person fills in each position (here: a grid over Jungnang), and leaves the last out.
+        for i in 1..<lines.count - 1 {
+            lines[i] = String(lines[i].dropLast(2)) + ",\(37.58 + Double(i % 20) * 0.002),\(127.08 + Double(i / 20) * 0.002)"
+        }
+        lines.removeLast()
+        let folder = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: folder + "/positions.csv"))
+        try Data(#"{"snapshot": "\#(folder)/a.snapshot", "positions": "positions.csv", "sources": [\#(block.stdout)]}"#.utf8)
+            .write(to: URL(fileURLWithPath: folder + "/areasd.json"))
+        let dryRun = try Binaries.run("areasd", ["--dry-run", "--config", folder + "/areasd.json"], seconds: 60)
+        #expect(dryRun.stdout.contains("\(rows.count - 1) from the positions file"), "\(dryRun.stdout)\(dryRun.stderr)")
+        #expect(dryRun.stdout.contains("not in the positions file 1"), "\(dryRun.stdout)")
+    }
+
     @Test(arguments: [
         (["--discover", "samples/discovery/mapo-partial-coordinates.csv"], Int32(1), "give --kind smoking or --kind nonsmoking"),
         (["--discover", "samples/discovery/mapo-partial-coordinates.csv", "--kind", "smoking"], Int32(0), "24 to geocode"),
         (["--discover", "samples/no-such-file.csv"], Int32(1), "no such file"),
         (["--discover", "samples/discovery/mapo-partial-coordinates.csv", "--kind", "vaping"], Int32(2), "--kind"),
-        (["--kind", "smoking"], Int32(2), "--kind and --name go with --discover"),
+        (["--kind", "smoking"], Int32(2), "--kind, --name and --positions-template go with --discover"),
+        (["--positions-template"], Int32(2), "go with --discover"),
         (["--discover", "samples/discovery/songpa-xy.csv", "--name", "a b"], Int32(2), "--name"),
     ])
     func exitStatus(arguments: [String], status: Int32, says: String) throws {

@@ -140,9 +140,11 @@ struct RealSystemdTests {
         let machine = try BootedSystemd()
         defer { machine.shutDown() }
         try Self.installAndStart(machine)
-        let loops = try machine.run("for i in 1 2; do nohup sh -c 'while :; do :; done' >/dev/null 2>&1 & done; echo started")
-        #expect(loops.stdout.contains("started"))
-        defer { _ = try? machine.run("pkill -f 'while :; do :; done'") }
+        // Two busy loops, as services of the machine's systemd (a command left running in the
+        // background of `run` would hold it).
+        let loops = try machine.run("systemd-run --unit=busy-1 sh -c 'while :; do :; done' && systemd-run --unit=busy-2 sh -c 'while :; do :; done'")
+        #expect(loops.status == 0, "\(loops.stderr)")
+        defer { _ = try? machine.run("systemctl stop busy-1 busy-2") }
         var failures: [String] = []
         for round in 1...20 {
             let run = try machine.run("systemctl stop areasd.service && rm -f /var/lib/areasd/areas.snapshot* && systemctl start areasd.service && areasctl near 37.53 126.97 -k 1", seconds: 120)
@@ -161,9 +163,9 @@ struct RealSystemdTests {
         defer { machine.shutDown() }
         let install = try machine.run("cd '\(BootedSystemd.checkout)' && bash config/install.sh --from '\(Self.binariesInside)'", seconds: 120)
         #expect(install.status == 0, "install.sh: \(install.stdout)\(install.stderr)")
-        // A peer that accepts connections and never says a word.
-        let peer = try machine.run(#"nohup /usr/bin/python3 -c 'import socket, time\ns = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(("127.0.0.1", 8099)); s.listen(64); held = []\nwhile True: held.append(s.accept())' >/dev/null 2>&1 & sleep 1; echo started"#)
-        #expect(peer.stdout.contains("started"))
+        // A peer whose connections are taken (the kernel's backlog) and never answered.
+        let peer = try machine.run(#"systemd-run --unit=silent-peer /usr/bin/python3 -c 'import socket, time; s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(("127.0.0.1", 8099)); s.listen(64); time.sleep(100000)' && sleep 1"#)
+        #expect(peer.status == 0, "\(peer.stderr)")
         try machine.write(#"{"snapshot": "/var/lib/areasd/areas.snapshot", "startReadySeconds": 5, "sources": [{"name": "zones", "kind": "nonsmoking", "format": "data-go-kr-xml", "url": "http://127.0.0.1:8099/zones", "timeoutSeconds": 300, "retries": 0}]}"#,
                           to: "/etc/areasd/areasd.json")
         let started = Date()

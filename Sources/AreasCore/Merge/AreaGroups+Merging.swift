@@ -25,8 +25,10 @@ extension AreaGroups {
     }
 
     /// The same, counting in `looked` the earlier areas the records were measured against: the
-    /// merge's work, whatever the machine.
-    package static func merging(_ table: AreaTable, policy: MergePolicy, crowdLimit: Int, looked: inout Int) -> AreaGroups {
+    /// merge's work, whatever the machine. Without `matchingAddresses`, records are compared by
+    /// name alone (what the address tests cost is measured against it).
+    package static func merging(_ table: AreaTable, policy: MergePolicy, crowdLimit: Int, matchingAddresses: Bool = true,
+                                looked: inout Int) -> AreaGroups {
         // A source's further rows of one place follow its first (`SourceRows`), merging or not.
         let places = placesWithinSources(table)
         let records = table.records
@@ -58,7 +60,7 @@ extension AreaGroups {
         // Per leader, the sources its area already has (a bit per rank, modulo 64: with more
         // sources than that, two may share a bit, which only keeps some records apart).
         var sourcesOf = [UInt64](repeating: 0, count: records.count)
-        var keys = PlaceKeys(table)
+        var keys = PlaceKeys(table, matchingAddresses: matchingAddresses)
         // Areas near a crowd, by cell, kind and one of their keys.
         var byKey: [NameCell: Int] = [:]
         var groups: [NameGroup] = []
@@ -165,14 +167,16 @@ extension AreaGroups {
 /// address's, and from them the ways one record may name another's place.
 struct PlaceKeys {
     private let table: AreaTable
+    private let matchingAddresses: Bool
     private var names: [[UInt8]?]
     private var addresses: [[UInt8]?]
     private var keyer = PlaceName.Keyer()
     /// The region words of each province and district pair, made once.
     private var regions: [UInt64: [[UInt32]]] = [:]
 
-    init(_ table: AreaTable) {
+    init(_ table: AreaTable, matchingAddresses: Bool = true) {
         self.table = table
+        self.matchingAddresses = matchingAddresses
         names = [[UInt8]?](repeating: nil, count: table.count)
         addresses = [[UInt8]?](repeating: nil, count: table.count)
     }
@@ -199,7 +203,7 @@ struct PlaceKeys {
     mutating func address(_ position: Int) -> [UInt8] {
         if let key = addresses[position] { return key }
         let record = table.records[position]
-        let key = record.address == StringArena.empty ? [] : PlaceName.mainPart(key(record.address, of: record))
+        let key = record.address == StringArena.empty || !matchingAddresses ? [] : PlaceName.mainPart(key(record.address, of: record))
         addresses[position] = key
         return key
     }

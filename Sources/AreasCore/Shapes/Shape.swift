@@ -66,3 +66,28 @@ extension GeoBox {
         east = Swift.max(east, point.longitude)
     }
 }
+
+extension Shape {
+    /// The shape drawn with at most `budget` vertices, for a picture of it (an answer's map):
+    /// each ring or path keeps its share of the budget, every n-th vertex of it, its first
+    /// always (and a path its last). Nil when the budget cannot hold three vertices a ring and
+    /// two a path.
+    public func decimated(toAtMost budget: Int) -> Shape? {
+        let total = vertexCount
+        guard total > budget else { return self }
+        let minimum = kind == .polygon ? 3 : 2
+        let rings = parts.reduce(0) { $0 + $1.count }
+        guard budget >= minimum * rings else { return nil }
+        let decimatedParts = parts.map { part in
+            part.map { ring -> [ShapeVertex] in
+                let share = Swift.max(minimum, ring.count * budget / total)
+                guard ring.count > share else { return ring }
+                let step = (ring.count + share - 1) / share
+                var kept = stride(from: 0, to: ring.count, by: step).map { ring[$0] }
+                if kind == .line, kept.last != ring.last, let last = ring.last { kept[kept.count - 1] = last }
+                return kept
+            }
+        }
+        return Shape(kind: kind, parts: decimatedParts)
+    }
+}

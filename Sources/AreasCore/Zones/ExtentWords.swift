@@ -84,7 +84,8 @@ public struct ExtentWords: Sendable, Equatable {
     }
 
     /// The number starting at `i` (digits, thousands separators, one decimal point): its value
-    /// and where it ends.
+    /// and where it ends. A run of digits too long for a number (its value infinite) still
+    /// ends where it ends, so a reader goes on after it rather than a byte further into it.
     static func number(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> (value: Double, end: Int)? {
         var i = start
         var value = 0.0
@@ -104,7 +105,7 @@ public struct ExtentWords: Sendable, Equatable {
                 break
             }
         }
-        return digits > 0 && value.isFinite ? (value, i) : nil
+        return digits > 0 ? (value, i) : nil
     }
 
     /// A comma followed by exactly three digits.
@@ -120,10 +121,19 @@ public struct ExtentWords: Sendable, Equatable {
     /// The first number followed by a length unit: its value, where it starts and where its
     /// unit ends.
     static func firstDistance(in bytes: UnsafeBufferPointer<UInt8>) -> (meters: Double, start: Int, end: Int)? {
+        var steps = 0
+        return firstDistance(in: bytes, steps: &steps)
+    }
+
+    /// The same, counting in `steps` the bytes it read (each read once: the work is linear in
+    /// the words, however long a run of digits they hold).
+    package static func firstDistance(in bytes: UnsafeBufferPointer<UInt8>, steps: inout Int) -> (meters: Double, start: Int, end: Int)? {
         var i = 0
         while i < bytes.count {
+            steps += 1
             guard digit(bytes, at: i) != nil, let (value, end) = number(bytes, at: i) else { i += 1; continue }
-            if let unitEnd = meterUnit(bytes, after: end) { return (value, i, unitEnd) }
+            steps += end - i
+            if value.isFinite, let unitEnd = meterUnit(bytes, after: end) { return (value, i, unitEnd) }
             i = end
         }
         return nil
@@ -181,7 +191,7 @@ public enum ZoneSize: Sendable, Equatable {
         guard !ExtentWords.blank(bytes) else { self = .none; return }
         var i = 0
         while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x09 { i += 1 }
-        guard i < bytes.count, ExtentWords.digit(bytes, at: i) != nil, let (value, end) = ExtentWords.number(bytes, at: i), value > 0 else {
+        guard i < bytes.count, ExtentWords.digit(bytes, at: i) != nil, let (value, end) = ExtentWords.number(bytes, at: i), value > 0, value.isFinite else {
             self = .unreadable
             return
         }

@@ -167,6 +167,9 @@ extension AreasConfig {
         geocoder.dailyRequestLimit = try g.dailyRequestLimit.map { limit throws(ConfigError) in
             try check.count(limit, "geocoder.dailyRequestLimit", default: limit, minimum: 1, maximum: 100_000_000)
         }
+        geocoder.searchDailyLimit = try g.searchDailyLimit.map { limit throws(ConfigError) in
+            try check.count(limit, "geocoder.searchDailyLimit", default: limit, minimum: 0, maximum: geocoder.dailyRequestLimit ?? 100_000_000)
+        }
         return geocoder
     }
 }

@@ -248,8 +248,11 @@ package struct AreasConfig: Sendable, Equatable {
         }
         config.follow = follow
         config.http = try raw.http.map { h throws(ConfigError) in try parseHTTP(h, path: path, resolve: resolve) }
-        if config.geocoder == nil, let i = sources.firstIndex(where: { $0.geocode != nil }) {
-            throw ConfigError(path: path, key: "sources[\(i)].geocode", problem: "needs a top-level \"geocoder\" to ask")
+        // Rows to place need someone to place them: a geocoder to ask, or the operator's
+        // positions file (the offline way).
+        if config.geocoder == nil, config.positions == nil, let i = sources.firstIndex(where: { $0.geocode != nil }) {
+            throw ConfigError(path: path, key: "sources[\(i)].geocode",
+                              problem: "needs a top-level \"geocoder\" to ask, or a \"positions\" file that places its rows (areasd --discover FILE --positions-template writes one to fill in)")
         }
         return config
     }

@@ -104,6 +104,7 @@ struct RawGeocoder: Decodable {
     var requestsPerSecond: Double?
     var maxRequestsPerRefresh: Int?
     var dailyRequestLimit: Int?
+    var searchDailyLimit: Int?
     var timeoutSeconds: Double?
     var retries: Int?
 }

@@ -63,6 +63,21 @@ package struct DiscoveredSource: Sendable {
         return .object(object)
     }
 
+    /// The operator's positions file for the rows no published position places, to fill in
+    /// by hand (the offline way, with no geocoder): `source,name,query,latitude,longitude`, one
+    /// row each, latitude and longitude left empty. `positions` in the config reads it back.
+    package var positionsTemplate: String {
+        func quoted(_ text: String) -> String {
+            text.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
+        }
+        var lines = ["source,name,query,latitude,longitude"]
+        var seen = Set<String>()
+        for row in tally.toPlace where seen.insert(row.name + "\u{1F}" + row.query).inserted {
+            lines.append([source.name, row.name, row.query, "", ""].map(quoted).joined(separator: ","))
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
     /// For a person, on stderr: what was read, what each column was taken for and why, and
     /// what a refresh would make of the rows.
     package var report: String {
@@ -96,7 +111,8 @@ package struct DiscoveredSource: Sendable {
         if let constant = region.province { lines.append("  province      \(constant.value) for every row: \(constant.why)") }
         if let constant = region.district { lines.append("  district      \(constant.value) for every row: \(constant.why)") }
         if let geocode = source.geocode {
-            lines.append("geocode: query \"\(geocode.query)\", keyword \"\(geocode.keyword?.description ?? "")\" (the config needs a top-level \"geocoder\")")
+            lines.append("geocode: query \"\(geocode.query)\", keyword \"\(geocode.keyword?.description ?? "")\" (the config needs a top-level \"geocoder\", "
+                         + "or a \"positions\" file: --positions-template writes one to fill in)")
         }
         var counts = "rows: \(grouped(tally.withPositions)) with usable positions"
         if tally.repaired > 0 { counts += " (\(tally.repaired) with latitude and longitude swapped, repaired)" }

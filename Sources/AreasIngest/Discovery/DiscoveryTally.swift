@@ -15,6 +15,10 @@ struct DiscoveryTally: Sendable {
     var unplacedReasons: [RecordValidator.Rejection: Int] = [:]
     /// The first rows as they would be served (or asked about).
     var firstAreas: [String] = []
+    /// The rows to place, each with its name and its address question, in the file's order
+    /// (at most `maximumToPlace`): what a positions file filled in by hand places offline.
+    var toPlace: [(name: String, query: String)] = []
+    static let maximumToPlace = 1_000_000
     private var rowsSeen = RecordValidator.Rows(footprint: .standard)
 
     /// The counts of a source that asks the geocoder nothing: the rows it would have asked
@@ -24,6 +28,7 @@ struct DiscoveryTally: Sendable {
         unplacedReasons = [:]
         toGeocode = 0
         nothingToAsk = 0
+        toPlace = []
         firstAreas.removeAll { $0.contains("(to geocode: ") }
     }
 
@@ -46,6 +51,7 @@ struct DiscoveryTally: Sendable {
             rejected[reason, default: 0] += 1
         case .unplaced(let row):
             toGeocode += 1
+            if toPlace.count < Self.maximumToPlace { toPlace.append((row.name, row.query)) }
             unplacedReasons[row.reason, default: 0] += 1
             if row.query.isEmpty && (row.keyword ?? "").isEmpty { nothingToAsk += 1 }
             if firstAreas.count < 3 { firstAreas.append("\(row.name)  (to geocode: \"\(row.query.isEmpty ? row.keyword ?? "" : row.query)\")") }

@@ -1,11 +1,14 @@
 import AreasCore
+import AreasSystem
 import Foundation
 
 /// Asks the configured geocoder, within its limits: at most `requestsPerSecond`, at most
 /// `maxRequestsPerRefresh` in all, each try bounded by `timeoutSeconds`, transient failures
 /// retried `retries` times. A refused key stops all asking for the rest of the refresh.
 ///
-/// One client serves one refresh: its budget and any refusal start afresh with the next.
+/// One client serves one refresh (or one search): its budget and any refusal start afresh
+/// with the next. The pace is the daemon's (`GeocoderPacing`), shared by every client it makes,
+/// so refreshes and searches together keep to `requestsPerSecond`.
 package actor GeocoderClient {
     package enum Answer: Sendable, Equatable {
         case found(GeoPoint)
@@ -19,7 +22,9 @@ package actor GeocoderClient {
     private let key: String?
     private let recorded: RecordedGeocoderAnswers?
     private let bounds: GeoBox
-    private var nextSlot = ContinuousClock.now
+    private let pacing: GeocoderPacing
+    /// For a search's client: the share of the day's requests searches may make.
+    private let searchShare: Int?
     /// Requests sent (or served from a recording) in this refresh.
     package private(set) var requestsMade = 0
     /// Set once the service refuses the key, or the budget is spent: nothing more is asked.
@@ -28,8 +33,13 @@ package actor GeocoderClient {
     /// Counts requests to the service against its `dailyRequestLimit`.
     private let quota: RequestQuota?
 
-    package init(config: GeocoderConfig, bounds: GeoBox, environment: [String: String], quota: RequestQuota? = nil) {
+    /// `pacing`: the daemon's (a client of its own when nil); `forSearch`: the client asks for
+    /// a search, within the searches' share of the day.
+    package init(config: GeocoderConfig, bounds: GeoBox, environment: [String: String], quota: RequestQuota? = nil,
+                 pacing: GeocoderPacing? = nil, forSearch: Bool = false) {
         self.quota = quota
+        self.pacing = pacing ?? GeocoderPacing()
+        self.searchShare = forSearch ? config.searchShare : nil
         self.config = config
         self.bounds = bounds
         switch config.provider {
@@ -84,6 +94,10 @@ package actor GeocoderClient {
             }
             requestsMade += 1
             let reply: GeocodeReply
+            if recorded == nil, let quota, let share = searchShare, !quota.take(RequestQuota.searchGeocoderName, limit: share) {
+                stopped = "the searches' share of the day's geocoder requests (\(share), geocoder.searchDailyLimit) is spent; the rest is kept for refreshes"
+                return .refused(stopped ?? "")
+            }
             if recorded == nil, let quota, !quota.take(RequestQuota.geocoderName, limit: config.dailyRequestLimit) {
                 stopped = "quota reserved: the day's \(config.dailyRequestLimit ?? 0) geocoder requests (dailyRequestLimit) are spent"
                 return .refused(stopped ?? "")
@@ -92,7 +106,7 @@ package actor GeocoderClient {
                 // A recording costs the service nothing: no pacing.
                 reply = recorded.reply(to: question, request: request, provider: provider)
             } else {
-                await waitForSlot()
+                await pacing.waitForSlot(requestsPerSecond: config.requestsPerSecond)
                 do throws(UpstreamError) {
                     let response = try await HTTPClient.get(request.url, headers: request.headers.sorted { $0.key < $1.key }, timeoutSeconds: config.timeoutSeconds, maxBytes: 1 << 20)
                     reply = provider.reply(status: response.status, body: response.body)
@@ -114,12 +128,27 @@ package actor GeocoderClient {
         }
     }
 
-    /// Waits until this request's turn under `requestsPerSecond`; turns are handed out in
-    /// order before the wait, so concurrent askers never share one.
-    private func waitForSlot() async {
+}
+
+/// The geocoder's pace for a whole daemon: every client it makes (each refresh's, each
+/// search's) takes its turns here, so together they keep to `requestsPerSecond`.
+package final class GeocoderPacing: Sendable {
+    private let nextSlot = LockedValue(ContinuousClock.now)
+    /// Turns handed out, for tests.
+    package let turns = LockedValue(0)
+
+    package init() {}
+
+    /// Waits until this request's turn; turns are handed out in order before the wait, so
+    /// concurrent askers never share one.
+    package func waitForSlot(requestsPerSecond: Double) async {
         let now = ContinuousClock.now
-        let slot = max(now, nextSlot)
-        nextSlot = slot + .nanoseconds(Int64(1e9 / config.requestsPerSecond))
+        let slot = nextSlot.withLock { next in
+            let slot = max(now, next)
+            next = slot + .nanoseconds(Int64(1e9 / requestsPerSecond))
+            return slot
+        }
+        turns.withLock { $0 += 1 }
         if slot > now { try? await Task.sleep(until: slot, clock: .continuous) }
     }
 }

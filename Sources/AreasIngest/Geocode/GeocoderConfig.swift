@@ -28,6 +28,12 @@ package struct GeocoderConfig: Sendable, Equatable {
     package var maxRequestsPerRefresh: Int
     /// Requests a day (in Korea) the key may make, counted across refreshes and restarts.
     package var dailyRequestLimit: Int?
+    /// Of those, the most that searches may make (`geocoder.searchDailyLimit`): anonymous
+    /// searches for unknown text never spend what the refreshes need. By default a tenth of
+    /// the day's limit, or 1,000 without one.
+    package var searchDailyLimit: Int?
+    /// The searches' share as it applies.
+    package var searchShare: Int { searchDailyLimit ?? dailyRequestLimit.map { Swift.max(1, $0 / 10) } ?? 1_000 }
     package var timeoutSeconds: Double
     /// Tries after the first, for a time-out, 429 or 5xx.
     package var retries: Int

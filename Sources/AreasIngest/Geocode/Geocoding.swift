@@ -92,6 +92,7 @@ package actor Geocoding {
                 unavailable = true
             }
         }
+        guard client != nil else { return .rejected(.notInPositionsFile) }
         return .rejected(unavailable ? .geocoderUnavailable : .notFound)
     }
 }

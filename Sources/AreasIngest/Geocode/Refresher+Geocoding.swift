@@ -23,7 +23,7 @@ extension Refresher {
                 problems.append("the positions file is not used: \(error)")
             }
         }
-        let client = config.geocoder.map { GeocoderClient(config: $0, bounds: config.bounds, environment: environment, quota: quota) }
+        let client = config.geocoder.map { GeocoderClient(config: $0, bounds: config.bounds, environment: environment, quota: quota, pacing: geocoderPacing) }
         return (Geocoding(memory: memory, positions: positions, client: client, now: now), problems)
     }
 

@@ -28,6 +28,8 @@ package struct RecordValidator: Sendable {
         /// The geocoder could not be asked (down, refusing the key, or this refresh's budget
         /// spent) and has never placed the row before.
         case geocoderUnavailable = "geocoder unavailable"
+        /// No geocoder is configured, and the operator's positions file does not place the row.
+        case notInPositionsFile = "not in the positions file"
         // A GeoJSON feature's geometry (`GeoJSONDecoder`).
         case noGeometry = "no usable geometry"
         case notFinite = "a coordinate that is not a finite number"

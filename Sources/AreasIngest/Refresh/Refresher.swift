@@ -21,6 +21,8 @@ package struct Refresher: Sendable {
     package var regions: RegionMap?
     /// Told each time a source finishes (fetched, failed or held back), for a status line.
     package var sourceFinished: (@Sendable () -> Void)?
+    /// The daemon's geocoder pace, shared with its searches; one of the refresh's own when nil.
+    package var geocoderPacing: GeocoderPacing?
 
     /// `snapshotPath` is the snapshot the daemon writes (the config's unless overridden): the
     /// geocoder's answers are kept beside it.

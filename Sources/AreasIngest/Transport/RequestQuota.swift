@@ -10,6 +10,8 @@ import Foundation
 package final class RequestQuota: @unchecked Sendable {
     /// The name the geocoder's requests are counted under.
     package static let geocoderName = "geocoder"
+    /// The searches' requests to the geocoder, counted apart as well (their share of the day).
+    package static let searchGeocoderName = "geocoder-search"
 
     private let path: String?
     private let lock = NSLock()

@@ -27,8 +27,9 @@ extension Answers {
         writer.key(.areas)
         writer.beginArray()
         state.index.areas.withBuffers { areas in
+            var shapes = ShapeAllowance.listed
             for position in clustering.areas {
-                area(position, of: areas, index: state.index, crowd: crowd, distance: nil, form: .listed, into: &writer)
+                area(position, of: areas, index: state.index, crowd: crowd, distance: nil, form: .listed, shapes: &shapes, into: &writer)
                 writer.endObject()
             }
         }

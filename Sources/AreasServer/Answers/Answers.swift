@@ -76,6 +76,7 @@ enum Answers {
             GeoJSONCollection.begin(truncated: truncated, into: &writer)
             state.index.areas.withBuffers { areas in
                 writer.reserve(matches.count * 500)
+                var shapes = ShapeAllowance.listed
                 for match in matches {
                     let (position, distance) = locate(match)
                     let at = areas.records[position].coordinate
@@ -83,7 +84,7 @@ enum Answers {
                     if idsOnly {
                         writer.beginIDEntry(id: areas.utf8(areas.records[position].id), distanceMeters: distance)
                     } else {
-                        area(position, of: areas, index: state.index, crowd: crowd, distance: distance, form: .feature, into: &writer)
+                        area(position, of: areas, index: state.index, crowd: crowd, distance: distance, form: .feature, shapes: &shapes, into: &writer)
                     }
                     extra(match, &writer)
                     writer.endObject()
@@ -120,12 +121,13 @@ enum Answers {
                     }
                     writer.reserve(size + matches.count * 400)
                 }
+                var shapes = ShapeAllowance.listed
                 for match in matches {
                     let (position, distance) = locate(match)
                     if output == .ids {
                         writer.beginIDEntry(id: areas.utf8(areas.records[position].id), distanceMeters: distance)
                     } else {
-                        area(position, of: areas, index: state.index, crowd: crowd, distance: distance, form: detailed ? .detailed : .listed, into: &writer)
+                        area(position, of: areas, index: state.index, crowd: crowd, distance: distance, form: detailed ? .detailed : .listed, shapes: &shapes, into: &writer)
                     }
                     extra(match, &writer)
                     writer.endObject()
@@ -139,8 +141,10 @@ enum Answers {
 
     /// `before`: the check at the position before, whose zones the answer compares with this
     /// one's (`entered`, `exited`).
+    /// `limit`: the most zones listed (`maxResults`), nearest first; `inside` and the summary
+    /// speak of every zone, and `truncated` says when the list holds fewer.
     static func check(_ check: AreaIndex.Check, from point: GeoPoint, before: AreaIndex.Check? = nil, state: ServingState, crowd: CrowdView?,
-                      regions: ServedRegions = .loading, at: FoundPlace? = nil, into writer: inout JSONWriter) {
+                      regions: ServedRegions = .loading, at: FoundPlace? = nil, limit: Int = .max, into writer: inout JSONWriter) {
         writer.beginObject()
         writer.key(.ok); writer.bool(true)
         if let at { origin(at, into: &writer) }
@@ -148,10 +152,12 @@ enum Answers {
         let bearing = CheckSentence.bearing(of: check, from: point, areas: state.index.areas)
         writer.key(.summary); writer.string(CheckSentence.make(check, bearing: bearing, areas: state.index.areas))
         state.index.areas.withBuffers { areas in
+            var shapes = ShapeAllowance.listed
+            writer.key(.truncated); writer.bool(check.zones.count > limit)
             writer.key(.zones)
             writer.beginArray()
-            for (zone, edge) in zip(check.zones, check.edgeMeters) {
-                area(zone.position, of: areas, index: state.index, crowd: crowd, distance: zone.distanceMeters, form: .listed, into: &writer)
+            for (zone, edge) in zip(check.zones, check.edgeMeters).prefix(limit) {
+                area(zone.position, of: areas, index: state.index, crowd: crowd, distance: zone.distanceMeters, form: .listed, shapes: &shapes, into: &writer)
                 writer.key(.footprintMeters); writer.meters(state.index.footprintRadius(of: zone.position))
                 writer.key(.edgeMeters); writer.meters(edge)
                 writer.endObject()
@@ -175,7 +181,7 @@ enum Answers {
                 writer.null()
                 return
             }
-            area(nearest.position, of: areas, index: state.index, crowd: crowd, distance: nearest.distanceMeters, form: .listed, into: &writer)
+            area(nearest.position, of: areas, index: state.index, crowd: crowd, distance: nearest.distanceMeters, form: .listed, shapes: &shapes, into: &writer)
             // Standing on it, a direction would mean nothing: both are null.
             if let bearing {
                 writer.key(.bearingDegrees); writer.number((bearing * 10).rounded() / 10)
@@ -201,7 +207,8 @@ enum Answers {
     /// Writes an area's members (in `AreaSchema`'s order) into an object it opens; the caller
     /// may add more and closes it. An area merged from several sources names them (`sources`);
     /// `detailed` (for `get`) adds every record it was merged from, each with its own fields.
-    static func area(_ position: Int, of areas: AreaTable.Buffers, index: AreaIndex, crowd: CrowdView?, distance: Double?, form: AreaForm, into writer: inout JSONWriter) {
+    static func area(_ position: Int, of areas: AreaTable.Buffers, index: AreaIndex, crowd: CrowdView?, distance: Double?, form: AreaForm,
+                     shapes: inout ShapeAllowance, into writer: inout JSONWriter) {
         let area = areas.records[position]
         let groups = index.groups
         let detailed = form == .detailed
@@ -239,7 +246,7 @@ enum Answers {
                     if ShapeText.isAdded(key), shape == nil { shape = ShapeText.decode(value) }
                 }
             }
-            self.footprint(footprint, words: areas.utf8(words), shape: shape, into: &writer)
+            self.footprint(footprint, words: areas.utf8(words), shape: shape.map { detailed ? ($0, false) : shapes.take($0) }, into: &writer)
         }
         if let crowd, let known = crowd.reading(ofArea: position) { self.crowd(known, now: crowd.watch.now, into: &writer) }
         if detailed {
@@ -266,7 +273,9 @@ enum Answers {
     /// `"footprint": {"basis", "shape", "radiusMeters", "approximate", "words"}`: the zone's
     /// footprint and what in its record it rests on; a shape's adds its `widthMeters` and its
     /// `geometry` (GeoJSON), for drawing it.
-    static func footprint(_ footprint: ZoneFootprint, words: UnsafeBufferPointer<UInt8>, shape: Shape?, into writer: inout JSONWriter) {
+    /// `shape`: what is written of the zone's shape, and whether it is simplified (a list's
+    /// answer draws it with at most `ShapeAllowance`'s vertices; `get` has it whole).
+    static func footprint(_ footprint: ZoneFootprint, words: UnsafeBufferPointer<UInt8>, shape: (drawn: Shape?, simplified: Bool)?, into writer: inout JSONWriter) {
         if footprint.shape == .circle {
             writer.beginCircleFootprint(basis: footprint.basis.name, radiusMeters: footprint.radiusMeters)
         } else {
@@ -278,7 +287,8 @@ enum Answers {
         if let shape {
             writer.key(.widthMeters); writer.meters(footprint.widthMeters)
             writer.key(.geometry)
-            GeoJSONCollection.geometry(shape, into: &writer)
+            if let drawn = shape.drawn { GeoJSONCollection.geometry(drawn, into: &writer) } else { writer.null() }
+            if shape.simplified { writer.key(.simplified); writer.bool(true) }
         }
         if footprint.approximate { writer.key(.approximate); writer.bool(true) }
         if footprint.clamped { writer.key(.clamped); writer.bool(true) }

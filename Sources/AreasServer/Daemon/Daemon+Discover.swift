@@ -7,7 +7,9 @@ extension Daemon {
     /// `--discover PATH|URL`: the source that serves a file never seen before, on stdout as
     /// one JSON object to paste into `sources`; the report on stderr. Exit 0 when the source
     /// is usable, 1 when it is not or the file cannot be read.
-    package func discover(_ target: String, kind: AreaKind?, name: String?) -> (output: String, report: String, code: Int32) {
+    /// With `positionsTemplate`, stdout is instead the positions file to fill in for the rows
+    /// without a usable position.
+    package func discover(_ target: String, kind: AreaKind?, name: String?, positionsTemplate: Bool = false) -> (output: String, report: String, code: Int32) {
         let isURL = target.hasPrefix("http://") || target.hasPrefix("https://")
         let bytes: [UInt8]
         do throws(DiscoveryError) {
@@ -20,6 +22,11 @@ extension Daemon {
             var found = try discovery.discover(bytes)
             if bytes.count > found.source.maxPageBytes { found.source.maxPageBytes = 1 << 30 }
             let report = "areasd: discovered \(isURL ? "the answer of \(SourceDiscovery.withoutParameters(target, ["servicekey"]))" : target)\n" + found.report
+            if positionsTemplate {
+                let count = found.rowsToGeocode
+                return (found.positionsTemplate, report + "positions template: \(count) rows to place; fill in latitude and longitude, "
+                        + "name the file in the config's \"positions\" (no geocoder needed)\n", found.problems.isEmpty ? 0 : 1)
+            }
             return (found.block.indentedText + "\n", report, found.problems.isEmpty ? 0 : 1)
         } catch {
             return ("", "areasd: \(target): \(error)\n", 1)

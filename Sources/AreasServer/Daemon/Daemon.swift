@@ -20,6 +20,8 @@ package final class Daemon: @unchecked Sendable {
         package var discover: String?
         package var discoverKind: AreaKind?
         package var discoverName: String?
+        /// With `discover`: print the positions file to fill in, not the source.
+        package var positionsTemplate = false
         package var help = false
         package var version = false
         package var manual = false
@@ -43,8 +45,9 @@ package final class Daemon: @unchecked Sendable {
             options.discoverKind = parsed
         }
         options.discoverName = try list.value("--name")
-        if options.discover == nil, options.discoverKind != nil || options.discoverName != nil {
-            throw .wrongArguments("--kind and --name go with --discover")
+        options.positionsTemplate = list.flag("--positions-template")
+        if options.discover == nil, options.discoverKind != nil || options.discoverName != nil || options.positionsTemplate {
+            throw .wrongArguments("--kind, --name and --positions-template go with --discover")
         }
         if let name = options.discoverName, name.isEmpty || !name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." }) {
             throw .invalidValue("--name", name)

@@ -43,7 +43,7 @@ extension AreaService {
             chosen = region?.place ?? area?.place
         }
         var found = chosen
-        if found == nil && config.geocoder != nil { found = try geocoded(text).get() }
+        if found == nil && config.geocoder != nil { found = try geocoded(text, view: view).get() }
         guard let chosen = found else {
             throw RequestError(.notFound, "nothing is named '\(text.prefix(60))': no area's name or address and no province, district or town holds every word"
                 + (config.geocoder != nil ? ", and the geocoder knows no such address or place" : ""))
@@ -54,9 +54,9 @@ extension AreaService {
     }
 
     /// What the geocoder says of `text`: a place, none, or why there is no answer now (it is
-    /// slow, busy or failing: `unavailable`, to ask again).
-    func geocoded(_ text: String) -> Result<FoundPlace?, RequestError> {
-        switch searchGeocoder.locate(text, config: config, environment: environment, quota: quota) {
+    /// slow, busy or failing: `unavailable`, to ask again). The wait is off the work turns.
+    func geocoded(_ text: String, view: View) -> Result<FoundPlace?, RequestError> {
+        switch searchGeocoder.locate(text, config: config, environment: environment, quota: quota, whileWaiting: view.whileWaiting) {
         case .found(let point):
             return .success(FoundPlace(name: text, point: point, origin: .geocoder))
         case .notFound:

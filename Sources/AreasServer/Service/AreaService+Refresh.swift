@@ -52,6 +52,7 @@ extension AreaService {
         var refresher = Refresher(config: config, environment: environment, snapshotPath: snapshotPath, quota: quota)
         refreshProgress.withLock { $0 = (0, config.sources.count) }
         refresher.sourceFinished = { [refreshProgress] in refreshProgress.withLock { $0.finished += 1 } }
+        refresher.geocoderPacing = geocoderPacing
         refresher.regions = await regionsRead().map
         let (catalog, report) = await refresher.refresh(before.catalog, force: force)
         // Comparing and merging read the whole served set; its pages need not stay while the

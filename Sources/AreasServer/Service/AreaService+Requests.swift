@@ -150,7 +150,8 @@ extension AreaService {
             }
             let check = try Self.run { () throws(GeoError) in try state.index.check(point, region: region) }.get()
             view.crowd?.watch.touch(point)
-            Answers.check(check, from: point, before: before, state: state, crowd: view.crowd, regions: view.regions, at: origin.found, into: &writer)
+            Answers.check(check, from: point, before: before, state: state, crowd: view.crowd, regions: view.regions, at: origin.found,
+                          limit: maxResults, into: &writer)
         case .clusters(let box, let zoom, let kind, let region):
             try requireData(state)
             let region = region.resolved(view.aliases)
@@ -170,7 +171,7 @@ extension AreaService {
             var note = found.nearestOnly
                 ? "'\(text.prefix(40))' is in more areas than a search ranks all of: these are the nearest that hold it; add a word to rank every one" : nil
             if found.matches.isEmpty && places.isEmpty && config.geocoder != nil {
-                switch geocoded(text) {
+                switch geocoded(text, view: view) {
                 case .success(let place): places = place.map { [$0] } ?? []
                 case .failure(let why): note = why.message
                 }

@@ -39,8 +39,10 @@ package final class AreaService: Sendable {
     /// The operator's corrections as last read whole (nil while never read): a refresh that
     /// cannot read the file applies these.
     let overrideLines: LockedValue<[AreaOverride]?>
+    /// The pace of every request this daemon makes to the geocoder, refreshes' and searches'.
+    let geocoderPacing = GeocoderPacing()
     /// What the geocoder said of searched texts no area or region holds.
-    let searchGeocoder = SearchGeocoder()
+    let searchGeocoder: SearchGeocoder
     /// The city's people density around its hotspots, when `crowd` is configured and its
     /// places file was read.
     let crowdWatch = LockedValue<CrowdWatch?>(nil)
@@ -57,6 +59,7 @@ package final class AreaService: Sendable {
         self.logger = logger
         self.environment = environment
         self.onRefresh = onRefresh
+        self.searchGeocoder = SearchGeocoder(pacing: geocoderPacing)
     }
 
     package var state: ServingState { current.withLock { $0 } }

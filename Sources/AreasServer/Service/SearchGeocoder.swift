@@ -5,10 +5,13 @@ import Dispatch
 
 /// The geocoder as search's last resort: a text that no area and no region holds is asked of
 /// it as an address, then as a place name, once: what it says, found or not, is remembered for
-/// the daemon's life, so a repeated search costs no request. Its requests count against the
-/// daemon's `dailyRequestLimit` with the refreshes'. No answer waits for it past `waitSeconds`:
-/// a question it has not answered by then is answered without it, saying so, and its answer is
-/// kept for the next asking.
+/// the daemon's life, so a repeated search costs no request. Its requests keep the daemon's
+/// pace (`GeocoderPacing`, shared with the refreshes) and count against the day's limit within
+/// the searches' share of it (`geocoder.searchDailyLimit`). A search waits for it at most
+/// `waitSeconds`, and waits off the work turns (the connection's `whileWaiting`), so a slow
+/// geocoder never holds up other questions; at most `maximumWaiting` searches wait at once,
+/// the rest are answered at once without it. A question not answered in time is answered
+/// without it, saying so, and its answer is kept for the next asking.
 final class SearchGeocoder: Sendable {
     enum Outcome: Equatable {
         case found(GeoPoint)
@@ -30,15 +33,23 @@ final class SearchGeocoder: Sendable {
     static let maximumPending = 8
     /// The most texts remembered (the oldest forgotten first).
     static let maximumRemembered = 10_000
+    /// The most searches waiting for the geocoder at once.
+    static let maximumWaiting = 32
 
     /// The lookups by text (in the order they were asked, to forget the oldest), and how many
     /// are still waiting for the geocoder.
-    private let known = LockedValue<(lookups: [String: Lookup], order: [String], inFlight: Int)>(([:], [], 0))
+    private let known = LockedValue<(lookups: [String: Lookup], order: [String], inFlight: Int, waiting: Int)>(([:], [], 0, 0))
+    /// The pace of every request the daemon makes to the geocoder.
+    let pacing: GeocoderPacing
+
+    init(pacing: GeocoderPacing) { self.pacing = pacing }
     /// Requests made to the geocoder, for tests and metrics.
     let requests = LockedValue<Int>(0)
 
-    /// What the geocoder says of `text`, waiting at most `waitSeconds`.
-    func locate(_ text: String, config: AreasConfig, environment: [String: String], quota: RequestQuota) -> Outcome {
+    /// What the geocoder says of `text`, waiting at most `waitSeconds` through `whileWaiting`
+    /// (which gives up the caller's work turn meanwhile).
+    func locate(_ text: String, config: AreasConfig, environment: [String: String], quota: RequestQuota,
+                whileWaiting: (_ wait: () -> Void) -> Void = { $0() }) -> Outcome {
         guard let geocoder = config.geocoder else { return .unavailable("no geocoder is configured") }
         let key = RegionName.compact(text)
         var start = false
@@ -56,8 +67,9 @@ final class SearchGeocoder: Sendable {
         }
         guard let lookup else { return .unavailable("the geocoder is busy with other searches; ask again in a moment") }
         if start {
+            let pacing = self.pacing
             Task {
-                let client = GeocoderClient(config: geocoder, bounds: config.bounds, environment: environment, quota: quota)
+                let client = GeocoderClient(config: geocoder, bounds: config.bounds, environment: environment, quota: quota, pacing: pacing, forSearch: true)
                 var outcome = Outcome.notFound
                 for question in [GeocodeQuestion(.address, text), GeocodeQuestion(.place, text)] {
                     self.requests.withLock { $0 += 1 }
@@ -77,7 +89,15 @@ final class SearchGeocoder: Sendable {
                 lookup.done.leave()
             }
         }
-        guard lookup.done.wait(timeout: .now() + Self.waitSeconds) == .success else { return .pending }
-        return lookup.outcome
+        let mayWait = known.withLock { known in
+            guard known.waiting < Self.maximumWaiting else { return false }
+            known.waiting += 1
+            return true
+        }
+        guard mayWait else { return lookup.done.wait(timeout: .now()) == .success ? lookup.outcome : .pending }
+        var answered = false
+        whileWaiting { answered = lookup.done.wait(timeout: .now() + Self.waitSeconds) == .success }
+        known.withLock { $0.waiting -= 1 }
+        return answered ? lookup.outcome : .pending
     }
 }
