@@ -7,6 +7,7 @@ let usage = """
            areas-bench merge [--records 85000,1000000] [--runs 2] [--one-point 50000]
            areas-bench maps [--points 80000,1000000]
            areas-bench shapes [--zones 100000] [--queries 20000]
+           areas-bench rings [--vertices 99998] [--runs 5] [--zones 30000]
            areas-bench regions [--points 20000] [--folder PATH]
            areas-bench search [--points 80000,1000000] [--queries 2000] [--build-only] [--areasd PATH]
            areas-bench discover [--rows 100000] [--runs 3]
@@ -56,6 +57,8 @@ do {
         try MapBenchmark(arguments: &arguments).run()
     case "shapes":
         try ShapeBenchmark(arguments: &arguments).run()
+    case "rings":
+        try RingsBenchmark(arguments: &arguments).run()
     case "regions":
         try RegionsBenchmark(arguments: &arguments).run()
     case "search":

@@ -7,8 +7,8 @@ import AreasCore
 /// parks of 100,000 vertices each is kilobytes, never megabytes, and `check` still tests the
 /// whole shape.
 struct ShapeAllowance {
-    static let perShape = 2_000
-    static let perAnswer = 20_000
+    static let perShape = 1_000
+    static let perAnswer = 8_000
 
     private(set) var left = Self.perAnswer
 

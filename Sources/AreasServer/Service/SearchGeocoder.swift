@@ -45,6 +45,8 @@ final class SearchGeocoder: Sendable {
     init(pacing: GeocoderPacing) { self.pacing = pacing }
     /// Requests made to the geocoder, for tests and metrics.
     let requests = LockedValue<Int>(0)
+    /// Searches waiting for the geocoder now.
+    var waitingCount: Int { known.withLock { $0.waiting } }
 
     /// What the geocoder says of `text`, waiting at most `waitSeconds` through `whileWaiting`
     /// (which gives up the caller's work turn meanwhile).
