@@ -56,7 +56,7 @@ final class RecordValidatorTests {
             Area(id: RecordValidator.id(source: "s", name: "시청 흡연부스", coordinate: point), kind: .smoking, name: "시청 흡연부스", coordinate: point,
                  roadAddress: address, province: "서울특별시", district: "중구", source: "s", fields: [Field("연번", number), Field("주소", address)])
         }
-        var rows = RecordValidator.Rows(footprint: .standard)
+        var rows = AdmittedRows()
         let admittedRoof = rows.admit(booth("세종대로 110 옥상", number: "1"))
         let admittedPavilion = rows.admit(booth("세종대로 110 1층 정자", number: "2"))
         let roof = try #require(admittedRoof)
@@ -75,7 +75,7 @@ final class RecordValidatorTests {
         let pavilionRepeated = rows.admit(booth("세종대로 110 1층 정자", number: "8"))
         #expect(roofRepeated == nil && pavilionRepeated == nil)
         // The second booth's id and the repeated row's are their own on every refresh.
-        var again = RecordValidator.Rows(footprint: .standard)
+        var again = AdmittedRows()
         _ = again.admit(booth("세종대로 110 옥상", number: "1"))
         let pavilionNextTime = again.admit(booth("세종대로 110 1층 정자", number: "2"))
         let roofAgainNextTime = again.admit(booth("서울특별시 중구 세종대로 110 옥상", number: "7"))
@@ -92,7 +92,7 @@ final class RecordValidatorTests {
                  fields: [Field("금연구역명", "용산공원"), Field("금연구역범위상세", extent), Field("금연구역면적", "1200"),
                           Field("소재지도로명주소", address), Field("관리기관명", body)])
         }
-        var rows = RecordValidator.Rows(footprint: .standard)
+        var rows = AdmittedRows()
         let admittedWhole = rows.admit(zone("공원 전체", address: "서울특별시 용산구 한강대로 1", body: "용산구청"))
         let whole = try #require(admittedWhole)
         let admittedAround = rows.admit(zone("공원 경계로부터 10m", address: "서울특별시 용산구 한강대로 1", body: "용산구청"))
@@ -116,5 +116,19 @@ final class RecordValidatorTests {
     func aTemplateDoesNotRepeatWhatTheCellSays(cell: String, asked: String) throws {
         let template = try GeocodeTemplate("서울특별시 {자치구} {설치위치}")
         #expect(template.render { $0 == "자치구" ? "서대문구" : cell } == asked)
+    }
+}
+
+/// A source's rows admitted in order, as a refresh admits them: each kept row's keys kept for
+/// `Rows` to look back at.
+struct AdmittedRows {
+    private var rows = RecordValidator.Rows(footprint: .standard)
+    private var kept: [(place: UInt64, row: UInt64)] = []
+
+    mutating func admit(_ area: Area) -> Area? {
+        let earlier = kept
+        guard let admitted = rows.admit(area, firstRow: { earlier[$0] }) else { return nil }
+        kept.append(RecordValidator.Rows.keys(of: admitted, footprint: .standard))
+        return admitted
     }
 }

@@ -61,9 +61,24 @@ extension AreaGroups {
         // sources than that, two may share a bit, which only keeps some records apart).
         var sourcesOf = [UInt64](repeating: 0, count: records.count)
         var keys = PlaceKeys(table, matchingAddresses: matchingAddresses)
-        // Areas near a crowd, by cell, kind and one of their keys.
-        var byKey: [NameCell: Int] = [:]
+        // Areas near a crowd, by cell, kind and key: for each key, the groups of areas that
+        // have it as their name, as their name without notes, or as their address (and then by
+        // their name's numbers).
+        var byKey: [NameCell: KeyedGroups] = [:]
         var groups: [NameGroup] = []
+        func look(_ group: Int32?, _ position: Int, _ origin: DistanceOrigin, _ bit: UInt64, _ best: inout Int, _ bestDistance: inout Double) {
+            guard let group, group >= 0 else { return }
+            looked += groups[Int(group)].nearestOpen(to: origin, rank: ranks[position], bit: bit, within: policy.meters, sourcesOf: sourcesOf,
+                                                     records: records, ranks: ranks, best: &best, bestDistance: &bestDistance)
+        }
+        func join(_ group: inout Int32, _ position32: UInt32) {
+            if group >= 0 {
+                groups[Int(group)].members.append(position32)
+            } else {
+                group = Int32(groups.count)
+                groups.append(NameGroup(first: position32))
+            }
+        }
         var merged = 0
         for position32 in order {
             let position = Int(position32)
@@ -76,13 +91,26 @@ extension AreaGroups {
             var best = -1
             var bestDistance = Double.infinity
             let inCrowd = crowds.isCrowded(y, x)
-            if inCrowd {
-                for lookup in keys.lookups(position) {
-                    for dy in -1...1 {
-                        for dx in -1...1 {
-                            guard let group = byKey[NameCell(cell: key(y + Int64(dy), x + Int64(dx)), kind: record.kind, key: lookup)] else { continue }
-                            looked += groups[group].nearestOpen(to: origin, rank: ranks[position], bit: bit, within: policy.meters, sourcesOf: sourcesOf,
-                                                                records: records, ranks: ranks, best: &best, bestDistance: &bestDistance)
+            // Made once, for the lookups in a crowd and the entries near one.
+            let crowdKeys = crowds.isNearCrowd(y, x) ? keys.crowdKeys(position) : nil
+            if inCrowd, let lookup = crowdKeys {
+                // Its name among names, and (without its notes) among addresses; its address
+                // among names without notes, and among addresses with its name's numbers.
+                for dy in -1...1 {
+                    for dx in -1...1 {
+                        let around = key(y + Int64(dy), x + Int64(dx))
+                        if let name = lookup.name {
+                            let found = byKey[NameCell(cell: around, kind: record.kind, key: name)]
+                            look(found?.byName, position, origin, bit, &best, &bestDistance)
+                            if lookup.mainName == nil { look(found?.byAddress, position, origin, bit, &best, &bestDistance) }
+                        }
+                        if let main = lookup.mainName {
+                            look(byKey[NameCell(cell: around, kind: record.kind, key: main)]?.byAddress, position, origin, bit, &best, &bestDistance)
+                        }
+                        if let address = lookup.address {
+                            let found = byKey[NameCell(cell: around, kind: record.kind, key: address)]
+                            look(found?.byMainName, position, origin, bit, &best, &bestDistance)
+                            look(found?.byAddressAndNumbers?[lookup.numbers], position, origin, bit, &best, &bestDistance)
                         }
                     }
                 }
@@ -115,15 +143,27 @@ extension AreaGroups {
                 leaders[position] = position32
                 sourcesOf[position] = bit
                 next[position] = heads.replace(key(y, x), with: Int32(position))
-                if crowds.isNearCrowd(y, x) {
-                    for entry in keys.entries(position) {
-                        let named = NameCell(cell: key(y, x), kind: record.kind, key: entry)
-                        if let group = byKey[named] {
-                            groups[group].members.append(position32)
-                        } else {
-                            byKey[named] = groups.count
-                            groups.append(NameGroup(first: position32))
+                if let entry = crowdKeys {
+                    if let name = entry.name {
+                        let named = NameCell(cell: key(y, x), kind: record.kind, key: name)
+                        func kept(_ found: inout KeyedGroups) {
+                            join(&found.byName, position32)
+                            if entry.mainName == nil { join(&found.byMainName, position32) }
                         }
+                        kept(&byKey[named, default: KeyedGroups()])
+                    }
+                    if let main = entry.mainName {
+                        join(&byKey[NameCell(cell: key(y, x), kind: record.kind, key: main), default: KeyedGroups()].byMainName, position32)
+                    }
+                    if let address = entry.address {
+                        func kept(_ found: inout KeyedGroups) {
+                            join(&found.byAddress, position32)
+                            var numbered = found.byAddressAndNumbers ?? [:]
+                            found.byAddressAndNumbers = nil
+                            join(&numbered[entry.numbers, default: -1], position32)
+                            found.byAddressAndNumbers = numbered
+                        }
+                        kept(&byKey[NameCell(cell: key(y, x), kind: record.kind, key: address), default: KeyedGroups()])
                     }
                 }
             }
@@ -226,42 +266,24 @@ struct PlaceKeys {
         return !addressA.isEmpty && addressA == addressB && PlaceName.digits(nameA) == PlaceName.digits(nameB)
     }
 
-    // Tags of a crowd's keys: an area is kept under each of its keys, and a record looks up
-    // the key each test would find it by.
-    private static let byName: UInt8 = 1, byAddress: UInt8 = 2, byAddressAndNumbers: UInt8 = 3, byNameAsAddress: UInt8 = 4
-
-    /// The keys an area near a crowd is kept under.
-    mutating func entries(_ position: Int) -> [[UInt8]] {
-        let name = name(position)
-        let address = address(position)
-        var entries: [[UInt8]] = []
-        // A key that names no place (no letter or digit outside notes) joins nothing.
-        if PlaceName.samePlace(name, name) {
-            entries.append([Self.byName] + name)
-            entries.append([Self.byNameAsAddress] + PlaceName.mainPart(name))
-        }
-        if !address.isEmpty {
-            entries.append([Self.byAddress] + address)
-            entries.append([Self.byAddressAndNumbers] + address + [0xFF] + PlaceName.digits(name))
-        }
-        return entries
+    /// The keys a record is looked up by and kept under near a crowd: its name's key (nil when
+    /// it names no place), that key without its notes when it has some, its address's, and
+    /// the numbers in its name.
+    struct CrowdKeys {
+        var name: [UInt8]?
+        var mainName: [UInt8]?
+        var address: [UInt8]?
+        var numbers: [UInt8]
     }
 
-    /// The keys a record in a crowd looks areas up by: in a crowd one name inside another does
-    /// not merge (more often two places than one), the other tests do.
-    mutating func lookups(_ position: Int) -> [[UInt8]] {
+    mutating func crowdKeys(_ position: Int) -> CrowdKeys {
         let name = name(position)
         let address = address(position)
-        var lookups: [[UInt8]] = []
-        if PlaceName.samePlace(name, name) {
-            lookups.append([Self.byName] + name)
-            lookups.append([Self.byAddress] + PlaceName.mainPart(name))
-        }
-        if !address.isEmpty {
-            lookups.append([Self.byNameAsAddress] + address)
-            lookups.append([Self.byAddressAndNumbers] + address + [0xFF] + PlaceName.digits(name))
-        }
-        return lookups
+        // A key that names no place (no letter or digit outside notes) joins nothing.
+        let names = PlaceName.samePlace(name, name)
+        let hasNotes = name.contains(0)
+        return CrowdKeys(name: names ? name : nil, mainName: names && hasNotes ? PlaceName.mainPart(name) : nil,
+                         address: address.isEmpty ? nil : address, numbers: address.isEmpty ? [] : PlaceName.digits(name))
     }
 }
 
@@ -324,6 +346,16 @@ extension AreaGroups {
         var cell: Int64
         var kind: AreaKind
         var key: [UInt8]
+    }
+
+    /// The groups (`NameGroup`, by number; -1 for none) of the areas of one `NameCell` that
+    /// have its key as their name, as their name without notes, or as their address (then by
+    /// the numbers in their names).
+    struct KeyedGroups {
+        var byName: Int32 = -1
+        var byMainName: Int32 = -1
+        var byAddress: Int32 = -1
+        var byAddressAndNumbers: [[UInt8]: Int32]?
     }
 
     /// The areas of one `NameCell`, in the order they were formed (priority order), with the

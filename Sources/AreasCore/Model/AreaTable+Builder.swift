@@ -39,6 +39,20 @@ extension AreaTable {
 
         public var count: Int { records.count }
 
+        /// The row appended `position`th, whole (for the rare row read again: a source's row
+        /// that a later one repeats).
+        public func area(at position: Int) -> Area {
+            let record = records[position]
+            let fields = (Int(fieldStarts[position])..<Int(fieldStarts[position + 1])).map { pair in
+                Field(strings.string(fieldRefs[2 * pair]), strings.string(fieldRefs[2 * pair + 1]))
+            }
+            return Area(
+                id: strings.string(record.id), kind: record.kind, name: strings.string(record.name), coordinate: record.coordinate,
+                roadAddress: strings.string(record.roadAddress), lotAddress: strings.string(record.lotAddress),
+                province: strings.string(record.province), district: strings.string(record.district),
+                source: strings.string(record.source), fields: fields, geocoded: record.geocoded, referenceDate: record.referenceDate)
+        }
+
         public mutating func reserveCapacity(_ count: Int) {
             records.reserveCapacity(count)
             fieldStarts.reserveCapacity(count + 1)

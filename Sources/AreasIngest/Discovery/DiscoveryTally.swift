@@ -20,6 +20,8 @@ struct DiscoveryTally: Sendable {
     var toPlace: [(name: String, query: String)] = []
     static let maximumToPlace = 1_000_000
     private var rowsSeen = RecordValidator.Rows(footprint: .standard)
+    /// The keys of the rows admitted, for `rowsSeen` to look back at.
+    private var admitted: [(place: UInt64, row: UInt64)] = []
 
     /// The counts of a source that asks the geocoder nothing: the rows it would have asked
     /// about are rejected, each for its position's fault.
@@ -36,10 +38,11 @@ struct DiscoveryTally: Sendable {
         rows += 1
         switch outcome {
         case .accepted(let area, let wasRepaired):
-            guard rowsSeen.admit(area) != nil else {
+            guard let kept = rowsSeen.admit(area, firstRow: { admitted[$0] }) else {
                 duplicates += 1
                 return
             }
+            admitted.append(RecordValidator.Rows.keys(of: kept, footprint: .standard))
             withPositions += 1
             if wasRepaired { repaired += 1 }
             if firstAreas.count < 3 {

@@ -89,7 +89,7 @@ package struct RecordValidator: Sendable {
         switch Self.position(of: fields, mapping, in: bounds) {
         case .success(let (coordinate, repaired)):
             return .accepted(area(name: name, coordinate: coordinate, fields: fields, geocoded: false),
-                             repaired: repaired || Self.hasRepairedShape(fields))
+                             repaired: repaired || (source.format == .geojson && Self.hasRepairedShape(fields)))
         case .failure(let rejection):
             guard let geocode = source.geocode else { return .rejected(rejection) }
             // The province and district alone would find the district's centre: a question
@@ -254,14 +254,20 @@ package struct RecordValidator: Sendable {
     /// are one area when they state one place (footprint, a smoking area's address), each of
     /// them a record of it; another place there is another area, with an id of its own; the
     /// same row again, equal in every column, is dropped.
+    ///
+    /// Most ids are met once: a row is only looked at closely when a later row shares its id,
+    /// and then the earlier row's keys are asked for (`firstRow`: the caller reads the row back,
+    /// or keeps its keys), so the common row costs one lookup.
     package struct Rows: Sendable {
         private let footprint: FootprintPolicy
         /// The ids seen, numbered as they were first seen: a source's ids in one arena rather
         /// than a `String` object each.
         private var ids = StringArena.Builder()
-        /// The place and row keys of the first row with id number `n + 1` (number 0 is the empty id).
-        private var firstRows: [(place: UInt64, row: UInt64)] = []
-        private var emptyIDRow: (place: UInt64, row: UInt64)?
+        /// Which admitted row first had id number `n + 1` (number 0 is the empty id).
+        private var firstRows: [UInt32] = []
+        private var emptyIDRow: UInt32?
+        /// Rows admitted so far: the next one's number.
+        private var admitted: UInt32 = 0
         /// Ids shared by more than one row: their places in the order met, and the rows seen.
         private var shared: [Int: Bucket] = [:]
 
@@ -274,25 +280,42 @@ package struct RecordValidator: Sendable {
             self.footprint = footprint
         }
 
+        /// What tells a row's place and the row itself apart (`SourceRows`).
+        package static func keys(of area: Area, footprint: FootprintPolicy) -> (place: UInt64, row: UInt64) {
+            (SourceRows.placeKey(of: area, footprint: footprint), SourceRows.rowKey(of: area))
+        }
+
         /// `area` to keep, its id made its place's (another place at its name and position) or
         /// its row's (another row of a place met before); nil for the same row again.
-        package mutating func admit(_ area: Area) -> Area? {
-            let place = SourceRows.placeKey(of: area, footprint: footprint)
-            let row = SourceRows.rowKey(of: area)
+        /// `firstRow(n)` gives the keys (`keys(of:)`) of the `n`th row this admitted (counting
+        /// from 0, in order).
+        package mutating func admit(_ area: Area, firstRow: (Int) -> (place: UInt64, row: UInt64)) -> Area? {
             let known = ids.refs.count
             let number = ids.number(of: area.id)
-            let first: (place: UInt64, row: UInt64)
+            let first: UInt32
             if number == 0 {
-                guard let earlier = emptyIDRow else { emptyIDRow = (place, row); return area }
+                guard let earlier = emptyIDRow else {
+                    emptyIDRow = admitted
+                    admitted += 1
+                    return area
+                }
                 first = earlier
             } else if number == known {
-                firstRows.append((place, row))
+                firstRows.append(admitted)
+                admitted += 1
                 return area
             } else {
                 first = firstRows[number - 1]
             }
-            var bucket = shared[number] ?? Bucket(places: [first.place: 0], rows: [first.row])
-            guard bucket.rows.insert(row).inserted else { return nil }
+            let (place, row) = Self.keys(of: area, footprint: footprint)
+            var bucket = shared[number] ?? {
+                let earlier = firstRow(Int(first))
+                return Bucket(places: [earlier.place: 0], rows: [earlier.row])
+            }()
+            guard bucket.rows.insert(row).inserted else {
+                shared[number] = bucket
+                return nil
+            }
             var area = area
             let index: Int
             let firstOfPlace: Bool
@@ -305,6 +328,7 @@ package struct RecordValidator: Sendable {
             shared[number] = bucket
             let placeID = index == 0 ? area.id : RecordValidator.id(source: area.source, name: area.name, coordinate: area.coordinate, place: place)
             area.id = firstOfPlace ? placeID : SourceRows.recordID(area: placeID, row: row)
+            admitted += 1
             return area
         }
     }

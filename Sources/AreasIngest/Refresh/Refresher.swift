@@ -149,7 +149,7 @@ package struct Refresher: Sendable {
         var repairedShapes: [String] = []
         func take(_ area: Area) -> Bool {
             // Overlapping pages and repeated rows add nothing twice.
-            guard var area = rows.admit(area) else {
+            guard var area = rows.admit(area, firstRow: { RecordValidator.Rows.keys(of: builder.area(at: $0), footprint: config.footprint) }) else {
                 report.duplicates += 1
                 return false
             }
@@ -178,7 +178,7 @@ package struct Refresher: Sendable {
                     guard take(area) else { continue }
                     report.published += 1
                     if repaired { report.repaired += 1 }
-                    if RecordValidator.hasRepairedShape(record) { repairedShapes.append(area.name) }
+                    if repaired, source.format == .geojson, RecordValidator.hasRepairedShape(record) { repairedShapes.append(area.name) }
                 case .unplaced(let row):
                     unplaced.append(row)
                 }
