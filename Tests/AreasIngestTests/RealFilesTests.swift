@@ -93,6 +93,28 @@ struct RealFilesTests {
         #expect(matched.count == 12)
     }
 
+    /// The city-wide merge lists some places twice at one position, the address written with
+    /// and without the city and district (`서대문소방서` at `연희로182` and at `서울특별시 서대문구
+    /// 연희로182`): one area with both rows; and it names booths by their building, told
+    /// apart by the address alone (three `현대아이파크몰` booths at one point): three areas.
+    @Test func oneFileListingOnePlaceTwiceAndBoothsByTheirBuilding() async throws {
+        let vviyott = #"[{"name": "seoul-vviyott", "kind": "smoking", "format": "csv", "file": "\#(Self.folder)/seoul-merged-vviyott-smoking-areas.csv", "province": "서울특별시", "fields": {"name": "시설구분", "latitude": "위도", "longitude": "경도", "address": "주소", "district": "자치구명"}}]"#
+        let (index, _) = try await Self.served(vviyott)
+        let table = index.areas
+        let served = table.indices.filter(index.isServed)
+        func areas(named name: String) -> [Int] { served.filter { table[$0].name == name } }
+        let station = areas(named: "서대문소방서")
+        #expect(station.count == 1 && index.groups.recordCount(of: station[0]) == 2,
+                "서대문소방서: \(station.count) areas, \(station.first.map { index.groups.recordCount(of: $0) } ?? 0) records")
+        let booths = areas(named: "현대아이파크몰").filter { abs(table[$0].coordinate.latitude - 37.529492) < 1e-6 }
+        #expect(Set(booths.map { table[$0].address }) == ["서울특별시 용산구 아이파크몰 8층 옥상", "서울특별시 용산구 아이파크몰 달 주차장 4.5층", "서울특별시 용산구 아이파크몰 해 주차장 4.5층"])
+        // Each of the 36 places in Seodaemun the file lists (73 rows) is one area of two records:
+        // the short address and the long one (연희로248 three times, two of them alike in every
+        // column, counted as a duplicate).
+        let seodaemun = served.filter { table[$0].district == "서대문구" }
+        #expect(seodaemun.count == 36 && seodaemun.allSatisfy { index.groups.recordCount(of: $0) == 2 }, "\(seodaemun.count) areas: \(seodaemun.map { index.groups.recordCount(of: $0) })")
+    }
+
     /// Seodaemun's booths, several at one address (three at 성산로20길 9, two `1층` booths of
     /// different sizes at 충정로60): each row is an area of its own. The file has no positions;
     /// the operator's positions file places each address where the city-wide merge puts it.
