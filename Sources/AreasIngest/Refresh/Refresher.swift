@@ -148,22 +148,26 @@ package struct Refresher: Sendable {
         // The features whose polygons touched or crossed themselves, named in the report.
         var repairedShapes: [String] = []
         func take(_ area: Area) -> Bool {
+            // The district check first, so that a row is compared with an earlier one (read
+            // back from the builder) as both were stored.
+            var area = area
+            var finding: RegionMap.DistrictFinding?
+            if let regions {
+                finding = regions.judge(province: area.province, district: area.district, at: area.coordinate, toleranceMeters: config.regions.toleranceMeters)
+                if let finding { RegionFields.apply(finding, to: &area) }
+            }
             // Overlapping pages and repeated rows add nothing twice.
-            guard var area = rows.admit(area, firstRow: { RecordValidator.Rows.keys(of: builder.area(at: $0), footprint: config.footprint) }) else {
+            guard let admitted = rows.admit(area, firstRow: { RecordValidator.Rows.keys(of: builder.area(at: $0), footprint: config.footprint) }) else {
                 report.duplicates += 1
                 return false
             }
-            if let regions {
-                let finding = regions.judge(province: area.province, district: area.district, at: area.coordinate, toleranceMeters: config.regions.toleranceMeters)
-                switch finding {
-                case .elsewhere: report.outsideDistrict += 1
-                case .fromPosition: report.districtsFromPosition += 1
-                case .agrees, .unknownName, .nowhere: break
-                }
-                RegionFields.apply(finding, to: &area)
+            switch finding {
+            case .elsewhere?: report.outsideDistrict += 1
+            case .fromPosition?: report.districtsFromPosition += 1
+            default: break
             }
-            builder.append(area)
-            if validator.hasUnreadableReferenceDate(area) { report.unreadableDates += 1 }
+            builder.append(admitted)
+            if validator.hasUnreadableReferenceDate(admitted) { report.unreadableDates += 1 }
             return true
         }
         func validate(_ page: [[Field]]) {
