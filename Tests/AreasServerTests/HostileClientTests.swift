@@ -113,6 +113,42 @@ import AreasTestTraits
         #expect(log.contains("past maxOutputBytes (1048576)"), "\(log)")
     }
 
+    /// Past `maxOutputBytes` (1 MiB here) the largest unread answer goes, not the newcomer's
+    /// smaller one: a client that asked for 590 KB and never reads is cut off when another asks
+    /// for 510 KB, which it is then given whole. Before, the one that asked second was refused.
+    @Test func theLargestUnreadAnswerIsDroppedForASmallerOne() throws {
+        let daemon = try SampleDaemon(extra: #"  "maxOutputBytes": 1048576"#)
+        let socket = daemon.socket
+        let hog = try Sockets.connectUnix(path: socket, timeoutSeconds: 5)
+        defer { hog.close() }
+        try hog.writeAll(Array(#"{"op":"radius","lat":37.5,"lon":127,"meters":500000,"limit":1500}"#.utf8) + [10])
+        func waitingBytes() -> Double {
+            let text = DaemonQuestions.ask(socket, #"{"op":"metrics"}"#)?["metrics"]?.string ?? ""
+            let line = text.split(separator: "\n").first { $0.hasPrefix("areas_output_waiting_bytes ") }
+            return line.flatMap { Double($0.split(separator: " ").last ?? "") } ?? 0
+        }
+        #expect(DaemonQuestions.waitUntil(seconds: 20) { waitingBytes() > 500_000 }, "the unread answer never waited")
+        let held = waitingBytes()
+        // The second asks for a smaller answer, which would pass the budget beside the first.
+        let answer = try #require(DaemonQuestions.ask(socket, #"{"op":"radius","lat":37.5,"lon":127,"meters":500000,"limit":1300}"#, deadline: 20))
+        #expect(answer["ok"]?.bool == true && answer["areas"]?.array.count == 1_300, "\(answer["error"] ?? JSONValue.null)")
+        // The first was cut off: what it can still read ends before its answer does.
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        let deadline = MonotonicClock.microseconds + 10_000_000
+        while MonotonicClock.microseconds < deadline {
+            var entry = pollfd(fd: hog.rawValue, events: Int16(POLLIN), revents: 0)
+            guard poll(&entry, 1, 100) == 1 else { continue }
+            let n = buffer.withUnsafeMutableBytes { Glibc.recv(hog.rawValue, $0.baseAddress, $0.count, 0) }
+            if n <= 0 { break }
+            received += buffer.prefix(n)
+        }
+        #expect(!received.isEmpty && Double(received.count) < held && received.last != 10,
+                "the unread answer of \(Int(held)) bytes: \(received.count) bytes came before the end")
+        let log = daemon.stop()
+        #expect(log.contains("dropped an unread answer of"), "\(log)")
+    }
+
     /// Where a pids cgroup can be made here: cgroup v1's pids controller, or cgroup v2's
     /// unified hierarchy with the pids controller enabled for its children.
     static let pidsCgroupParent: String? = {

@@ -44,6 +44,9 @@ package final class ConnectionServer: Sendable {
     /// Replaced whole on SIGHUP; each connection reads it once per batch.
     let limitsInForce: LockedValue<Limits>
     let active = LockedValue<Set<Int32>>([])
+    /// The answers being written now, by connection: the bytes each holds until its reader
+    /// takes them, so that past `maxOutputBytes` the largest can be dropped.
+    let writing = LockedValue<[Int32: Int]>([:])
     /// How many of `active` are HTTP connections (changed only under `active`'s lock).
     let httpActive = Atomic<Int>(0)
     /// The most connections open since memory was last given back.
@@ -137,20 +140,35 @@ package final class ConnectionServer: Sendable {
         writer.withBytes { send(head: UnsafeRawBufferPointer(start: nil, count: 0), body: UnsafeRawBufferPointer($0), to: connection, peer: peer, limits: limits, frontDoor: .lines) }
     }
 
-    /// Writes `head` and `body` together; false when the peer is gone, or when holding them
-    /// for it would take the answers waiting for readers past `maxOutputBytes` (logged, told
-    /// `busy`; the caller closes the connection).
+    /// Writes `head` and `body` together; false when the peer is gone, or when it was dropped
+    /// to keep the answers waiting for readers, all connections together, within
+    /// `maxOutputBytes`. Past the budget the largest answer waiting is dropped (its connection
+    /// shut down, so its writer gives up and closes it), when it is larger than this one; else
+    /// this one is (logged, told `busy`; the caller closes the connection).
     func send(head: UnsafeRawBufferPointer, body: UnsafeRawBufferPointer, to connection: FileDescriptor, peer: UInt32?, limits: Limits, frontDoor: FrontDoor) -> Bool {
         let count = head.count + body.count
         let waitingOutput = service.counters.waitingOutputBytes
         let waiting = waitingOutput.add(count)
         defer { waitingOutput.add(-count) }
         if waiting > limits.maxOutputBytes {
+            // The largest unread answer, if it is larger than this one, goes instead.
+            let largest = writing.withLock { writing -> (fd: Int32, bytes: Int)? in
+                guard let (fd, bytes) = writing.max(by: { $0.value < $1.value }), bytes > count else { return nil }
+                writing[fd] = nil
+                return (fd, bytes)
+            }
             service.counters.closedForOutput.add(1)
-            service.logger.warning("closed a connection (uid \(peer.map(String.init) ?? "unknown")): its answer of \(count) bytes would take answers waiting for slow readers to \(waiting) bytes, past maxOutputBytes (\(limits.maxOutputBytes))")
-            Self.sayAndClose(RequestError(.busy, "too many answers are waiting for clients to read them; this connection is closed, try again"), on: connection, frontDoor: frontDoor)
-            return false
+            if let largest {
+                service.logger.warning("dropped an unread answer of \(largest.bytes) bytes and closed its connection: answers waiting for slow readers would pass maxOutputBytes (\(limits.maxOutputBytes)) with \(count) more")
+                Sockets.shutdown(FileDescriptor(rawValue: largest.fd), .both)
+            } else {
+                service.logger.warning("closed a connection (uid \(peer.map(String.init) ?? "unknown")): its answer of \(count) bytes would take answers waiting for slow readers to \(waiting) bytes, past maxOutputBytes (\(limits.maxOutputBytes))")
+                Self.sayAndClose(RequestError(.busy, "too many answers are waiting for clients to read them; this connection is closed, try again"), on: connection, frontDoor: frontDoor)
+                return false
+            }
         }
+        writing.withLock { $0[connection.rawValue, default: 0] += count }
+        defer { writing.withLock { if let held = $0[connection.rawValue] { $0[connection.rawValue] = held > count ? held - count : nil } } }
         return (try? connection.writeAll(head, body)) != nil
     }
 
