@@ -1,5 +1,6 @@
 import AreasCore
 import AreasIngest
+import AreasServer
 import AreasSystem
 import AreasTestSupport
 import Foundation
@@ -113,7 +114,7 @@ struct MergeBenchmark {
     func addressTests(folder: String) throws {
         let config = try AreasConfig.parse(Data(Self.configText(folder: folder, sources: sources, meters: MergePolicy.defaultMeters).utf8), path: folder + "/areasd.json")
         guard let policy = config.merge else { throw UsageError.wrongArguments("no merge policy") }
-        let catalog = MergeBenchmark.wait { await Refresher(config: config, environment: [:]).refresh(Catalog()).catalog }
+        let catalog = Daemon.waitFor { await Refresher(config: config, environment: [:]).refresh(Catalog()).catalog } ?? Catalog()
         var best = (with: Double.infinity, without: Double.infinity)
         var merged = (with: 0, without: 0)
         for _ in 0..<5 {
@@ -127,19 +128,6 @@ struct MergeBenchmark {
         }
         print("  the merge alone, \(catalog.table.count) records: with the address tests \(Measure.format(best.with * 1000)) ms of CPU (\(merged.with) merged), names only \(Measure.format(best.without * 1000)) ms (\(merged.without) merged): \(Measure.format(best.with / best.without))x")
         print(Measure.json(["address_merge_ms": best.with * 1000, "names_merge_ms": best.without * 1000, "address_ratio": best.with / best.without]))
-    }
-
-    /// Waits for `work` on the cooperative pool from this thread.
-    static func wait(_ work: @escaping @Sendable () async -> Catalog) -> Catalog {
-        let result = LockedValue<Catalog?>(nil)
-        let semaphore = DispatchSemaphore(value: 0)
-        Task {
-            let value = await work()
-            result.withLock { $0 = value }
-            semaphore.signal()
-        }
-        semaphore.wait()
-        return result.withLock { $0 } ?? Catalog()
     }
 
     /// The config of the benchmark's sources in `folder`.

@@ -27,24 +27,10 @@ struct RingsBenchmark {
     }
 
     func run() throws {
-        let teeth = (vertices - 2) / 4
-        var comb: [ShapeVertex] = [ShapeVertex(latitude: 375_000_000, longitude: 1_270_000_000)]
-        for t in 0..<teeth {
-            let y = Int32(375_000_000 + t * 40)
-            comb += [ShapeVertex(latitude: y, longitude: 1_270_000_100), ShapeVertex(latitude: y, longitude: 1_270_100_000),
-                     ShapeVertex(latitude: y + 20, longitude: 1_270_100_000), ShapeVertex(latitude: y + 20, longitude: 1_270_000_100)]
-        }
-        comb.append(ShapeVertex(latitude: Int32(375_000_000 + teeth * 40), longitude: 1_270_000_000))
-        func round(_ count: Int, lobes: Bool) -> [ShapeVertex] {
-            (0..<count).map { i in
-                let angle = Double(i) / Double(count) * 2 * .pi
-                // A figure-eight: x = sin(2t) crosses itself once, at the middle.
-                let x = lobes ? sin(2 * angle) : cos(angle)
-                return ShapeVertex(latitude: Int32(375_000_000 + 50_000 * sin(angle)), longitude: Int32(1_270_000_000 + 50_000 * x))
-            }
-        }
-        let circle = round(comb.count, lobes: false)
-        let eight = round(comb.count, lobes: true)
+        let comb = HostileShapes.comb(vertices: vertices)
+        let teeth = (comb.count - 2) / 4
+        let circle = HostileShapes.round(comb.count)
+        let eight = HostileShapes.round(comb.count, lobes: true)
         print("polygons of \(comb.count) vertices: a comb of \(teeth) teeth, a circle, a figure-eight; best of \(runs), alternating")
         var figures: [String: Double] = ["vertices": Double(comb.count)]
         var best: [String: (steps: Int, ms: Double, outcome: String)] = [:]

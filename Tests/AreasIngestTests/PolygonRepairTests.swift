@@ -106,20 +106,8 @@ struct PolygonRepairTests {
     /// they meet, however the ring is drawn: a comb of 24,999 teeth against a circle of as many
     /// vertices; a zigzag that would cross itself a million times is refused within the budget.
     @Test func theWorkIsBoundedHoweverTheRingIsDrawn() throws {
-        let vertices = 99_998
-        let teeth = (vertices - 2) / 4
-        // A comb: a spine along the west, each tooth a long thin rectangle eastward.
-        var comb: [ShapeVertex] = [ShapeVertex(latitude: 375_000_000, longitude: 1_270_000_000)]
-        for t in 0..<teeth {
-            let y = Int32(375_000_000 + t * 40)
-            comb += [ShapeVertex(latitude: y, longitude: 1_270_000_100), ShapeVertex(latitude: y, longitude: 1_270_100_000),
-                     ShapeVertex(latitude: y + 20, longitude: 1_270_100_000), ShapeVertex(latitude: y + 20, longitude: 1_270_000_100)]
-        }
-        comb.append(ShapeVertex(latitude: Int32(375_000_000 + teeth * 40), longitude: 1_270_000_000))
-        let circle = (0..<vertices).map { i in
-            let angle = Double(i) / Double(vertices) * 2 * .pi
-            return ShapeVertex(latitude: Int32(375_000_000 + 50_000 * sin(angle)), longitude: Int32(1_270_000_000 + 50_000 * cos(angle)))
-        }
+        let comb = HostileShapes.comb(vertices: 99_998)
+        let circle = HostileShapes.round(comb.count)
         func work(_ rings: [[ShapeVertex]]) -> (PolygonRepair.Outcome, Int) {
             var budget = PolygonRepair.maximumWork
             let outcome = PolygonRepair.check(rings, budget: &budget)

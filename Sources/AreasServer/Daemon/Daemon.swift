@@ -124,7 +124,7 @@ package final class Daemon: @unchecked Sendable {
 
     /// Runs `work` to its end and returns what it gave (nil only if it never finished): for the
     /// one-shot commands, which run on the main thread before there is a dispatch loop.
-    static func waitFor<Value: Sendable>(_ work: @escaping @Sendable () async -> Value) -> Value? {
+    package static func waitFor<Value: Sendable>(_ work: @escaping @Sendable () async -> Value) -> Value? {
         let result = LockedValue<Value?>(nil)
         let done = DispatchSemaphore(value: 0)
         Task {
