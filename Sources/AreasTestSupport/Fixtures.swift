@@ -22,6 +22,12 @@ package enum Fixtures {
 
     package static func path(_ relative: String) -> String { root + "/" + relative }
 
+    /// The tests' own copy of the samples config (`config/areasd.json`, its paths from
+    /// `Tests/Fixtures`): the README tells people to edit that file, and a test must not serve
+    /// an HTTP port or a regions folder someone added to it. `ConfigTests` keeps the two alike.
+    package static let samplesConfigFile = "Tests/Fixtures/areasd.samples.json"
+    package static var samplesConfig: String { path(samplesConfigFile) }
+
     package static func bytes(_ relative: String) throws(MissingFile) -> [UInt8] {
         guard let data = FileManager.default.contents(atPath: path(relative)) else {
             throw MissingFile(path: path(relative))

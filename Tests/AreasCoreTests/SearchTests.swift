@@ -56,6 +56,17 @@ import Testing
         return ordered(found, near: point)
     }
 
+    /// The order the README promises, written out here rather than borrowed from the code's
+    /// `Rank`: the exact name, then a name that begins with the query, other names, addresses.
+    static func tier(_ rank: AreaIndex.SearchMatch.Rank) -> Int {
+        switch rank {
+        case .exactName: return 0
+        case .namePrefix: return 1
+        case .name: return 2
+        case .address: return 3
+        }
+    }
+
     /// Matches in the answer's order, with their distances from `point`.
     static func ordered(_ matches: [AreaIndex.SearchMatch], near point: GeoPoint?) -> [AreaIndex.SearchMatch] {
         matches.map { match in
@@ -63,8 +74,25 @@ import Testing
             match.distanceMeters = point.map { Geodesy.distance($0, index.areas.records[match.position].coordinate) }
             return match
         }.sorted { a, b in
-            a.rank != b.rank ? a.rank < b.rank : (a.distanceMeters ?? 0) != (b.distanceMeters ?? 0) ? (a.distanceMeters ?? 0) < (b.distanceMeters ?? 0) : a.position < b.position
+            tier(a.rank) != tier(b.rank) ? tier(a.rank) < tier(b.rank)
+                : (a.distanceMeters ?? 0) != (b.distanceMeters ?? 0) ? (a.distanceMeters ?? 0) < (b.distanceMeters ?? 0) : a.position < b.position
         }
+    }
+
+    /// An exact name, a name beginning with the query, a name holding it and an address holding
+    /// it, the exact name the farthest: they come in that order, each named by hand.
+    @Test func theExactNameThenThePrefixThenOtherNamesThenAddresses() throws {
+        let station = GeoPoint(uncheckedLatitude: 37.5547, longitude: 126.9707)
+        func north(_ meters: Double) -> GeoPoint { GeoPoint(uncheckedLatitude: station.latitude + meters / 111_195, longitude: station.longitude) }
+        let areas = [
+            Area(id: "t:exact", kind: .smoking, name: "서울역", coordinate: north(900), source: "t"),
+            Area(id: "t:prefix", kind: .smoking, name: "서울역 광장 흡연부스", coordinate: north(10), source: "t"),
+            Area(id: "t:inside", kind: .smoking, name: "용산 서울역 앞", coordinate: north(5), source: "t"),
+            Area(id: "t:address", kind: .smoking, name: "흡연부스", coordinate: north(1), roadAddress: "서울특별시 용산구 서울역 3번출구", source: "t"),
+        ]
+        let index = AreaIndex(areas: areas)
+        let found = try index.search("서울역", near: station, limit: 10).matches.map { index.areas[$0.position].id }
+        #expect(found == ["t:exact", "t:prefix", "t:inside", "t:address"], "\(found)")
     }
 
     @Test func everyQueryFindsWhatReadingEveryAreaFinds() throws {

@@ -160,6 +160,32 @@ struct ShapeIndexTests {
         #expect(outside > 500 && nearEdges < 10)
     }
 
+    /// Points exactly level with vertices, where a crossing rule decides at the vertex: a
+    /// notch's inner vertex, vertices the side passes straight through, the peaks. Each answer
+    /// worked out by hand on the outline (0,0) (4,0) (4,2) (4,4) (2,2) (0,4) (0,2), in steps
+    /// of 0.001 degrees: level with (2,2), inside both lobes and outside beyond the sides;
+    /// level with the peaks and the base, outside.
+    @Test func pointsLevelWithVerticesAreDecidedByTheOutline() {
+        let unit = 10_000  // 0.001 degrees in fixed point
+        func vertex(_ x: Int, _ y: Int) -> ShapeVertex { ShapeVertex(latitude: Int32(375_000_000 + y * unit), longitude: Int32(1_270_000_000 + x * unit)) }
+        func point(_ x: Double, _ y: Int) -> GeoPoint { GeoPoint(uncheckedLatitude: 37.5 + Double(y) * 0.001, longitude: 127.0 + x * 0.001) }
+        let notch = [vertex(0, 0), vertex(4, 0), vertex(4, 2), vertex(4, 4), vertex(2, 2), vertex(0, 4), vertex(0, 2)]
+        let cases: [(x: Double, y: Int, inside: Bool)] = [
+            (-1, 2, false), (0.5, 2, true), (1, 2, true), (3, 2, true), (3.5, 2, true), (5, 2, false),
+            (-1, 4, false), (1, 4, false), (2, 4, false), (3, 4, false), (5, 4, false),
+            (-1, 0, false), (5, 0, false),
+            (1, 1, true), (2, 3, false), (0.5, 3, true), (3.5, 3, true),
+        ]
+        for polygon in [notch, notch.reversed()] {
+            let index = ShapeIndex([(0, Shape(kind: .polygon, parts: [[polygon]]), 0)])
+            for c in cases {
+                var held = false
+                index.forEach(holding: point(c.x, c.y), measuringEdge: false) { _ in held = true }
+                #expect(held == c.inside, "(\(c.x), \(c.y)): \(held ? "inside" : "outside"), worked out \(c.inside ? "inside" : "outside")")
+            }
+        }
+    }
+
     @Test func workIsBounded() {
         let shapes = Self.shapes(seed: 11)
         let index = ShapeIndex(shapes.enumerated().map { (UInt32($0), $1.shape, $1.width) })

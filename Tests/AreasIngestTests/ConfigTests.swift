@@ -8,7 +8,7 @@ import AreasTestTraits
 @Suite(.offThePool, .timeLimit(.minutes(5)))
 final class ConfigTests {
     @Test func bundledConfigsLoad() throws {
-        let samples = try AreasConfig.load(path: Fixtures.path("config/areasd.json"))
+        let samples = try AreasConfig.load(path: Fixtures.samplesConfig)
         #expect(samples.sources.map(\.name) == SampleCounts.sourceNames)
         #expect(samples.sources[0].fields == .dataGoKrStandard)
         guard case .recordedPages(let directory) = samples.sources[0].location else { Issue.record(); return }
@@ -20,6 +20,24 @@ final class ConfigTests {
         let districts = try AreasConfig.load(path: Fixtures.path("config/areasd.districts.json"))
         #expect(districts.sources.map(\.name) == (["nonsmoking-zones", "seocho", "eunpyeong"]))
         #expect((districts.geocoder?.keyEnv) == "KAKAO_REST_KEY")
+    }
+
+    /// The tests' copy of the samples config is the committed `config/areasd.json` (as git
+    /// holds it, whatever a person has since edited there), its paths written from its folder.
+    @Test func theTestsCopyOfTheSamplesConfigIsTheCommittedOne() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/git")
+        process.arguments = ["-C", Fixtures.root, "show", "HEAD:config/areasd.json"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let committed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "git cannot show config/areasd.json at HEAD")
+        let copy = String(decoding: Data(try Fixtures.bytes(Fixtures.samplesConfigFile)), as: UTF8.self)
+        #expect(copy == committed.replacingOccurrences(of: "\"../samples/", with: "\"../../samples/"),
+                "\(Fixtures.samplesConfigFile) differs from config/areasd.json as committed: copy it again (paths from Tests/Fixtures)")
     }
 
     private func error(_ json: String) -> String {

@@ -210,7 +210,7 @@ struct CrowdAnswerTests {
         #expect(problem(#"{"places": "p.geojson", "keyEnv": "K", "maxAgeSeconds": 1}"#)?.contains("crowd.maxAgeSeconds: must be a number from 10 to 86400") == true)
         #expect(problem(#"{"places": "p.geojson", "keyEnv": "K", "url": "ftp://x"}"#)?.contains("crowd.url") == true)
         #expect(problem(#"{"places": "p.geojson", "keyEnv": "K", "maxAge": 60}"#)?.contains("crowd.maxAge: unknown key (did you mean maxAgeSeconds?)") == true)
-        let config = try AreasConfig.load(path: Fixtures.path("config/areasd.json"))
+        let config = try AreasConfig.load(path: Fixtures.samplesConfig)
         let crowd = try #require(config.crowd)
         #expect(crowd.places.hasSuffix("samples/crowd/hotspots.geojson") && crowd.recordedAnswers?.hasSuffix("samples/crowd/answers") == true)
         #expect(crowd.maxAgeSeconds == 300 && crowd.dailyRequestLimit == 1_000 && crowd.timeoutSeconds == 5 && crowd.url == CrowdConfig.defaultURL)

@@ -17,7 +17,7 @@ struct DistrictFileTests {
 
         func refreshed() async throws -> (catalog: Catalog, report: RefreshReport) {
             if let result { return result }
-            let config = try AreasConfig.load(path: Fixtures.path("config/areasd.json"))
+            let config = try AreasConfig.load(path: Fixtures.samplesConfig)
             let snapshot = Fixtures.temporaryDirectory() + "/areas.snapshot"
             let fresh = await Refresher(config: config, environment: [:], snapshotPath: snapshot).refresh(Catalog())
             result = fresh

@@ -300,7 +300,7 @@ final class FetchTests {
     }
 
     @Test func recordedPagesNeedNoNetwork() async throws {
-        let config = try AreasConfig.load(path: Fixtures.path("config/areasd.json"))
+        let config = try AreasConfig.load(path: Fixtures.samplesConfig)
         // Nothing in the sample config names a host: every source reads recorded pages or a
         // file, and the geocoder answers from its recording.
         for source in config.sources {

@@ -9,7 +9,7 @@ import AreasTestTraits
 @Suite(.offThePool, .timeLimit(.minutes(5)))
 final class SnapshotTests {
     private func sampleCatalog() async throws -> Catalog {
-        let config = try AreasConfig.load(path: Fixtures.path("config/areasd.json"))
+        let config = try AreasConfig.load(path: Fixtures.samplesConfig)
         // The geocoder's memory is kept beside the snapshot: in a folder of the test's, not the
         // sample config's ~/.cache/areas-samples.
         return await Refresher(config: config, snapshotPath: Fixtures.temporaryDirectory() + "/areas.snapshot").refresh(Catalog()).catalog

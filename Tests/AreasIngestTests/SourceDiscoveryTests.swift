@@ -41,7 +41,7 @@ struct SourceDiscoveryTests {
     /// The hand-written source: the sample config's, or the one written beside the file.
     static func handWritten(_ shape: Shape) throws -> JSONValue {
         if shape.file.hasPrefix("samples/district-files/") {
-            let config = try JSONParser.parse(Fixtures.bytes("config/areasd.json"))
+            let config = try JSONParser.parse(Fixtures.bytes(Fixtures.samplesConfigFile))
             let source = try #require(config["sources"]?.array.first { $0["name"]?.string == shape.name })
             return replacing("file", in: source, with: .string(Fixtures.path(shape.file)))
         }

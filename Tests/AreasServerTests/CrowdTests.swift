@@ -181,13 +181,22 @@ struct CrowdTests {
         try await harness.settle(1)
         for _ in 0..<20 { _ = try harness.ask(near) }
         #expect(harness.city.codesAsked() == ["POI001"], "asked once within maxAgeSeconds")
+        // The watcher's own record of when it asked, read as the question returns (the
+        // city's log would see a request started in the background only later): not at 299 s,
+        // again at 300 s, not again at 301 s.
+        let station = try #require(harness.watch.hotspots.codes.firstIndex(of: "POI001"))
+        let first = try #require(harness.watch.status.askedAt[station])
         harness.city.clock.withLock { $0 += 299 }
         _ = try harness.ask(near)
-        #expect(harness.city.codesAsked() == ["POI001"])
-        harness.city.clock.withLock { $0 += 2 }
+        #expect(harness.watch.status.askedAt[station] == first, "asked again 299 s after")
+        harness.city.clock.withLock { $0 += 1 }
         _ = try harness.ask(near)
+        #expect(harness.watch.status.askedAt[station] == first + 300, "not asked again 300 s after")
         try await harness.settle(2)
-        #expect(harness.city.codesAsked() == ["POI001", "POI001"], "asked again once the level is older than maxAgeSeconds")
+        harness.city.clock.withLock { $0 += 1 }
+        _ = try harness.ask(near)
+        #expect(harness.watch.status.askedAt[station] == first + 300, "asked again 1 s after the last")
+        #expect(harness.city.codesAsked() == ["POI001", "POI001"], "asked again once the level is maxAgeSeconds old")
         // A get of an area inside a hotspot asks about it; the day's third request is the last.
         let yongsan = try harness.point(in: "POI002")
         _ = try harness.ask(#"{"op":"radius","lat":\#(yongsan.latitude),"lon":\#(yongsan.longitude),"meters":100}"#)

@@ -31,7 +31,7 @@ final class DaemonProcessTests {
 
     /// Every area of the samples, as the refresher reads them.
     private static func sampleAreas() async throws -> [Area] {
-        let catalog = await Refresher(config: try AreasConfig.load(path: Fixtures.path("config/areasd.json")),
+        let catalog = await Refresher(config: try AreasConfig.load(path: Fixtures.samplesConfig),
                                       snapshotPath: Fixtures.temporaryDirectory() + "/areas.snapshot").refresh(Catalog()).catalog
         return Array(catalog.table)
     }

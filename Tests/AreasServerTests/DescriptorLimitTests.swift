@@ -17,7 +17,7 @@ struct DescriptorLimitTests {
     func start(soft: Int, hard: Int, in folder: String) throws -> (Process, DaemonLog, String) {
         let socket = folder + "/areasd.sock"
         let (process, stderr) = try daemons.start(
-            ["--nofile=\(soft):\(hard)", Binaries.path("areasd"), "--config", Fixtures.path("config/areasd.json"),
+            ["--nofile=\(soft):\(hard)", Binaries.path("areasd"), "--config", Fixtures.samplesConfig,
              "--socket", socket, "--snapshot", folder + "/areas.snapshot"],
             executable: "/usr/bin/prlimit")
         return (process, stderr, socket)

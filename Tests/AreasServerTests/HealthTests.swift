@@ -13,7 +13,7 @@ struct HealthTests {
     @Test func aFailedSourceIsUnhealthyWhateverTheFormat() async throws {
         let (closed, port) = try Sockets.listenLoopbackTCP()
         closed.close()  // nothing listens there: the source fails
-        var config = try AreasConfig.load(path: Fixtures.path("config/areasd.json"))
+        var config = try AreasConfig.load(path: Fixtures.samplesConfig)
         config.sources.append(Fixtures.source(name: "down", url: "http://127.0.0.1:\(port)/api", retries: 0))
         let server = try await TestServer(config: config)
         let text = try Binaries.run("areasctl", ["--socket", server.socketPath, "health"])
@@ -35,7 +35,7 @@ struct HealthTests {
     }
 
     @Test func noDataIsUnhealthy() async throws {
-        let server = try await TestServer(config: try AreasConfig.load(path: Fixtures.path("config/areasd.json")), refresh: false)
+        let server = try await TestServer(config: try AreasConfig.load(path: Fixtures.samplesConfig), refresh: false)
         let result = try Binaries.run("areasctl", ["--socket", server.socketPath, "health", "--json"])
         #expect(result.status == 1)
         #expect(result.stdout.contains(#""problem":"no data loaded yet""#))
@@ -49,7 +49,7 @@ struct SourceStatsTests {
     @Test func aFailingSourceIsListedWithItsError() async throws {
         let (closed, port) = try Sockets.listenLoopbackTCP()
         closed.close()
-        var config = try AreasConfig.load(path: Fixtures.path("config/areasd.json"))
+        var config = try AreasConfig.load(path: Fixtures.samplesConfig)
         config.sources.append(Fixtures.source(name: "down", url: "http://127.0.0.1:\(port)/api", retries: 0))
         let server = try await TestServer(config: config)
         let stats = try server.ask(#"{"op":"stats"}"#)

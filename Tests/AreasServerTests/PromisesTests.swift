@@ -12,7 +12,7 @@ import AreasTestTraits
 /// oracle is the samples themselves, read by the refresher in this process.
 @Suite(.serialized, .offThePool, .timeLimit(.minutes(5))) struct PromisesTests {
     private static func sampleConfig() throws -> AreasConfig {
-        try AreasConfig.load(path: Fixtures.path("config/areasd.json"))
+        try AreasConfig.load(path: Fixtures.samplesConfig)
     }
 
     @Test func answersBeyondMaxResultsAreCutAndSaySo() async throws {

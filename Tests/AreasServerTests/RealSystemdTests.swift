@@ -18,8 +18,8 @@ struct RealSystemdTests {
         let binaries = binariesInside
         let install = try machine.run("cd '\(checkout)' && bash config/install.sh --from '\(binaries)'", seconds: 120)
         #expect(install.status == 0, "install.sh: \(install.stdout)\(install.stderr)")
-        var config = try String(contentsOfFile: Fixtures.path("config/areasd.json"), encoding: .utf8)
-        config = config.replacingOccurrences(of: "\"../samples/", with: "\"\(checkout)/samples/")
+        var config = try String(contentsOfFile: Fixtures.samplesConfig, encoding: .utf8)
+        config = config.replacingOccurrences(of: "\"../../samples/", with: "\"\(checkout)/samples/")
         config = config.replacingOccurrences(of: "~/.cache/areas-samples/areas.snapshot", with: "/var/lib/areasd/areas.snapshot")
         try machine.write(config, to: "/etc/areasd/areasd.json")
         let enable = try machine.run("systemctl daemon-reload && systemctl enable --now areasd.socket areasd.service")
@@ -213,8 +213,8 @@ struct RealSystemdTests {
         let binaries = built.hasPrefix(Fixtures.root + "/") ? BootedSystemd.checkout + built.dropFirst(Fixtures.root.count) : built
         let copied = try machine.run("install -m 0755 '\(binaries)/areasd' '\(binaries)/areasctl' /usr/local/bin/ && install -d /etc/areasd")
         #expect(copied.status == 0, "\(copied.stderr)")
-        var config = try String(contentsOfFile: Fixtures.path("config/areasd.json"), encoding: .utf8)
-        config = config.replacingOccurrences(of: "\"../samples/", with: "\"\(BootedSystemd.checkout)/samples/")
+        var config = try String(contentsOfFile: Fixtures.samplesConfig, encoding: .utf8)
+        config = config.replacingOccurrences(of: "\"../../samples/", with: "\"\(BootedSystemd.checkout)/samples/")
         config = config.replacingOccurrences(of: #""snapshot": "~/.cache/areas-samples/areas.snapshot","#, with: "")
         try machine.write(config, to: "/etc/areasd/areasd.json")
         let run = try machine.run(command, seconds: 90)

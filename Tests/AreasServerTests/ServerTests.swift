@@ -193,7 +193,7 @@ final class ServerTests {
         #expect((limited["truncated"]?.bool) == true)
         #expect((full["truncated"]?.bool) == false)
         // A count is not cut at maxResults (it carries no areas), only at a limit given.
-        var config = try AreasConfig.load(path: Fixtures.path("config/areasd.json"))
+        var config = try AreasConfig.load(path: Fixtures.samplesConfig)
         config.maxResults = 1_000
         let small = try await TestServer(config: config)
         let listed = try small.ask(#"{"op":"bbox","south":33,"west":124,"north":39,"east":132}"#)

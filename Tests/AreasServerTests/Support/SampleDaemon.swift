@@ -19,7 +19,7 @@ final class SampleDaemon {
     /// follow the config and socket.
     /// A daemon given boundaries reads them before its first refresh finishes: seconds of a
     /// debug build's time, more on a machine busy with other tests, so it gets longer to load.
-    init(extra: String = "", arguments: [String] = [], bundled: String = "config/areasd.json", overrides: Bool = false, crowd: Bool = false,
+    init(extra: String = "", arguments: [String] = [], bundled: String = Fixtures.samplesConfigFile, overrides: Bool = false, crowd: Bool = false,
          removing lines: [String] = []) throws {
         socket = folder + "/areasd.sock"
         config = try Fixtures.sampleConfig(in: folder, extra: extra, from: bundled, overrides: overrides, crowd: crowd, removing: lines)
@@ -54,7 +54,7 @@ final class SampleDaemon {
 extension SampleDaemon {
     /// A sample daemon with the HTTP front door on a free loopback port (and any `extra`
     /// members); returns it and the "127.0.0.1:PORT" it listens on.
-    static func withHTTP(_ http: String = "", extra: String = "", bundled: String = "config/areasd.json", crowd: Bool = false) throws -> (SampleDaemon, String) {
+    static func withHTTP(_ http: String = "", extra: String = "", bundled: String = Fixtures.samplesConfigFile, crowd: Bool = false) throws -> (SampleDaemon, String) {
         let members = #""http": {"listen": "127.0.0.1:0"\#(http.isEmpty ? "" : ", " + http)}"# + (extra.isEmpty ? "" : ", " + extra)
         let daemon = try SampleDaemon(extra: members, bundled: bundled, crowd: crowd)
         guard let address = daemon.stderr.httpAddress() else { throw DaemonDidNotStart() }

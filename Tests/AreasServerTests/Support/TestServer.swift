@@ -30,7 +30,7 @@ final class TestServer: Sendable {
     }
 
     static func samples(limits: ConnectionServer.Limits = .init()) async throws -> TestServer {
-        try await TestServer(config: AreasConfig.load(path: Fixtures.path("config/areasd.json")), limits: limits)
+        try await TestServer(config: AreasConfig.load(path: Fixtures.samplesConfig), limits: limits)
     }
 
     /// A client whose every wait has a deadline, so a server that never answers fails the test.
