@@ -43,11 +43,14 @@ extension ResponseFormatter {
         return Output(stdout: text, stderr: note, status: 0)
     }
 
-    /// What a question's `q` found, in a line: `용산구 (a region, 37.532, 126.980)`; nil when
-    /// the question gave a position.
+    /// What a question's `q` found, in a line that names its province and district, so a
+    /// place of another province is seen at once: `명동1가, 서울특별시 중구 (a region, 37.563,
+    /// 126.983)`; nil when the question gave a position.
     static func origin(_ at: Object) -> String? {
         guard let name = at.string(.name), let lat = at.double(.lat), let lon = at.double(.lon) else { return nil }
         let from = at.string(.from).map { "\($0 == "area" ? "an" : "a") \($0), " } ?? ""
-        return "\(name.escapingControlCharacters()) (\(from)\(lat), \(lon))"
+        let region = [at.string(.province), at.string(.district)].compactMap { $0 }.filter { !$0.isEmpty && $0 != name }
+        let within = region.isEmpty ? "" : ", " + region.joined(separator: " ")
+        return "\(name.escapingControlCharacters())\(within.escapingControlCharacters()) (\(from)\((lat * 1e6).rounded() / 1e6), \((lon * 1e6).rounded() / 1e6))"
     }
 }

@@ -10,6 +10,9 @@ public struct RequestError: Error, Sendable, Equatable, CustomStringConvertible 
         case busy
         /// A valid request that would cost more than one request may; the message says what to narrow.
         case tooExpensive = "too_expensive"
+        /// A place name several places share, asked from without a position: the message lists
+        /// them with their provinces and says how to name one.
+        case ambiguous
         case `internal`
     }
 

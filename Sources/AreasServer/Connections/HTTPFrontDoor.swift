@@ -26,7 +26,7 @@ package struct HTTPFrontDoor: Sendable {
     /// The status an error answer goes out with.
     static func status(for code: RequestError.Code) -> HTTPStatus {
         switch code {
-        case .badRequest, .tooExpensive: return .badRequest
+        case .badRequest, .tooExpensive, .ambiguous: return .badRequest
         case .unknownOp, .notFound: return .notFound
         case .tooLarge: return .contentTooLarge
         case .permissionDenied: return .forbidden

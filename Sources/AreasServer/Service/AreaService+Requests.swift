@@ -72,11 +72,19 @@ extension AreaService {
     }
 
     /// How the answer's region was read, when a district stood for names the data has; for an
-    /// answer with nothing in it, why, when its region names what the data lacks.
-    static func note(_ empty: Bool, _ region: Region, _ state: ServingState) -> AnswerNote? {
+    /// answer with nothing in it, why, when its region names what the data lacks: a real
+    /// district the administrative map knows is said to have no areas (never "did you mean"
+    /// another); a name no map knows gets the one probably meant.
+    static func note(_ empty: Bool, _ region: Region, _ state: ServingState, regions: RegionMap? = nil) -> AnswerNote? {
         guard !region.isAnywhere else { return nil }
         if let reading = state.index.regionReading(region) { return AnswerNote(text: reading) }
         guard empty, let unknown = state.index.unknownRegion(region) else { return nil }
+        if let map = regions, let district = region.district,
+           let row = map.districtRows(named: district, province: region.province).first {
+            let province = map[.province].row(ofCode: RegionMap.Level.district.code(map[.district].codes[row], at: .province)).map { map[.province].names[$0] }
+            let place = [province, map[.district].names[row]].compactMap { $0 }.joined(separator: " ")
+            return AnswerNote(text: "the data has no areas in \(place): none of its sources covers it", unknownRegion: true)
+        }
         return AnswerNote(text: unknown, unknownRegion: true)
     }
 
@@ -115,31 +123,31 @@ extension AreaService {
         case .near(let position, let k, let maxMeters, let kind, let region, let output):
             try requireData(state)
             let origin = try origin(of: position, state: state, view: view)
-            let region = (region.isAnywhere ? origin.district ?? region : region).resolved(view.aliases)
+            let region = region.resolved(view.aliases)
             let matches = try Self.run { () throws(GeoError) in
                 try state.index.nearest(to: origin.point, k: Swift.min(k, maxResults), maxMeters: maxMeters, kind: kind, region: region)
             }.get()
             view.crowd?.watch.touch(origin.point)
             Answers.areas(matches, truncated: k > maxResults && matches.count == maxResults, state: state, crowd: view.crowd, output: output, form: form,
-                          note: Self.note(matches.isEmpty, region, state), at: origin.found, into: &writer)
+                          note: Self.note(matches.isEmpty, region, state, regions: view.regions.map), at: origin.found, into: &writer)
         case .radius(let position, let meters, let kind, let region, let limit, let output):
             try requireData(state)
             let origin = try origin(of: position, state: state, view: view)
-            let region = (region.isAnywhere ? origin.district ?? region : region).resolved(view.aliases)
+            let region = region.resolved(view.aliases)
             let cap = Self.cap(limit, output: output, maxResults: maxResults)
             let matches = try Self.run { () throws(GeoError) in
                 try state.index.areas(within: meters, of: origin.point, kind: kind, region: region, limit: cap + 1)
             }.get()
             view.crowd?.watch.touch(origin.point)
             Answers.areas(Array(matches.prefix(cap)), truncated: matches.count > cap, state: state, crowd: view.crowd, output: output, form: form,
-                          note: Self.note(matches.isEmpty, region, state), at: origin.found, into: &writer)
+                          note: Self.note(matches.isEmpty, region, state, regions: view.regions.map), at: origin.found, into: &writer)
         case .bbox(let box, let kind, let region, let limit, let output):
             try requireData(state)
             let region = region.resolved(view.aliases)
             let cap = Self.cap(limit, output: output, maxResults: maxResults)
             let matches = try Self.run { () throws(GeoError) in try state.index.areas(in: box, kind: kind, region: region, limit: cap + 1) }.get()
             Answers.areas(Array(matches.prefix(cap)), truncated: matches.count > cap, state: state, crowd: view.crowd, output: output, form: form,
-                          note: Self.note(matches.isEmpty, region, state), into: &writer)
+                          note: Self.note(matches.isEmpty, region, state, regions: view.regions.map), into: &writer)
         case .check(let position, let region, let previous):
             try requireData(state)
             let origin = try origin(of: position, state: state, view: view)
@@ -167,7 +175,7 @@ extension AreaService {
             let found = try Self.run { () throws(GeoError) in
                 try state.index.search(text, near: point, kind: kind, region: region, limit: Self.cap(limit ?? Self.searchLimit, output: .full, maxResults: maxResults))
             }.get()
-            var places = view.regions.map.map { FoundPlace.regions(text, on: $0, limit: Self.searchPlaceLimit) } ?? []
+            var places = view.regions.map.map { FoundPlace.regions(text, on: $0, limit: Self.searchPlaceLimit, near: point) } ?? []
             var note = found.nearestOnly
                 ? "'\(text.prefix(40))' is in more areas than a search ranks all of: these are the nearest that hold it; add a word to rank every one" : nil
             if found.matches.isEmpty && places.isEmpty && config.geocoder != nil {
@@ -186,7 +194,7 @@ extension AreaService {
                 try state.index.along(path, meters: meters, kind: kind, region: region, limit: cap + 1)
             }.get()
             Answers.route(Array(matches.prefix(cap)), truncated: matches.count > cap, state: state, crowd: view.crowd, output: output, form: form,
-                          note: Self.note(matches.isEmpty, region, state), into: &writer)
+                          note: Self.note(matches.isEmpty, region, state, regions: view.regions.map), into: &writer)
         case .get(let id):
             try requireData(state)
             // A record merged into another source's area answers with that area.
