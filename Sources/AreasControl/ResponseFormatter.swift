@@ -155,7 +155,10 @@ package enum ResponseFormatter {
         if !zones.isEmpty {
             var rows: [[String]] = [["CENTRE", "FOOTPRINT", "TO LEAVE", "ZONE", "ADDRESS", "ID"]]
             for zone in zones {
-                rows.append([zone.double(.distanceMeters).map(MeasurementText.distance) ?? "", zone.double(.footprintMeters).map(MeasurementText.distance) ?? "",
+                // An approximate footprint (a route drawn as a circle of its length) says so.
+                let approximate = Object(zone.members(.footprint)).bool(.approximate) == true
+                rows.append([zone.double(.distanceMeters).map(MeasurementText.distance) ?? "",
+                             zone.double(.footprintMeters).map { (approximate ? "about " : "") + MeasurementText.distance($0) } ?? "",
                              zone.double(.edgeMeters).map(MeasurementText.distance) ?? "",
                              zone.string(.name) ?? "", zone.string(.address) ?? "", zone.string(.id) ?? ""])
             }
@@ -166,10 +169,13 @@ package enum ResponseFormatter {
             if !ids.isEmpty { text += "\n\(verb): " + ids.map { $0.escapingControlCharacters() }.joined(separator: ", ") + "\n" }
         }
         // The summary names the nearest smoking area in a sentence; this line gives how far and
-        // which way, where to find it and its id, to be read at a glance or cut.
+        // which way, its name as the summary gives it, its address when that says more, and its
+        // id, to be read at a glance or cut.
         let nearest = Object(answer.members(.nearestSmoking))
         let heading = [nearest.double(.distanceMeters).map(MeasurementText.distance), nearest.string(.direction)].compactMap { $0 }.joined(separator: " ")
-        let whereabouts = [heading, nearest.string(.address), nearest.string(.id)].compactMap { $0 }.filter { !$0.isEmpty }
+        let name = nearest.string(.name)
+        let address = nearest.string(.address).flatMap { $0 == name ? nil : $0 }
+        let whereabouts = [heading, name, address, nearest.string(.id)].compactMap { $0 }.filter { !$0.isEmpty }
         if nearest.string(.id) != nil {
             text += "\nnearest smoking area: " + whereabouts.map { $0.escapingControlCharacters() }.joined(separator: "  ") + "\n"
         }

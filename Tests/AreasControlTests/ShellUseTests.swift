@@ -80,11 +80,11 @@ import AreasTestTraits
         let answer = Self.checkAnswer(inside: inside, nearestAddress: "")
         let loud = try render(answer, ["check", "37.5", "127"])
         #expect(loud.status == status)
-        // The nearest area is named once, in the summary; the line after adds only its id.
-        #expect(loud.stdout.components(separatedBy: "부스").count == 2, "\(loud.stdout)")
-        #expect(loud.stdout.hasSuffix("nearest smoking area: 30 m N  s:1\n"), "its distance and way, and no empty address: \(loud.stdout)")
+        // The last line names the nearest area as the summary does (never by its id alone), with
+        // its distance and way, its address when it has one, and its id.
+        #expect(loud.stdout.hasSuffix("nearest smoking area: 30 m N  부스  s:1\n"), "its distance, way and name, and no empty address: \(loud.stdout)")
         let addressed = try render(Self.checkAnswer(inside: inside, nearestAddress: "용산구 한강대로 405"), ["check", "37.5", "127"])
-        #expect(addressed.stdout.hasSuffix("nearest smoking area: 30 m N  용산구 한강대로 405  s:1\n"), "\(addressed.stdout)")
+        #expect(addressed.stdout.hasSuffix("nearest smoking area: 30 m N  부스  용산구 한강대로 405  s:1\n"), "\(addressed.stdout)")
         let quiet = try render(answer, ["check", "-q", "37.5", "127"])
         #expect(quiet.stdout.isEmpty && quiet.status == status)
     }

@@ -6,6 +6,7 @@ import AreasTestTraits
 @testable import AreasIngest
 @testable import AreasProtocol
 @testable import AreasServer
+@testable import AreasControl
 
 /// Answers a hostile data set could make huge, asked in process through the service, each
 /// against a control of the same shape and size: every bound measured in bytes, not time.
@@ -90,5 +91,31 @@ struct HostileAnswersTests {
         // Nearest first: the listed zones are the nearest 1,000 of the 30,000.
         let distances = many["zones"]?.array.compactMap { $0["distanceMeters"]?.double } ?? []
         #expect(distances.count == 1_000 && distances == distances.sorted())
+    }
+}
+
+/// `check` in words a person acts on: inside only a zone drawn from a route's length (its
+/// course unpublished), the sentence says "probably" and why, and areasctl shows the footprint
+/// as "about" its radius; inside a zone drawn as its publisher states it, it says no smoking.
+@Suite(.offThePool, .timeLimit(.minutes(2)))
+struct ApproximateZoneTests {
+    @Test func aZoneDrawnFromARoutesLengthIsProbable() throws {
+        let gate = GeoPoint(uncheckedLatitude: 37.5299, longitude: 126.9648)
+        let route = Area(id: "z:route", kind: .nonsmoking, name: "초등학교 통학로", coordinate: gate, source: "z",
+                         fields: [Field("prhsmkScopeDesc", "통학로"), Field("prhsmkSe", "통학로"), Field("prhsmkAr", "300")])
+        let park = Area(id: "z:park", kind: .nonsmoking, name: "어린이공원", coordinate: GeoPoint(uncheckedLatitude: 37.5399, longitude: 126.9648), source: "z",
+                        fields: [Field("prhsmkScopeDesc", "공원 경계로부터 10m 이내")])
+        let service = try HostileAnswersTests.service([route, park])
+        let (_, probable) = try HostileAnswersTests.answer(service, #"{"op":"check","lat":37.5299,"lon":126.9648}"#)
+        #expect(probable["inside"]?.bool == true && probable["summary"]?.string?.hasPrefix("Probably no smoking here: inside 1 approximate non-smoking zone (초등학교 통학로: a route whose course is not published") == true,
+                "\(probable["summary"] ?? .null)")
+        let (_, firm) = try HostileAnswersTests.answer(service, #"{"op":"check","lat":37.5399,"lon":126.9648}"#)
+        #expect(firm["summary"]?.string?.hasPrefix("No smoking here: inside 1 non-smoking zone (어린이공원)") == true, "\(firm["summary"] ?? .null)")
+        // areasctl's table says the route's footprint is about its length.
+        var writer = JSONWriter(capacity: 4_096)
+        Array(#"{"op":"check","lat":37.5299,"lon":126.9648}"#.utf8).withUnsafeBufferPointer { service.respond(to: $0, peerUID: 0, view: service.view(), into: &writer) }
+        guard case .object(let members) = try JSONParser.parse(writer.bytes) else { Issue.record("no answer object"); return }
+        let shown = ResponseFormatter.check(ResponseFormatter.Object(members))
+        #expect(shown.contains("about 300 m"), "\(shown)")
     }
 }

@@ -150,7 +150,7 @@ enum Answers {
         if let at { origin(at, into: &writer) }
         writer.key(.inside); writer.bool(check.inside)
         let bearing = CheckSentence.bearing(of: check, from: point, areas: state.index.areas)
-        writer.key(.summary); writer.string(CheckSentence.make(check, bearing: bearing, areas: state.index.areas))
+        writer.key(.summary); writer.string(CheckSentence.make(check, bearing: bearing, index: state.index))
         state.index.areas.withBuffers { areas in
             var shapes = ShapeAllowance.listed
             writer.key(.truncated); writer.bool(check.zones.count > limit)

@@ -12,13 +12,19 @@ package enum CheckSentence {
         return Geodesy.bearing(from: point, to: areas[nearest.position].coordinate)
     }
 
-    /// `bearing`: what `bearing(of:from:areas:)` gave for the same check.
-    package static func make(_ check: AreaIndex.Check, bearing: Double?, areas: AreaTable) -> String {
+    /// `bearing`: what `bearing(of:from:areas:)` gave for the same check. A point inside only
+    /// zones whose footprint is approximate (a school route whose course is not published: a
+    /// circle of its length) is "probably" inside, and the sentence says why.
+    package static func make(_ check: AreaIndex.Check, bearing: Double?, index: AreaIndex) -> String {
+        let areas = index.areas
         var sentence: String
-        switch check.zones.count {
-        case 0: sentence = "Not inside any known non-smoking zone."
-        case 1: sentence = "No smoking here: inside 1 non-smoking zone (\(areas[check.zones[0].position].name))."
-        default: sentence = "No smoking here: inside \(check.zones.count) non-smoking zones."
+        let firm = check.zones.filter { index.footprint(of: $0.position)?.footprint.approximate != true }
+        switch (check.zones.count, firm.count) {
+        case (0, _): sentence = "Not inside any known non-smoking zone."
+        case (1, 1): sentence = "No smoking here: inside 1 non-smoking zone (\(areas[check.zones[0].position].name))."
+        case (_, 1...): sentence = "No smoking here: inside \(check.zones.count) non-smoking zones."
+        case (1, 0): sentence = "Probably no smoking here: inside 1 approximate non-smoking zone (\(areas[check.zones[0].position].name): a route whose course is not published, drawn as a circle of its length)."
+        default: sentence = "Probably no smoking here: inside \(check.zones.count) approximate non-smoking zones (routes whose course is not published, drawn as circles of their length)."
         }
         if let nearest = check.nearestSmoking, let meters = nearest.distanceMeters {
             let name = areas[nearest.position].name
