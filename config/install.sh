@@ -225,7 +225,7 @@ else
 fi
 # Checked with the keys the service will have (its EnvironmentFile), not this shell's.
 if ! problems=$(set -a; . "$etc/areasd/areasd.env"; set +a; "$bin/areasd" --check-config --config "$etc/areasd/areasd.json" 2>&1); then
-  echo "note: to fix before starting (areasd --check-config --config /etc/areasd/areasd.json):"
+  echo "note: to fix (areasd --check-config --config /etc/areasd/areasd.json; without a key the service still starts, and says what waits for it):"
   echo "$problems" | sed 's/^/  /'
 elif echo "$problems" | grep -q 'warning:'; then
   echo "note: areasd --check-config warns:"

@@ -33,6 +33,30 @@ struct CheckConfigTests {
         #expect(withKey.code == 0, "\(withKey.err)")
     }
 
+    /// The installed config started without its key, as `systemctl enable --now` before the
+    /// key file is filled in: the daemon starts (no exit 78, no restart loop), and `health`,
+    /// a query and the log name the variable and the file it is read from.
+    @Test func aStartWithoutItsKeyServesAndNamesTheVariable() throws {
+        let folder = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let socket = folder + "/areasd.sock"
+        let (daemon, log) = try daemons.start(["--config", Fixtures.path("config/areasd.live.json"), "--socket", socket, "--snapshot", folder + "/areas.snapshot"],
+                                              environment: ["DATA_GO_KR_KEY": ""])
+        let named = DaemonQuestions.waitUntil(seconds: 20) {
+            (DaemonQuestions.ask(socket, #"{"op":"health"}"#)?["problem"]?.string ?? "").contains("DATA_GO_KR_KEY")
+        }
+        #expect(named, "\(String(describing: DaemonQuestions.ask(socket, #"{"op":"health"}"#)))")
+        #expect(daemon.isRunning)
+        let health = try Binaries.run("areasctl", ["--socket", socket, "health"])
+        #expect(health.status == 1, "\(health.stdout)\(health.stderr)")
+        #expect(health.stderr.contains("unhealthy: no data loaded: the last refresh failed (") && health.stderr.contains("DATA_GO_KR_KEY is not set")
+                && health.stderr.contains("/etc/areasd/areasd.env"), "\(health.stderr)")
+        let near = try Binaries.run("areasctl", ["--socket", socket, "near", "37.53", "126.97"])
+        #expect(near.status == 1 && near.stderr.contains("unavailable: ") && near.stderr.contains("DATA_GO_KR_KEY"), "\(near.stderr)")
+        let said = log.text
+        #expect(said.contains("warning") && said.contains("DATA_GO_KR_KEY is not set") && said.contains("/etc/areasd/areasd.env"), "\(said)")
+    }
+
     /// The district example names its geocoder's key and the files an operator downloads.
     @Test func theDistrictExampleNamesWhatItNeeds() throws {
         let districts = Fixtures.path("config/areasd.districts.json")

@@ -38,7 +38,7 @@ struct HealthTests {
         let server = try await TestServer(config: try AreasConfig.load(path: Fixtures.samplesConfig), refresh: false)
         let result = try Binaries.run("areasctl", ["--socket", server.socketPath, "health", "--json"])
         #expect(result.status == 1)
-        #expect(result.stdout.contains(#""problem":"no data loaded yet""#))
+        #expect(result.stdout.contains(#""problem":"no data loaded yet: waiting for the first refresh""#), "\(result.stdout)")
     }
 }
 

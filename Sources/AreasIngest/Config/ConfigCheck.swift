@@ -17,12 +17,34 @@ package struct ConfigCheck: Sendable {
     /// no row of a source's file has. A file that cannot be read is not one of them (it may
     /// appear by the next refresh); `unreadableFiles` lists those.
     package func problems() -> [ConfigError] {
+        missingKeys() + problemsBesidesKeys()
+    }
+
+    /// The key variables the config names that the environment does not set. A daemon starts
+    /// without them, as without the network: the sources (or the geocoder, or the city) that
+    /// need one fail, each saying which variable, and answers say `unavailable` and why.
+    package func missingKeys() -> [ConfigError] {
+        var missing: [ConfigError] = []
+        for (i, source) in config.sources.enumerated() {
+            if case .url = source.location, let variable = source.serviceKeyEnv, (environment[variable] ?? "").isEmpty {
+                missing.append(ConfigError(path: config.path, key: "sources[\(i)].serviceKeyEnv", problem: "the environment variable \(variable) is not set (it holds the service key)"))
+            }
+        }
+        if let geocoder = config.geocoder, geocoder.recordedAnswers == nil, let variable = geocoder.keyEnv, (environment[variable] ?? "").isEmpty {
+            missing.append(ConfigError(path: config.path, key: "geocoder.keyEnv", problem: "the environment variable \(variable) is not set (it holds the geocoder's key)"))
+        }
+        if let crowd = config.crowd, crowd.recordedAnswers == nil, let variable = crowd.keyEnv, (environment[variable] ?? "").isEmpty {
+            missing.append(ConfigError(path: config.path, key: "crowd.keyEnv", problem: "the environment variable \(variable) is not set (it holds the city's key)"))
+        }
+        return missing
+    }
+
+    /// What makes the config wrong whatever the environment: a column no row of a source's
+    /// file has.
+    package func problemsBesidesKeys() -> [ConfigError] {
         var problems: [ConfigError] = []
         for (i, source) in config.sources.enumerated() {
             let key = "sources[\(i)]"
-            if case .url = source.location, let variable = source.serviceKeyEnv, (environment[variable] ?? "").isEmpty {
-                problems.append(ConfigError(path: config.path, key: "\(key).serviceKeyEnv", problem: "the environment variable \(variable) is not set (it holds the service key)"))
-            }
             // A file's columns, or a recorded API's from its first page; an API asked over the
             // network is not asked here (a request would spend its quota).
             let path: String
@@ -39,12 +61,6 @@ package struct ConfigCheck: Sendable {
                 let shown = columns.count <= 20 ? columns.joined(separator: ", ") : columns.prefix(20).joined(separator: ", ") + ", ..."
                 problems.append(ConfigError(path: config.path, key: "\(key).\(field)", problem: "column '\(column)' is not in \(path) (its columns: \(shown))"))
             }
-        }
-        if let geocoder = config.geocoder, geocoder.recordedAnswers == nil, let variable = geocoder.keyEnv, (environment[variable] ?? "").isEmpty {
-            problems.append(ConfigError(path: config.path, key: "geocoder.keyEnv", problem: "the environment variable \(variable) is not set (it holds the geocoder's key)"))
-        }
-        if let crowd = config.crowd, crowd.recordedAnswers == nil, let variable = crowd.keyEnv, (environment[variable] ?? "").isEmpty {
-            problems.append(ConfigError(path: config.path, key: "crowd.keyEnv", problem: "the environment variable \(variable) is not set (it holds the city's key)"))
         }
         return problems
     }

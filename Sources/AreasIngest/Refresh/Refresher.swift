@@ -114,7 +114,7 @@ package struct Refresher: Sendable {
             var key: String?
             if let variable = source.serviceKeyEnv {
                 guard let value = environment[variable], !value.isEmpty else {
-                    throw .transport("the service key variable \(variable) is not set in the environment")
+                    throw .transport("the service key variable \(variable) is not set in areasd's environment (the installed service reads it from /etc/areasd/areasd.env; restart it once set)")
                 }
                 key = value
             }

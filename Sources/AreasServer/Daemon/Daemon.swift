@@ -87,9 +87,13 @@ package final class Daemon: @unchecked Sendable {
         self.notifier = SystemdNotifier(environment: environment)
     }
 
-    /// "serving 2853 areas, data 5 min old": the systemd status line.
-    func status(_ state: ServingState) -> String {
-        guard state.hasData else { return service?.noDataReason(state) ?? AreaService.noDataReason(state, refreshing: nil) }
+    /// "serving 2853 areas, data 5 min old": the systemd status line. `refreshEnded` when a
+    /// refresh has just handed over `state` (the service still counts it as running).
+    func status(_ state: ServingState, refreshEnded: Bool = false) -> String {
+        guard state.hasData else {
+            guard !refreshEnded, let service else { return AreaService.noDataReason(state, refreshing: nil) }
+            return service.noDataReason(state)
+        }
         let age = state.dataAge(now: Date().timeIntervalSince1970).map { MeasurementText.duration($0) } ?? "unknown"
         return "serving \(state.index.count) areas, data \(age) old"
     }
@@ -100,25 +104,34 @@ package final class Daemon: @unchecked Sendable {
     /// question, and a start without network still returns within the bound (its answers say
     /// `unavailable` and why, and a first fetch that fails is no failed start that systemd
     /// would restart into fetching again). STATUS= every time.
-    private func announce(_ state: ServingState) {
+    private func announce(_ state: ServingState, refreshEnded: Bool = false) {
+        let status = status(state, refreshEnded: refreshEnded)
         if !readySent.exchange(true, ordering: .relaxed) {
-            let status = status(state)
             if !state.hasData { logger.info("ready without data: \(status)") }
             notifier.ready(status: status)
         } else {
-            notifier.status(status(state))
+            notifier.status(status)
         }
     }
 
-    /// The config `--config` names and, a line each, what a start refuses it for: that it does
-    /// not load, or an unset key variable, or a column its file lacks. No config when it does
-    /// not load.
-    func loadConfig() -> (config: AreasConfig?, problems: [String]) {
+    /// The config `--config` names and, a line each, what refuses it: that it does not load,
+    /// or a column its file lacks, and for `--check-config` an unset key variable too (a start
+    /// goes on without the key, as without the network). No config when it does not load.
+    func loadConfig(keysRequired: Bool = false) -> (config: AreasConfig?, problems: [String]) {
         do {
             let config = try AreasConfig.load(path: options.configPath)
-            return (config, ConfigCheck(config: config, environment: environment).problems().map { "areasd: \($0)" })
+            let check = ConfigCheck(config: config, environment: environment)
+            return (config, (keysRequired ? check.problems() : check.problemsBesidesKeys()).map { "areasd: \($0)" })
         } catch {
             return (nil, ([error] + error.others).map { "areasd: \($0.line)" })
+        }
+    }
+
+    /// What a start or reload without a key variable says: the daemon serves, and what needs
+    /// the key fails naming it.
+    private func warnOfMissingKeys(_ config: AreasConfig) {
+        for missing in ConfigCheck(config: config, environment: environment).missingKeys() {
+            logger.warning("\(missing); what needs it fails and says so until it is set (the installed service reads /etc/areasd/areasd.env) and the daemon restarted")
         }
     }
 
@@ -140,7 +153,7 @@ package final class Daemon: @unchecked Sendable {
     /// a line; exit 0 when there is none, 78 (EX_CONFIG) otherwise. Files that cannot be read
     /// now are warnings, as they are to a running daemon.
     package func checkConfig() -> (message: String, code: Int32) {
-        let (loaded, problems) = loadConfig()
+        let (loaded, problems) = loadConfig(keysRequired: true)
         guard let config = loaded else { return (problems.joined(separator: "\n"), 78) }
         // A file that cannot be read now stops neither the start nor a reload (the daemon runs
         // without it, as each warning says), so it is a warning here too, not an error.
@@ -169,6 +182,7 @@ package final class Daemon: @unchecked Sendable {
         for unreadable in ConfigCheck(config: config, environment: environment).unreadableFiles() {
             logger.warning("\(unreadable)")
         }
+        warnOfMissingKeys(config)
         socketPath = options.socketPath ?? config.socket ?? DefaultPaths.socket(environment: environment)
         let snapshotPath = options.snapshotPath ?? config.snapshot ?? DefaultPaths.snapshot(environment: environment)
 
@@ -185,7 +199,7 @@ package final class Daemon: @unchecked Sendable {
         FreeMemory.mapLargeBlocksSeparately()
         FreeMemory.limitArenas(to: 2)
         let service = AreaService(config: config, state: state, snapshotPath: snapshotPath, logger: logger, environment: environment,
-                                  overrides: overrides, onRefresh: { [weak self] state in self?.announce(state) })
+                                  overrides: overrides, onRefresh: { [weak self] state in self?.announce(state, refreshEnded: true) })
         self.service = service
 
         let listener: FileDescriptor
@@ -356,13 +370,14 @@ package final class Daemon: @unchecked Sendable {
         notifier.reloading()
         do {
             let config = try AreasConfig.load(path: options.configPath)
-            let problems = ConfigCheck(config: config, environment: environment).problems()
+            let problems = ConfigCheck(config: config, environment: environment).problemsBesidesKeys()
             guard problems.isEmpty else {
                 logger.error("SIGHUP: \(problems.map(\.description).joined(separator: "; ")); keeping the running configuration")
                 notifier.notify("READY=1\nSTATUS=\(status(service.state))")
                 return
             }
             let before = service.config
+            warnOfMissingKeys(config)
             service.replace(config: config)
             readRegions(config, into: service)
             if config.crowd != before.crowd { readCrowdPlaces(config, into: service) }

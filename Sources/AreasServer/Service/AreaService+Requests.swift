@@ -294,6 +294,8 @@ extension AreaService {
         // the rest) finishes just after it.
         let overdue = refreshes.runningSeconds.flatMap { $0 > limit + 1 ? (running: $0, limit: limit) : nil }
         var health = Answers.Health(view.state, refreshInterval: view.refreshInterval, refreshing: isRefreshing, overdue: overdue)
+        // Without data, why: the refresh running, or what each source said when it failed.
+        if !view.state.hasData { health.problem = noDataReason(view.state) }
         if case .unavailable = view.regions, let problem = view.regions.problem { health.warnings.append(problem) }
         return health
     }
