@@ -57,6 +57,46 @@ struct DiscoverCommandTests {
         #expect(dryRun.stdout.contains("not in the positions file 1"), "\(dryRun.stdout)")
     }
 
+    /// The same file with a geocoder that cannot place it: the samples' recording (which does
+    /// not hold Jungnang's addresses), and one that answers every request with HTTP 503. The
+    /// dry run says which, stops asking the failing one after a few questions, and names the
+    /// positions file as the way to serve the rows without it (it advised `--discover`, which
+    /// had already read the fields right, and asked for every row for a minute).
+    @Test func anAddressOnlyFileTheGeocoderCannotPlaceNamesThePositionsFile() throws {
+        let file = Fixtures.path("Tests/RealData/seoul-jungnang-smoking-facilities-20260212.csv")
+        let block = try Binaries.run("areasd", ["--discover", file, "--name", "jungnang", "--kind", "smoking"])
+        try #require(block.status == 0, "\(block.stderr)")
+        let folder = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let recording = Fixtures.path("samples/geocoder/kakao-answers.json")
+        try Data(#"{"geocoder": {"provider": "kakao", "recorded": "\#(recording)"}, "sources": [\#(block.stdout)]}"#.utf8)
+            .write(to: URL(fileURLWithPath: folder + "/recorded.json"))
+        let recorded = try Binaries.run("areasd", ["--dry-run", "--config", folder + "/recorded.json"], seconds: 60)
+        #expect(recorded.status == 1)
+        let saidRecorded = recorded.stdout + recorded.stderr
+        #expect(saidRecorded.contains("the geocoder found none of 243 addresses (its recorded answers, \(recording), do not hold these addresses)"), "\(saidRecorded)")
+        #expect(saidRecorded.contains("areasd --discover \(file) --positions-template > positions.csv"), "\(saidRecorded)")
+        #expect(!saidRecorded.contains("check its fields"), "\(saidRecorded)")
+
+        let requests = Atomic(0)
+        let server = try LoopbackHTTPServer { _ in
+            requests.add(1, ordering: .relaxed)
+            return .body(status: 503, contentType: "text/plain", Array("maintenance".utf8))
+        }
+        defer { server.stop() }
+        try Data(#"{"geocoder": {"provider": "kakao", "url": "\#(server.baseURL)", "keyEnv": "DISCOVER_TEST_KEY", "requestsPerSecond": 1000, "retries": 1, "timeoutSeconds": 2}, "sources": [\#(block.stdout)]}"#.utf8)
+            .write(to: URL(fileURLWithPath: folder + "/down.json"))
+        let down = try Binaries.run("areasd", ["--dry-run", "--config", folder + "/down.json"], environment: ["DISCOVER_TEST_KEY": "k"], seconds: 60)
+        #expect(down.status == 1)
+        let saidDown = down.stdout + down.stderr
+        #expect(saidDown.contains("the geocoder could not be asked for 243: the geocoder did not answer 3 questions in a row (the last: "), "\(saidDown)")
+        #expect(saidDown.contains("--positions-template > positions.csv"), "\(saidDown)")
+        // The first question alone, then four at a time: the third failure stops those after it,
+        // each tried twice (retries 1).
+        let made = requests.load(ordering: .relaxed)
+        #expect(made >= 6 && made <= 2 * (1 + 4 + 2), "\(made) requests for 243 addresses")
+    }
+
     @Test(arguments: [
         (["--discover", "samples/discovery/mapo-partial-coordinates.csv"], Int32(1), "give --kind smoking or --kind nonsmoking"),
         (["--discover", "samples/discovery/mapo-partial-coordinates.csv", "--kind", "smoking"], Int32(0), "24 to geocode"),

@@ -27,8 +27,14 @@ package actor GeocoderClient {
     private let searchShare: Int?
     /// Requests sent (or served from a recording) in this refresh.
     package private(set) var requestsMade = 0
-    /// Set once the service refuses the key, or the budget is spent: nothing more is asked.
+    /// Set once the service refuses the key, the budget is spent, or it failed to answer
+    /// `unansweredLimit` questions in a row: nothing more is asked.
     package private(set) var stopped: String?
+    /// Questions in a row the geocoder did not answer (after their retries).
+    private var unansweredInARow = 0
+    /// An unreachable geocoder is asked this many questions, not every row's (a district file
+    /// of 243 addresses took a minute of retries to learn what the first few said).
+    package static let unansweredLimit = 3
 
     /// Counts requests to the service against its `dailyRequestLimit`.
     private let quota: RequestQuota?
@@ -71,13 +77,21 @@ package actor GeocoderClient {
         for request in provider.requests(for: question, key: key ?? "") {
             switch await ask(request, question: question) {
             case .found(let latitude, let longitude):
+                unansweredInARow = 0
                 // A position outside the country answers the wrong question (a namesake abroad).
                 guard let point = try? GeoPoint(latitude: latitude, longitude: longitude), bounds.contains(point) else { continue }
                 return .found(point)
             case .notFound:
+                unansweredInARow = 0
                 continue
-            case .transient(let why), .refused(let why):
+            case .refused(let why):
                 return .unavailable(why)
+            case .transient(let why):
+                unansweredInARow += 1
+                if unansweredInARow >= Self.unansweredLimit, stopped == nil {
+                    stopped = "the geocoder did not answer \(unansweredInARow) questions in a row (the last: \(why)); not asked again in this refresh"
+                }
+                return .unavailable(stopped ?? why)
             }
         }
         return .notFound

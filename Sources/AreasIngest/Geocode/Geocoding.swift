@@ -6,6 +6,8 @@ import AreasCore
 /// four at a time once the first has been answered (the client paces them).
 package actor Geocoding {
     package private(set) var memory: GeocodeMemory
+    /// Why the geocoder could not be asked, when it could not (its last reason).
+    package private(set) var whyUnavailable: String?
     private let positions: OperatorPositions
     private let client: GeocoderClient?
     private let now: Double
@@ -88,7 +90,8 @@ package actor Geocoding {
                 return .placed(point, .asked)
             case .notFound:
                 memory.remember(question, .notFound, now: now)
-            case .unavailable:
+            case .unavailable(let why):
+                whyUnavailable = why
                 unavailable = true
             }
         }

@@ -246,8 +246,9 @@ package struct Refresher: Sendable {
         // wrong, a changed layout), not a source with no areas: it fails, and says why.
         if table.isEmpty && report.received > 0 && (oldCount == 0 || !force) {
             report.status = .failed
-            let fields = source.format == .geojson ? "" : "; check its fields against the data (areasd --discover reads a file and names them)"
-            report.error = "every one of its \(report.received) rows was rejected\(oldCount > 0 ? "; kept the previous data" : ", so it has nothing to serve")\(fields)"
+            let why = await Self.whyNoRowWasPlaced(source, report, geocoder: config.geocoder, whyUnavailable: geocoding?.whyUnavailable)
+                ?? (source.format == .geojson ? "" : "; check its fields against the data (areasd --discover reads a file and names them)")
+            report.error = "every one of its \(report.received) rows was rejected\(oldCount > 0 ? "; kept the previous data" : ", so it has nothing to serve")\(why)"
             return finish(nil, &report)
         }
         if !force, oldCount > 0 {
@@ -265,6 +266,31 @@ package struct Refresher: Sendable {
         }
         report.status = .updated
         return finish(Catalog.Replacement(table: table, fetchedAt: Date().timeIntervalSince1970), &report)
+    }
+
+    /// When every row was rejected for want of a position the geocoder or the positions file
+    /// would give (the fields were read right: `--discover` has nothing to add), why, and the
+    /// way to serve the rows without a geocoder.
+    static func whyNoRowWasPlaced(_ source: SourceConfig, _ report: SourceReport, geocoder: GeocoderConfig?, whyUnavailable: String?) -> String? {
+        let placing: [RecordValidator.Rejection] = [.notFound, .geocoderUnavailable, .notInPositionsFile]
+        let counts = placing.map { report.rejected[$0.rawValue] ?? 0 }
+        guard counts.reduce(0, +) == report.received, report.received > 0 else { return nil }
+        let file: String
+        switch source.location {
+        case .file(let path): file = path
+        case .url(let url): file = url
+        case .recordedPages(let folder): file = folder
+        }
+        let offline = "; to serve them without a geocoder, place them by hand: areasd --discover \(file) --positions-template > positions.csv "
+            + "writes the rows to place (name, address, latitude, longitude), and the config's \"positions\": \"positions.csv\" reads it once filled in"
+        var reasons: [String] = []
+        if counts[0] > 0 {
+            let recording = geocoder?.recordedAnswers.map { " (its recorded answers, \($0), do not hold these addresses)" } ?? ""
+            reasons.append("the geocoder found none of \(counts[0]) addresses\(recording)")
+        }
+        if counts[1] > 0 { reasons.append("the geocoder could not be asked for \(counts[1]): \(whyUnavailable ?? "unavailable")") }
+        if counts[2] > 0 { reasons.append("\(counts[2]) are not in the positions file and no geocoder is configured") }
+        return ": " + reasons.joined(separator: "; ") + offline
     }
 
     /// Counts the areas added, removed and changed against the source's previous run.
