@@ -153,6 +153,13 @@ import AreasTestTraits
         let names = (answer["areas"]?.array ?? []).compactMap { $0["name"]?.string }
         let items = search["items"]?.array.compactMap(\.string) ?? []
         #expect(items.count == names.count && zip(items, names).allSatisfy { $0.hasPrefix($1) }, "\(items) against \(names)")
+        // Each area with its district and its distance from the map's middle, as the answer
+        // gives them: booths of one name are told apart.
+        for (item, area) in zip(items, answer["areas"]?.array ?? []) {
+            let meters = try #require(area["distanceMeters"]?.double, "asked from the map's middle: \(area)")
+            let distance = meters < 1000 ? "\(Int(meters.rounded())) m" : meters < 10_000 ? "\((meters / 100).rounded() / 10) km" : "\(Int((meters / 1000).rounded())) km"
+            #expect(item.contains(distance) && area["district"]?.string.map(item.contains) != false, "\(item) against \(area)")
+        }
         #expect(search["chosen"]?["id"]?.string == answered.first, "\(search)")
         let chosenArea = try #require(answer["areas"]?.array.first)
         let center = search["center"]?.array.compactMap(\.double) ?? []

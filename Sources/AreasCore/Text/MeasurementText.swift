@@ -18,4 +18,13 @@ public enum MeasurementText {
         if seconds < 172_800 { return "\(Int(seconds / 3600)) h" }
         return "\(Int(seconds / 86400)) days"
     }
+
+    /// `37.55541`: a latitude or longitude to five decimals (about a metre), as tables print
+    /// positions; `?` for what is not a coordinate.
+    public static func coordinate(_ degrees: Double) -> String {
+        guard degrees.isFinite, abs(degrees) <= 360 else { return "?" }
+        let scaled = Int((abs(degrees) * 100_000).rounded())
+        let fraction = String(scaled % 100_000)
+        return (degrees < 0 && scaled > 0 ? "-" : "") + "\(scaled / 100_000)." + String(repeating: "0", count: 5 - fraction.count) + fraction
+    }
 }

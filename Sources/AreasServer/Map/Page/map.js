@@ -305,14 +305,17 @@ async function search(q) {
   try {
     const answer = await ask("/v1/search?" + query);
     if (turn !== searched) return;
-    const items = answer.areas.map((a) => ({ area: a, label: text(a.name), kind: kindText(a.kind) }))
+    // Each area with its district and its distance from the map's middle: booths of one name
+    // and one address are told apart by where they are.
+    const items = answer.areas.map((a) => ({ area: a, label: text(a.name), kind: kindText(a.kind),
+      where: [a.district, a.distanceMeters === undefined ? null : distanceText(a.distanceMeters)].filter((x) => x).map(text).join(" · ") }))
       .concat(answer.places.map((p) => ({ place: p, label: text([p.province, p.district, p.name].filter((x, i, all) => x && all.indexOf(x) === i).join(" ")), kind: "지역 (place)" })));
     results.innerHTML = items.length ? "" : "<li class=\"near-heading\">찾은 것이 없습니다 (nothing found)</li>";
     for (const item of items) {
       const li = document.createElement("li");
       li.tabIndex = 0;
       li.className = item.area ? "result-area" : "result-place";
-      li.innerHTML = item.label + "<span class=\"result-kind\">" + item.kind + "</span>";
+      li.innerHTML = item.label + (item.where ? "<span class=\"result-where\">" + item.where + "</span>" : "") + "<span class=\"result-kind\">" + item.kind + "</span>";
       const choose = () => choice(item);
       li.addEventListener("click", choose);
       li.addEventListener("keydown", (e) => { if (e.key === "Enter") choose(); });
