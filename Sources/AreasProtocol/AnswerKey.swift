@@ -217,6 +217,8 @@ public struct AnswerKey: Sendable, Equatable {
     @inlinable public static var stopped: AnswerKey { AnswerKey("stopped") }
     @inlinable public static var outcomes: AnswerKey { AnswerKey("outcomes") }
     @inlinable public static var crowdBytes: AnswerKey { AnswerKey("crowdBytes") }
+    /// Levels read from a folder of recorded answers, not asked of the city.
+    @inlinable public static var recorded: AnswerKey { AnswerKey("recorded") }
 }
 
 extension JSONWriter {

@@ -185,6 +185,7 @@ struct Fields {
 
     /// Whether the request gives a position (`lat` or `lon`), which then must be whole.
     func hasPoint() -> Bool { find(.lat) != nil || find(.lon) != nil }
+    func hasBox() -> Bool { find(.south) != nil || find(.west) != nil || find(.north) != nil || find(.east) != nil }
 
     /// `q`: a search's text, with a letter or digit, short, and without control characters.
     func searchText() throws(RequestError) -> String {

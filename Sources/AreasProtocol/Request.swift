@@ -32,8 +32,9 @@ public enum Request: Sendable, Equatable {
     case refresh(wait: Bool, force: Bool)
     /// The daemon's counters and gauges in the Prometheus text format.
     case metrics
-    /// Each hotspot of the city's people density with its last level, time and age.
-    case crowd
+    /// Each hotspot of the city's people density with its last level, time and age; given a
+    /// map's `view`, the hotspots in it count as asked about.
+    case crowd(view: GeoBox?)
 
     /// The operations that cost upstream quota or change state: only admins may ask them.
     public var isPrivileged: Bool { operation.isPrivileged }
@@ -198,7 +199,7 @@ extension Request {
         case .metrics:
             return .metrics
         case .crowd:
-            return .crowd
+            return .crowd(view: fields.hasBox() ? try fields.box() : nil)
         }
     }
 
@@ -296,7 +297,9 @@ extension Request {
             filters(kind, inRegion, output)
         case .get(let id):
             add(.id, .text(id))
-        case .stats, .sources, .health, .metrics, .crowd:
+        case .crowd(let view):
+            if let view { box(view) }
+        case .stats, .sources, .health, .metrics:
             break
         case .refresh(let wait, let force):
             add(.wait, .flag(wait))
@@ -340,7 +343,8 @@ public enum RequestOperation: Int, CaseIterable, Sendable {
         case .search: return [.q, .lat, .lon, .limit, .kind, .province, .district]
         case .along: return [.path, .meters, .limit] + filters
         case .get: return [.id]
-        case .crowd, .stats, .sources, .health, .metrics: return []
+        case .crowd: return [.south, .west, .north, .east]
+        case .stats, .sources, .health, .metrics: return []
         case .refresh: return [.wait, .force]
         }
     }

@@ -36,9 +36,9 @@ struct CrowdAnswerTests {
         #expect(reading.message.hasPrefix("사람들이 몰려있을 가능성이 매우 크고"))
         let (low, high) = (try #require(reading.minimum), try #require(reading.maximum))
         #expect(high == low + 2_000 && low >= 4_000)
-        // The recording's time of day on the day asked: 17:05 to 17:20 on 2026-08-18.
-        #expect(reading.at <= Self.recordedAt && reading.at >= Self.recordedAt - 15 * 60, "\(reading.atText)")
-        #expect(reading.atText.hasPrefix("2026-08-18T17:") && reading.atText.hasSuffix("+09:00"))
+        // The last five-minute mark before the time asked.
+        #expect(reading.at <= now && reading.at > now - 300, "\(reading.atText)")
+        #expect(reading.atText.hasPrefix("2026-08-18T18:") && reading.atText.hasSuffix("+09:00"))
     }
 
     @Test func aGoodAnswerGivesItsLevelCountsAndTime() {
@@ -105,10 +105,11 @@ struct CrowdAnswerTests {
         #expect(CrowdReading.koreanTime("2026-02-30 10:00") == nil)
     }
 
-    /// A recording replayed keeps its time of day and is never ahead of the clock.
-    @Test func aRecordingIsReplayedAsTheLatestSuchTime() throws {
+    /// A recording replayed is the city's latest five-minute reading: never ahead of the clock,
+    /// never five minutes old (it kept its time of day, and was up to a day old: stale).
+    @Test func aRecordingIsReplayedAsTheLatestReading() throws {
         let body = Self.answer(time: "2026-08-18 17:20")
-        for (now, expected) in [("2026-12-03 18:00", "2026-12-03T17:20"), ("2026-12-03 09:00", "2026-12-02T17:20"), ("2026-12-04 00:10", "2026-12-03T17:20")] {
+        for (now, expected) in [("2026-12-03 18:00", "2026-12-03T18:00"), ("2026-12-03 09:04", "2026-12-03T09:00"), ("2026-12-04 00:14", "2026-12-04T00:10")] {
             let clock = try #require(CrowdReading.koreanTime(now))
             guard case .reading(let reading) = CityDataAnswer.read(RecordedCityAnswer.replayed(body, now: clock), code: "POI001", name: "서울역", now: clock) else {
                 Issue.record("not read at \(now)")

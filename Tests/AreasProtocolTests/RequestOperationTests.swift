@@ -28,7 +28,7 @@ struct RequestOperationTests {
         .near(at: .named("용산구"), k: 4, maxMeters: nil, kind: .all, region: Region(), output: .full),
         .radius(at: .named("이태원역 3번출구"), meters: 200, kind: .nonsmoking, region: Region(), limit: nil, output: .ids),
         .check(at: .named("서울역"), region: Region(), previous: point),
-        .crowd, .stats, .sources, .health, .metrics,
+        .crowd(view: nil), .crowd(view: GeoBox(uncheckedSouth: 37.55, west: 126.96, north: 37.57, east: 126.99)), .stats, .sources, .health, .metrics,
         .refresh(wait: true, force: false), .refresh(wait: false, force: true),
     ]
 

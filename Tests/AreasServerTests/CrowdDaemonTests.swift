@@ -30,6 +30,15 @@ struct CrowdDaemonTests {
         #expect(table.status == 0, "\(table.stderr)")
         #expect(table.stdout.hasPrefix("8 hotspots, 1 with a level"), "\(table.stdout)")
         #expect(table.stdout.contains("서울역") && table.stdout.contains("약간 붐빔") && table.stdout.contains("ok"), "\(table.stdout)")
+        // The counts add up: a recording's reads are not requests to the city (it said "0
+        // requests (ok 1)"); ASKED is when, OUTCOME how, both as /v1/crowd gives them, in KST.
+        #expect(table.stdout.contains("read from recorded answers, no requests to the city (answers since start: ok 1)"), "\(table.stdout)")
+        let listed = try JSONParser.parse(Array(try Binaries.run("areasctl", ["--socket", daemon.socket, "crowd", "--json"]).stdout.utf8))
+        let station = try #require(listed["hotspots"]?.array.first { $0["code"]?.string == "POI001" })
+        let askedAt = try #require(station["lastAskedAt"]?.string)
+        let row = try #require(table.stdout.split(separator: "\n").first { $0.hasPrefix("POI001") })
+        #expect(row.contains(String(askedAt.prefix(16)).replacingOccurrences(of: "T", with: " ")) && row.hasSuffix("ok"), "\(row)")
+        #expect(table.stdout.contains("AT (KST)") && table.stdout.contains("ASKED (KST)") && table.stdout.contains("OUTCOME"), "\(table.stdout)")
         let detail = try Binaries.run("areasctl", ["--socket", daemon.socket, "check", "37.5547", "126.9707"])
         #expect(detail.stdout.contains("crowd: 서울역: 약간 붐빔"), "\(detail.stdout)")
 

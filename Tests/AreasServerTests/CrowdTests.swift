@@ -61,7 +61,7 @@ struct CrowdTests {
         let watch: CrowdWatch
         let log: LockedValue<[String]>
 
-        init(maxAgeSeconds: Double = 300, dailyRequestLimit: Int = 1_000, timeoutSeconds: Double = 5) async throws {
+        init(maxAgeSeconds: Double = 300, dailyRequestLimit: Int = 1_000, timeoutSeconds: Double = 5, staleAfterSeconds: Double = 3_600) async throws {
             server = try await TestServer.samples()
             city = try StandInCity()
             let log = LockedValue<[String]>([])
@@ -72,6 +72,7 @@ struct CrowdTests {
             config.maxAgeSeconds = maxAgeSeconds
             config.dailyRequestLimit = dailyRequestLimit
             config.timeoutSeconds = timeoutSeconds
+            config.staleAfterSeconds = staleAfterSeconds
             let logger = Logger(threshold: .debug, environment: [:], sink: { line in log.withLock { $0.append(line) } })
             let city = self.city
             let service = server.service
@@ -220,6 +221,79 @@ struct CrowdTests {
         _ = try harness.ask(#"{"op":"check","lat":\#(itaewon.latitude),"lon":\#(itaewon.longitude)}"#)
         try await harness.settle(5)
         #expect(harness.city.codesAsked().last == "POI003")
+    }
+
+    /// A level older than `staleAfterSeconds` by the city's own time is marked `stale` in every
+    /// answer that carries it and in `/v1/crowd` (levels 17 hours old were served as current):
+    /// here the city stops answering and the level kept grows old.
+    @Test func aLevelPastStaleAfterIsMarkedStale() async throws {
+        let harness = try await Harness(staleAfterSeconds: 1_800)
+        defer { harness.stop() }
+        let point = try harness.point(in: "POI001")
+        let check = #"{"op":"check","lat":\#(point.latitude),"lon":\#(point.longitude)}"#
+        let near = #"{"op":"near","lat":\#(point.latitude),"lon":\#(point.longitude),"k":3}"#
+        _ = try harness.ask(check)
+        try await harness.settle(1)
+        let fresh = try harness.ask(check)
+        #expect(fresh["crowd"]?["ageSeconds"]?.double == 600 && fresh["crowd"]?["stale"] == nil, "\(fresh["crowd"] ?? .null)")
+        // 1,200 s on (the level 1,800 s old: not past it), then 1 s more.
+        harness.city.faults.withLock { $0["POI001"] = .text(500, "down") }
+        harness.city.clock.withLock { $0 += 1_200 }
+        let atTheLimit = try harness.ask(check)
+        #expect(atTheLimit["crowd"]?["ageSeconds"]?.double == 1_800 && atTheLimit["crowd"]?["stale"] == nil, "\(atTheLimit["crowd"] ?? .null)")
+        try await harness.settle(2)
+        harness.city.clock.withLock { $0 += 1 }
+        let old = try harness.ask(check)
+        #expect(old["crowd"]?["level"]?.string == "보통" && old["crowd"]?["stale"]?.bool == true, "\(old["crowd"] ?? .null)")
+        let areas = try harness.ask(near)["areas"]?.array ?? []
+        let inside = areas.filter { $0["crowd"] != nil }
+        #expect(!inside.isEmpty && inside.allSatisfy { $0["crowd"]?["stale"]?.bool == true && $0["crowd"]?["ageSeconds"]?.double == 1_801 })
+        let hotspots = try harness.ask(#"{"op":"crowd"}"#)["hotspots"]?.array ?? []
+        let station = hotspots.first { $0["code"]?.string == "POI001" }
+        #expect(station?["stale"]?.bool == true && station?["lastOutcome"]?.string == "http_error", "\(station ?? .null)")
+        #expect(hotspots.filter { $0["stale"] != nil }.count == 1)
+    }
+
+    /// A map's view (`crowd` with a box) asks about the hotspots whose box overlaps it (shapely
+    /// reading the places file decides which), at most 12 a view, and views spend at most half
+    /// the day's requests; the rest stays for questions asked from a place.
+    @Test func aMapsViewAsksAboutTheHotspotsInItWithinItsShare() async throws {
+        let harness = try await Harness(maxAgeSeconds: 60, dailyRequestLimit: 10)
+        defer { harness.stop() }
+        let view = (south: 37.54, west: 126.955, north: 37.565, east: 126.985)
+        let expected = try ShapelyHotspots.envelopesOverlapping(south: view.south, west: view.west, north: view.north, east: view.east,
+                                                                in: Fixtures.path("samples/crowd/hotspots.geojson"))
+        try #require(expected.count >= 2 && expected.count < 8, "\(expected)")
+        let line = #"{"op":"crowd","south":\#(view.south),"west":\#(view.west),"north":\#(view.north),"east":\#(view.east)}"#
+        let first = try harness.ask(line)
+        #expect(first["ok"]?.bool == true)
+        try await harness.settle(expected.count)
+        #expect(Set(harness.city.codesAsked()) == Set(expected) && harness.city.codesAsked().count == expected.count, "\(harness.city.codesAsked()) against \(expected)")
+        // Asked again within maxAgeSeconds: nothing more.
+        _ = try harness.ask(line)
+        try await harness.idle()
+        #expect(harness.city.codesAsked().count == expected.count)
+        // The views' half of 10 requests: after 5, views ask nothing; a check still does.
+        var views = expected.count
+        while views < 5 {
+            harness.city.clock.withLock { $0 += 61 }
+            _ = try harness.ask(line)
+            views = Swift.min(5, views + expected.count)
+            try await harness.idle()
+        }
+        let before = harness.city.codesAsked().count
+        #expect(before == 5, "views stopped at their half: \(harness.city.codesAsked())")
+        harness.city.clock.withLock { $0 += 61 }
+        _ = try harness.ask(line)
+        try await harness.idle()
+        #expect(harness.city.codesAsked().count == before, "a view past its share asked again")
+        let gangnam = try harness.point(in: "POI008")
+        _ = try harness.ask(#"{"op":"check","lat":\#(gangnam.latitude),"lon":\#(gangnam.longitude)}"#)
+        try await harness.idle()
+        #expect(harness.city.codesAsked().last == "POI008", "a question from a place still asks")
+        // Over HTTP, as the page asks it.
+        let request = try Request.make(.crowd, values: [(.south, .number(view.south)), (.west, .number(view.west)), (.north, .number(view.north)), (.east, .number(view.east))])
+        #expect(request == .crowd(view: GeoBox(uncheckedSouth: view.south, west: view.west, north: view.north, east: view.east)))
     }
 
     /// The day's requests are spread over the day: asked about constantly, every hotspot due

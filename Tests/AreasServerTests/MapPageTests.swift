@@ -231,27 +231,34 @@ import AreasTestTraits
     /// draw and why, in Korean and English, asking for none of the files it lacks (it was blank,
     /// with only a console error).
     /// With `crowd`, the city's hotspots lie over the map, each filled with its level's colour
-    /// (grey and dashed while none is known), as `/v1/crowd` gives them; the legend names the
-    /// four levels. A screenshot in `.build/test-artifacts/crowd.png`.
+    /// (grey and dashed while none is known), as `/v1/crowd` gives them. At zoom 13 the page
+    /// sends its view: the hotspots whose box overlaps it (shapely reading the places file) are
+    /// asked about, and their levels are drawn a few seconds later (they stayed grey until a
+    /// `near` inside one); those outside it are not asked. The legend names the four levels in
+    /// colours of their own, none of the smoking or non-smoking markers'. A screenshot in
+    /// `.build/test-artifacts/crowd.png`.
     @Test(.enabled(if: MapPageTests.browser, "chromium, chromium-driver, python3-selenium and libjs-leaflet (Tests/run.sh installs them)"))
-    func theHotspotsAreFilledByTheirCrowdLevels() throws {
+    func theHotspotsInViewAreAskedAboutAndFilledByTheirLevels() throws {
         let (daemon, address) = try SampleDaemon.withHTTP(crowd: true)
         defer { daemon.stop() }
-        // Questions in 서울역 (약간 붐빔) and 명동 (붐빔) bring their recorded levels.
-        for target in ["/v1/check?lat=37.5547&lon=126.9707", "/v1/check?lat=37.5610&lon=126.9850"] { _ = try HTTPTestClient(address).get(target) }
-        var known: [String: String] = [:]
-        #expect(DaemonQuestions.waitUntil(seconds: 10) {
-            let answer = try? JSONParser.parse(try HTTPTestClient(address).get("/v1/crowd").body)
-            known = Dictionary(uniqueKeysWithValues: (answer?["hotspots"]?.array ?? []).compactMap { h in h["level"]?.string.map { (h["code"]?.string ?? "", $0) } })
-            return known.count == 2
-        })
+        func hotspots() throws -> [JSONValue] { try JSONParser.parse(try HTTPTestClient(address).get("/v1/crowd").body)["hotspots"]?.array ?? [] }
+        #expect(try hotspots().allSatisfy { $0["level"] == nil && $0["lastAskedAt"] == nil }, "nothing is asked before a question")
         let run = try Binaries.run("/usr/bin/python3", [Fixtures.path("Tests/Browser/map_page.py"), "http://\(address)", daemon.folder, "--crowd"], seconds: 120)
         #expect(run.status == 0, "\(run.stderr)")
         let seen = try JSONParser.parse(Array(run.stdout.utf8))
         #expect(seen["console"]?.array.isEmpty == true, "console: \(seen["console"] ?? .null)")
-        #expect(seen["crowd"]?["count"]?.double == 8, "\(seen["crowd"] ?? .null)")
-        guard case .object(let drawn)? = seen["crowd"]?["levels"] else {
-            Issue.record("the page says no levels: \(seen["crowd"] ?? .null)")
+        let crowd = try #require(seen["crowd"])
+        #expect(crowd["count"]?.double == 8 && crowd["again"]?.bool == true, "\(crowd)")
+        let view = try ["south", "west", "north", "east"].map { try #require(crowd["view"]?[$0]?.string.flatMap(Double.init), "the view sent: \(crowd)") }
+        let inView = try ShapelyHotspots.envelopesOverlapping(south: view[0], west: view[1], north: view[2], east: view[3],
+                                                               in: Fixtures.path("samples/crowd/hotspots.geojson"))
+        let now = try hotspots()
+        let asked = Set(now.filter { $0["lastAskedAt"] != nil }.compactMap { $0["code"]?.string })
+        #expect(!inView.isEmpty && inView.count < 8 && asked == Set(inView), "asked \(asked), in view \(inView)")
+        let known = Dictionary(uniqueKeysWithValues: now.compactMap { h in h["level"]?.string.map { (h["code"]?.string ?? "", $0) } })
+        #expect(known.count >= 3 && Set(known.keys).isSubset(of: Set(inView)), "\(known)")
+        guard case .object(let drawn)? = crowd["levels"] else {
+            Issue.record("the page says no levels: \(crowd)")
             return
         }
         let drawnLevels = drawn.compactMap { code, level in level.string.map { (code, $0) } }
@@ -259,13 +266,15 @@ import AreasTestTraits
         let paths = seen["paths"]?.array ?? []
         #expect(paths.count == 8, "\(paths)")
         let classes = paths.compactMap { $0["cls"]?.string }
-        #expect(classes.filter { $0.contains("crowd-unknown") }.count == 6 && classes.contains { $0.contains("crowd-2") } && classes.contains { $0.contains("crowd-3") }, "\(classes)")
-        // The colours the legend shows: 약간 붐빔 orange, 붐빔 red, unknown grey.
+        #expect(classes.filter { $0.contains("crowd-unknown") }.count == 8 - known.count, "\(classes)")
+        // Each level its own colour, none the markers' (smoking #5aae61, non-smoking #f4a582).
+        let palette = ["여유": "rgb(198, 219, 239)", "보통": "rgb(107, 174, 214)", "약간 붐빔": "rgb(158, 154, 200)", "붐빔": "rgb(106, 81, 163)"]
         let fills = Set(paths.compactMap { $0["fill"]?.string })
-        #expect(fills.contains("rgb(244, 109, 67)") && fills.contains("rgb(215, 48, 39)"), "\(fills)")
+        for level in Set(known.values) { #expect(fills.contains(palette[level] ?? "-"), "\(level) in \(fills)") }
+        #expect(!fills.contains("rgb(90, 174, 97)") && !fills.contains("rgb(244, 165, 130)"), "\(fills)")
         #expect(seen["legend"]?.string?.contains("혼잡도") == true && seen["legend"]?.string?.contains("약간 붐빔") == true)
         let resources = seen["resources"]?.array.compactMap(\.string) ?? []
-        #expect(resources.contains("http://\(address)/v1/crowd") && resources.allSatisfy { $0.hasPrefix("http://\(address)/") }, "\(resources)")
+        #expect(resources.contains { $0.hasPrefix("http://\(address)/v1/crowd?south=") } && resources.allSatisfy { $0.hasPrefix("http://\(address)/") }, "\(resources)")
         let artifacts = Fixtures.path(".build/test-artifacts")
         try FileManager.default.createDirectory(atPath: artifacts, withIntermediateDirectories: true)
         try? FileManager.default.removeItem(atPath: artifacts + "/crowd.png")

@@ -255,8 +255,9 @@ def crowd_flow():
     """The city's hotspots over the map, each filled by its level, and the legend naming them."""
     driver.get(base + "/map?lat=37.555&lon=126.98&zoom=13")
     settled()
+    # The first answer, then the page's second look (3 s later) at what the view asked for.
     end = time.time() + 20
-    while time.time() < end and not body("crowd"):
+    while time.time() < end and not (body("crowd") and json.loads(body("crowd")).get("again")):
         time.sleep(0.1)
     result["crowd"] = json.loads(body("crowd") or "null")
     result["paths"] = driver.execute_script(

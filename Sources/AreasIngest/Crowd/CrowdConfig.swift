@@ -22,6 +22,9 @@ package struct CrowdConfig: Sendable, Equatable {
     package var dailyRequestLimit = 1_000
     /// One request's deadline, first byte sent to last received.
     package var timeoutSeconds = 5.0
+    /// A level older than this (by the city's own time) is marked `stale` in answers and the
+    /// map: the city stopped answering, or nobody asked about the hotspot for a while.
+    package var staleAfterSeconds = 3_600.0
 
     package init(places: String) {
         self.places = places
@@ -38,6 +41,7 @@ struct RawCrowd: Decodable {
     var maxAgeSeconds: Double?
     var dailyRequestLimit: Int?
     var timeoutSeconds: Double?
+    var staleAfterSeconds: Double?
 }
 
 extension AreasConfig {
@@ -57,6 +61,7 @@ extension AreasConfig {
         crowd.maxAgeSeconds = try check.number(raw.maxAgeSeconds, "crowd.maxAgeSeconds", default: 300, minimum: 10, maximum: 86_400)
         crowd.dailyRequestLimit = try check.count(raw.dailyRequestLimit, "crowd.dailyRequestLimit", default: 1_000, minimum: 0, maximum: 10_000_000)
         crowd.timeoutSeconds = try check.number(raw.timeoutSeconds, "crowd.timeoutSeconds", default: 5, minimum: 0.1, maximum: 120)
+        crowd.staleAfterSeconds = try check.number(raw.staleAfterSeconds, "crowd.staleAfterSeconds", default: 3_600, minimum: 60, maximum: 604_800)
         return crowd
     }
 }

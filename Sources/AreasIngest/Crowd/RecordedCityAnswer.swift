@@ -1,7 +1,7 @@
-/// A recorded answer of the city, replayed as today's: its `PPLTN_TIME` keeps its time of day
-/// and takes today's date in Korea (yesterday's, when that time is still ahead), so the bundled
-/// samples show levels with a plausible age. Only `crowd.recorded` replays; the city's own
-/// answers are read as they come.
+/// A recorded answer of the city, replayed as the latest: its `PPLTN_TIME` becomes the last
+/// five-minute mark at or before now in Korea (the city's own cadence), so the bundled samples
+/// show levels a few minutes old, as a live city's would be, never stale and never ahead of the
+/// clock. Only `crowd.recorded` replays; the city's own answers are read as they come.
 package enum RecordedCityAnswer {
     package static func replayed(_ body: [UInt8], now: Double) -> [UInt8] {
         let key = Array("\"PPLTN_TIME\"".utf8)
@@ -9,11 +9,8 @@ package enum RecordedCityAnswer {
               let quote = body[start...].firstIndex(of: UInt8(ascii: "\"")), quote + 17 <= body.count else { return body }
         let valueStart = quote + 1
         let text = String(decoding: body[valueStart..<valueStart + 16], as: UTF8.self)
-        guard let recorded = CrowdReading.koreanTime(text) else { return body }
-        let offset = Double(CrowdReading.koreanOffset)
-        let timeOfDay = (recorded + offset).truncatingRemainder(dividingBy: 86_400)
-        var replayed = ((now + offset) / 86_400).rounded(.down) * 86_400 + timeOfDay - offset
-        if replayed > now { replayed -= 86_400 }
+        guard CrowdReading.koreanTime(text) != nil else { return body }
+        let replayed = (now / 300).rounded(.down) * 300
         var bytes = body
         // `YYYY-MM-DDTHH:MM+09:00` written back as `YYYY-MM-DD HH:MM`, the city's form.
         var written = Array(CrowdReading.koreanText(replayed).utf8.prefix(16))

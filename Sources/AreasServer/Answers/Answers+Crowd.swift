@@ -5,14 +5,22 @@ import AreasProtocol
 /// The city's people density in answers: `crowd` on an area inside a hotspot (and on a
 /// `check` asked inside one), and `/v1/crowd`, every hotspot with its level and the asking.
 extension Answers {
-    /// `"crowd": {"place", "level", "message", "min", "max", "at", "ageSeconds"}`: the members
-    /// but the age as the watch wrote them once for the reading (`written`), then the age.
-    static func crowd(_ known: CrowdView.Known, now: Double, into writer: inout JSONWriter) {
+    /// `"crowd": {"place", "level", "message", "min", "max", "at", "ageSeconds", "stale"}`: the
+    /// members but the age as the watch wrote them once for the reading (`written`), then the
+    /// age, and `stale` when it is past `crowd.staleAfterSeconds`.
+    static func crowd(_ known: CrowdView.Known, in view: CrowdView, into writer: inout JSONWriter) {
         writer.key(.crowd)
         writer.beginObject()
         known.written.withUnsafeBufferPointer { writer.members(written: $0) }
-        writer.key(.ageSeconds); writer.number(known.reading.ageSeconds(at: now))
+        age(known.reading, watch: view.watch, now: view.watch.now, into: &writer)
         writer.endObject()
+    }
+
+    /// `ageSeconds`, and `"stale": true` past the watch's `staleAfterSeconds`.
+    private static func age(_ reading: CrowdReading, watch: CrowdWatch, now: Double, into writer: inout JSONWriter) {
+        let age = reading.ageSeconds(at: now)
+        writer.key(.ageSeconds); writer.number(age)
+        if watch.isStale(ageSeconds: Double(age)) { writer.key(.stale); writer.bool(true) }
     }
 
     /// The members of a reading of hotspot `place` but its age, written once when it arrives.
@@ -39,7 +47,7 @@ extension Answers {
             writer.key(.code); writer.string(hotspots.codes[hotspot])
             if let reading = status.readings[hotspot] {
                 readingMembers(place: hotspots.names[hotspot], reading: reading).withUnsafeBufferPointer { writer.members(written: $0) }
-                writer.key(.ageSeconds); writer.number(reading.ageSeconds(at: status.now))
+                age(reading, watch: watch, now: status.now, into: &writer)
             } else {
                 writer.key(.place); writer.string(hotspots.names[hotspot])
             }
@@ -70,6 +78,7 @@ extension Answers {
         writer.key(.count); writer.number(hotspots.count)
         writer.key(.requestsToday); writer.number(status.requestsToday)
         writer.key(.dailyRequestLimit); writer.number(watch.config.dailyRequestLimit)
+        if watch.config.recordedAnswers != nil { writer.key(.recorded); writer.bool(true) }
         if let stopped = status.stopped { writer.key(.stopped); writer.string(stopped) }
         writer.key(.outcomes)
         writer.beginObject()

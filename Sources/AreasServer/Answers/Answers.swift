@@ -194,7 +194,7 @@ enum Answers {
         }
         region(of: point, regions: regions, into: &writer)
         // Where the question was asked: the crowd of the hotspot holding the point.
-        if let crowd, let known = crowd.reading(at: point) { self.crowd(known, now: crowd.watch.now, into: &writer) }
+        if let crowd, let known = crowd.reading(at: point) { self.crowd(known, in: crowd, into: &writer) }
         writer.endObject()
     }
 
@@ -248,7 +248,7 @@ enum Answers {
             }
             self.footprint(footprint, words: areas.utf8(words), shape: shape.map { detailed ? ($0, false) : shapes.take($0) }, into: &writer)
         }
-        if let crowd, let known = crowd.reading(ofArea: position) { self.crowd(known, now: crowd.watch.now, into: &writer) }
+        if let crowd, let known = crowd.reading(ofArea: position) { self.crowd(known, in: crowd, into: &writer) }
         if detailed {
             writer.key(.province); writer.string(utf8: areas.utf8(area.province))
             writer.key(.roadAddress); writer.string(utf8: areas.utf8(area.roadAddress))

@@ -205,12 +205,13 @@ extension AreaService {
             }
             if let crowd = view.crowd, let hotspot = crowd.members.hotspot(ofArea: position) { crowd.watch.ask(about: hotspot) }
             Answers.detail(position, state: state, crowd: view.crowd, form: form, into: &writer)
-        case .crowd:
+        case .crowd(let mapView):
             guard let watch = view.crowd?.watch else {
                 throw RequestError(.unavailable, crowdWatch.withLock({ $0 }) == nil && config.crowd != nil
                     ? "the crowd places file could not be read (see the daemon's log); no hotspots are known"
                     : "no people density is configured: add a top-level \"crowd\" (format seoul-citydata, places, keyEnv) to the config")
             }
+            if let mapView { watch.touch(view: mapView) }
             Answers.crowd(watch, form: form, into: &writer)
         case .stats:
             Answers.stats(state, status: status, configured: config.sources.map(\.name), into: &writer)

@@ -83,10 +83,35 @@ package final class CrowdWatch: Sendable {
         if let hotspot = hotspots.hotspot(holding: point) { ask(about: hotspot) }
     }
 
+    /// The most hotspots one map view asks about: those nearest its middle.
+    package static let viewHotspots = 12
+    /// The name a map view's requests are counted under, besides `quotaName`: views may spend
+    /// half the day's requests, so that the questions asked from a place keep the rest.
+    package static let viewQuotaName = "crowd-views"
+
+    /// A map's view (`/v1/crowd` with a box): the hotspots whose box overlaps it count as asked
+    /// about, the `viewHotspots` nearest its middle, within the views' half of the day.
+    package func touch(view: GeoBox) {
+        let middle = (latitude: (view.south + view.north) / 2, longitude: (view.west + view.east) / 2)
+        func distance(_ box: GeoBox) -> Double {
+            let dy = (box.south + box.north) / 2 - middle.latitude, dx = ((box.west + box.east) / 2 - middle.longitude) * 0.8
+            return dy * dy + dx * dx
+        }
+        let inView = hotspots.boxes.indices.filter { hotspots.boxes[$0].intersects(view) }
+            .sorted { (distance(hotspots.boxes[$0]), $0) < (distance(hotspots.boxes[$1]), $1) }
+        for hotspot in inView.prefix(Self.viewHotspots) { ask(about: hotspot, forView: true) }
+    }
+
+    /// Whether a reading `ageSeconds` old is past `staleAfterSeconds`.
+    package func isStale(ageSeconds: Double) -> Bool { ageSeconds > config.staleAfterSeconds }
+
     /// Asks the city about `hotspot` in the background, unless it was asked within
-    /// `maxAgeSeconds`, is being asked, asking has stopped, or the day's requests are spent.
-    package func ask(about hotspot: Int) {
+    /// `maxAgeSeconds`, is being asked, asking has stopped, or the day's requests (for a
+    /// `forView` ask: the views' half of them) are spent.
+    package func ask(about hotspot: Int, forView: Bool = false) {
         let now = clock()
+        let viewLimit = config.dailyRequestLimit / 2
+        if forView && config.recordedAnswers == nil && (quota.today(now: now)[Self.viewQuotaName] ?? 0) >= viewLimit { return }
         let due: Bool = book.withLock { book in
             if let stopped = book.stopped, now < stopped.until { return false }
             book.stopped = nil
@@ -109,6 +134,7 @@ package final class CrowdWatch: Sendable {
             record(hotspot, .failed(.quotaSpent, said), stopUntil: Self.nextKoreanMidnight(after: now))
             return
         }
+        if forView && config.recordedAnswers == nil { _ = quota.take(Self.viewQuotaName, limit: nil, now: now) }
         Task.detached { [self] in
             let answer = await self.answer(about: hotspot)
             var stopUntil: Double?

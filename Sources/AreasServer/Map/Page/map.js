@@ -84,17 +84,26 @@ function drawFootprint(a, target = footprintLayer) {
   if (f.widthMeters > 0) L.geoJSON(f.geometry, { style: Object.assign({}, style, { fill: false, weight: band, opacity: 0.25 }) }).addTo(target);
   return true;
 }
-// The city's hotspots, each filled by its last crowd level (grey and dashed: none known yet),
-// with the level's time and age; asked again at most once a minute, as the levels change
-// every five. A hotspot is `h`, its properties `h.properties`.
+// The city's hotspots, each filled by its last crowd level (grey and dashed: none known yet;
+// hatched: older than the daemon's crowd.staleAfterSeconds), with the level's time and age.
+// From zoom 13 the view is sent along: the hotspots in it count as asked about (the daemon
+// asks the city about the nearest few, within the views' share of the day), and the page
+// looks again a few seconds later for what came. Asked again at most once a minute for one
+// view, as the levels change every five. A hotspot is `h`, its properties `h.properties`.
 map.createPane("crowd").style.zIndex = 300;
 const crowdLayer = L.layerGroup().addTo(map);
-let crowdAskedAt = 0;
-async function drawCrowd() {
-  if (!settings.crowd || Date.now() - crowdAskedAt < 60000) return;
+let crowdAskedAt = 0, crowdViewAsked = "", crowdLookAgain;
+async function drawCrowd(again) {
+  if (!settings.crowd) return;
+  const b = map.getBounds(), zoom = map.getZoom();
+  const view = zoom >= 13 ? { south: b.getSouth().toFixed(5), west: b.getWest().toFixed(5), north: b.getNorth().toFixed(5), east: b.getEast().toFixed(5) } : null;
+  const viewText = view ? new URLSearchParams(view).toString() : "";
+  if (!again && viewText === crowdViewAsked && Date.now() - crowdAskedAt < 60000) return;
   crowdAskedAt = Date.now();
+  crowdViewAsked = viewText;
+  clearTimeout(crowdLookAgain);
   try {
-    const response = await fetch("/v1/crowd", { headers: { Accept: "application/geo+json" } });
+    const response = await fetch("/v1/crowd" + (view ? "?" + viewText : ""), { headers: { Accept: "application/geo+json" } });
     const body = await response.json();
     crowdLayer.clearLayers();
     if (!response.ok) { document.body.dataset.crowd = JSON.stringify({ error: body.error ? body.error.message : String(response.status) }); return; }
@@ -102,18 +111,25 @@ async function drawCrowd() {
       pane: "crowd",
       style: (h) => {
         const level = crowdLevels.indexOf(h.properties.level);
-        return level < 0 ? { color: "#777", weight: 1, dashArray: "4 4", fillOpacity: 0.05, className: "crowd crowd-unknown" }
-          : { weight: 1, fillOpacity: 0.25, className: "crowd crowd-" + level };
+        if (level < 0) return { color: "#777", weight: 1, dashArray: "4 4", fillOpacity: 0.05, className: "crowd crowd-unknown" };
+        return h.properties.stale ? { weight: 1, dashArray: "2 6", fillOpacity: 0.1, className: "crowd crowd-" + level + " crowd-stale" }
+          : { weight: 1, fillOpacity: 0.3, className: "crowd crowd-" + level };
       },
       onEachFeature: (h, shape) => {
-        const p = h.properties;
-        const when = p.at ? p.at.slice(0, 16).replace("T", " ") + " (" + Math.round(p.ageSeconds / 60) + "분 전, " + Math.round(p.ageSeconds / 60) + " min ago)" : "알 수 없음 (not known yet)";
+        const p = h.properties, minutes = Math.round((p.ageSeconds || 0) / 60);
+        const when = p.at ? p.at.slice(0, 16).replace("T", " ") + " KST (" + minutes + "분 전, " + minutes + " min ago)" + (p.stale ? " · 오래됨 (stale)" : "") : "알 수 없음 (not known yet)";
         shape.bindTooltip("<b>" + text(p.place) + "</b><br>" + text(p.level || "–") + (p.min != null ? " · " + p.min + "–" + p.max + "명" : "") + "<br>" + text(when));
       },
     }).addTo(crowdLayer);
-    const levels = {};
-    for (const h of body.features) levels[h.properties.code] = h.properties.level || null;
-    document.body.dataset.crowd = JSON.stringify({ count: body.features.length, levels });
+    const levels = {}, stale = [];
+    for (const h of body.features) {
+      levels[h.properties.code] = h.properties.level || null;
+      if (h.properties.stale) stale.push(h.properties.code);
+    }
+    const asked = body.features.filter((h) => h.properties.lastAskedAt).map((h) => h.properties.code);
+    document.body.dataset.crowd = JSON.stringify({ count: body.features.length, levels, stale, view, asked, again: !!again });
+    // Hotspots in view the city was just asked about: their levels come within seconds.
+    if (view && !again) crowdLookAgain = setTimeout(() => drawCrowd(true), 3000);
   } catch (error) {
     crowdAskedAt = 0;
     document.body.dataset.crowd = JSON.stringify({ error: error.message });
