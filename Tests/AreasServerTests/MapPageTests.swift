@@ -311,7 +311,14 @@ import AreasTestTraits
     func theBoundariesAreTheOfflineBackground() throws {
         let (daemon, address) = try SampleDaemon.withHTTP(extra: #""regions": {"folder": "\#(KoreanBoundaries.folder ?? "")"}"#)
         defer { daemon.stop() }
-        let run = try Binaries.run("/usr/bin/python3", [Fixtures.path("Tests/Browser/map_page.py"), "http://\(address)", daemon.folder, "--regions"], seconds: 180)
+        // A record the samples plant outside its stated district, as `sources` lists it.
+        let sources = try JSONParser.parse(try HTTPTestClient(address).get("/v1/sources").body)
+        let listed: [String] = (sources["sources"]?.array ?? []).compactMap { source in source["outsideDistrictIds"]?.array.first?.string }
+        let flaggedID = try #require(listed.first, "\(sources)")
+        let flaggedArea = try #require(try JSONParser.parse(try HTTPTestClient(address).get("/v1/areas/" + flaggedID).body)["areas"]?.array.first)
+        let mismatch = try #require(flaggedArea["regionMismatch"], "\(flaggedArea)")
+        let flaggedAt = "\(flaggedID),\(flaggedArea["lat"]?.double ?? 0),\(flaggedArea["lon"]?.double ?? 0)"
+        let run = try Binaries.run("/usr/bin/python3", [Fixtures.path("Tests/Browser/map_page.py"), "http://\(address)", daemon.folder, "--regions", flaggedAt], seconds: 180)
         #expect(run.status == 0, "\(run.stderr)")
         let seen = try JSONParser.parse(Array(run.stdout.utf8))
         #expect(seen["console"]?.array.isEmpty == true, "console: \(seen["console"] ?? .null)")
@@ -346,9 +353,14 @@ import AreasTestTraits
         #expect(place["near"]?.array.count == nearIDs.count)
         let placeCenter = place["center"]?.array.compactMap(\.double) ?? []
         #expect(placeCenter.count == 2 && abs(placeCenter[0] - lat) < 1e-4 && abs(placeCenter[1] - lon) < 1e-4, "\(placeCenter) against \(lat), \(lon)")
+        // The flagged record's details say so, naming the district it states and where it lies.
+        let flagged = seen["flagged"]?.string ?? ""
+        #expect(seen["flaggedShown"]?.double == 1 && flagged.contains("확인 필요") && flagged.contains(mismatch["stated"]?.string ?? "-")
+                && flagged.contains("\(Int((mismatch["meters"]?.double ?? -1).rounded())) m outside"), "\(flagged) against \(mismatch)")
+        if let found = mismatch["found"]?.string { #expect(flagged.contains("in " + found), "\(flagged)") }
         let artifacts = Fixtures.path(".build/test-artifacts")
         try FileManager.default.createDirectory(atPath: artifacts, withIntermediateDirectories: true)
-        for file in ["regions-districts.png", "regions-towns.png", "regions-shaded.png", "search-result-place.png"] {
+        for file in ["regions-districts.png", "regions-towns.png", "regions-shaded.png", "search-result-place.png", "flagged.png"] {
             try? FileManager.default.removeItem(atPath: artifacts + "/" + file)
             try FileManager.default.copyItem(atPath: daemon.folder + "/" + file, toPath: artifacts + "/" + file)
         }

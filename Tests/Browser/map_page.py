@@ -3,7 +3,7 @@
 Debian) and prints what it saw as one JSON object; MapPageTests compares it with the API.
 
 usage: map_page.py BASE_URL OUTPUT_FOLDER [LAT,LON]
-       map_page.py BASE_URL OUTPUT_FOLDER --regions
+       map_page.py BASE_URL OUTPUT_FOLDER --regions [ID,LAT,LON]
        map_page.py BASE_URL OUTPUT_FOLDER --no-leaflet
 
 With LAT,LON, the page is then opened there at zoom 17, where zones' footprints are drawn,
@@ -249,6 +249,15 @@ def regions_flow():
     result["console"] = [entry for entry in driver.get_log("browser") if entry.get("level") in ("SEVERE", "WARNING")]
     driver.save_screenshot(out + "/regions-shaded.png")
     result["placeSearch"] = search_flow("용산구 이태원동", "result-place")
+    if len(sys.argv) > 4:
+        # A record flagged outside its district (ID,LAT,LON): its details as a person opens them.
+        flagged, lat, lon = sys.argv[4].split(",")
+        driver.get(base + "/map?lat=%s&lon=%s&zoom=17" % (lat, lon))
+        settled()
+        driver.execute_script("details(arguments[0], [arguments[1], arguments[2]])", flagged, float(lat), float(lon))
+        result["flagged"] = popup("area-details")
+        result["flaggedShown"] = driver.execute_script("return document.querySelectorAll('.area-details .flagged').length")
+        driver.save_screenshot(out + "/flagged.png")
 
 
 def crowd_flow():

@@ -241,6 +241,10 @@ async function details(id, at) {
       a.crowd ? "<p>혼잡도 (crowd): " + text(a.crowd.place) + " " + text(a.crowd.level) + " · " + text(a.crowd.at.slice(0, 16).replace("T", " ")) + "</p>" : "",
       "<p>" + (a.geocoded ? "위치: 주소로 찾은 위치 (geocoded)" : "위치: 공개된 좌표 (published position)") + "</p>",
       a.overridden ? "<p>운영자 수정 (corrected): " + text(a.note || "") + "</p>" : "",
+      // A record whose position lies outside the district it states: shown, and flagged.
+      a.regionMismatch ? "<p class=\"flagged\">⚠ 확인 필요: 위치가 " + text(a.regionMismatch.stated) + " 밖" + (a.regionMismatch.found ? " (" + text(a.regionMismatch.found) + ")" : "")
+        + "입니다 (flagged: the position lies " + Math.round(a.regionMismatch.meters) + " m outside " + text(a.regionMismatch.stated) + ", the district the record states"
+        + (a.regionMismatch.found ? ", in " + text(a.regionMismatch.found) : ", in no district") + ")</p>" : "",
       "<p><small>" + text(a.id) + "</small></p>",
     ];
     L.popup({ className: "popup area-details" }).setLatLng(at).setContent(lines.join("")).openOn(map);
