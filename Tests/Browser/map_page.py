@@ -15,6 +15,7 @@ With --no-leaflet, the page of a daemon whose http.assets lacks Leaflet: its mes
 it asked for.
 """
 import json
+import os
 import sys
 import time
 
@@ -25,13 +26,18 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 
 base, out = sys.argv[1], sys.argv[2]
+# Chromium's profile, crash reports and GTK's settings cache go into the test's folder (removed
+# with it), never into the home folder, however the test was started.
+for variable in ("XDG_CONFIG_HOME", "XDG_CACHE_HOME"):
+    os.environ[variable] = os.path.join(out, "browser", variable.lower())
 
 
 def browser(phone=False):
     """A headless Chromium: a 1000x800 window, or a phone's 390x844 touch screen."""
     options = Options()
     size = "390,844" if phone else "1000,800"
-    for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=" + size, "--lang=ko-KR"]:
+    profile = os.path.join(out, "browser", "profile-phone" if phone else "profile")
+    for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=" + size, "--lang=ko-KR", "--user-data-dir=" + profile]:
         options.add_argument(argument)
     if phone:
         options.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 3.0, "touch": True}})
