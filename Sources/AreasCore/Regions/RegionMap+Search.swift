@@ -20,7 +20,18 @@ final class RegionSearchNames: Sendable {
             })
         }
         self.whole = whole
+        latin = layers.enumerated().map { level, layer in
+            var keys: [String: [Int]] = [:]
+            for (row, name) in layer.names.enumerated() {
+                for key in Romanisation.placeKeys(name, level: RegionMap.Level(rawValue: level) ?? .town) { keys[key, default: []].append(row) }
+            }
+            return keys
+        }
     }
+
+    /// Per level, the ways a region's name is typed in Latin letters (`seoul`, `yongsangu`,
+    /// `yongsan`, `itaewondong`) to its rows.
+    let latin: [[String: [Int]]]
 }
 
 extension RegionMap {
@@ -36,6 +47,14 @@ extension RegionMap {
     /// word of `query` and whose own name holds one of them, so that `서울` finds the city, not
     /// each of its towns; best first, then provinces before districts before towns, then by code.
     public func places(matching query: String, limit: Int) -> [SearchMatch] {
+        // A name typed in Latin letters (`Yongsan-gu`, `Seoul`): the regions so written.
+        if !query.unicodeScalars.contains(where: { (0xAC00...0xD7A3).contains($0.value) }) {
+            let key = Romanisation.letters(query)
+            if !key.isEmpty {
+                let found = Level.allCases.flatMap { level in (searchNames.latin[level.rawValue][key] ?? []).map { SearchMatch(level: level, row: $0, rank: 0) } }
+                if !found.isEmpty { return Array(found.prefix(limit)) }
+            }
+        }
         let words = SearchText.words(of: query)
         guard !words.isEmpty, limit > 0 else { return [] }
         let query = words.flatMap { $0 }

@@ -1,10 +1,11 @@
 import AreasCore
+import AreasIngest
 import AreasProtocol
 
 /// A place `search` names besides areas: a region of the administrative map, or what the
 /// geocoder answered for the text.
 struct FoundPlace: Sendable, Equatable {
-    enum Origin: String, Sendable { case area, region, geocoder }
+    enum Origin: String, Sendable { case area, region, hotspot, geocoder }
 
     var name: String
     var point: GeoPoint
@@ -37,6 +38,26 @@ struct FoundPlace: Sendable, Equatable {
         return Array(found.sorted { a, b in
             tier(a) != tier(b) ? tier(a) < tier(b) : Geodesy.distance(point, a.point) < Geodesy.distance(point, b.point)
         }.prefix(limit))
+    }
+
+    /// The city's crowd hotspots whose name holds every word of `text` (`남산공원`, `강남역`),
+    /// each at a point inside it: its own name first, then by the places file's order.
+    static func hotspots(_ text: String, in hotspots: CrowdHotspots, limit: Int, map: RegionMap?) -> [FoundPlace] {
+        let words = SearchText.words(of: text)
+        guard !words.isEmpty else { return [] }
+        let whole = words.flatMap { $0 }
+        var found: [FoundPlace] = []
+        for hotspot in 0..<hotspots.count {
+            let folded = SearchText.fold(hotspots.names[hotspot])
+            guard words.allSatisfy({ SearchText.contains(folded, $0) }) else { continue }
+            let point = RingCheck.pointInside(hotspots.polygons[hotspot])
+            // Its province and district, where the map has them: a note names them.
+            let place = map?.place(of: point)
+            func name(_ level: RegionMap.Level) -> String? { place?.row(level).map { map?[level].names[$0] ?? "" } }
+            found.append(FoundPlace(name: hotspots.names[hotspot], point: point, origin: .hotspot, province: name(.province), district: name(.district),
+                                    rank: folded == whole ? 0 : 2))
+        }
+        return Array(found.sorted { $0.rank < $1.rank }.prefix(limit))
     }
 
     /// Regions a search given a position ranks by distance.

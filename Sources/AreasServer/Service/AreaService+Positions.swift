@@ -33,11 +33,15 @@ extension AreaService {
             (rank: match.rank, place: state.index.areas.withBuffers { table in FoundPlace(area: match.position, of: table) })
         }
         let region = regions.first.map { (exact: $0.rank == 0, place: $0) }
+        let hotspot = view.crowd.flatMap { FoundPlace.hotspots(text, in: $0.watch.hotspots, limit: 1, map: view.regions.map).first { $0.rank == 0 } }
         let chosen: FoundPlace?
         if let area, area.rank == .exactName {
             chosen = area.place
         } else if let region, region.exact {
             chosen = region.place
+        } else if let hotspot {
+            // A hotspot's own name (`남산공원`): the place the city counts people in.
+            chosen = hotspot
         } else if let area, area.rank != .address {
             chosen = area.place
         } else {

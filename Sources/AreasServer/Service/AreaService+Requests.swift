@@ -176,6 +176,7 @@ extension AreaService {
                 try state.index.search(text, near: point, kind: kind, region: region, limit: Self.cap(limit ?? Self.searchLimit, output: .full, maxResults: maxResults))
             }.get()
             var places = view.regions.map.map { FoundPlace.regions(text, on: $0, limit: Self.searchPlaceLimit, near: point) } ?? []
+            if let hotspots = view.crowd?.watch.hotspots { places += FoundPlace.hotspots(text, in: hotspots, limit: Self.searchPlaceLimit, map: view.regions.map) }
             var note = found.nearestOnly
                 ? "'\(text.prefix(40))' is in more areas than a search ranks all of: these are the nearest that hold it; add a word to rank every one" : nil
             if found.matches.isEmpty && places.isEmpty && config.geocoder != nil {
