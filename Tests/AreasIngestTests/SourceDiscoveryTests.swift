@@ -12,6 +12,23 @@ import AreasTestTraits
 /// generator planted.
 @Suite(.offThePool, .timeLimit(.minutes(5)))
 struct SourceDiscoveryTests {
+    /// The proposed name leaves the release's date out (every id of the source starts with the
+    /// name, and next year's file is the same source).
+    @Test(arguments: [
+        ("Tests/RealData/seoul-jungnang-smoking-facilities-20260212.csv", "seoul-jungnang-smoking-facilities"),
+        ("/data/seoul-yongsan-smoking-20240719.csv", "seoul-yongsan-smoking"),
+        ("서울특별시 중랑구_흡연시설 현황_20260212.csv", "서울특별시-중랑구-흡연시설-현황"),
+        ("prhsmk-standard-seoul-2022.csv", "prhsmk-standard-seoul"),
+        ("zones-2026-02-12.csv", "zones"),
+        ("https://example.org/files/busan_202406.json?x=1", "busan"),
+        ("seocho-smoking.csv", "seocho-smoking"),
+        ("route-66-stops.csv", "route-66-stops"),
+        ("20260212.csv", "20260212"),
+    ])
+    func theProposedNameHasNoDate(origin: String, expected: String) {
+        #expect(SourceDiscovery.sourceName(from: origin) == expected)
+    }
+
     /// A sample file, the hand-written source for it, and what discovery is told.
     struct Shape: Sendable, CustomTestStringConvertible {
         var file: String

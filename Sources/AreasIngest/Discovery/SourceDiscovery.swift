@@ -191,13 +191,39 @@ package struct SourceDiscovery: Sendable {
     }
 
     /// A source name from a file's name: `seocho-smoking.csv` is `seocho-smoking`; characters
-    /// a source name may not hold become `-`.
+    /// a source name may not hold become `-`. The release's date goes (`...-20260212`,
+    /// `_2024`, `2026-02-12`): it is in every id the source serves, and next year's file is the
+    /// same source.
     static func sourceName(from origin: String) -> String {
         var base = origin.split(separator: "?").first.map(String.init) ?? origin
         base = base.split(separator: "/").last.map(String.init) ?? base
         if let dot = base.lastIndex(of: "."), dot > base.startIndex { base = String(base[..<dot]) }
         let cleaned = String(base.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." ? $0 : "-" })
-        return cleaned.isEmpty ? "discovered" : cleaned
+        let undated = withoutDates(cleaned)
+        return undated.isEmpty ? (cleaned.isEmpty ? "discovered" : cleaned) : undated
+    }
+
+    /// `name` without the words that are dates: a year (19xx, 20xx), a year and month or a
+    /// whole date in digits, and the month and day after a year; the words kept joined by `-`.
+    static func withoutDates(_ name: String) -> String {
+        let words = name.split(whereSeparator: { $0 == "-" || $0 == "_" || $0 == "." }).map(String.init)
+        func isYear(_ word: String) -> Bool { word.count == 4 && (word.hasPrefix("19") || word.hasPrefix("20")) }
+        var kept: [String] = []
+        var afterYear = 0
+        for word in words {
+            let digits = word.allSatisfy(\.isASCII) && word.allSatisfy(\.isNumber)
+            if digits && (isYear(word) || ([6, 8].contains(word.count) && isYear(String(word.prefix(4))))) {
+                afterYear = word.count == 4 ? 2 : 0
+                continue
+            }
+            if digits && afterYear > 0 && word.count <= 2 {
+                afterYear -= 1
+                continue
+            }
+            afterYear = 0
+            kept.append(word)
+        }
+        return kept.joined(separator: "-")
     }
 }
 
