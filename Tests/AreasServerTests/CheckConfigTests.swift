@@ -3,6 +3,8 @@ import Foundation
 import Testing
 import AreasCore
 import AreasTestTraits
+@testable import AreasServer
+@testable import AreasSystem
 
 /// `areasd --check-config` and start-up, as the real binary runs them.
 @Suite(.offThePool, .tags(.endToEnd), .timeLimit(.minutes(5)))
@@ -200,5 +202,17 @@ struct CheckConfigTests {
         #expect(result.code == 0)
         #expect(result.out.hasPrefix("usage: areasd"))
         #expect(result.err.isEmpty)
+    }
+}
+
+/// areasd run by hand as root takes the installed service's socket by default: its start line
+/// says so, and how to run beside the service; under systemd (`INVOCATION_ID`) or on another
+/// socket it says nothing more.
+@Suite struct SharedSocketNoteTests {
+    @Test func aRootDaemonByHandIsToldItsSocketIsTheServices() {
+        #expect(Daemon.sharedSocketNote("/run/areasd/areasd.sock", environment: [:]).contains("the installed service's socket: --socket PATH runs beside it"))
+        #expect(Daemon.sharedSocketNote("/run/areasd/areasd.sock", environment: ["INVOCATION_ID": "0f3c"]) == "")
+        #expect(Daemon.sharedSocketNote("/tmp/areasd-0/areasd.sock", environment: [:]) == "")
+        #expect(DefaultPaths.socket(environment: [:], uid: 0) == "/run/areasd/areasd.sock")
     }
 }

@@ -80,6 +80,13 @@ package final class Daemon: @unchecked Sendable {
     private let notifier: SystemdNotifier
     private let readySent = Atomic<Bool>(false)
 
+    /// Run by hand (not by systemd, which sets `INVOCATION_ID`) on the installed service's
+    /// socket, as root is by default: said, with the way to run beside the service.
+    package static func sharedSocketNote(_ socketPath: String, environment: [String: String]) -> String {
+        socketPath == DefaultPaths.systemSocket && environment["INVOCATION_ID"] == nil
+            ? "; as root, the installed service's socket: --socket PATH runs beside it" : ""
+    }
+
     package init(options: Options, environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.options = options
         self.environment = environment
@@ -224,7 +231,7 @@ package final class Daemon: @unchecked Sendable {
         } catch {
             return ("areasd: cannot start the socket server: \(error)", 1)
         }
-        logger.info("listening on \(socketPath) (\(state.index.count) areas, pid \(CurrentProcess.id))")
+        logger.info("listening on \(socketPath) (\(state.index.count) areas, pid \(CurrentProcess.id)\(Self.sharedSocketNote(socketPath, environment: environment)))")
         service.install(ServedRegions.loading)
         readRegions(config, into: service)
         readCrowdPlaces(config, into: service)
