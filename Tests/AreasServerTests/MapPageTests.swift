@@ -4,6 +4,7 @@ import AreasTestSupport
 import Foundation
 import Testing
 import AreasTestTraits
+import AreasSystem
 
 /// The map page in a real headless Chromium driven by Selenium (`Tests/Browser/map_page.py`)
 /// against a real daemon on the samples: it loads with no console error, asks only the daemon,
@@ -117,6 +118,10 @@ import AreasTestTraits
         #expect((deep["footprintShapes"]?.double ?? 0) >= Double(withFootprints.count), "\(deep)")
         #expect(withFootprints.contains { $0["id"] == park["id"] })
         #expect(seen["first"]?["shown"]?["footprints"]?.double == 0, "zoom 12 draws none")
+        // Without a tile server, at a street's zoom the page says streets need one (and how);
+        // at zoom 12 it does not.
+        #expect(deep["noStreets"]?.string == "1" && deep["noStreetsText"]?.string?.contains("http.tiles") == true, "\(deep)")
+        #expect(seen["first"]?["noStreets"]?.string == "0")
 
         // Where am I, standing in the park: a marker at the position, on top of the park's own,
         // its accuracy, the footprints of the zones there (as check answers them), and the popup.
@@ -179,6 +184,20 @@ import AreasTestTraits
         }
         #expect(!(try Self.box(phone["legend"])).overlaps(try Self.box(phone["zoom"])))
         #expect(phone["optionsShown"]?.bool == false && phone["optionsShownAfterMenu"]?.bool == true, "\(phone)")
+        // The legend folds behind its button (it covered a sixth of the map's top), and opens.
+        let legend = try Self.box(phone["legend"]), opened = try Self.box(phone["legendOpen"])
+        #expect(phone["legendItemsShown"]?.bool == false && phone["legendItemsShownAfterToggle"]?.bool == true && legend.area * 3 < opened.area, "\(phone)")
+        // At zoom 16 without tiles, the note on streets is on screen, clear of the controls.
+        let note = try Self.box(phone["noStreets"])
+        for control in ["panel", "zoom", "legend", "attribution"] {
+            #expect(!note.overlaps(try Self.box(phone[control])), "the streets note covers the \(control): \(phone)")
+        }
+        #expect(note.left >= 0 && note.right <= 390 && note.top >= 0, "\(note)")
+        // The search box's placeholder is whole, on a desk and on a phone (it was cut).
+        for drawn in [seen["first"]?["placeholder"], phone["placeholder"]] {
+            let (text, room) = (drawn?["text"]?.double ?? .infinity, drawn?["room"]?.double ?? 0)
+            #expect(text <= room, "the placeholder needs \(text) px of \(room)")
+        }
         let targets = phone["targets"]?.array.compactMap(\.double) ?? []
         let markers = phone["markers"]?.array.compactMap(\.double) ?? []
         #expect(!targets.isEmpty && targets.count == markers.count && targets.allSatisfy { $0 >= 43.9 } && markers.allSatisfy { $0 >= 21.9 }, "\(targets) \(markers)")
@@ -279,6 +298,44 @@ import AreasTestTraits
         try FileManager.default.createDirectory(atPath: artifacts, withIntermediateDirectories: true)
         try? FileManager.default.removeItem(atPath: artifacts + "/crowd.png")
         try FileManager.default.copyItem(atPath: daemon.folder + "/crowd.png", toPath: artifacts + "/crowd.png")
+    }
+
+    /// The README's `http.tiles` example, pointed at a tile server here (a local one serving a
+    /// PNG for every tile): the page asks it for the view's tiles and draws them, with the
+    /// attribution given, and says nothing of missing streets. A screenshot in
+    /// `.build/test-artifacts/tiles.png`.
+    @Test(.enabled(if: MapPageTests.browser, "chromium, chromium-driver, python3-selenium and libjs-leaflet (Tests/run.sh installs them)"))
+    func theReadmesTileServerExampleDrawsStreets() throws {
+        let readme = try String(contentsOfFile: Fixtures.path("README.md"), encoding: .utf8)
+        let example = try #require(readme.range(of: #""tiles": "https://tile.openstreetmap.org/{z}/{x}/{y}.png""#), "the README gives no http.tiles example")
+        let attribution = try #require(readme[example.upperBound...].range(of: #""tilesAttribution": "[^"]*""#, options: .regularExpression))
+        let asked = LockedValue<[String]>([])
+        // A 1x1 grey PNG.
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52, 0x00, 0x00, 0x00, 0x01,
+                            0x00, 0x00, 0x00, 0x01, 0x08, 0x00, 0x00, 0x00, 0x00, 0x3A, 0x7E, 0x9B, 0x55, 0x00, 0x00, 0x00, 0x0A, 0x49, 0x44, 0x41,
+                            0x54, 0x78, 0x9C, 0x63, 0xB8, 0x03, 0x00, 0x00, 0xF9, 0x00, 0xF8, 0xA3, 0x6B, 0x6A, 0x6F, 0x00, 0x00, 0x00, 0x00, 0x49,
+                            0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82]
+        let tiles = try LoopbackHTTPServer { request in
+            asked.withLock { $0.append(request.path) }
+            return .body(status: 200, contentType: "image/png", png)
+        }
+        defer { tiles.stop() }
+        let local = #""tiles": "\#(tiles.baseURL)/{z}/{x}/{y}.png", \#(readme[attribution])"#
+        let (daemon, address) = try SampleDaemon.withHTTP(local)
+        defer { daemon.stop() }
+        let run = try Binaries.run("/usr/bin/python3", [Fixtures.path("Tests/Browser/map_page.py"), "http://\(address)", daemon.folder, "--tiles"], seconds: 120)
+        #expect(run.status == 0, "\(run.stderr)")
+        let seen = try JSONParser.parse(Array(run.stdout.utf8))
+        #expect(seen["console"]?.array.isEmpty == true, "console: \(seen["console"] ?? .null)")
+        #expect(seen["noStreets"]?.string == "0" && seen["noStreetsShown"]?.double == 0, "\(seen)")
+        #expect((seen["tilesLoaded"]?.double ?? 0) >= 4, "\(seen)")
+        let paths = asked.withLock { $0 }
+        #expect(!paths.isEmpty && paths.allSatisfy { $0.hasPrefix("/17/") && $0.hasSuffix(".png") }, "\(paths)")
+        #expect(seen["attribution"]?.string?.contains("OpenStreetMap") == true, "\(seen["attribution"] ?? .null)")
+        let artifacts = Fixtures.path(".build/test-artifacts")
+        try FileManager.default.createDirectory(atPath: artifacts, withIntermediateDirectories: true)
+        try? FileManager.default.removeItem(atPath: artifacts + "/tiles.png")
+        try FileManager.default.copyItem(atPath: daemon.folder + "/tiles.png", toPath: artifacts + "/tiles.png")
     }
 
     @Test(.enabled(if: MapPageTests.browser, "chromium, chromium-driver, python3-selenium and libjs-leaflet (Tests/run.sh installs them)"))

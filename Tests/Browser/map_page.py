@@ -5,6 +5,7 @@ Debian) and prints what it saw as one JSON object; MapPageTests compares it with
 usage: map_page.py BASE_URL OUTPUT_FOLDER [LAT,LON]
        map_page.py BASE_URL OUTPUT_FOLDER --regions [ID,LAT,LON]
        map_page.py BASE_URL OUTPUT_FOLDER --no-leaflet
+       map_page.py BASE_URL OUTPUT_FOLDER --tiles
 
 With LAT,LON, the page is then opened there at zoom 17, where zones' footprints are drawn,
 and asked "where am I" with the browser standing there. Then a route is drawn, and the page is
@@ -116,6 +117,14 @@ def waited(name, deadline=10):
     raise SystemExit("the page did not set %s within %d s" % (name, deadline))
 
 
+def placeholder():
+    """The search box's placeholder as drawn: its width and the room the box gives it."""
+    return driver.execute_script(
+        "const i = document.getElementById('search'), s = getComputedStyle(i), c = document.createElement('canvas').getContext('2d');"
+        "c.font = s.font; return {text: c.measureText(i.placeholder).width,"
+        " room: i.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight)}")
+
+
 def rect(selector):
     return driver.execute_script(
         "const e = document.querySelector(arguments[0]); if (!e) return null; const r = e.getBoundingClientRect();"
@@ -207,8 +216,14 @@ def phone_flow():
             "attribution": rect(".leaflet-control-attribution"),
             "targets": driver.execute_script("return [...document.querySelectorAll('path.area-hit')].map(e => e.getBoundingClientRect().width)"),
             "markers": driver.execute_script("return [...document.querySelectorAll('path.area-marker')].map(e => e.getBoundingClientRect().width)"),
-            "optionsShown": driver.find_element(By.ID, "show-smoking").is_displayed()}
+            "optionsShown": driver.find_element(By.ID, "show-smoking").is_displayed(),
+            "legendItemsShown": driver.find_element(By.CSS_SELECTOR, ".legend-items").is_displayed(),
+            "noStreets": rect(".no-streets"), "placeholder": placeholder()}
     driver.save_screenshot(out + "/phone.png")
+    driver.find_element(By.CSS_SELECTOR, ".legend-toggle").click()
+    seen["legendItemsShownAfterToggle"] = driver.find_element(By.CSS_SELECTOR, ".legend-items").is_displayed()
+    seen["legendOpen"] = rect(".legend")
+    driver.find_element(By.CSS_SELECTOR, ".legend-toggle").click()
     driver.find_element(By.ID, "menu").click()
     seen["optionsShownAfterMenu"] = driver.find_element(By.ID, "show-smoking").is_displayed()
     seen["panelWithMenu"] = rect("#panel")
@@ -304,12 +319,29 @@ try:
     if sys.argv[3:4] == ["--crowd"]:
         crowd_flow()
         raise SystemExit(0)
+    if sys.argv[3:4] == ["--tiles"]:
+        # With http.tiles: at a street's zoom the tiles are asked for, and nothing is missing.
+        driver.get(base + "/map?lat=37.5547&lon=126.9707&zoom=17")
+        settled()
+        end = time.time() + 10
+        while time.time() < end and not driver.find_elements(By.CSS_SELECTOR, "img.leaflet-tile-loaded"):
+            time.sleep(0.1)
+        result["noStreets"] = body("noStreets")
+        result["noStreetsShown"] = len(driver.find_elements(By.CSS_SELECTOR, ".no-streets"))
+        result["tilesLoaded"] = len(driver.find_elements(By.CSS_SELECTOR, "img.leaflet-tile-loaded"))
+        result["attribution"] = driver.find_element(By.CSS_SELECTOR, ".leaflet-control-attribution").text
+        result["resources"] = driver.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
+        result["console"] = [entry for entry in driver.get_log("browser") if entry.get("level") in ("SEVERE", "WARNING")]
+        driver.save_screenshot(out + "/tiles.png")
+        raise SystemExit(0)
     if sys.argv[3:4] == ["--no-leaflet"]:
         no_leaflet_flow()
         raise SystemExit(0)
     driver.get(base + "/map?lat=37.55&lon=126.98&zoom=12")
     settled()
     result["first"] = shown()
+    result["first"]["noStreets"] = body("noStreets")
+    result["first"]["placeholder"] = placeholder()
     # What the first load cost: every request the page made, and the bytes they carried.
     result["firstLoad"] = driver.execute_script(
         "const all = performance.getEntriesByType('navigation').concat(performance.getEntriesByType('resource'));"
@@ -329,10 +361,10 @@ try:
     result["details"] = popup("area-details")
     if result["details"] is None:
         raise SystemExit("no details after clicking an area; status: %s" % driver.find_element(By.ID, "status").text)
-    # check where one clicks: an empty spot of the map, away from the panel.
+    # check where one clicks: an empty spot of the map, away from the panel and the legend.
     driver.find_element(By.CSS_SELECTOR, ".leaflet-popup-close-button").click()
     surface = driver.find_element(By.ID, "map")
-    ActionChains(driver).move_to_element_with_offset(surface, -350, 300).click().perform()
+    ActionChains(driver).move_to_element_with_offset(surface, -350, 120).click().perform()
     result["check"] = popup("check")
     result["checkBlocks"] = blocks("check")
     result["checkedAt"] = json.loads(body("checked") or "null")
@@ -347,6 +379,8 @@ try:
         settled()
         result["deep"] = shown()
         result["deep"]["footprintShapes"] = len(driver.find_elements(By.CSS_SELECTOR, "path.footprint"))
+        result["deep"]["noStreets"] = body("noStreets")
+        result["deep"]["noStreetsText"] = " ".join(e.text for e in driver.find_elements(By.CSS_SELECTOR, ".no-streets"))
         driver.save_screenshot(out + "/footprints.png")
         result["locate"] = locate_flow(float(lat), float(lon))
         driver.save_screenshot(out + "/located.png")

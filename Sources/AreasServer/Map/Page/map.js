@@ -15,13 +15,36 @@ const crowdLevels = ["여유", "보통", "약간 붐빔", "붐빔"];
 const legend = L.control({ position: "bottomleft" });
 legend.onAdd = () => {
   const box = L.DomUtil.create("div", "legend");
-  box.innerHTML = "<div><i class=\"swatch swatch-smoking\"></i>흡연구역 (smoking area)</div>"
+  // On a phone the legend is folded behind its button, keeping the map free.
+  box.innerHTML = "<button type=\"button\" class=\"legend-toggle\" aria-expanded=\"false\">범례 (legend)</button><div class=\"legend-items\">"
+    + "<div><i class=\"swatch swatch-smoking\"></i>흡연구역 (smoking area)</div>"
     + "<div><i class=\"swatch swatch-nonsmoking\"></i>금연구역 (non-smoking zone)</div>"
     + "<div><i class=\"swatch swatch-ring\"></i>묶음: 종류별 비율 (cluster: the share of each kind)</div>"
-    + (settings.crowd ? "<div class=\"legend-crowd\">혼잡도 (crowd): " + crowdLevels.map((l, i) => "<i class=\"swatch swatch-crowd crowd-" + i + "\"></i>" + l).join(" ") + "</div>" : "");
+    + (settings.crowd ? "<div class=\"legend-crowd\">혼잡도 (crowd): " + crowdLevels.map((l, i) => "<i class=\"swatch swatch-crowd crowd-" + i + "\"></i>" + l).join(" ") + "</div>" : "")
+    + "</div>";
+  const toggle = box.querySelector(".legend-toggle");
+  toggle.addEventListener("click", () => toggle.setAttribute("aria-expanded", String(box.classList.toggle("open"))));
+  L.DomEvent.disableClickPropagation(box);
   return box;
 };
 legend.addTo(map);
+// Without a tile server there are no streets or buildings: from zoom 15, where a person looks
+// for which corner a booth is on, the page says so and how to add them.
+const noStreets = L.control({ position: matchMedia("(max-width: 480px)").matches ? "topright" : "bottomright" });
+noStreets.onAdd = () => {
+  const box = L.DomUtil.create("div", "no-streets");
+  box.innerHTML = "거리·건물 지도가 없습니다: 설정의 http.tiles에 타일 서버를 지정하세요 (no streets or buildings: street detail needs a tile server, set http.tiles in the config)";
+  return box;
+};
+let noStreetsShown = false;
+function sayWhetherStreetsAreShown() {
+  const wanted = !settings.tiles && map.getZoom() >= 15;
+  if (wanted !== noStreetsShown) { if (wanted) noStreets.addTo(map); else noStreets.remove(); }
+  noStreetsShown = wanted;
+  document.body.dataset.noStreets = wanted ? "1" : "0";
+}
+map.on("zoomend", sayWhetherStreetsAreShown);
+sayWhetherStreetsAreShown();
 // The boundaries under everything else: provinces at a country's zoom, districts from zoom 8,
 // towns from zoom 14 (a region is `r`, its properties `r.properties`).
 map.createPane("regions").style.zIndex = 250;
