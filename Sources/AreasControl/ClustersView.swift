@@ -13,12 +13,17 @@ extension ResponseFormatter {
         }
         var text = "\(answer.int(.count) ?? 0) areas at zoom \(answer.int(.zoom) ?? 0): \(clusters.count) clusters, \(areas.count) alone\n"
         if !clusters.isEmpty {
-            var rows = [["LAT", "LON", "AREAS", "SMOKING", "NON-SMOKING"]]
+            // Where each is, when the daemon has the administrative map: its centre's district.
+            let named = clusters.contains { $0.string(.district) != nil || $0.string(.province) != nil }
+            var rows = [(named ? ["WHERE"] : []) + ["LAT", "LON", "AREAS", "SMOKING", "NON-SMOKING"]]
             for cluster in clusters {
-                rows.append([cluster.double(.lat).map { String($0) } ?? "", cluster.double(.lon).map { String($0) } ?? "",
-                             String(cluster.int(.count) ?? 0), String(cluster.int(.smoking) ?? 0), String(cluster.int(.nonsmoking) ?? 0)])
+                let place = [cluster.string(.province), cluster.string(.district)].compactMap { $0 }.joined(separator: " ")
+                rows.append((named ? [place.isEmpty ? "–" : place] : [])
+                    + [cluster.double(.lat).map(MeasurementText.coordinate) ?? "", cluster.double(.lon).map(MeasurementText.coordinate) ?? "",
+                       String(cluster.int(.count) ?? 0), String(cluster.int(.smoking) ?? 0), String(cluster.int(.nonsmoking) ?? 0)])
             }
-            text += "\n" + align(rows, rightAligned: [0, 1, 2, 3, 4], width: width)
+            let first = named ? 1 : 0
+            text += "\n" + align(rows, rightAligned: Set(first..<first + 5), elastic: named ? [0] : [], width: width)
         }
         if !areas.isEmpty { text += "\n" + table(areas, count: areas.count, width: width) }
         return text

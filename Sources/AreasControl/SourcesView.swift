@@ -52,7 +52,9 @@ extension ResponseFormatter {
                               number(district, .smoking), number(district, .nonsmoking), dates(district)]
                     .map { $0.escapingControlCharacters() })
             }
-            text += "\n" + align(table, rightAligned: [2, 3], elastic: [0, 1], width: width)
+            // Counted by what each record states (the map's shading counts by position).
+            text += "\nby the district each record states (stating none: the one its position lies in):\n"
+                + align(table, rightAligned: [2, 3], elastic: [0, 1], width: width)
         }
         return text
     }

@@ -30,6 +30,9 @@ import Testing
         ("Yongsan", ["용산구"], "district 'Yongsan' read as 용산구"),
         ("yongsan-gu", ["용산구"], "district 'yongsan-gu' read as 용산구"),
         ("Buk-gu", ["북구"], "district 'Buk-gu' read as 북구"),
+        // As signs spell it, with the sound change between 종 and 로 (letter by letter: jongro).
+        ("Jongno", ["종로구"], "district 'Jongno' read as 종로구"),
+        ("Jungnang-gu", ["중랑구"], "district 'Jungnang-gu' read as 중랑구"),
     ])
     func aNameThatPlainlyStandsForDistrictsIsReadAsThem(typed: String, meant: [String], reading: String) throws {
         let region = Region(district: typed)
@@ -41,12 +44,12 @@ import Testing
     }
 
     @Test(arguments: [
-        // Two names begin so, one names nothing, one is a typo, one a typo in Latin letters.
+        // Two names begin so, one names nothing, one is a typo, two typos in Latin letters.
         ("중", "the data has no district '중' (did you mean 중구?)"),
         ("강남구", "the data has no district '강남구'; it has: "),
         ("용상구", "the data has no district '용상구' (did you mean 용산구?)"),
         ("Yongsa", "the data has no district 'Yongsa' (did you mean 용산구?)"),
-        ("Jongno", "the data has no district 'Jongno' (did you mean 종로구?)"),
+        ("Jongnu", "the data has no district 'Jongnu' (did you mean 종로구?)"),
     ])
     func aNameThatStandsForNothingPlainlyIsNamedWithWhatWasMeant(typed: String, note: String) throws {
         let region = Region(district: typed)

@@ -70,6 +70,8 @@ import AreasTestTraits
         #expect(listed.count == order.count && listed == listed.sorted(), "stats lists the sources in the config's order:\n\(stats)")
         let table = try Binaries.run("areasctl", ["--socket", daemon.socket, "sources"], environment: ["COLUMNS": "200"]).stdout
         #expect(table.hasPrefix("SOURCE") && table.split(separator: "\n").first?.contains("DUPLICATES") == true, "\(table)")
+        // The districts' counts say what they count by (the map's shading counts by position).
+        #expect(table.contains("by the district each record states (stating none: the one its position lies in):\nPROVINCE"), "\(table)")
     }
 
     @Test func aRomanisedProvinceNameFindsItsAreas() throws {

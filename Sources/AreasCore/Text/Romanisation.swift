@@ -1,7 +1,8 @@
 /// Hangul in the letters of the Revised Romanization, syllable by syllable, for matching a
 /// district someone typed in Latin letters (`Yongsan`, `yongsan-gu`) with the Korean name the
-/// data has. The sound changes between syllables are left out (종로 is `jongro`, where signs
-/// say `Jongno`): a name that differs by them is suggested, by edit distance, not read as meant.
+/// data has. A name is keyed both syllable by syllable (`letters`: 종로 `jongro`) and with the
+/// sound changes signs spell (`spoken`: `Jongno`); one that differs from both is suggested, by
+/// edit distance, not read as meant.
 public enum Romanisation {
     private static let initials = ["g", "kk", "n", "d", "tt", "r", "m", "b", "pp", "s", "ss", "", "j", "jj", "ch", "k", "t", "p", "h"]
     private static let vowels = ["a", "ae", "ya", "yae", "eo", "e", "yeo", "ye", "o", "wa", "wae", "oe", "yo", "u", "wo", "we", "wi", "yu", "eu", "ui", "i"]

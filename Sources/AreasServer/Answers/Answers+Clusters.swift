@@ -3,7 +3,9 @@ import AreasProtocol
 
 /// `clusters`: a view's areas grouped for a map.
 extension Answers {
-    static func clusters(_ clustering: Clustering, state: ServingState, crowd: CrowdView?, into writer: inout JSONWriter) {
+    /// Each cluster with its centre's province and district when the administrative map is
+    /// loaded (`areasctl clusters` names where each is).
+    static func clusters(_ clustering: Clustering, state: ServingState, crowd: CrowdView?, regions: RegionMap?, into writer: inout JSONWriter) {
         writer.beginObject()
         writer.key(.ok); writer.bool(true)
         writer.key(.zoom); writer.number(clustering.zoom)
@@ -21,6 +23,12 @@ extension Answers {
             writer.key(.west); writer.number(cluster.bounds.west)
             writer.key(.north); writer.number(cluster.bounds.north)
             writer.key(.east); writer.number(cluster.bounds.east)
+            if let regions {
+                let place = regions.place(of: cluster.center)
+                for (level, key) in [(RegionMap.Level.province, AnswerKey.province), (.district, .district)] {
+                    if let row = place.row(level) { writer.key(key); writer.string(regions[level].names[row]) }
+                }
+            }
             writer.endObject()
         }
         writer.endArray()

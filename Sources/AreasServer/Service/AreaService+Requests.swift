@@ -164,7 +164,7 @@ extension AreaService {
             try requireData(state)
             let region = region.resolved(view.aliases)
             let clustering = try Self.run { () throws(GeoError) in try state.index.clusters(in: box, zoom: zoom, kind: kind, region: region) }.get()
-            Answers.clusters(clustering, state: state, crowd: view.crowd, into: &writer)
+            Answers.clusters(clustering, state: state, crowd: view.crowd, regions: view.regions.map, into: &writer)
         case .where(let point):
             guard let map = view.regions.map else { throw RequestError(.unavailable, view.regions.problem ?? "no administrative map") }
             Answers.place(of: point, on: map, into: &writer)
