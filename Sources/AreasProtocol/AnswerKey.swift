@@ -217,6 +217,11 @@ public struct AnswerKey: Sendable, Equatable {
     @inlinable public static var stopped: AnswerKey { AnswerKey("stopped") }
     @inlinable public static var outcomes: AnswerKey { AnswerKey("outcomes") }
     @inlinable public static var crowdBytes: AnswerKey { AnswerKey("crowdBytes") }
+    // A data set's upload (`sources`' `revision`)
+    @inlinable public static var revision: AnswerKey { AnswerKey("revision") }
+    @inlinable public static var uddi: AnswerKey { AnswerKey("uddi") }
+    @inlinable public static var title: AnswerKey { AnswerKey("title") }
+    @inlinable public static var date: AnswerKey { AnswerKey("date") }
     /// Levels read from a folder of recorded answers, not asked of the city.
     @inlinable public static var recorded: AnswerKey { AnswerKey("recorded") }
 }

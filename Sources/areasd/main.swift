@@ -20,6 +20,12 @@ do {
         exit(0)
     }
     let daemon = Daemon(options: options)
+    if let dataset = options.discoverDataset {
+        let (output, report, code) = daemon.discover(dataset: dataset, kind: options.discoverKind, name: options.discoverName, positionsTemplate: options.positionsTemplate)
+        StandardError.write(report)
+        print(output, terminator: "")
+        exit(code)
+    }
     if let target = options.discover {
         let (output, report, code) = daemon.discover(target, kind: options.discoverKind, name: options.discoverName, positionsTemplate: options.positionsTemplate)
         StandardError.write(report)

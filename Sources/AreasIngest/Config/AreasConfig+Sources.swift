@@ -23,12 +23,19 @@ extension AreasConfig {
         }
 
         let location: SourceConfig.Location
-        let given = [("url", s.url), ("pages", s.pages), ("file", s.file)].filter { $0.1 != nil }
-        let allowed = format.isSingleFile ? "\"url\" or \"file\"" : "\"url\" or \"pages\""
+        let given = [("url", s.url), ("pages", s.pages), ("file", s.file), ("dataset", s.dataset)].filter { $0.1 != nil }
+        let allowed = format.isSingleFile ? "\"url\" or \"file\"" : format == .odcloudJSON ? "\"dataset\", \"url\" or \"pages\"" : "\"url\" or \"pages\""
         guard given.count == 1 else {
             throw problem("", given.isEmpty ? "give \(allowed)" : "give \(allowed), not both")
         }
         switch (s.url, s.pages, s.file) {
+        case _ where s.dataset != nil:
+            guard format == .odcloudJSON else { throw problem("dataset", "only an odcloud-json source is a portal data set by id: give \(allowed)") }
+            let id = (s.dataset ?? "").trimmed
+            guard !id.isEmpty, id.count <= 20, id.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+                throw problem("dataset", "'\(id.prefix(40))' is not a data set id: the digits in the portal's address (data.go.kr/data/15073796/...)")
+            }
+            location = .dataset(id)
         case (let url?, _, _):
             location = .url(try check.httpURL(url, "\(key).url"))
         case (_, let pages?, _):
@@ -56,8 +63,18 @@ extension AreasConfig {
         let hasHeader = s.header ?? true
         guard hasHeader || format == .csv else { throw problem("header", "only a csv source may be headerless") }
         var fields: FieldMapping
+        var choosesFields = false
         switch (format, s.fields) {
-        case (_, let mapping?):
+        case (_, .auto?):
+            guard case .dataset = location else {
+                throw problem("fields", "\"auto\" is for a source by \"dataset\", whose columns are read at each refresh; map name, latitude and longitude (areasd --discover proposes them)")
+            }
+            fields = FieldMapping(name: "", latitude: nil, longitude: nil)
+            choosesFields = true
+        case (.odcloudJSON, nil) where s.dataset != nil:
+            fields = FieldMapping(name: "", latitude: nil, longitude: nil)
+            choosesFields = true
+        case (_, .mapped(let mapping)?):
             guard let n = mapping.name, !n.isEmpty else { throw missing("fields.name") }
             // A GeoJSON feature's position is its geometry.
             let needsPosition = geocode == nil && format != .geojson
@@ -136,6 +153,7 @@ extension AreasConfig {
             } ?? defaultShrink,
             province: s.province)
         source.district = s.district
+        source.choosesFields = choosesFields
         source.encoding = encoding
         source.hasHeader = hasHeader
         source.delimiter = delimiter

@@ -64,6 +64,8 @@ package struct AreasConfig: Sendable, Equatable {
     package var geocoder: GeocoderConfig?
     /// The city's real-time people density around its hotspots.
     package var crowd: CrowdConfig?
+    /// Where `dataset` sources find their newest upload (top-level `odcloud`).
+    package var odcloud = OdcloudConfig()
     /// An operator's file of positions that win over the geocoder's.
     package var positions: String?
     /// The HTTP front door, when configured.
@@ -238,6 +240,7 @@ package struct AreasConfig: Sendable, Equatable {
         config.maxOutputBytes = try check.count(raw.maxOutputBytes, "maxOutputBytes", default: 256 << 20, minimum: 1 << 20, maximum: 1 << 40)
         config.geocoder = try raw.geocoder.map { g throws(ConfigError) in try parseGeocoder(g, path: path, resolve: resolve) }
         config.crowd = try raw.crowd.map { c throws(ConfigError) in try parseCrowd(c, path: path, resolve: resolve) }
+        if let odcloud = raw.odcloud { config.odcloud = try parseOdcloud(odcloud, path: path) }
         config.positions = raw.positions.map(resolve)
         config.overrides = raw.overrides.map(resolve)
         config.maxShrink = maxShrink
@@ -268,6 +271,7 @@ package struct AreasConfig: Sendable, Equatable {
     static let knownFollowKeys = propertyNames(of: RawFollow())
     static let knownMergeKeys = propertyNames(of: RawMerge())
     static let knownRegionsKeys = propertyNames(of: RawRegions())
+    static let knownOdcloudKeys = propertyNames(of: RawOdcloud())
 
     private static func propertyNames(of value: Any) -> Set<String> {
         Set(Mirror(reflecting: value).children.compactMap(\.label))
@@ -302,6 +306,9 @@ package struct AreasConfig: Sendable, Equatable {
         }
         if case .object(let regions)? = top.last(where: { $0.0 == "regions" })?.1 {
             check(regions, knownRegionsKeys, "regions.")
+        }
+        if case .object(let odcloud)? = top.last(where: { $0.0 == "odcloud" })?.1 {
+            check(odcloud, knownOdcloudKeys, "odcloud.")
         }
         guard case .array(let sources)? = top.last(where: { $0.0 == "sources" })?.1 else { return found }
         for (i, source) in sources.enumerated() {

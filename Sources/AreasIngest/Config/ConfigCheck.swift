@@ -53,7 +53,7 @@ package struct ConfigCheck: Sendable {
             case .recordedPages(let directory):
                 guard let first = (try? RecordedPageTransport(directory: directory))?.firstPage else { continue }
                 path = first
-            case .url: continue
+            case .url, .dataset: continue
             }
             guard let columns = try? columns(of: source, at: path) else { continue }
             let named = source.fields.columns.map { ("fields.\($0.0)", $0.1) } + (source.geocode?.columns ?? []).map { ("geocode", $0) }

@@ -26,6 +26,7 @@ struct RawConfig: Decodable {
     var startReadySeconds: Double?
     var http: RawHTTP?
     var follow: RawFollow?
+    var odcloud: RawOdcloud?
     var sources: [RawSource]?
 }
 
@@ -58,6 +59,7 @@ struct RawSource: Decodable {
     var url: String?
     var pages: String?
     var file: String?
+    var dataset: String?
     var encoding: String?
     var header: Bool?
     var delimiter: String?
@@ -66,7 +68,7 @@ struct RawSource: Decodable {
     var dailyRequestLimit: Int?
     var serviceKeyEnv: String?
     var pageSize: Int?
-    var fields: RawFields?
+    var fields: RawFieldsChoice?
     var concurrency: Int?
     var timeoutSeconds: Double?
     var retries: Int?
@@ -75,6 +77,23 @@ struct RawSource: Decodable {
     var maxShrink: Double?
     var province: String?
     var district: String?
+}
+
+/// `fields`: the columns mapped, or `"auto"` (chosen at each refresh).
+enum RawFieldsChoice: Decodable {
+    case auto
+    case mapped(RawFields)
+
+    init(from decoder: any Decoder) throws {
+        if let text = try? decoder.singleValueContainer().decode(String.self) {
+            guard text == "auto" else {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "'\(text)': give \"auto\" or an object mapping name, latitude and longitude"))
+            }
+            self = .auto
+        } else {
+            self = .mapped(try RawFields(from: decoder))
+        }
+    }
 }
 
 struct RawFields: Decodable {

@@ -164,5 +164,12 @@ package struct SourceConfig: Sendable, Equatable {
         case recordedPages(directory: String)
         /// One local file holding the whole data set.
         case file(String)
+        /// A portal data set by its id (`odcloud-json`): its newest upload, found in the portal's
+        /// document at each refresh.
+        case dataset(String)
     }
+
+    /// Whether the fields are chosen at each refresh from the upload's columns and first page
+    /// (`"fields": "auto"`, or none given for a `dataset` source), as `--discover` chooses them.
+    package var choosesFields = false
 }

@@ -43,6 +43,7 @@ package struct DiscoveredSource: Sendable {
         case .file(let path): object.append(("file", .string(path)))
         case .url(let url): object.append(("url", .string(url)))
         case .recordedPages(let directory): object.append(("pages", .string(directory)))
+        case .dataset(let id): object.append(("dataset", .string(id)))
         }
         if let variable = source.serviceKeyEnv { object.append(("serviceKeyEnv", .string(variable))) }
         if source.format == .odcloudJSON { object.append(("pageSize", .number(Double(source.pageSize)))) }

@@ -194,7 +194,7 @@ package struct SourceDiscovery: Sendable {
     /// a source name may not hold become `-`. The release's date goes (`...-20260212`,
     /// `_2024`, `2026-02-12`): it is in every id the source serves, and next year's file is the
     /// same source.
-    static func sourceName(from origin: String) -> String {
+    package static func sourceName(from origin: String) -> String {
         var base = origin.split(separator: "?").first.map(String.init) ?? origin
         base = base.split(separator: "/").last.map(String.init) ?? base
         if let dot = base.lastIndex(of: "."), dot > base.startIndex { base = String(base[..<dot]) }

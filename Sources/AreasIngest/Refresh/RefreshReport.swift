@@ -78,6 +78,9 @@ package struct SourceReport: Sendable, Equatable, Codable {
     package var error: String?
     /// Things an operator should look at that did not stop the source.
     package var warnings: [String] = []
+    /// For a `dataset` source: the upload served (or still served, when the document could not
+    /// be read), with the columns chosen for it when the config left them to the daemon.
+    package var revision: DatasetRevision?
 
     /// One line for logs and `areasctl refresh`.
     /// Fetched whole and taken, and its areas are the ones served before.
@@ -103,6 +106,10 @@ package struct SourceReport: Sendable, Equatable, Codable {
             text += ", \(rejectedTotal) rejected (" + rejected.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ")"
         }
         if repaired > 0 { text += ", \(repaired) repaired" }
+        if let revision, status == .updated {
+            text += ", upload \(revision.title) (\(revision.date), \(revision.uddi))"
+            if let chosen = revision.chosenFields { text += " with the columns chosen: " + chosen.map { "\($0.field) \($0.column)" }.joined(separator: ", ") }
+        }
         let geocoded = geocodedNew + geocodedRemembered
         if geocoded > 0 || placedByOperator > 0 {
             text += ", \(published) published positions, \(geocoded) geocoded (\(geocodedNew) new, \(geocodedRemembered) remembered)"

@@ -23,6 +23,9 @@ package struct Refresher: Sendable {
     package var sourceFinished: (@Sendable () -> Void)?
     /// The daemon's geocoder pace, shared with its searches; one of the refresh's own when nil.
     package var geocoderPacing: GeocoderPacing?
+    /// The upload each `dataset` source served last, kept in its report when the portal's
+    /// document cannot be read this time.
+    package var previousRevisions: [String: DatasetRevision] = [:]
 
     /// `snapshotPath` is the snapshot the daemon writes (the config's unless overridden): the
     /// geocoder's answers are kept beside it.
@@ -105,38 +108,62 @@ package struct Refresher: Sendable {
         }
     }
 
+    /// The source's key, read from the environment; nil for a source without one.
+    func serviceKey(for source: SourceConfig) throws(UpstreamError) -> String? {
+        guard let variable = source.serviceKeyEnv else { return nil }
+        guard let value = environment[variable], !value.isEmpty else {
+            throw .transport("the service key variable \(variable) is not set in areasd's environment (the installed service reads it from /etc/areasd/areasd.env; restart it once set)")
+        }
+        return value
+    }
+
     /// The transport for a source, with its key read from the environment.
     package func transport(for source: SourceConfig) throws(UpstreamError) -> any PageTransport {
         switch source.location {
         case .recordedPages(let directory):
             return try RecordedPageTransport(directory: directory)
         case .url(let url):
-            var key: String?
-            if let variable = source.serviceKeyEnv {
-                guard let value = environment[variable], !value.isEmpty else {
-                    throw .transport("the service key variable \(variable) is not set in areasd's environment (the installed service reads it from /etc/areasd/areasd.env; restart it once set)")
-                }
-                key = value
-            }
+            let key = try serviceKey(for: source)
             let network = HTTPPageTransport(baseURL: url, format: source.format, serviceKey: key, timeoutSeconds: source.timeoutSeconds, maxPageBytes: source.maxPageBytes)
             return QuotaTransport(inner: network, name: source.name, limit: source.dailyRequestLimit, quota: quota)
         case .file(let path):
             return FileTransport(path: path, maxBytes: source.maxPageBytes)
+        case .dataset(let id):
+            throw .transport("data set \(id) is paged from the upload its document names, found first")
         }
     }
 
     /// One source: fetch, validate, de-duplicate, compare, and decide whether to take it. The
     /// answer is the source's new areas when they replace its old ones, nil when the old ones
     /// (if any) stay.
-    func ingest(_ source: SourceConfig, previous catalog: Catalog, force: Bool, geocoding: Geocoding? = nil) async -> (Catalog.Replacement?, SourceReport) {
+    func ingest(_ configured: SourceConfig, previous catalog: Catalog, force: Bool, geocoding: Geocoding? = nil) async -> (Catalog.Replacement?, SourceReport) {
         let clock = ContinuousClock()
         let start = clock.now
-        let previous = catalog.sources[source.name]
-        var report = SourceReport(name: source.name, status: .failed)
+        let previous = catalog.sources[configured.name]
+        var report = SourceReport(name: configured.name, status: .failed)
         func finish(_ replacement: Catalog.Replacement?, _ report: inout SourceReport) -> (Catalog.Replacement?, SourceReport) {
             report.serving = replacement?.table.count ?? previous?.range.count ?? 0
             report.durationMilliseconds = (clock.now - start).milliseconds
             return (replacement, report)
+        }
+        // A data set by id: its newest upload, and its columns chosen when the config leaves
+        // them to the daemon; the page read to choose them is the fetch's first.
+        var source = configured
+        var firstPage: PageResponse?
+        if case .dataset(let id) = configured.location {
+            // Without its key the upload cannot be read: the document is not asked for.
+            do throws(UpstreamError) { _ = try serviceKey(for: configured) } catch {
+                report.error = error.description
+                return finish(nil, &report)
+            }
+            do throws(DatasetDocument.Failure) {
+                let resolved = try await resolve(dataset: id, configured)
+                (source, firstPage, report.revision) = (resolved.source, resolved.firstPage, resolved.revision)
+            } catch {
+                report.error = error.reason + (previousRevisions[configured.name].map { "; still serving its upload \($0.title) (\($0.date))" } ?? "")
+                report.revision = previousRevisions[configured.name]
+                return finish(nil, &report)
+            }
         }
 
         // Each page's rows go into the source's table as they are validated, in page order,
@@ -190,7 +217,9 @@ package struct Refresher: Sendable {
         }
         let fetched: PageFetcher.Fetched
         do {
-            let fetcher = PageFetcher(source: source, transport: try transport(for: source))
+            var transport = try transport(for: source)
+            if let firstPage { transport = FirstPageRead(inner: transport, first: firstPage) }
+            let fetcher = PageFetcher(source: source, transport: transport)
             fetched = try await fetcher.fetchAll(expecting: { builder.reserveCapacity(forRows: $0) }, validate)
         } catch {
             // What the pages handed on before the failure counted is not the source's.
@@ -280,6 +309,7 @@ package struct Refresher: Sendable {
         case .file(let path): file = path
         case .url(let url): file = url
         case .recordedPages(let folder): file = folder
+        case .dataset(let id): file = "--dataset " + id
         }
         let offline = "; to serve them without a geocoder, place them by hand: areasd --discover \(file) --positions-template > positions.csv "
             + "writes the rows to place (name, address, latitude, longitude), and the config's \"positions\": \"positions.csv\" reads it once filled in"

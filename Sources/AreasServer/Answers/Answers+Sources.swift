@@ -71,6 +71,21 @@ extension Answers {
             if let status = history?.lastStatus { writer.string(status) } else { writer.null() }
             writer.key(.lastError)
             if let error = history?.lastError { writer.string(error) } else { writer.null() }
+            // A data set by id: the upload served, and the columns chosen for it.
+            if let revision = report?.revision {
+                writer.key(.revision)
+                writer.beginObject()
+                writer.key(.uddi); writer.string(revision.uddi)
+                writer.key(.title); writer.string(revision.title)
+                writer.key(.date); writer.string(revision.date)
+                if let chosen = revision.chosenFields {
+                    writer.key(.fields)
+                    writer.beginObject()
+                    for choice in chosen { writer.key(escaping: choice.field); writer.string(choice.column) }
+                    writer.endObject()
+                }
+                writer.endObject()
+            }
             writer.endObject()
         }
         writer.endArray()

@@ -2,6 +2,7 @@ import AreasCore
 import AreasIngest
 import AreasProtocol
 import AreasSystem
+import Foundation
 
 extension Daemon {
     /// `--discover PATH|URL`: the source that serves a file never seen before, on stdout as
@@ -30,6 +31,60 @@ extension Daemon {
             return (found.block.indentedText + "\n", report, found.problems.isEmpty ? 0 : 1)
         } catch {
             return ("", "areasd: \(target): \(error)\n", 1)
+        }
+    }
+
+    /// `--discover --dataset ID`: the same for a portal data set by its id: its newest upload
+    /// found in the portal's document (`odcloud` of the config, else the portal's own), its
+    /// first page read with `DATA_GO_KR_KEY`, and the source printed by `dataset`, with the
+    /// columns chosen (left out, they are chosen again at each refresh).
+    package func discover(dataset id: String, kind: AreaKind?, name: String?, positionsTemplate: Bool = false) -> (output: String, report: String, code: Int32) {
+        guard !id.isEmpty, id.count <= 20, id.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+            return ("", "areasd: --dataset '\(id.prefix(40))' is not a data set id: the digits in the portal's address (data.go.kr/data/15073796/...)\n", 2)
+        }
+        let odcloud = (try? AreasConfig.load(path: options.configPath))?.odcloud ?? OdcloudConfig()
+        guard let key = environment["DATA_GO_KR_KEY"], !key.isEmpty else {
+            return ("", "areasd: data set \(id): DATA_GO_KR_KEY is not set: the portal's document needs no key, the upload's rows do (export DATA_GO_KR_KEY=...)\n", 1)
+        }
+        let found: Result<(DatasetRevision, [UInt8]), DatasetDocument.Failure>? = Self.waitFor { () async -> Result<(DatasetRevision, [UInt8]), DatasetDocument.Failure> in
+            do throws(DatasetDocument.Failure) {
+                let revision = try await DatasetDocument.newest(of: id, odcloud: odcloud, timeoutSeconds: 60, now: Date().timeIntervalSince1970)
+                let transport = HTTPPageTransport(baseURL: odcloud.apiURL + revision.path, format: .odcloudJSON, serviceKey: key, timeoutSeconds: 60)
+                let read: PageResponse?
+                do throws(UpstreamError) {
+                    read = try await transport.fetch(page: 1, size: 1000)
+                } catch {
+                    throw DatasetDocument.Failure(reason: "the first page of upload \(revision.title) could not be read: \(error)")
+                }
+                guard let page = read, page.status == 200 else {
+                    throw DatasetDocument.Failure(reason: "the first page of upload \(revision.title) answered HTTP \(read?.status ?? 0)")
+                }
+                return .success((revision, page.body))
+            } catch {
+                return .failure(error)
+            }
+        }
+        let revision: DatasetRevision, page: [UInt8]
+        switch found {
+        case .success(let read)?: (revision, page) = read
+        case .failure(let error)?: return ("", "areasd: data set \(id): \(error)\n", 1)
+        case nil: return ("", "areasd: data set \(id): no answer\n", 1)
+        }
+        let discovery = SourceDiscovery(origin: .url(odcloud.apiURL + revision.path), kind: kind,
+                                        name: name ?? SourceDiscovery.sourceName(from: revision.title))
+        do throws(DiscoveryError) {
+            var source: DiscoveredSource = try discovery.discover(page)
+            source.source.format = SourceFormat.odcloudJSON
+            source.source.location = SourceConfig.Location.dataset(id)
+            source.source.serviceKeyEnv = "DATA_GO_KR_KEY"
+            let report = "areasd: discovered data set \(id): its newest upload \(revision.title) (\(revision.date), \(revision.uddi)), the first page of its rows\n"
+                + source.report + "leave \"fields\" out to have them chosen again at each refresh, as the uploads' columns change\n"
+            if positionsTemplate {
+                return (source.positionsTemplate, report + "positions template: \(source.rowsToGeocode) rows to place (the first page's)\n", source.problems.isEmpty ? 0 : 1)
+            }
+            return (source.block.indentedText + "\n", report, source.problems.isEmpty ? 0 : 1)
+        } catch {
+            return ("", "areasd: data set \(id): \(error)\n", 1)
         }
     }
 

@@ -18,6 +18,8 @@ package final class Daemon: @unchecked Sendable {
         package var dryRun = false
         /// A file or URL to write a source for, and what is known of it.
         package var discover: String?
+        /// `--discover --dataset ID`: a portal data set by its id instead of a file.
+        package var discoverDataset: String?
         package var discoverKind: AreaKind?
         package var discoverName: String?
         /// With `discover`: print the positions file to fill in, not the source.
@@ -39,14 +41,19 @@ package final class Daemon: @unchecked Sendable {
         options.manual = list.flag("--manual")
         options.checkConfigOnly = list.flag("--check-config")
         options.dryRun = list.flag("--dry-run")
-        options.discover = try list.value("--discover")
+        if let dataset = try list.value("--dataset") {
+            guard list.flag("--discover") else { throw .wrongArguments("--dataset goes with --discover: areasd --discover --dataset ID") }
+            options.discoverDataset = dataset
+        } else {
+            options.discover = try list.value("--discover")
+        }
         if let kind = try list.value("--kind") {
             guard let parsed = AreaKind(rawValue: kind) else { throw .invalidValue("--kind", kind) }
             options.discoverKind = parsed
         }
         options.discoverName = try list.value("--name")
         options.positionsTemplate = list.flag("--positions-template")
-        if options.discover == nil, options.discoverKind != nil || options.discoverName != nil || options.positionsTemplate {
+        if options.discover == nil, options.discoverDataset == nil, options.discoverKind != nil || options.discoverName != nil || options.positionsTemplate {
             throw .wrongArguments("--kind, --name and --positions-template go with --discover")
         }
         if let name = options.discoverName, name.isEmpty || !name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." }) {

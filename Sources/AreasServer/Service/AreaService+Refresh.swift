@@ -54,6 +54,8 @@ extension AreaService {
         refresher.sourceFinished = { [refreshProgress] in refreshProgress.withLock { $0.finished += 1 } }
         refresher.geocoderPacing = geocoderPacing
         refresher.regions = await regionsRead().map
+        refresher.previousRevisions = Dictionary((before.lastReport?.sources ?? []).compactMap { report in report.revision.map { (report.name, $0) } },
+                                                 uniquingKeysWith: { _, last in last })
         let (catalog, report) = await refresher.refresh(before.catalog, force: force)
         // Comparing and merging read the whole served set; its pages need not stay while the
         // new set is indexed, written and checked.
