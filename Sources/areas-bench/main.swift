@@ -11,6 +11,7 @@ let usage = """
            areas-bench regions [--points 20000] [--folder PATH]
            areas-bench search [--points 80000,1000000] [--queries 2000] [--build-only] [--areasd PATH]
            areas-bench discover [--rows 100000] [--runs 3]
+           areas-bench datasets [--sets 25] [--rows 3000] [--runs 3]
            areas-bench metrics [--sources 1000,3000,10000] [--scrapes 5]
            areas-bench expensive [--points N] [--only NAME]
            areas-bench connections [--idle 1000,10000] [--points N] [--seconds S] [--slow-readers N] [--areasd PATH]
@@ -65,6 +66,8 @@ do {
         try SearchBenchmark(arguments: &arguments).run()
     case "merge":
         try MergeBenchmark(arguments: &arguments).run()
+    case "datasets":
+        try DatasetsBenchmark(arguments: &arguments).run()
     case "discover":
         try DiscoveryBenchmark(arguments: &arguments).run()
     case "metrics":

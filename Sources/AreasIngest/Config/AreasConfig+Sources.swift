@@ -208,6 +208,14 @@ extension FieldMapping {
             .filter { $0.1.utf8.first != 1 }  // a GeoJSON feature's position, which no one writes
     }
 
+    /// The mapping `written` gives, read back (the fields chosen for a data set's upload).
+    init(written pairs: [(String, String)]) {
+        let column = Dictionary(pairs, uniquingKeysWith: { _, last in last })
+        self.init(name: column["name"] ?? "", latitude: column["latitude"], longitude: column["longitude"], address: column["address"],
+                  lotAddress: column["lotAddress"], province: column["province"], district: column["district"],
+                  referenceDate: column["referenceDate"], extent: column["extent"], zoneType: column["zoneType"], size: column["size"])
+    }
+
     /// Every column name trimmed and its runs of white space made one space.
     var collapsingWhitespace: FieldMapping {
         FieldMapping(

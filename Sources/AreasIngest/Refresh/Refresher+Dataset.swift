@@ -13,6 +13,13 @@ extension Refresher {
         var source = configured
         source.location = .url(config.odcloud.apiURL + revision.path)
         guard configured.choosesFields else { return (source, nil, revision) }
+        // The columns chosen last time stand while the upload's model lists the same columns.
+        if let previous = previousRevisions[configured.name], let chosen = previous.chosenFields, !revision.columns.isEmpty,
+           previous.columns == revision.columns {
+            source.fields = FieldMapping(written: chosen.map { ($0.field, $0.column) })
+            revision.chosenFields = chosen
+            return (source, nil, revision)
+        }
         let read: PageResponse?
         do throws(UpstreamError) {
             read = try await transport(for: source).fetch(page: 1, size: source.pageSize)
