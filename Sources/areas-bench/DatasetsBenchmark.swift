@@ -1,5 +1,6 @@
 import AreasCore
 import AreasIngest
+import AreasServer
 import AreasSystem
 import AreasTestSupport
 import Foundation
@@ -22,20 +23,8 @@ struct DatasetsBenchmark {
     }
 
     func run() throws {
-        guard let result = Self.wait({ await self.measure() }) else { throw UsageError.wrongArguments("the benchmark did not finish") }
+        guard let result = Daemon.waitFor({ await self.measure() }) else { throw UsageError.wrongArguments("the benchmark did not finish") }
         print(try result.get())
-    }
-
-    private static func wait<Value: Sendable>(_ work: @escaping @Sendable () async -> Value) -> Value? {
-        let result = LockedValue<Value?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        Task {
-            let value = await work()
-            result.withLock { $0 = value }
-            done.signal()
-        }
-        done.wait()
-        return result.withLock { $0 }
     }
 
     /// A district's rows as the portal pages them (columns of Yongsan's real upload).

@@ -186,6 +186,48 @@ struct DatasetSourceTests {
         #expect(yongsan["revision"]?["uddi"]?.string == newer.uddi, "the upload served is still named: \(yongsan)")
     }
 
+    /// An upload of addresses only (Jungnang's real file, as the portal would page it): its
+    /// columns chosen with the geocoder's questions, every row placed by the geocoder (a stand-in
+    /// speaking Kakao's API, a position in Jungnang for every address), as a discovered file is.
+    @Test func anUploadOfAddressesOnlyIsGeocoded() throws {
+        let portal = try StandInPortal()
+        defer { portal.stop() }
+        let text = try String(contentsOfFile: Fixtures.path("Tests/RealData/seoul-jungnang-smoking-facilities-20260212.csv"), encoding: .utf8)
+        let lines = text.split(whereSeparator: \.isNewline).map(String.init)
+        let header = lines[0].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        // Quoted cells hold commas: a row is read as its columns only when it splits cleanly.
+        let rows = lines.dropFirst().compactMap { line -> [(String, String)]? in
+            let cells = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            return cells.count == header.count ? Array(zip(header, cells)) : nil
+        }
+        try #require(rows.count > 200)
+        portal.uploads.withLock { $0["15040636"] = [Upload(uddi: "uddi:0a1b2c3d-4e5f-6071-8293-a4b5c6d7e8f9", title: "서울특별시 중랑구_흡연시설_20260212", rows: rows)] }
+        let asked = LockedValue(Set<String>())
+        let geocoder = try LoopbackHTTPServer { request in
+            let query = request.query["query"] ?? ""
+            asked.withLock { _ = $0.insert(query) }
+            let hash = query.unicodeScalars.reduce(UInt64(1_469_598_103_934_665_603)) { ($0 ^ UInt64($1.value)) &* 1_099_511_628_211 }
+            let (lat, lon) = (37.57 + Double(hash % 4_000) / 100_000, 127.07 + Double(hash / 4_000 % 4_000) / 100_000)
+            return .text(200, #"{"meta":{"total_count":1},"documents":[{"x":"\#(lon)","y":"\#(lat)"}]}"#, contentType: "application/json")
+        }
+        defer { geocoder.stop() }
+        let folder = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let withGeocoder = Self.config(folder, portal, sources: Self.source("jungnang", "15040636", fields: #", "province": "서울특별시", "district": "중랑구""#))
+            .replacingOccurrences(of: #""sources":"#, with: #""geocoder": {"provider": "kakao", "url": "\#(geocoder.baseURL)", "keyEnv": "TEST_GEO_KEY", "requestsPerSecond": 1000}, "sources":"#)
+        try withGeocoder.write(toFile: folder + "/areasd.json", atomically: true, encoding: .utf8)
+        let socket = folder + "/areasd.sock"
+        let (process, log) = try Binaries.startDaemon(["--config", folder + "/areasd.json", "--socket", socket],
+                                                      environment: ["TEST_PORTAL_KEY": Self.key, "TEST_GEO_KEY": "g"])
+        defer { process.terminate(); process.waitUntilExit() }
+        #expect(DaemonQuestions.waitUntilLoaded(socket, seconds: 60), "\(log.text)")
+        let source = try #require(DaemonQuestions.ask(socket, #"{"op":"sources"}"#)?["sources"]?.array.first)
+        #expect(source["revision"]?["fields"]?["address"]?.string == "주소" && source["revision"]?["fields"]?["latitude"] == nil, "\(source)")
+        #expect(source["rows"]?.double == Double(rows.count) && (source["geocoded"]?.double ?? 0) >= Double(rows.count) * 0.9, "\(source)")
+        #expect((source["areas"]?.double ?? 0) > 100 && !asked.withLock { $0 }.isEmpty, "\(source)")
+        #expect(asked.withLock { $0 }.allSatisfy { $0.contains("중랑구") || $0.contains("서울") }, "the questions name the district: \(asked.withLock { Array($0.prefix(3)) })")
+    }
+
     /// Hostile documents, each refused or bounded with its reason: a thousand uploads (the
     /// newest still found), no titles, dates in the future, a model of 10,000 columns, a body
     /// past the limit, not JSON.

