@@ -32,6 +32,14 @@ extension ResponseFormatter {
                 .map { $0.escapingControlCharacters() })
         }
         var text = align(rows, rightAligned: [2, 3, 4, 5, 6, 7, 8, 9], elastic: [0, 11], width: width)
+        // A data set by id: the upload it serves, and the columns chosen for it.
+        for source in objects(.sources) {
+            let revision = Object(source.members(.revision))
+            guard let title = revision.string(.title) else { continue }
+            let chosen = Object(revision.members(.fields)).members.compactMap { field, column in column.string.map { "\(field) \($0)" } }
+            text += "  \((source.string(.name) ?? "?").escapingControlCharacters()) serves upload \(title.escapingControlCharacters()) (\(revision.string(.date) ?? "?"), \(revision.string(.uddi) ?? "?"))"
+                + (chosen.isEmpty ? "" : ", columns chosen: " + chosen.joined(separator: ", ").escapingControlCharacters()) + "\n"
+        }
         // The rejected rows by reason, and the overrides file's lines that could not apply.
         for source in objects(.sources) {
             let reasons = source.members(.rejected).compactMap { reason, count -> String? in

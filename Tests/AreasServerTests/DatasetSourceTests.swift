@@ -154,6 +154,9 @@ struct DatasetSourceTests {
         #expect(portal.documentRequests().allSatisfy { !$0.rawQuery.contains(Self.key) && $0.query["serviceKey"] == nil })
         let sourcesText = try Binaries.run("areasctl", ["--socket", socket, "sources", "--json"]).stdout
         #expect(!log.text.contains(Self.key) && !sourcesText.contains(Self.key))
+        // areasctl sources names the upload and the columns chosen.
+        let table = try Binaries.run("areasctl", ["--socket", socket, "sources"], environment: ["COLUMNS": "300"]).stdout
+        #expect(table.contains("yongsan serves upload \(renamed.title) (2025-03-01, \(renamed.uddi)), columns chosen: name 서울특별시 용산구 설치 위치, latitude Y좌표, longitude X좌표"), "\(table)")
         #expect(log.text.contains("upload \(renamed.title) (2025-03-01, \(renamed.uddi)) with the columns chosen: name 서울특별시 용산구 설치 위치"), "\(log.text)")
     }
 
