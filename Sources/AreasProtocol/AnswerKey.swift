@@ -217,6 +217,9 @@ public struct AnswerKey: Sendable, Equatable {
     @inlinable public static var stopped: AnswerKey { AnswerKey("stopped") }
     @inlinable public static var outcomes: AnswerKey { AnswerKey("outcomes") }
     @inlinable public static var crowdBytes: AnswerKey { AnswerKey("crowdBytes") }
+    /// Where a region's name is put on a map (`/v1/regions`): inside its largest part.
+    @inlinable public static var labelLat: AnswerKey { AnswerKey("labelLat") }
+    @inlinable public static var labelLon: AnswerKey { AnswerKey("labelLon") }
     // A data set's upload (`sources`' `revision`)
     @inlinable public static var revision: AnswerKey { AnswerKey("revision") }
     @inlinable public static var uddi: AnswerKey { AnswerKey("uddi") }

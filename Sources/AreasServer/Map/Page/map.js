@@ -170,6 +170,7 @@ async function drawRegions(view) {
     regionLayer.clearLayers();
     if (!response.ok) { document.body.dataset.regions = JSON.stringify({ error: body.error ? body.error.message : String(response.status) }); return; }
     const most = Math.max(1, ...body.features.map((r) => r.properties.smoking + r.properties.nonsmoking));
+    const placed = [];
     L.geoJSON(body, {
       pane: "regions", interactive: false,
       style: (r) => {
@@ -178,11 +179,19 @@ async function drawRegions(view) {
         const fill = !shade ? { fillOpacity: 0 } : n === 0 ? { fillColor: "#999", fillOpacity: 0.35 } : { fillColor: "#2166ac", fillOpacity: 0.08 + 0.5 * Math.log(1 + n) / Math.log(1 + most) };
         return Object.assign({ color: "#555", weight: level === "province" ? 1.5 : 1, opacity: 0.7, className: "region region-" + level }, fill);
       },
-      onEachFeature: (r, shape) => shape.bindTooltip(text(regionName(r.properties)) + (shade ? " (" + (r.properties.smoking + r.properties.nonsmoking) + ")" : ""),
-        { permanent: true, direction: "center", className: "region-label region-label-" + level, pane: "regions" }),
+      // The name inside the region's largest part (`labelLat`, `labelLon`), not at its box's
+      // middle, which may fall in the sea between a province and its island.
+      onEachFeature: (r) => {
+        const p = r.properties, name = text(regionName(p)) + (shade ? " (" + (p.smoking + p.nonsmoking) + ")" : "");
+        if (p.labelLat === undefined) return;
+        const label = L.tooltip({ permanent: true, direction: "center", className: "region-label region-label-" + level, pane: "regions" })
+          .setLatLng([p.labelLat, p.labelLon]).setContent(name).addTo(regionLayer);
+        placed.push([regionName(p), label.getLatLng().lat, label.getLatLng().lng]);
+      },
     }).addTo(regionLayer);
     if (!attributed) { map.attributionControl.addAttribution("행정구역 경계: 국토지리정보원 (2023-09-15)"); attributed = true; }
-    document.body.dataset.regions = JSON.stringify({ level, count: body.features.length, names: body.features.slice(0, 50).map((r) => regionName(r.properties)) });
+    document.body.dataset.regions = JSON.stringify({ level, count: body.features.length, names: body.features.slice(0, 50).map((r) => regionName(r.properties)),
+      labelsAt: placed.slice(0, 50) });
   } catch (error) {
     document.body.dataset.regions = JSON.stringify({ error: error.message });
   }
