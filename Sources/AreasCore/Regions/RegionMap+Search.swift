@@ -73,6 +73,15 @@ extension RegionMap {
         return Array(found.prefix(limit))
     }
 
+    /// Whether `other` holds the same regions (codes and names at every level): a map read again
+    /// from the same files is the same map.
+    public func isSameMap(as other: RegionMap) -> Bool {
+        Level.allCases.allSatisfy { level in
+            self[level].count == other[level].count && self[level].names == other[level].names
+                && (0..<self[level].count).allSatisfy { self[level].codes[$0] == other[level].codes[$0] }
+        }
+    }
+
     /// A point inside the region (of its largest part): the middle of the widest stretch of a
     /// parallel through the middle of that part's box that lies inside it. A box's centre may
     /// fall outside a region curled around a bay; this never does.

@@ -333,7 +333,7 @@ package final class Daemon: @unchecked Sendable {
             if let follow = service.config.follow {
                 if now - lastFollow >= follow.intervalSeconds && !service.isRefreshing {
                     lastFollow = now
-                    service.startRefresh(force: false)
+                    _ = service.startRefresh(force: false)
                 }
                 return
             }
@@ -393,7 +393,7 @@ package final class Daemon: @unchecked Sendable {
             let before = service.config
             warnOfMissingKeys(config)
             service.replace(config: config)
-            readRegions(config, into: service)
+            readRegions(config, into: service, judgingDistricts: true)
             if config.crowd != before.crowd { readCrowdPlaces(config, into: service) }
             server?.update(serverLimits(for: config))
             if options.logLevel == nil { logger.threshold = config.logLevel.flatMap(Logger.Level.init(name:)) ?? .info }
@@ -426,14 +426,22 @@ package final class Daemon: @unchecked Sendable {
     /// Reads the administrative map off the main thread (answers never wait for it) and serves
     /// it; without one, region answers say why and `health` warns. A refresh that starts
     /// meanwhile waits for it, so the first refresh checks every record's district.
-    private func readRegions(_ config: AreasConfig, into service: AreaService) {
+    /// With `judgingDistricts` (a SIGHUP), a map read where there was none, or another one,
+    /// starts a refresh at once, so every record's district is judged against it now rather
+    /// than at the next scheduled refresh.
+    private func readRegions(_ config: AreasConfig, into service: AreaService, judgingDistricts: Bool = false) {
         let logger = self.logger
+        let before = service.servedRegions.withLock { $0.map }
         DispatchQueue.global(qos: .utility).async {
             let prepared = SnapshotFolder(snapshot: service.snapshotPath).regions
             switch RegionStore.load(folder: config.regions.folder, prepared: prepared) {
             case .map(let map, let note):
                 service.install(.map(map))
                 logger.info("regions: \(map[.province].count) provinces, \(map[.district].count) districts, \(map[.town].count) towns, \(note)")
+                if judgingDistricts, before.map({ !$0.isSameMap(as: map) }) ?? true, service.state.hasData {
+                    logger.info("regions: a new administrative map; refreshing so every record's district is judged against it")
+                    service.startRefresh(force: false)
+                }
             case .unavailable(let reason):
                 service.install(.unavailable(reason: reason))
                 logger.warning("regions: \(ServedRegions.unavailable(reason: reason).problem ?? reason); serving without them (region answers say unavailable)")
