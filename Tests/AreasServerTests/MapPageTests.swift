@@ -392,6 +392,15 @@ import AreasSystem
             let labels = Set(state["labels"]?.array.compactMap(\.string) ?? [])
             #expect(names.count > 5 && labels == names, "\(name): the page labels \(labels.sorted()), the API has \(names.sorted())")
             #expect(state["paths"]?.double == Double(answer["features"]?.array.count ?? -1), "\(name)")
+            // No two names shown overlap (충청남도 covered 세종특별자치시; towns' names at zoom 14),
+            // and most are shown.
+            let shown = try (state["shown"]?.array ?? []).map { try Self.box($0) }
+            for (i, a) in shown.enumerated() {
+                for b in shown[(i + 1)...] where a.overlaps(b) {
+                    Issue.record("\(name): two names overlap: \(a) and \(b)")
+                }
+            }
+            #expect(shown.count * 2 >= labels.count || shown.count >= 15, "\(name): \(shown.count) of \(labels.count) names shown")
         }
         #expect(seen["districts"]?["labels"]?.array.contains(.string("용산구")) == true)
         // Each name inside its region's largest part, where the API says (경상북도's was put at

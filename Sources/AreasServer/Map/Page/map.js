@@ -158,7 +158,20 @@ async function drawCrowd(again) {
     document.body.dataset.crowd = JSON.stringify({ error: error.message });
   }
 }
-let regionsAsked = 0, attributed = false;
+let regionsAsked = 0, attributed = false, regionLabels = [];
+// Names never overlap: the larger region's name is shown, a smaller one's it would cover is
+// hidden (세종 beside 충청남도, a town's beside its neighbour's at zoom 14).
+function declutterLabels() {
+  const shown = [];
+  for (const { label } of regionLabels.slice().sort((a, b) => b.size - a.size)) {
+    const element = label.getElement();
+    if (!element) continue;
+    element.style.visibility = "";
+    const r = element.getBoundingClientRect();
+    if (shown.some((s) => r.left < s.right && s.left < r.right && r.top < s.bottom && s.top < r.bottom)) element.style.visibility = "hidden";
+    else shown.push(r);
+  }
+}
 async function drawRegions(view) {
   if (settings.tiles || !settings.regions) return;
   const turn = ++regionsAsked, level = regionLevel(view.zoom), shade = document.getElementById("shade-regions").checked;
@@ -171,6 +184,7 @@ async function drawRegions(view) {
     if (!response.ok) { document.body.dataset.regions = JSON.stringify({ error: body.error ? body.error.message : String(response.status) }); return; }
     const most = Math.max(1, ...body.features.map((r) => r.properties.smoking + r.properties.nonsmoking));
     const placed = [];
+    regionLabels = [];
     L.geoJSON(body, {
       pane: "regions", interactive: false,
       style: (r) => {
@@ -181,14 +195,17 @@ async function drawRegions(view) {
       },
       // The name inside the region's largest part (`labelLat`, `labelLon`), not at its box's
       // middle, which may fall in the sea between a province and its island.
-      onEachFeature: (r) => {
+      onEachFeature: (r, shape) => {
         const p = r.properties, name = text(regionName(p)) + (shade ? " (" + (p.smoking + p.nonsmoking) + ")" : "");
         if (p.labelLat === undefined) return;
         const label = L.tooltip({ permanent: true, direction: "center", className: "region-label region-label-" + level, pane: "regions" })
           .setLatLng([p.labelLat, p.labelLon]).setContent(name).addTo(regionLayer);
+        const b = shape.getBounds();
+        regionLabels.push({ label, size: (b.getNorth() - b.getSouth()) * (b.getEast() - b.getWest()) });
         placed.push([regionName(p), label.getLatLng().lat, label.getLatLng().lng]);
       },
     }).addTo(regionLayer);
+    declutterLabels();
     if (!attributed) { map.attributionControl.addAttribution("행정구역 경계: 국토지리정보원 (2023-09-15)"); attributed = true; }
     document.body.dataset.regions = JSON.stringify({ level, count: body.features.length, names: body.features.slice(0, 50).map((r) => regionName(r.properties)),
       labelsAt: placed.slice(0, 50) });
