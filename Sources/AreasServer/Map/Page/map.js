@@ -163,7 +163,7 @@ let regionsAsked = 0, attributed = false, regionLabels = [];
 // hidden (세종 beside 충청남도, a town's beside its neighbour's at zoom 14).
 function declutterLabels() {
   const shown = [];
-  for (const { label } of regionLabels.slice().sort((a, b) => b.size - a.size)) {
+  for (const { label } of regionLabels.slice().sort((first, second) => second.size - first.size)) {
     const element = label.getElement();
     if (!element) continue;
     element.style.visibility = "";
