@@ -53,83 +53,48 @@ package enum ResponseFormatter {
             }
             return Output(stdout: command.format == .json ? String(decoding: line, as: UTF8.self) + "\n" : "", stderr: text, status: status)
         }
-        if command.format == .json {
-            var status: Int32 = 0
-            if command.operation == .refresh, Object(object.members(.report)).bool(.succeeded) == false { status = 1 }
-            if command.operation == .health, object.bool(.healthy) != true { status = 1 }
-            return Output(stdout: String(decoding: line, as: UTF8.self) + "\n", stderr: "", status: status)
+        guard let asked = command.operation.command else {
+            return Output(stdout: "", stderr: "areasctl: no way to show a \(command.operation.name) answer\n", status: 1)
         }
-        switch command.operation.answer {
-        case .check:
-            // A script's question: 0 when the point is in no non-smoking zone, 1 when it is.
-            let status: Int32 = object.bool(.inside) == true ? 1 : 0
-            return Output(stdout: command.quiet ? "" : check(object, width: width), stderr: "", status: status)
-        case .areas, .route:
-            let areas = object.array(.areas).compactMap { value -> Object? in
-                if case .object(let m) = value { return Object(m) } else { return nil }
-            }
-            // Notes go to stderr, so what is printed stays the answer alone.
-            let truncated = object.bool(.truncated) == true
-            let count = object.int(.count) ?? areas.count
-            var note = truncated ? "note: more areas matched than the \(count) shown; narrow the query or raise --limit\n" : ""
-            // The daemon's word on how a region was read, or on an empty answer: a province or
-            // district the data lacks, a question that could not be answered (exit 1).
-            if let why = object.string(.note) { note += "note: \(why.escapingControlCharacters())\n" }
-            if let origin = origin(Object(object.members(.at))) { note += "note: asked from \(origin)\n" }
-            let status: Int32 = object.bool(.unknownRegion) == true ? 1 : 0
-            if command.output == .count {
-                switch command.format {
-                case .tsv: return Output(stdout: "\(count)\n", stderr: note, status: status)
-                case .csv: return Output(stdout: "count\r\n\(count)\r\n", stderr: note, status: status)
-                case .ndjson: return Output(stdout: "{\"count\":\(count)}\n", stderr: note, status: status)
-                default: return Output(stdout: Self.areas(count) + "\n", stderr: note, status: status)
-                }
-            }
+        if command.format == .json {
+            return Output(stdout: String(decoding: line, as: UTF8.self) + "\n", stderr: "", status: asked.jsonStatus(object))
+        }
+        return asked.show(ShownAnswer(object: object, response: response, line: line, command: command, width: width, now: now ?? Double(time(nil))))
+    }
+
+    /// How a list of areas can be shown: the daemon's JSON, GeoJSON and the other formats.
+    static let listPresentation = ["--json", "--geojson", "--format"]
+
+    /// A list of areas (`near`, `radius`, `bbox`, `along`) as the format asks, its notes on
+    /// stderr; exit 1 when its region names what the data lacks.
+    static func areaList(_ answer: ShownAnswer) -> Output {
+        let object = answer.object, command = answer.command, width = answer.width
+        let areas = object.array(.areas).compactMap { value -> Object? in
+            if case .object(let m) = value { return Object(m) } else { return nil }
+        }
+        // Notes go to stderr, so what is printed stays the answer alone.
+        let truncated = object.bool(.truncated) == true
+        let count = object.int(.count) ?? areas.count
+        var note = truncated ? "note: more areas matched than the \(count) shown; narrow the query or raise --limit\n" : ""
+        // The daemon's word on how a region was read, or on an empty answer: a province or
+        // district the data lacks, a question that could not be answered (exit 1).
+        if let why = object.string(.note) { note += "note: \(why.escapingControlCharacters())\n" }
+        if let origin = origin(Object(object.members(.at))) { note += "note: asked from \(origin)\n" }
+        let status: Int32 = object.bool(.unknownRegion) == true ? 1 : 0
+        if command.output == .count {
             switch command.format {
-            case .geojson: return Output(stdout: geoJSON(.object(response), idsOnly: command.output == .ids), stderr: note, status: status)
-            case .tsv: return Output(stdout: tsv(areas, idsOnly: command.output == .ids), stderr: note, status: status)
-            case .csv: return Output(stdout: csv(areas, idsOnly: command.output == .ids), stderr: note, status: status)
-            case .ndjson: return Output(stdout: ndjson(object.array(.areas)), stderr: note, status: status)
-            default: return Output(stdout: table(areas, count: count, idsOnly: command.output == .ids, width: width), stderr: note, status: status)
+            case .tsv: return Output(stdout: "\(count)\n", stderr: note, status: status)
+            case .csv: return Output(stdout: "count\r\n\(count)\r\n", stderr: note, status: status)
+            case .ndjson: return Output(stdout: "{\"count\":\(count)}\n", stderr: note, status: status)
+            default: return Output(stdout: Self.areas(count) + "\n", stderr: note, status: status)
             }
-        case .area:
-            guard case .object(let first)? = object.array(.areas).first else { return Output(stdout: "", stderr: "", status: 1) }
-            switch command.format {
-            case .geojson: return Output(stdout: geoJSON(.object(response)), stderr: "", status: 0)
-            case .tsv: return Output(stdout: tsv([Object(first)], idsOnly: false), stderr: "", status: 0)
-            case .csv: return Output(stdout: csv([Object(first)], idsOnly: false), stderr: "", status: 0)
-            case .ndjson: return Output(stdout: ndjson([.object(first)]), stderr: "", status: 0)
-            default: return Output(stdout: detail(Object(first)), stderr: "", status: 0)
-            }
-        case .refresh:
-            return refresh(Object(object.members(.report)), quiet: command.quiet)
-        case .metrics:
-            guard case .string(let text)? = object.value(.metrics) else { return Output(stdout: "", stderr: "areasctl: the daemon sent no metrics\n", status: 1) }
-            return metrics(text, for: command)
-        case .stats:
-            return Output(stdout: stats(object, now: now ?? Double(time(nil)), width: width), stderr: "", status: 0)
-        case .sources:
-            return Output(stdout: sources(object, width: width), stderr: "", status: 0)
-        case .clusters:
-            return Output(stdout: clusters(object, width: width), stderr: "", status: 0)
-        case .crowd:
-            return Output(stdout: hotspots(object, width: width), stderr: "", status: 0)
-        case .search:
-            return search(object, format: command.format, width: width)
-        case .place:
-            // At sea or abroad is an answer, not a failure; said on stderr as the daemon's note.
-            guard let place = place(object) else {
-                return Output(stdout: "", stderr: "note: \(object.string(.note)?.escapingControlCharacters() ?? "no region holds the point")\n", status: 0)
-            }
-            return Output(stdout: place + "\n", stderr: "", status: 0)
-        case .health:
-            // Exit 0 only when the daemon says healthy: loaded, fresh, every source taken.
-            let refreshing = object.bool(.refreshing) == true ? ", refreshing now" : ""
-            guard object.bool(.healthy) == true else {
-                return Output(stdout: "", stderr: "unhealthy: \(object.string(.problem) ?? "no data loaded yet")\(refreshing)\n", status: 1)
-            }
-            let age = object.double(.dataAgeSeconds).map { " (data \(MeasurementText.duration($0)) old)" } ?? ""
-            return Output(stdout: "ok: \(object.int(.areas) ?? 0) areas loaded\(age)\(refreshing)\n", stderr: "", status: 0)
+        }
+        switch command.format {
+        case .geojson: return Output(stdout: geoJSON(.object(answer.response), idsOnly: command.output == .ids), stderr: note, status: status)
+        case .tsv: return Output(stdout: tsv(areas, idsOnly: command.output == .ids), stderr: note, status: status)
+        case .csv: return Output(stdout: csv(areas, idsOnly: command.output == .ids), stderr: note, status: status)
+        case .ndjson: return Output(stdout: ndjson(object.array(.areas)), stderr: note, status: status)
+        default: return Output(stdout: table(areas, count: count, idsOnly: command.output == .ids, width: width), stderr: note, status: status)
         }
     }
 

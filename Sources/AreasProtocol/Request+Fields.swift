@@ -88,7 +88,7 @@ struct Fields {
     /// The operation `op` names, `nil` when there is no `op`.
     func operation() throws(RequestError) -> RequestOperation? {
         if case .text(let bytes) = values[Key.op.slot] {
-            if let operation = Fields.position(of: bytes, in: RequestOperation.utf8Names).flatMap(RequestOperation.init(rawValue:)) { return operation }
+            if let operation = Fields.position(of: bytes, in: RequestOperation.utf8Names).flatMap({ RequestOperation(rawValue: $0) }) { return operation }
             throw RequestOperation.unknown(String(decoding: bytes, as: UTF8.self))
         }
         switch find(slot: Key.op.slot) {
@@ -252,6 +252,9 @@ struct Fields {
         }
         return Int(value)
     }
+
+    /// `limit`: how many areas at most, any count a request can hold.
+    func limit() throws(RequestError) -> Int? { try integer(.limit, in: 0...Int(Int32.max)) }
 
     func region() throws(RequestError) -> Region {
         let province = try string(.province)

@@ -36,7 +36,7 @@ package enum DaemonQuestions {
     }
 
     private static func deadline(for request: Request?) -> Double {
-        switch request {
+        switch request?.operation {
         case .refresh?: refreshDeadline
         case .health?: healthDeadline
         default: answerDeadline

@@ -31,13 +31,10 @@ import AreasTestTraits
 
     @Test func alongSendsEveryPointInOrder() throws {
         let command = try ControlCommand.parse(["along", "--meters", "30", "37.55,126.97", "37.56,126.98", "37.57,126.99"])
-        guard case .along(let path, let meters, _, _, _, _) = try Request.parse(command.line) else {
-            Issue.record("not an along request")
-            return
-        }
-        #expect(meters == 30)
-        #expect(path.map(\.latitude) == [37.55, 37.56, 37.57])
-        #expect(path.map(\.longitude) == [126.97, 126.98, 126.99])
+        let along = try #require(try Request.parse(command.line).question as? Request.Along)
+        #expect(along.meters == 30)
+        #expect(along.path.map(\.latitude) == [37.55, 37.56, 37.57])
+        #expect(along.path.map(\.longitude) == [126.97, 126.98, 126.99])
     }
 
     @Test func outputFormatAndSocketComeFromTheirFlags() throws {

@@ -57,7 +57,7 @@ struct HTTPRouteTests {
     ] as [(String, String?, Bool)])
     func geoJSONByParameterOrAccept(target: String, accept: String?, geojson: Bool) throws {
         guard case .request(let request, let asked, let idsOnly, _) = try HTTPRoute.route(try Self.head(target, accept: accept)),
-              case .near(_, _, _, _, _, let output) = request else {
+              let output = (request.question as? Request.Near)?.output else {
             Issue.record("not a near query")
             return
         }

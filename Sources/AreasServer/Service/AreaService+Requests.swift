@@ -117,130 +117,7 @@ extension AreaService {
             logger.warning("refused a refresh asked by uid \(peerUID.map(String.init) ?? "unknown"): only root, the daemon's user and adminUids may ask")
             throw RequestError(.permissionDenied, Self.refusal(peerUID))
         }
-        let state = view.state
-        let maxResults = view.maxResults
-        switch request {
-        case .near(let position, let k, let maxMeters, let kind, let region, let output):
-            try requireData(state)
-            let origin = try origin(of: position, state: state, view: view)
-            let region = region.resolved(view.aliases)
-            let matches = try Self.run { () throws(GeoError) in
-                try state.index.nearest(to: origin.point, k: Swift.min(k, maxResults), maxMeters: maxMeters, kind: kind, region: region)
-            }.get()
-            view.crowd?.watch.touch(origin.point)
-            Answers.areas(matches, truncated: k > maxResults && matches.count == maxResults, state: state, crowd: view.crowd, output: output, form: form,
-                          note: Self.note(matches.isEmpty, region, state, regions: view.regions.map), at: origin.found, into: &writer)
-        case .radius(let position, let meters, let kind, let region, let limit, let output):
-            try requireData(state)
-            let origin = try origin(of: position, state: state, view: view)
-            let region = region.resolved(view.aliases)
-            let cap = Self.cap(limit, output: output, maxResults: maxResults)
-            let matches = try Self.run { () throws(GeoError) in
-                try state.index.areas(within: meters, of: origin.point, kind: kind, region: region, limit: cap + 1)
-            }.get()
-            view.crowd?.watch.touch(origin.point)
-            Answers.areas(Array(matches.prefix(cap)), truncated: matches.count > cap, state: state, crowd: view.crowd, output: output, form: form,
-                          note: Self.note(matches.isEmpty, region, state, regions: view.regions.map), at: origin.found, into: &writer)
-        case .bbox(let box, let kind, let region, let limit, let output):
-            try requireData(state)
-            let region = region.resolved(view.aliases)
-            let cap = Self.cap(limit, output: output, maxResults: maxResults)
-            let matches = try Self.run { () throws(GeoError) in try state.index.areas(in: box, kind: kind, region: region, limit: cap + 1) }.get()
-            Answers.areas(Array(matches.prefix(cap)), truncated: matches.count > cap, state: state, crowd: view.crowd, output: output, form: form,
-                          note: Self.note(matches.isEmpty, region, state, regions: view.regions.map), into: &writer)
-        case .check(let position, let region, let previous):
-            try requireData(state)
-            let origin = try origin(of: position, state: state, view: view)
-            let point = origin.point
-            let region = region.resolved(view.aliases)
-            let before = try previous.map { previous throws(RequestError) in
-                try Self.run { () throws(GeoError) in try state.index.check(previous, region: region) }.get()
-            }
-            let check = try Self.run { () throws(GeoError) in try state.index.check(point, region: region) }.get()
-            view.crowd?.watch.touch(point)
-            Answers.check(check, from: point, before: before, state: state, crowd: view.crowd, regions: view.regions, at: origin.found,
-                          limit: maxResults, into: &writer)
-        case .clusters(let box, let zoom, let kind, let region):
-            try requireData(state)
-            let region = region.resolved(view.aliases)
-            let clustering = try Self.run { () throws(GeoError) in try state.index.clusters(in: box, zoom: zoom, kind: kind, region: region) }.get()
-            Answers.clusters(clustering, state: state, crowd: view.crowd, regions: view.regions.map, into: &writer)
-        case .where(let point):
-            guard let map = view.regions.map else { throw RequestError(.unavailable, view.regions.problem ?? "no administrative map") }
-            Answers.place(of: point, on: map, into: &writer)
-        case .search(let text, let point, let kind, let region, let limit):
-            try requireData(state)
-            if let point { try Self.requireInside(view.bounds, point) }
-            let region = region.resolved(view.aliases)
-            let found = try Self.run { () throws(GeoError) in
-                try state.index.search(text, near: point, kind: kind, region: region, limit: Self.cap(limit ?? Self.searchLimit, output: .full, maxResults: maxResults))
-            }.get()
-            var places = view.regions.map.map { FoundPlace.regions(text, on: $0, limit: Self.searchPlaceLimit, near: point) } ?? []
-            if let hotspots = view.crowd?.watch.hotspots { places += FoundPlace.hotspots(text, in: hotspots, limit: Self.searchPlaceLimit, map: view.regions.map) }
-            var note = found.nearestOnly
-                ? "'\(text.prefix(40))' is in more areas than a search ranks all of: these are the nearest that hold it; add a word to rank every one" : nil
-            if found.matches.isEmpty && places.isEmpty && config.geocoder != nil {
-                switch geocoded(text, view: view) {
-                case .success(let place): places = place.map { [$0] } ?? []
-                case .failure(let why): note = why.message
-                }
-            }
-            Answers.search(found.matches, truncated: found.truncated, places: places, note: note, state: state, into: &writer)
-        case .along(let path, let meters, let kind, let region, let limit, let output):
-            try requireData(state)
-            if !path.contains(where: view.bounds.contains), let first = path.first { try Self.requireInside(view.bounds, first, what: "every point of the route") }
-            let region = region.resolved(view.aliases)
-            let cap = Self.cap(limit, output: output, maxResults: maxResults)
-            let matches = try Self.run { () throws(GeoError) in
-                try state.index.along(path, meters: meters, kind: kind, region: region, limit: cap + 1)
-            }.get()
-            Answers.route(Array(matches.prefix(cap)), truncated: matches.count > cap, state: state, crowd: view.crowd, output: output, form: form,
-                          note: Self.note(matches.isEmpty, region, state, regions: view.regions.map), into: &writer)
-        case .get(let id):
-            try requireData(state)
-            // A record merged into another source's area answers with that area.
-            guard let position = state.index.position(ofAreaWith: id) else { throw RequestError(.notFound, "no area with id '\(id)'") }
-            guard !state.index.overrides.hides(position) else {
-                let note = state.index.overrides.note(of: position).map { ": \($0)" } ?? ""
-                throw RequestError(.notFound, "the area with id '\(id)' is hidden by the operator's overrides\(note)")
-            }
-            if let crowd = view.crowd, let hotspot = crowd.members.hotspot(ofArea: position) { crowd.watch.ask(about: hotspot) }
-            Answers.detail(position, state: state, crowd: view.crowd, form: form, into: &writer)
-        case .crowd(let mapView):
-            guard let watch = view.crowd?.watch else {
-                throw RequestError(.unavailable, crowdWatch.withLock({ $0 }) == nil && config.crowd != nil
-                    ? "the crowd places file could not be read (see the daemon's log); no hotspots are known"
-                    : "no people density is configured: add a top-level \"crowd\" (format seoul-citydata, places, keyEnv) to the config")
-            }
-            if let mapView { watch.touch(view: mapView) }
-            Answers.crowd(watch, form: form, into: &writer)
-        case .stats:
-            Answers.stats(state, status: status, configured: config.sources.map(\.name), into: &writer)
-        case .sources:
-            Answers.sources(state, configured: config.sources, into: &writer)
-        case .health:
-            Answers.health(currentHealth(view), into: &writer)
-        case .metrics:
-            writer.beginObject()
-            writer.key(.ok); writer.bool(true)
-            writer.key(.metrics)
-            writer.string(metricsText(view))
-            writer.endObject()
-        case .refresh(let wait, let force):
-            let handle = startRefresh(force: force)
-            writer.beginObject()
-            writer.key(.ok); writer.bool(true)
-            var finished: RefreshReport?
-            if wait { view.whileWaiting { finished = handle.wait() } }
-            if let report = finished {
-                writer.key(.refreshed); writer.bool(true)
-                writer.key(.report)
-                Answers.report(report, into: &writer)
-            } else {
-                writer.key(.started); writer.bool(true)
-            }
-            writer.endObject()
-        }
+        try answer(request, asked: Asked(service: self, view: view, form: form), into: &writer)
     }
 
     static func run<T>(_ body: () throws(GeoError) -> T) -> Result<T, RequestError> {
@@ -252,18 +129,10 @@ extension AreaService {
         }
     }
 
-    /// How many areas a search answers when it gives no `limit`, and how many places at most.
-    static let searchLimit = 10
-    static let searchPlaceLimit = 5
-
     /// How many areas an answer may carry: `limit`, at most `maxResults`; a count carries no
     /// areas, so it counts them all (or up to `limit`).
     static func cap(_ limit: Int?, output: OutputMode, maxResults: Int) -> Int {
         output == .count ? Swift.min(limit ?? .max, .max - 1) : Swift.min(limit ?? maxResults, maxResults)
-    }
-
-    private func requireData(_ state: ServingState) throws(RequestError) {
-        guard state.hasData else { throw RequestError(.unavailable, noDataReason(state)) }
     }
 
     /// Why there is nothing to serve now (`noDataReason(_:refreshing:)`), with how far the

@@ -1,0 +1,19 @@
+import AreasCore
+import AreasProtocol
+
+extension Request.Check: ServedQuestion {
+    func answer(_ asked: Asked, into writer: inout JSONWriter) throws(RequestError) {
+        try asked.requireData()
+        let state = asked.state
+        let origin = try asked.service.origin(of: at, state: state, view: asked.view)
+        let point = origin.point
+        let region = asked.resolved(region)
+        let before = try previous.map { previous throws(RequestError) in
+            try AreaService.run { () throws(GeoError) in try state.index.check(previous, region: region) }.get()
+        }
+        let check = try AreaService.run { () throws(GeoError) in try state.index.check(point, region: region) }.get()
+        asked.view.crowd?.watch.touch(point)
+        Answers.check(check, from: point, before: before, state: state, crowd: asked.view.crowd, regions: asked.view.regions, at: origin.found,
+                      limit: asked.maxResults, into: &writer)
+    }
+}

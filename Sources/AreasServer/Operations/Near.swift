@@ -1,0 +1,17 @@
+import AreasCore
+import AreasProtocol
+
+extension Request.Near: ServedQuestion {
+    func answer(_ asked: Asked, into writer: inout JSONWriter) throws(RequestError) {
+        try asked.requireData()
+        let state = asked.state
+        let origin = try asked.service.origin(of: at, state: state, view: asked.view)
+        let region = asked.resolved(region)
+        let matches = try AreaService.run { () throws(GeoError) in
+            try state.index.nearest(to: origin.point, k: Swift.min(k, asked.maxResults), maxMeters: maxMeters, kind: kind, region: region)
+        }.get()
+        asked.view.crowd?.watch.touch(origin.point)
+        Answers.areas(matches, truncated: k > asked.maxResults && matches.count == asked.maxResults, state: state, crowd: asked.view.crowd,
+                      output: output, form: asked.form, note: asked.note(matches.isEmpty, region), at: origin.found, into: &writer)
+    }
+}
