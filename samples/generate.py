@@ -94,7 +94,8 @@ zone_types = [
 ]
 # A school route's size column holds its length in meters, as one district publishes it.
 route_lengths = ["150", "200", "310"]
-roads = ["중앙로", "세종대로", "한강대로", "테헤란로", "시민로", "공원로", "역전로", "대학로", "문화로", "평화로"]
+# Road names any town has (a named avenue such as 테헤란로 would place a zone in another city).
+roads = ["중앙로", "희망로", "번영로", "새마을로", "시민로", "공원로", "역전로", "대학로", "문화로", "평화로"]
 
 
 def zone(i):
@@ -210,7 +211,14 @@ def odcloud_pages(directory, rows, per_page, overlap=0):
             json.dump(body, f, ensure_ascii=False)
 
 
-places = ["서울역 광장", "용산역 광장", "이태원역", "삼각지역", "효창공원앞역", "한강진역", "남영역", "녹사평역"]
+# Yongsan's booths stand at the station exits they are named for, within a few tens of metres
+# (the stations' positions as the city's maps give them). The draws of the shared generator are
+# taken as before, so the files after this one keep their rows.
+stations = {"서울역 광장": (37.5551, 126.9718), "용산역 광장": (37.5294, 126.9647), "이태원역": (37.5345, 126.9946),
+            "삼각지역": (37.5347, 126.9731), "효창공원앞역": (37.5391, 126.9614), "한강진역": (37.5397, 127.0017),
+            "남영역": (37.5414, 126.9716), "녹사평역": (37.5345, 126.9869)}
+places = list(stations)
+booth_rng = random.Random(20261206)
 yongsan = smoking(("위도", "경도"), (37.5326, 126.9780), 57, 0.012, lambda i: {
     "서울특별시 용산구 설치 위치": f"서울특별시 용산구 {places[i % len(places)]} {i % 12 + 1}번출구",
     "설치 주체": random.choice(["용산구청", "한국철도공사", "서울교통공사", "민간"]),
@@ -218,6 +226,10 @@ yongsan = smoking(("위도", "경도"), (37.5326, 126.9780), 57, 0.012, lambda i
     "시설형태": random.choice(["개방형", "폐쇄형", "부스형"]),
     "자치구명": "용산구",
 })
+for i, row in enumerate(yongsan):
+    lat, lon = stations[places[i % len(places)]]
+    lat, lon = placed(lat + booth_rng.gauss(0, 0.0004), lon + booth_rng.gauss(0, 0.0005), "서울특별시", "용산구", rng=booth_rng)
+    row["위도"], row["경도"] = (round(lat, 6), round(lon, 6)) if isinstance(row["위도"], float) else (f"{lat:.6f}", f"{lon:.6f}")
 odcloud_pages("yongsan-smoking", yongsan, 1000)
 
 anyang = smoking(("위도", "경도"), (37.3943, 126.9568), 130, 0.02, lambda i: {
@@ -432,10 +444,15 @@ parks, park_tally = [], Tally()
 
 
 def ring_around(lat, lon, count, low, high, clockwise=False):
+    """A park's outline: a rounded, lobed shape between `low` and `high` metres from its centre
+    (the radius follows two slow waves with a little roughness, as a park's edge does)."""
     ring = []
+    middle, half = (low + high) / 2, (high - low) / 2
+    phase = (lat * 1e4 + lon * 1e4) % (2 * math.pi)
     for i in range(count):
-        angle = (i + grng.uniform(0, 0.8)) / count * 2 * math.pi
-        r = grng.uniform(low, high)
+        angle = (i + 0.2 * grng.uniform(0, 0.8)) / count * 2 * math.pi
+        rough = (grng.uniform(low, high) - middle) / half
+        r = middle + half * (0.55 * math.sin(2 * angle + phase) + 0.3 * math.sin(3 * angle + 2 * phase) + 0.1 * rough)
         ring.append([round(lon + r * math.cos(angle) / 88_000, 7), round(lat + r * math.sin(angle) / 111_000, 7)])
     if clockwise: ring.reverse()
     return ring + [ring[0]]

@@ -121,7 +121,7 @@ import AreasTestTraits
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let old = try #require(try SnapshotFile.load(path: Fixtures.path("Tests/AreasIngestTests/Fixtures/yongsan-version-2.snapshot")))
         let config = """
-            {"sources": [{"name": "yongsan", "kind": "smoking", "format": "odcloud-json", "pages": "\(Fixtures.root)/samples/yongsan-smoking", "province": "서울특별시",
+            {"sources": [{"name": "yongsan", "kind": "smoking", "format": "odcloud-json", "pages": "\(Fixtures.root)/Tests/AreasIngestTests/Fixtures/yongsan-pages-of-the-fixtures", "province": "서울특별시",
              "fields": {"name": "서울특별시 용산구 설치 위치", "latitude": "위도", "longitude": "경도", "address": "서울특별시 용산구 설치 위치", "district": "자치구명"}}]}
             """
         let fresh = await Refresher(config: try AreasConfig.parse(Data(config.utf8), path: directory + "/areasd.json")).refresh(Catalog()).catalog

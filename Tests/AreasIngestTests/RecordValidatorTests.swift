@@ -39,7 +39,7 @@ final class RecordValidatorTests {
 
     @Test func idsAreStableAndDistinct() throws {
         let p = try GeoPoint(latitude: 37.5, longitude: 127)
-        // The README's example, computed independently (FNV-1a 64 of name, US, lat·1e6, US, lon·1e6):
+        // An id computed independently (FNV-1a 64 of name, US, lat·1e6, US, lon·1e6):
         // an id must never change between releases, or every client's saved ids break.
         let station = try GeoPoint(latitude: 37.530728, longitude: 126.970556)
         #expect((RecordValidator.id(source: "yongsan", name: "서울특별시 용산구 서울역 광장 1번출구", coordinate: station)) == ("yongsan:027a36e0cd0ad58b"))

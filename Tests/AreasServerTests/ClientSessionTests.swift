@@ -91,7 +91,7 @@ import AreasTestTraits
         let commands: [[String]] = [
             ["near", "37.53", "126.97", "-k", "3", "--kind", "smoking"], ["radius", "37.55", "126.97", "500", "--format", "tsv"],
             ["bbox", "37.5", "126.9", "37.6", "127.0", "--output", "count"], ["check", "37.5289", "126.968", "--previous", "37.5285,126.9680"],
-            ["along", "37.55,126.97", "37.53,126.97", "--meters", "100", "--json"], ["get", "yongsan:027a36e0cd0ad58b"],
+            ["along", "37.55,126.97", "37.53,126.97", "--meters", "100", "--json"], ["get", "yongsan:1f91a67d36b1ef67"],
             ["clusters", "37.4", "126.8", "37.7", "127.2", "--zoom", "11"], ["sources", "--json"], ["health"],
             ["near", "37.53", "126.97", "--district", "용산"],
         ]

@@ -139,7 +139,7 @@ final class DaemonProcessTests {
         try FileManager.default.copyItem(atPath: Fixtures.path("Tests/AreasIngestTests/Fixtures/yongsan-version-4.snapshot"), toPath: snapshot)
         try """
             {"snapshot": "\(snapshot)", "refreshIntervalSeconds": 1e9,
-             "sources": [{"name": "yongsan", "kind": "smoking", "format": "odcloud-json", "pages": "\(Fixtures.root)/samples/yongsan-smoking",
+             "sources": [{"name": "yongsan", "kind": "smoking", "format": "odcloud-json", "pages": "\(Fixtures.root)/Tests/AreasIngestTests/Fixtures/yongsan-pages-of-the-fixtures",
              "fields": {"name": "서울특별시 용산구 설치 위치", "latitude": "위도", "longitude": "경도"}}]}
             """.write(toFile: directory + "/areasd.json", atomically: true, encoding: .utf8)
         let socket = directory + "/areasd.sock"

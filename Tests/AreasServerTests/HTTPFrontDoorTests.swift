@@ -47,7 +47,7 @@ import AreasTestTraits
         ("/v1/bbox?south=37.5&west=126.9&north=37.6&east=127.0&limit=7", #"{"op":"bbox","south":37.5,"west":126.9,"north":37.6,"east":127.0,"limit":7}"#),
         ("/v1/check?lat=37.528916&lon=126.967984", #"{"op":"check","lat":37.528916,"lon":126.967984}"#),
         ("/v1/along?path=37.55,126.97;37.53,126.97&meters=100", #"{"op":"along","path":[[37.55,126.97],[37.53,126.97]],"meters":100}"#),
-        ("/v1/areas/yongsan%3A027a36e0cd0ad58b", #"{"op":"get","id":"yongsan:027a36e0cd0ad58b"}"#),
+        ("/v1/areas/yongsan%3A1f91a67d36b1ef67", #"{"op":"get","id":"yongsan:1f91a67d36b1ef67"}"#),
         ("/v1/areas/nope", #"{"op":"get","id":"nope"}"#),
         ("/v1/near?lat=91&lon=126.97", #"{"op":"near","lat":91,"lon":126.97}"#),
     ]

@@ -400,6 +400,10 @@ import AreasSystem
                     Issue.record("\(name): two names overlap: \(a) and \(b)")
                 }
             }
+            // Nor does a name sit under a cluster's ring.
+            for ring in try (state["rings"]?.array ?? []).map({ try Self.box($0) }) {
+                for label in shown where label.overlaps(ring) { Issue.record("\(name): a name sits under a cluster: \(label) and \(ring)") }
+            }
             #expect(shown.count * 2 >= labels.count || shown.count >= 15, "\(name): \(shown.count) of \(labels.count) names shown")
         }
         #expect(seen["districts"]?["labels"]?.array.contains(.string("용산구")) == true)

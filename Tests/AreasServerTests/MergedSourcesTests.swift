@@ -219,7 +219,7 @@ import AreasTestTraits
         let merging = try SampleDaemon()
         let off = try SampleDaemon(extra: #""merge": {"meters": 0}"#)
         for question in [#"{"op":"near","lat":37.53,"lon":126.97,"k":50}"#, #"{"op":"bbox","south":33,"west":124,"north":39,"east":132,"limit":10000}"#,
-                         #"{"op":"check","lat":37.528916,"lon":126.967984}"#, #"{"op":"get","id":"yongsan:027a36e0cd0ad58b"}"#] {
+                         #"{"op":"check","lat":37.528916,"lon":126.967984}"#, #"{"op":"get","id":"yongsan:1f91a67d36b1ef67"}"#] {
             let a = try #require(DaemonQuestions.ask(merging.socket, question))
             #expect(a == DaemonQuestions.ask(off.socket, question), "\(question)")
         }

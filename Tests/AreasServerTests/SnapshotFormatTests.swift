@@ -25,7 +25,7 @@ import AreasTestTraits
         // The fixture's own source, never refreshed during the test.
         let config = """
             {"snapshot": "\(snapshot)", "refreshIntervalSeconds": 1e9,
-             "sources": [{"name": "yongsan", "kind": "smoking", "format": "odcloud-json", "pages": "\(Fixtures.root)/samples/yongsan-smoking", "province": "서울특별시",
+             "sources": [{"name": "yongsan", "kind": "smoking", "format": "odcloud-json", "pages": "\(Fixtures.root)/Tests/AreasIngestTests/Fixtures/yongsan-pages-of-the-fixtures", "province": "서울특별시",
              "fields": {"name": "서울특별시 용산구 설치 위치", "latitude": "위도", "longitude": "경도", "address": "서울특별시 용산구 설치 위치", "district": "자치구명"}}]}
             """
         try config.write(toFile: folder + "/areasd.json", atomically: true, encoding: .utf8)

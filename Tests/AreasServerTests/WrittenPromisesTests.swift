@@ -148,6 +148,22 @@ struct WrittenPromisesTests {
         #expect(refresh.isRunning, "refresh gave up with the other commands' time-out")
     }
 
+    /// The README's example answer is what the daemon on the samples answers, to the metre and
+    /// the id: a newcomer's first question meets what the README shows.
+    @Test func theReadmesExampleIsWhatTheSamplesAnswer() throws {
+        let readme = try String(contentsOfFile: Fixtures.path("README.md"), encoding: .utf8)
+        let start = try #require(readme.range(of: "$ areasctl near "), "the README shows no near example")
+        let block = readme[start.lowerBound...].prefix { $0 != "`" }.split(separator: "\n").map(String.init)
+        let arguments = block[0].dropFirst("$ areasctl ".count).split(separator: " ").map(String.init)
+        let daemon = try SampleDaemon()
+        defer { daemon.stop() }
+        let shown = try Binaries.run("areasctl", ["--socket", daemon.socket] + arguments, environment: ["COLUMNS": "200"])
+        #expect(shown.status == 0, "\(shown.stderr)")
+        #expect(shown.stdout.split(separator: "\n").map(String.init) == Array(block.dropFirst()), "\(shown.stdout)")
+        // The example asks at Yongsan station, and its booths are named for it.
+        #expect(block.dropFirst(2).allSatisfy { $0.contains("용산역") }, "\(block)")
+    }
+
     /// Without `COLUMNS`, a table fits the terminal it is printed on, as the terminal says.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "needs script (util-linux)"))
     func tablesFitTheTerminalTheyArePrintedOn() throws {

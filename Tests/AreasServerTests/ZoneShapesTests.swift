@@ -13,6 +13,29 @@ import AreasTestTraits
 struct ZoneShapesTests {
     static let file = "samples/district-files/seoul-park-zones.geojson"
 
+    /// The samples' parks are shaped like parks, rounded and lobed, not stars: each valid
+    /// polygon part fills at least 85% of its convex hull, as shapely measures it (the spiky
+    /// ones filled 60-77%).
+    @Test(.enabled(if: ShapelyOracle.available, "shapely from PyPI (Tests/run.sh installs it)"))
+    func theSampleParksAreShapedLikeParks() throws {
+        let script = #"""
+            import json, sys
+            from shapely.geometry import shape
+            fills = []
+            for feature in json.load(open(sys.argv[1]))["features"]:
+                geometry = feature.get("geometry") or {}
+                if geometry.get("type") not in ("Polygon", "MultiPolygon") or "공원" not in feature["properties"].get("공원명", ""):
+                    continue
+                for part in getattr(shape(geometry), "geoms", [shape(geometry)]):
+                    if part.is_valid:
+                        fills.append(part.area / part.convex_hull.area)
+            print(json.dumps(fills))
+            """#
+        let fills = try JSONSerialization.jsonObject(with: PythonOracle.run(script, inline: true, [Fixtures.path(Self.file)])) as? [Double] ?? []
+        #expect(fills.count >= 14, "\(fills)")
+        for fill in fills { #expect(fill >= 0.85, "a park fills \(fill) of its convex hull") }
+    }
+
     @Test(.enabled(if: ShapelyOracle.available, "shapely from PyPI (Tests/run.sh installs it)"))
     func checkAgreesWithShapelyOnTheSampleFile() throws {
         let daemon = try SampleDaemon()

@@ -248,8 +248,10 @@ def regions(deadline=20):
                 "return {labels: Array.from(document.querySelectorAll('.region-label')).map(e => e.textContent).filter(t => t),"
                 " shown: Array.from(document.querySelectorAll('.region-label')).filter(e => e.textContent && getComputedStyle(e).visibility !== 'hidden')"
                 "   .map(e => { const r = e.getBoundingClientRect(); return {text: e.textContent, left: r.left, top: r.top, right: r.right, bottom: r.bottom}; }),"
+                " rings: Array.from(document.querySelectorAll('.cluster-ring')).map(e => { const r = e.getBoundingClientRect(); return {left: r.left, top: r.top, right: r.right, bottom: r.bottom}; }),"
                 " paths: document.querySelectorAll('path.region').length}")
-            return {"drawn": json.loads(drawn), "labels": seen["labels"], "shown": seen["shown"], "view": json.loads(body("view")), "paths": seen["paths"]}
+            return {"drawn": json.loads(drawn), "labels": seen["labels"], "shown": seen["shown"], "rings": seen["rings"], "view": json.loads(body("view")),
+                    "paths": seen["paths"]}
     raise SystemExit("the page drew no boundaries within %d s" % deadline)
 
 

@@ -159,16 +159,28 @@ async function drawCrowd(again) {
   }
 }
 let regionsAsked = 0, attributed = false, regionLabels = [];
-// Names never overlap: the larger region's name is shown, a smaller one's it would cover is
-// hidden (세종 beside 충청남도, a town's beside its neighbour's at zoom 14).
+// Names never overlap, nor sit under a cluster's ring: the larger region's name is shown,
+// moved just below (or above) a ring that would cover it, and a smaller one's it would cover
+// is hidden (세종 beside 충청남도, a town's beside its neighbour's at zoom 14).
 function declutterLabels() {
+  const overlapping = (r, s) => r.left < s.right && s.left < r.right && r.top < s.bottom && s.top < r.bottom;
+  const rings = Array.from(document.querySelectorAll(".cluster-ring")).map((ring) => ring.getBoundingClientRect());
   const shown = [];
   for (const { label } of regionLabels.slice().sort((first, second) => second.size - first.size)) {
     const element = label.getElement();
     if (!element) continue;
     element.style.visibility = "";
-    const r = element.getBoundingClientRect();
-    if (shown.some((s) => r.left < s.right && s.left < r.right && r.top < s.bottom && s.top < r.bottom)) element.style.visibility = "hidden";
+    element.style.marginTop = "";
+    let r = element.getBoundingClientRect();
+    const ring = rings.find((s) => overlapping(r, s));
+    if (ring) {
+      for (const shift of [ring.bottom - r.top + 2, ring.top - r.bottom - 2]) {
+        element.style.marginTop = shift + "px";
+        r = element.getBoundingClientRect();
+        if (!rings.some((s) => overlapping(r, s))) break;
+      }
+    }
+    if (rings.some((s) => overlapping(r, s)) || shown.some((s) => overlapping(r, s))) element.style.visibility = "hidden";
     else shown.push(r);
   }
 }
@@ -254,6 +266,7 @@ async function refresh() {
       L.circleMarker([a.lat, a.lon], Object.assign({ radius: touch ? 11 : 9, weight: 2, fillOpacity: 0.8, className: "area-marker area-marker-" + a.kind + (a.geocoded ? " area-marker-geocoded" : ""), bubblingMouseEvents: false }, style))
         .bindTooltip(text(a.name)).on("click", () => details(a.id, [a.lat, a.lon])).addTo(layer);
     }
+    declutterLabels();
     status.textContent = answer.count + "곳 (" + answer.clusters.length + " clusters, " + answer.areas.length + " areas)";
     document.body.dataset.shown = JSON.stringify({ clusters: answer.clusters.length, areas: answer.areas.length, count: answer.count, footprints });
   } catch (error) {
