@@ -13,9 +13,9 @@ extension Answers {
     }
 
     /// `"region"`: the place's members as an object, or `"unavailable"` without a map.
-    static func region(of point: GeoPoint, regions: ServedRegions, into writer: inout JSONWriter) {
+    static func region(of point: GeoPoint, served: AreaService.View, into writer: inout JSONWriter) {
         writer.key(.region)
-        guard let map = regions.map else {
+        guard let map = served.regions.map else {
             writer.string("unavailable")
             return
         }

@@ -80,9 +80,12 @@ struct FoundPlace: Sendable, Equatable {
 
 extension Answers {
     /// `search`'s answer: the areas found, each with `matched`, then `places`.
-    static func search(_ found: [AreaIndex.SearchMatch], truncated: Bool, places: [FoundPlace], note: String? = nil, state: ServingState,
+    static func search(_ found: [AreaIndex.SearchMatch], truncated: Bool, places: [FoundPlace], note: String? = nil, served: AreaService.View,
                        into writer: inout JSONWriter) {
-        list(found, truncated: truncated, state: state, crowd: nil, output: .full, form: .json, note: note.map { AnswerNote(text: $0) }, into: &writer) { match in
+        // A search's areas carry no crowd levels: its ETag does not follow them.
+        var served = served
+        served.crowd = nil
+        list(found, truncated: truncated, served: served, output: .full, form: .json, note: note.map { AnswerNote(text: $0) }, into: &writer) { match in
             (match.position, match.distanceMeters)
         } extra: { match, writer in
             writer.key(.matched); writer.string(match.matchedField)

@@ -25,9 +25,9 @@ enum Answers {
     }
 
     /// `at`: where a question asked by name was asked from.
-    static func areas(_ matches: [AreaIndex.Match], truncated: Bool, state: ServingState, crowd: CrowdView?, output: OutputMode, form: AnswerForm,
+    static func areas(_ matches: [AreaIndex.Match], truncated: Bool, served: AreaService.View, output: OutputMode, form: AnswerForm,
                       note: AnswerNote? = nil, at: FoundPlace? = nil, into writer: inout JSONWriter) {
-        list(matches, truncated: truncated, state: state, crowd: crowd, output: output, form: form, note: note, into: &writer) { match in
+        list(matches, truncated: truncated, served: served, output: output, form: form, note: note, into: &writer) { match in
             (match.position, match.distanceMeters)
         } extra: { _, _ in
         } after: { writer in
@@ -43,9 +43,9 @@ enum Answers {
         writer.endObject()
     }
 
-    static func route(_ matches: [AreaIndex.RouteMatch], truncated: Bool, state: ServingState, crowd: CrowdView?, output: OutputMode, form: AnswerForm,
+    static func route(_ matches: [AreaIndex.RouteMatch], truncated: Bool, served: AreaService.View, output: OutputMode, form: AnswerForm,
                       note: AnswerNote? = nil, into writer: inout JSONWriter) {
-        list(matches, truncated: truncated, state: state, crowd: crowd, output: output, form: form, note: note, into: &writer) { match in
+        list(matches, truncated: truncated, served: served, output: output, form: form, note: note, into: &writer) { match in
             (match.position, nil)
         } extra: { match, writer in
             writer.key(.alongMeters); writer.meters(match.alongMeters)
@@ -55,8 +55,8 @@ enum Answers {
 
     /// The one area `get` asks for, with everything known of it; as a feature, with what a
     /// listed area has.
-    static func detail(_ position: Int, state: ServingState, crowd: CrowdView?, form: AnswerForm, into writer: inout JSONWriter) {
-        list([position], truncated: false, state: state, crowd: crowd, output: .full, form: form, detailed: true, note: nil, into: &writer) { position in
+    static func detail(_ position: Int, served: AreaService.View, form: AnswerForm, into writer: inout JSONWriter) {
+        list([position], truncated: false, served: served, output: .full, form: form, detailed: true, note: nil, into: &writer) { position in
             (position, nil)
         } extra: { _, _ in }
     }
@@ -66,7 +66,7 @@ enum Answers {
     /// and distance, and may add members of its own (distances, which a feature with only ids
     /// keeps too); `after` adds the answer's own members after the areas.
     static func list<Match>(
-        _ matches: [Match], truncated: Bool, state: ServingState, crowd: CrowdView?, output: OutputMode, form: AnswerForm, detailed: Bool = false,
+        _ matches: [Match], truncated: Bool, served: AreaService.View, output: OutputMode, form: AnswerForm, detailed: Bool = false,
         note: AnswerNote?, into writer: inout JSONWriter,
         locate: (Match) -> (position: Int, distance: Double?),
         extra: (Match, inout JSONWriter) -> Void,
@@ -74,7 +74,7 @@ enum Answers {
     ) {
         if case .geoJSON(let idsOnly) = form {
             GeoJSONCollection.begin(truncated: truncated, into: &writer)
-            state.index.areas.withBuffers { areas in
+            served.state.index.areas.withBuffers { areas in
                 writer.reserve(matches.count * 500)
                 var shapes = ShapeAllowance.listed
                 for match in matches {
@@ -84,7 +84,7 @@ enum Answers {
                     if idsOnly {
                         writer.beginIDEntry(id: areas.utf8(areas.records[position].id), distanceMeters: distance)
                     } else {
-                        area(position, of: areas, index: state.index, crowd: crowd, distance: distance, form: .feature, shapes: &shapes, into: &writer)
+                        area(position, of: areas, served: served, distance: distance, form: .feature, shapes: &shapes, into: &writer)
                     }
                     extra(match, &writer)
                     writer.endObject()
@@ -105,7 +105,7 @@ enum Answers {
         if output != .count {
             writer.key(.areas)
             writer.beginArray()
-            state.index.areas.withBuffers { areas in
+            served.state.index.areas.withBuffers { areas in
                 // The records lie scattered over a large table, a cache miss each. All are asked
                 // for at once, then sizing the answer reads them and their ids in one tight
                 // loop, so the misses overlap instead of following one another between the
@@ -127,7 +127,7 @@ enum Answers {
                     if output == .ids {
                         writer.beginIDEntry(id: areas.utf8(areas.records[position].id), distanceMeters: distance)
                     } else {
-                        area(position, of: areas, index: state.index, crowd: crowd, distance: distance, form: detailed ? .detailed : .listed, shapes: &shapes, into: &writer)
+                        area(position, of: areas, served: served, distance: distance, form: detailed ? .detailed : .listed, shapes: &shapes, into: &writer)
                     }
                     extra(match, &writer)
                     writer.endObject()
@@ -143,8 +143,9 @@ enum Answers {
     /// one's (`entered`, `exited`).
     /// `limit`: the most zones listed (`maxResults`), nearest first; `inside` and the summary
     /// speak of every zone, and `truncated` says when the list holds fewer.
-    static func check(_ check: AreaIndex.Check, from point: GeoPoint, before: AreaIndex.Check? = nil, state: ServingState, crowd: CrowdView?,
-                      regions: ServedRegions = .loading, at: FoundPlace? = nil, limit: Int = .max, into writer: inout JSONWriter) {
+    static func check(_ check: AreaIndex.Check, from point: GeoPoint, before: AreaIndex.Check? = nil, served: AreaService.View,
+                      at: FoundPlace? = nil, limit: Int = .max, into writer: inout JSONWriter) {
+        let state = served.state
         writer.beginObject()
         writer.key(.ok); writer.bool(true)
         if let at { origin(at, into: &writer) }
@@ -157,7 +158,7 @@ enum Answers {
             writer.key(.zones)
             writer.beginArray()
             for (zone, edge) in zip(check.zones, check.edgeMeters).prefix(limit) {
-                area(zone.position, of: areas, index: state.index, crowd: crowd, distance: zone.distanceMeters, form: .listed, shapes: &shapes, into: &writer)
+                area(zone.position, of: areas, served: served, distance: zone.distanceMeters, form: .listed, shapes: &shapes, into: &writer)
                 writer.key(.footprintMeters); writer.meters(state.index.footprintRadius(of: zone.position))
                 writer.key(.edgeMeters); writer.meters(edge)
                 writer.endObject()
@@ -181,7 +182,7 @@ enum Answers {
                 writer.null()
                 return
             }
-            area(nearest.position, of: areas, index: state.index, crowd: crowd, distance: nearest.distanceMeters, form: .listed, shapes: &shapes, into: &writer)
+            area(nearest.position, of: areas, served: served, distance: nearest.distanceMeters, form: .listed, shapes: &shapes, into: &writer)
             // Standing on it, a direction would mean nothing: both are null.
             if let bearing {
                 writer.key(.bearingDegrees); writer.number((bearing * 10).rounded() / 10)
@@ -192,9 +193,9 @@ enum Answers {
             }
             writer.endObject()
         }
-        region(of: point, regions: regions, into: &writer)
+        region(of: point, served: served, into: &writer)
         // Where the question was asked: the crowd of the hotspot holding the point.
-        if let crowd, let known = crowd.reading(at: point) { self.crowd(known, in: crowd, into: &writer) }
+        if let crowd = served.crowd, let known = crowd.reading(at: point) { self.crowd(known, in: crowd, into: &writer) }
         writer.endObject()
     }
 
@@ -207,8 +208,9 @@ enum Answers {
     /// Writes an area's members (in `AreaSchema`'s order) into an object it opens; the caller
     /// may add more and closes it. An area merged from several sources names them (`sources`);
     /// `detailed` (for `get`) adds every record it was merged from, each with its own fields.
-    static func area(_ position: Int, of areas: AreaTable.Buffers, index: AreaIndex, crowd: CrowdView?, distance: Double?, form: AreaForm,
+    static func area(_ position: Int, of areas: AreaTable.Buffers, served: AreaService.View, distance: Double?, form: AreaForm,
                      shapes: inout ShapeAllowance, into writer: inout JSONWriter) {
+        let index = served.state.index, crowd = served.crowd
         let area = areas.records[position]
         let groups = index.groups
         let detailed = form == .detailed

@@ -10,7 +10,8 @@ import Foundation
 /// Every family has its `# HELP` and `# TYPE` lines before its samples; counters end in
 /// `_total`; label values are escaped as the format asks (backslash, double quote, newline).
 enum PrometheusText {
-    static func render(state: ServingState, status: Answers.ServiceStatus, counters: ServiceCounters, refreshInterval: Double, crowd: CrowdWatch?) -> String {
+    static func render(served: AreaService.View, status: Answers.ServiceStatus, counters: ServiceCounters) -> String {
+        let state = served.state, refreshInterval = served.refreshInterval, crowd = served.crowd?.watch
         var text = Text()
         let now = Date().timeIntervalSince1970
         text.family("areas_build_info", .gauge, "The running build; the value is always 1.")

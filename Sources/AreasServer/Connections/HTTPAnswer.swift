@@ -41,8 +41,8 @@ struct HTTPAnswer {
             ], payload: .none)
         case .request(let request, let geojson, let idsOnly, let cacheable):
             // An answer that may carry crowd levels changes with them too.
-            let crowd = view.crowd != nil && request.operation.answerCarriesCrowd ? ".c\(view.crowdEpoch)" : ""
-            let tag = "\"\(view.state.dataTag).\(view.configEpoch)\(crowd)\(geojson ? ".geojson" : "")\""
+            let followsCrowd = view.crowd != nil && request.operation.answerCarriesCrowd
+            let tag = view.tag(geojson ? ".geojson" : "", followingCrowd: followsCrowd)
             let caching: [(String, String)] = cacheable
                 ? [("ETag", tag), ("Cache-Control", http.cacheControl), ("Vary", "Accept")]
                 : [noStore, ("Vary", "Accept")]
@@ -51,7 +51,7 @@ struct HTTPAnswer {
             // run (a 304 costs it a query).
             let revalidated = cacheable && view.state.hasData && head.header("if-none-match").map { matches($0, tag) } == true
             // A question that asks the city about a hotspot is run even then, to ask it.
-            if revalidated && !request.operation.mayFailOnData && crowd.isEmpty {
+            if revalidated && !request.operation.mayFailOnData && !followsCrowd {
                 tally.answered += 1
                 return HTTPAnswer(status: .notModified, contentType: nil, fields: caching, payload: .none)
             }
@@ -95,7 +95,7 @@ struct HTTPAnswer {
                 return failure(.unavailable, body: &body, error: RequestError(.unavailable, "no data loaded yet: the first refresh is running"))
             }
             // Cached as every data answer: a tile changes only with the data.
-            let tag = "\"\(view.state.dataTag).\(view.configEpoch).mvt\""
+            let tag = view.tag(".mvt")
             let caching = [("ETag", tag), ("Cache-Control", http.cacheControl)]
             if let condition = head.header("if-none-match"), matches(condition, tag) {
                 return HTTPAnswer(status: .notModified, contentType: nil, fields: caching, payload: .none)
@@ -111,7 +111,7 @@ struct HTTPAnswer {
                 return failure(.unavailable, body: &body, error: RequestError(.unavailable, view.regions.problem ?? "no administrative map"))
             }
             // Changes with the data (the counts) and the map (a new map bumps the config's epoch).
-            let tag = "\"\(view.state.dataTag).\(view.configEpoch).regions\""
+            let tag = view.tag(".regions")
             let caching = [("ETag", tag), ("Cache-Control", http.cacheControl)]
             if let condition = head.header("if-none-match"), matches(condition, tag) {
                 return HTTPAnswer(status: .notModified, contentType: nil, fields: caching, payload: .none)

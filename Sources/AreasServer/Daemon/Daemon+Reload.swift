@@ -62,7 +62,7 @@ extension Daemon {
     /// than at the next scheduled refresh.
     func readRegions(_ config: AreasConfig, into service: AreaService, judgingDistricts: Bool = false) {
         let logger = self.logger
-        let before = service.servedRegions.withLock { $0.map }
+        let before = service.servedRegions.current.map
         DispatchQueue.global(qos: .utility).async {
             let prepared = SnapshotFolder(snapshot: service.snapshotPath).regions
             switch RegionStore.load(folder: config.regions.folder, prepared: prepared) {

@@ -13,7 +13,7 @@ extension Request.Along: ServedQuestion {
         let matches = try AreaService.run { () throws(GeoError) in
             try state.index.along(path, meters: meters, kind: kind, region: region, limit: cap + 1)
         }.get()
-        Answers.route(Array(matches.prefix(cap)), truncated: matches.count > cap, state: state, crowd: asked.view.crowd, output: output,
+        Answers.route(Array(matches.prefix(cap)), truncated: matches.count > cap, served: asked.view, output: output,
                       form: asked.form, note: asked.note(matches.isEmpty, region), into: &writer)
     }
 }

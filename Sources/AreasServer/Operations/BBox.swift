@@ -8,7 +8,7 @@ extension Request.BBox: ServedQuestion {
         let region = asked.resolved(region)
         let cap = AreaService.cap(limit, output: output, maxResults: asked.maxResults)
         let matches = try AreaService.run { () throws(GeoError) in try state.index.areas(in: box, kind: kind, region: region, limit: cap + 1) }.get()
-        Answers.areas(Array(matches.prefix(cap)), truncated: matches.count > cap, state: state, crowd: asked.view.crowd, output: output,
+        Answers.areas(Array(matches.prefix(cap)), truncated: matches.count > cap, served: asked.view, output: output,
                       form: asked.form, note: asked.note(matches.isEmpty, region), into: &writer)
     }
 }

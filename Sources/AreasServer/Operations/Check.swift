@@ -13,7 +13,7 @@ extension Request.Check: ServedQuestion {
         }
         let check = try AreaService.run { () throws(GeoError) in try state.index.check(point, region: region) }.get()
         asked.view.crowd?.watch.touch(point)
-        Answers.check(check, from: point, before: before, state: state, crowd: asked.view.crowd, regions: asked.view.regions, at: origin.found,
+        Answers.check(check, from: point, before: before, served: asked.view, at: origin.found,
                       limit: asked.maxResults, into: &writer)
     }
 }

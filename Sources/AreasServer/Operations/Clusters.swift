@@ -7,6 +7,6 @@ extension Request.Clusters: ServedQuestion {
         let state = asked.state
         let region = asked.resolved(region)
         let clustering = try AreaService.run { () throws(GeoError) in try state.index.clusters(in: box, zoom: zoom, kind: kind, region: region) }.get()
-        Answers.clusters(clustering, state: state, crowd: asked.view.crowd, regions: asked.view.regions.map, into: &writer)
+        Answers.clusters(clustering, served: asked.view, into: &writer)
     }
 }

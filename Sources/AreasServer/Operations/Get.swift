@@ -12,6 +12,6 @@ extension Request.Get: ServedQuestion {
             throw RequestError(.notFound, "the area with id '\(id)' is hidden by the operator's overrides\(note)")
         }
         if let crowd = asked.view.crowd, let hotspot = crowd.members.hotspot(ofArea: position) { crowd.watch.ask(about: hotspot) }
-        Answers.detail(position, state: state, crowd: asked.view.crowd, form: asked.form, into: &writer)
+        Answers.detail(position, served: asked.view, form: asked.form, into: &writer)
     }
 }

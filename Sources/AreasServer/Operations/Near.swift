@@ -11,7 +11,7 @@ extension Request.Near: ServedQuestion {
             try state.index.nearest(to: origin.point, k: Swift.min(k, asked.maxResults), maxMeters: maxMeters, kind: kind, region: region)
         }.get()
         asked.view.crowd?.watch.touch(origin.point)
-        Answers.areas(matches, truncated: k > asked.maxResults && matches.count == asked.maxResults, state: state, crowd: asked.view.crowd,
+        Answers.areas(matches, truncated: k > asked.maxResults && matches.count == asked.maxResults, served: asked.view,
                       output: output, form: asked.form, note: asked.note(matches.isEmpty, region), at: origin.found, into: &writer)
     }
 }

@@ -12,7 +12,7 @@ extension Request.Radius: ServedQuestion {
             try state.index.areas(within: meters, of: origin.point, kind: kind, region: region, limit: cap + 1)
         }.get()
         asked.view.crowd?.watch.touch(origin.point)
-        Answers.areas(Array(matches.prefix(cap)), truncated: matches.count > cap, state: state, crowd: asked.view.crowd, output: output,
+        Answers.areas(Array(matches.prefix(cap)), truncated: matches.count > cap, served: asked.view, output: output,
                       form: asked.form, note: asked.note(matches.isEmpty, region), at: origin.found, into: &writer)
     }
 }

@@ -26,6 +26,6 @@ extension Request.Search: ServedQuestion {
             case .failure(let why): note = why.message
             }
         }
-        Answers.search(found.matches, truncated: found.truncated, places: places, note: note, state: state, into: &writer)
+        Answers.search(found.matches, truncated: found.truncated, places: places, note: note, served: view, into: &writer)
     }
 }

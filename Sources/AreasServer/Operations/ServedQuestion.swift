@@ -29,7 +29,7 @@ struct Asked {
 
     /// How the answer's region was read, or why an empty answer is empty.
     func note(_ empty: Bool, _ region: Region) -> AnswerNote? {
-        AreaService.note(empty, region, state, regions: view.regions.map)
+        AreaService.note(empty, region, served: view)
     }
 }
 

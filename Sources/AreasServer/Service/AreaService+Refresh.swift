@@ -28,18 +28,6 @@ extension AreaService {
         })
     }
 
-    /// The administrative map once it has been read (or found missing): a refresh started just
-    /// after the daemon waits up to a minute for it rather than check no district.
-    private func regionsRead() async -> ServedRegions {
-        let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(60)
-        while clock.now < deadline {
-            let regions = servedRegions.withLock { $0 }
-            if case .loading = regions { try? await Task.sleep(for: .milliseconds(20)) } else { return regions }
-        }
-        return servedRegions.withLock { $0 }
-    }
-
     /// Fetches every source, merges what changed into a new catalog, writes it to the snapshot
     /// and serves it; an unchanged refresh only updates the report.
     private func performRefresh(force: Bool) async -> RefreshReport {
@@ -47,66 +35,29 @@ extension AreaService {
         if let follow = config.follow { return await performFollow(follow, force: force) }
         let before = state
         logger.info("refresh started: \(config.sources.count) sources" + (force ? " (forced)" : ""))
-        // Whatever questions read of the served file before need not stay through the refresh.
-        before.catalog.releaseMappedPages()
         var refresher = Refresher(config: config, environment: environment, snapshotPath: snapshotPath, quota: quota)
         refreshProgress.withLock { $0 = (0, config.sources.count) }
         refresher.sourceFinished = { [refreshProgress] in refreshProgress.withLock { $0.finished += 1 } }
         refresher.geocoderPacing = geocoderPacing
-        refresher.regions = await regionsRead().map
+        // The administrative map once it has been read (or found missing): a refresh started just
+        // after the daemon waits up to a minute for it rather than check no district.
+        refresher.regions = await servedRegions.settled(within: 60).map
         refresher.previousRevisions = Dictionary((before.lastReport?.sources ?? []).compactMap { report in report.revision.map { (report.name, $0) } },
                                                  uniquingKeysWith: { _, last in last })
-        let (catalog, report) = await refresher.refresh(before.catalog, force: force)
-        // Comparing and merging read the whole served set; its pages need not stay while the
-        // new set is indexed, written and checked.
-        before.catalog.releaseMappedPages()
-        for source in report.sources {
-            if source.status == .updated {
-                logger.info("source " + source.summary)
-            } else {
-                logger.warning("source " + source.summary)
-            }
-        }
-        for problem in report.problems { logger.warning(problem) }
+        let refreshed = await store.refresh(with: refresher, serving: DataSet(catalog: before.catalog, index: before.index), hasData: before.hasData,
+                                            history: before.history, force: force)
+        logger.log(refreshed.notes)
+        let report = refreshed.report
         if let lines = report.overrides { overrideLines.withLock { $0 = lines } }
-        let store = self.store
-        var notes: [SnapshotStore.Note] = []
-        let history = SourceHistory.after(report, previous: before.history, configured: config.sources.map(\.name), now: Date().timeIntervalSince1970)
-        func withMerged(_ dataSet: DataSet) -> RefreshReport {
-            var report = report
-            let merged = dataSet.mergedBySource
-            for i in report.sources.indices { report.sources[i].merged = merged[report.sources[i].name] ?? 0 }
-            report.problems += dataSet.overrideProblems
-            return report
-        }
-        let next: ServingState
-        let serving = DataSet(catalog: before.catalog, index: before.index)
-        let settled = store.settle(consume catalog, report: report, serving: serving, hasData: before.hasData, notes: &notes)
-        switch settled {
-        case .unchanged(let refreshed):
-            next = before.with(catalog: refreshed, report: withMerged(serving), history: history)
-        case .notInstalled(let reason):
-            var kept = withMerged(serving)
-            kept.problems.append(reason)
-            next = before.with(catalog: before.catalog, report: kept, history: history)
+        let next: ServingState = switch refreshed.served {
+        case .kept(let catalog):
+            before.with(catalog: catalog, report: report, history: refreshed.history)
         case .replaced(let dataSet, let inFile):
             // Served from the new file once it is written and checked, so the memory the build
             // took goes back and the pages are shared with the kernel's cache and any follower.
-            for problem in dataSet.overrideProblems { notes.append(.warning(problem)) }
-            if !dataSet.index.overrides.isEmpty {
-                notes.append(.info("overrides: \(dataSet.index.overrides.positions.count) areas corrected, \(dataSet.index.overrides.hiddenCount) of them hidden"))
-            }
-            let merged = dataSet.mergedBySource.filter { $0.value > 0 }
-            if !merged.isEmpty {
-                notes.append(.info("merged \(merged.values.reduce(0, +)) records into earlier sources' areas (" +
-                                   merged.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ")"))
-            }
-            next = ServingState(dataSet, hasData: true, lastReport: withMerged(dataSet), snapshotPath: snapshotPath,
-                                builtAt: Date().timeIntervalSince1970, history: history, inFile: inFile)
+            ServingState(dataSet, hasData: true, lastReport: report, snapshotPath: snapshotPath,
+                         builtAt: Date().timeIntervalSince1970, history: refreshed.history, inFile: inFile)
         }
-        store.keep(history, notes: &notes)
-        if let kept = next.lastReport { store.keep(kept, notes: &notes) }
-        logger.log(notes)
         install(next)
         onRefresh(next)
         if !report.sources.isEmpty && report.sources.allSatisfy({ $0.status == .failed }) {

@@ -75,7 +75,8 @@ extension AreaService {
     /// answer with nothing in it, why, when its region names what the data lacks: a real
     /// district the administrative map knows is said to have no areas (never "did you mean"
     /// another); a name no map knows gets the one probably meant.
-    static func note(_ empty: Bool, _ region: Region, _ state: ServingState, regions: RegionMap? = nil) -> AnswerNote? {
+    static func note(_ empty: Bool, _ region: Region, served: View) -> AnswerNote? {
+        let state = served.state, regions = served.regions.map
         guard !region.isAnywhere else { return nil }
         if let reading = state.index.regionReading(region) { return AnswerNote(text: reading) }
         guard empty, let unknown = state.index.unknownRegion(region) else { return nil }
@@ -173,7 +174,7 @@ extension AreaService {
 
     /// The Prometheus text exposition of the service's counters and its data.
     func metricsText(_ view: View) -> String {
-        PrometheusText.render(state: view.state, status: status, counters: counters, refreshInterval: view.refreshInterval, crowd: view.crowd?.watch)
+        PrometheusText.render(served: view, status: status, counters: counters)
     }
 
     /// What `stats` says of the service itself, beside its data.

@@ -18,7 +18,7 @@ package final class AreaService: Sendable {
     let current: LockedValue<ServingState>
     /// The administrative map, replaced whole when it is read again.
     /// (None until a daemon reads one: a service made in-process for a test has none.)
-    let servedRegions = LockedValue<ServedRegions>(.unavailable(reason: "no regions folder was read"))
+    let servedRegions = ServedRegionsSlot(.unavailable(reason: "no regions folder was read"))
     private let configuration: LockedValue<AreasConfig>
     let refreshes = RefreshCoordinator()
     /// A follower's last view of its leader's snapshot.
@@ -101,6 +101,14 @@ package final class AreaService: Sendable {
         /// with `wait`): its server gives up its turn to work meanwhile, so clients waiting for
         /// a refresh never stop the queries of others.
         package var whileWaiting: @Sendable (_ wait: () -> Void) -> Void = { $0() }
+
+        /// The ETag of an HTTP answer from this view, the one way every answer is tagged: the
+        /// served data's version, the epoch of the config and the administrative map, the
+        /// answer's own mark (`.geojson`, `.mvt`, `.regions`), and when it may carry crowd
+        /// levels, their epoch.
+        func tag(_ mark: String = "", followingCrowd: Bool = false) -> String {
+            "\"\(state.dataTag).\(configEpoch)\(followingCrowd ? ".c\(crowdEpoch)" : "")\(mark)\""
+        }
     }
 
     package func view() -> View {
@@ -109,7 +117,7 @@ package final class AreaService: Sendable {
         let state = self.state
         return View(state: state, maxResults: config.maxResults, adminUids: config.adminUids,
                     refreshInterval: config.refreshIntervalSeconds, bounds: config.bounds, aliases: config.provinceAliases,
-                    regions: servedRegions.withLock { $0 }, generation: generation,
+                    regions: servedRegions.current, generation: generation,
                     configEpoch: configEpoch.load(ordering: .acquiring),
                     crowd: crowdWatch.withLock { $0 }?.view(for: state), crowdEpoch: crowdEpoch.load(ordering: .acquiring))
     }
@@ -131,7 +139,7 @@ package final class AreaService: Sendable {
     /// Serves `regions` from now on. Answers to the same question may differ after it (a
     /// `check`'s region), so the HTTP answers' ETag changes as after a new config.
     package func install(_ regions: ServedRegions) {
-        servedRegions.withLock { $0 = regions }
+        servedRegions.install(regions)
         configEpoch.add(1, ordering: .releasing)
         generation.add(1, ordering: .releasing)
     }
