@@ -17,6 +17,28 @@ import AreasTestTraits
         return ((lon + 180) / 360 * n, (1 - asinh(tan(rad)) / .pi) / 2 * n)
     }
 
+    /// `/v1/tiles.json`: TileJSON 3.0 naming the tiles by the host the client asked (behind a
+    /// proxy, the host and scheme it forwards; a host name that is none, a path), the zooms,
+    /// the bounds the data is kept within and both layers; cached as the tiles are.
+    @Test func theTileJSONDescribesTheTiles() throws {
+        let (daemon, address) = try SampleDaemon.withHTTP()
+        defer { daemon.stop() }
+        let response = try HTTPTestClient(address).get("/v1/tiles.json")
+        #expect(response.status == 200 && response.field("content-type") == "application/json")
+        let document = try JSONParser.parse(response.body)
+        #expect(document["tilejson"]?.string == "3.0.0")
+        #expect(document["minzoom"]?.double == 0 && document["maxzoom"]?.double == Double(Request.maximumZoom))
+        #expect(document["bounds"]?.array.compactMap(\.double) == [124, 33, 132, 39])
+        #expect(document["vector_layers"]?.array.compactMap { $0["id"]?.string } == ["smoking", "nonsmoking"])
+        let proxied = try JSONParser.parse(try HTTPTestClient(address).get("/v1/tiles.json", fields: ["X-Forwarded-Proto: https", "X-Forwarded-Host: maps.example.org"]).body)
+        #expect(proxied["tiles"]?.array.first?.string == "https://maps.example.org/v1/tiles/{z}/{x}/{y}.mvt")
+        let hostile = try JSONParser.parse(try HTTPTestClient(address).get("/v1/tiles.json", fields: ["X-Forwarded-Host: a\\\"b/<c>"]).body)
+        #expect(hostile["tiles"]?.array.first?.string == "http://areas.test/v1/tiles/{z}/{x}/{y}.mvt")
+        let tag = try #require(response.field("etag"))
+        #expect(try HTTPTestClient(address).get("/v1/tiles.json", fields: ["If-None-Match: \(tag)"]).status == 304)
+        #expect(try HTTPTestClient(address).get("/v1/tiles.json?x=1").status == 400)
+    }
+
     static let pythonDecoder = PythonModule.isAvailable("mapbox_vector_tile")
 
     @Test(arguments: [8, 12, 16, 18])
@@ -25,7 +47,17 @@ import AreasTestTraits
         defer { daemon.stop() }
         let at = Self.tile(of: 37.529458, 126.964542, zoom: zoom)  // a booth at Yongsan station
         let (x, y) = (Int(at.x), Int(at.y))
-        let response = try HTTPTestClient(address).get("/v1/tiles/\(zoom)/\(x)/\(y).mvt")
+        // The tile's URL as the TileJSON document gives it, and the fields its layers declare.
+        let document = try JSONParser.parse(try HTTPTestClient(address).get("/v1/tiles.json").body)
+        let template = try #require(document["tiles"]?.array.first?.string)
+        #expect(template == "http://areas.test/v1/tiles/{z}/{x}/{y}.mvt")
+        let declared = Dictionary(uniqueKeysWithValues: (document["vector_layers"]?.array ?? []).compactMap { layer -> (String, Set<String>)? in
+            guard let id = layer["id"]?.string, case .object(let fields)? = layer["fields"] else { return nil }
+            return (id, Set(fields.map(\.0)))
+        })
+        let target = template.replacingOccurrences(of: "http://areas.test", with: "")
+            .replacingOccurrences(of: "{z}", with: "\(zoom)").replacingOccurrences(of: "{x}", with: "\(x)").replacingOccurrences(of: "{y}", with: "\(y)")
+        let response = try HTTPTestClient(address).get(target)
         #expect(response.status == 200)
         #expect(response.field("content-type") == "application/vnd.mapbox-vector-tile")
         let layers = try VectorTileDecoder.decode(response.body)
@@ -46,6 +78,7 @@ import AreasTestTraits
             let layer = layers.first { $0.name == kind }
             let features = layer?.features ?? []
             #expect(features.allSatisfy { $0.type == 1 && $0.points.count == 1 && (0..<4096).contains($0.points[0].x) && (0..<4096).contains($0.points[0].y) })
+            for feature in features { #expect(Set(feature.properties.keys).isSubset(of: declared[kind] ?? []), "\(kind): \(feature.properties.keys.sorted())") }
             let ids = features.compactMap { feature -> String? in if case .string(let id)? = feature.properties["id"] { return id } else { return nil } }
             let clustered = features.reduce(0) { total, feature in
                 if case .integer(let n)? = feature.properties["count"] { return total + Int(n) } else { return total }

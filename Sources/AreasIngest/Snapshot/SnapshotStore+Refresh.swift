@@ -30,6 +30,8 @@ extension SnapshotStore {
         // Comparing and merging read the whole served set; its pages need not stay while the
         // new set is indexed, written and checked.
         serving.catalog.releaseMappedPages()
+        // The operator's corrections as this refresh read them: the data is built with them.
+        let store = overrides != nil ? report.overrides.map { SnapshotStore(path: path, nodeSize: nodeSize, footprint: footprint, merge: merge, overrides: $0) } ?? self : self
         var notes: [Note] = report.sources.map { source in source.status == .updated ? .info("source " + source.summary) : .warning("source " + source.summary) }
             + report.problems.map(Note.warning)
         let history = SourceHistory.after(report, previous: previous, configured: refresher.config.sources.map(\.name), now: Date().timeIntervalSince1970)
@@ -41,7 +43,7 @@ extension SnapshotStore {
             return report
         }
         var refreshed: Refreshed
-        switch settle(consume catalog, report: report, serving: serving, hasData: hasData, notes: &notes) {
+        switch store.settle(consume catalog, report: report, serving: serving, hasData: hasData, notes: &notes) {
         case .unchanged(let confirmed):
             refreshed = Refreshed(served: .kept(confirmed), report: finished(merging: serving), history: history, notes: [])
         case .notInstalled(let reason):
@@ -60,8 +62,8 @@ extension SnapshotStore {
             }
             refreshed = Refreshed(served: .replaced(dataSet, inFile: inFile), report: finished(merging: dataSet), history: history, notes: [])
         }
-        keep(history, notes: &notes)
-        keep(refreshed.report, notes: &notes)
+        store.keep(history, notes: &notes)
+        store.keep(refreshed.report, notes: &notes)
         refreshed.notes = notes
         return refreshed
     }

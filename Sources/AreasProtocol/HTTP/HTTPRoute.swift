@@ -13,6 +13,8 @@ public enum HTTPRoute: Sendable, Equatable {
     case snapshot
     /// A Mapbox Vector Tile of the data at zoom `z`, column `x`, row `y`.
     case tile(z: Int, x: Int, y: Int)
+    /// The TileJSON document of the vector tiles: their URL, zooms, bounds and layers.
+    case tileJSON
     /// The administrative regions of `level` meeting `box`, drawn for `zoom` (GeoJSON).
     case regions(level: RegionMap.Level, box: GeoBox, zoom: Int)
     /// The map page (`/map`, and `/` for a person who types only the host).
@@ -43,9 +45,10 @@ public enum HTTPRoute: Sendable, Equatable {
         return nil
     }
 
-    static let otherPaths = routes + ["/map", "/v1/snapshot", "/v1/tiles/Z/X/Y.mvt", "/v1/regions"] + resources.map { $0.prefix + $0.field.name.uppercased() }
+    static let otherPaths = routes + ["/map", "/v1/snapshot", "/v1/tiles/Z/X/Y.mvt", tileJSONPath, "/v1/regions"] + resources.map { $0.prefix + $0.field.name.uppercased() }
 
     static let tilePrefix = "/v1/tiles/"
+    static let tileJSONPath = "/v1/tiles.json"
     static let mapPrefix = "/map/"
     /// The kinds of file the map page loads, and what they are.
     public static let assetTypes = ["js": "text/javascript; charset=utf-8", "css": "text/css; charset=utf-8", "png": "image/png", "svg": "image/svg+xml"]
@@ -86,6 +89,9 @@ public enum HTTPRoute: Sendable, Equatable {
         case "/v1/regions":
             try allow(head, ["level", "south", "west", "north", "east", "zoom"])
             return try regions(head)
+        case tileJSONPath:
+            try allow(head, [])
+            return .tileJSON
         default:
             break
         }

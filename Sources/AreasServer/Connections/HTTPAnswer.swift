@@ -105,6 +105,19 @@ struct HTTPAnswer {
                 return HTTPAnswer(status: .noContent, contentType: nil, fields: caching, payload: .none)
             }
             return HTTPAnswer(status: .ok, contentType: "application/vnd.mapbox-vector-tile", fields: caching, payload: .bytes(bytes))
+        case .tileJSON:
+            tally.answered += 1
+            // Changes with the config (the bounds) and names the host it was asked by.
+            let origin = TileJSON.origin(of: head)
+            var host = FNV1a()
+            host.add((origin ?? "").utf8)
+            let tag = view.tag(".tilejson." + String(host.value, radix: 36))
+            let caching = [("ETag", tag), ("Cache-Control", http.cacheControl)]
+            if let condition = head.header("if-none-match"), matches(condition, tag) {
+                return HTTPAnswer(status: .notModified, contentType: nil, fields: caching, payload: .none)
+            }
+            TileJSON.write(origin: origin, bounds: view.bounds, into: &body)
+            return HTTPAnswer(status: .ok, contentType: "application/json", fields: caching, payload: .writer)
         case .regions(let level, let box, let zoom):
             tally.answered += 1
             guard let map = view.regions.map else {
