@@ -6,7 +6,7 @@ extension Answers {
     /// Each cluster with its centre's province and district when the administrative map is
     /// loaded (`areasctl clusters` names where each is).
     static func clusters(_ clustering: Clustering, served: AreaService.View, into writer: inout JSONWriter) {
-        let regions = served.regions.map
+        let regions = served.regions.map, state = served.state, crowd = served.crowd
         writer.beginObject()
         writer.key(.ok); writer.bool(true)
         writer.key(.zoom); writer.number(clustering.zoom)
@@ -35,10 +35,10 @@ extension Answers {
         writer.endArray()
         writer.key(.areas)
         writer.beginArray()
-        served.state.index.areas.withBuffers { areas in
+        state.index.areas.withBuffers { areas in
             var shapes = ShapeAllowance.listed
             for position in clustering.areas {
-                area(position, of: areas, served: served, distance: nil, form: .listed, shapes: &shapes, into: &writer)
+                area(position, of: areas, index: state.index, crowd: crowd, distance: nil, form: .listed, shapes: &shapes, into: &writer)
                 writer.endObject()
             }
         }
