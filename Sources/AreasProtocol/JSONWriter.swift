@@ -152,6 +152,9 @@ public struct JSONWriter: ~Copyable {
 
     /// Ends a key written with `string(utf8:)`.
     @inlinable
+    /// A value written as JSON already (a document made once), copied as it is.
+    public mutating func value(written bytes: UnsafeBufferPointer<UInt8>) { members(written: bytes) }
+
     public mutating func colon() {
         append(UInt8(ascii: ":"))
         needsComma = false

@@ -13,6 +13,9 @@ public struct RequestError: Error, Sendable, Equatable, CustomStringConvertible 
         /// A place name several places share, asked from without a position: the message lists
         /// them with their provinces and says how to name one.
         case ambiguous
+        /// A page or a version asked for that is no longer served (a cursor from before a
+        /// refresh): the message says to start again.
+        case gone
         case `internal`
     }
 

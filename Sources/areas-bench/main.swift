@@ -20,6 +20,7 @@ let usage = """
            areas-bench soak [--seconds 600] [--connections 16]
            areas-bench socket --socket PATH [--connections C] [--pipeline P] [--seconds S] [--mix near:40,radius:30,bbox:25,get:5] [--output ids|full|count]
            areas-bench http [--points 100000] [--connections 8] [--seconds 5] [--rounds 2]
+           areas-bench ogc [--points 100000] [--requests 300]
            areas-bench startup [--points 1000000] [--runs 3]
            areas-bench cli [--runs 300] [--areasctl PATH] [--areasd PATH]
            areas-bench memory [--points 10000,100000,1000000] [--areasd PATH]
@@ -46,6 +47,8 @@ do {
         try SoakBenchmark(arguments: &arguments).run()
     case "bad-input":
         try BadInputTable(arguments: &arguments).run()
+    case "ogc":
+        try OGCBenchmark(arguments: &arguments).run()
     case "http":
         try HTTPBenchmark(arguments: &arguments).run()
     case "startup":

@@ -67,4 +67,42 @@ extension SnapshotStore {
         refreshed.notes = notes
         return refreshed
     }
+
+    /// A follower's refresh: asks the leader with `follower` and takes a changed snapshot once it
+    /// passed every check a start-up load makes and would not shrink the data past `maxShrink`
+    /// (unless `force`), reported as the one source `sourceName`.
+    package func follow(_ follow: FollowConfig, with follower: SnapshotFollower, serving: DataSet, hasData: Bool,
+                        history previous: [String: SourceHistory], maxShrink: Double, force: Bool, sourceName: String) async -> Refreshed {
+        let startedAt = Date().timeIntervalSince1970
+        let clock = ContinuousClock()
+        let start = clock.now
+        var source = SourceReport(name: sourceName, status: .updated)
+        source.pages = 1
+        var notes: [Note] = []
+        var served = Refreshed.Served.kept(serving.catalog)
+        let before = serving.catalog
+        let judge = { (contents: SnapshotFile.Contents) in ShrinkGuard.refusal(of: contents.catalog, replacing: before, maxShrink: maxShrink, force: force) }
+        switch await follower.poll(follow, into: self, force: force, judge: judge) {
+        case .unchanged:
+            source.accepted = serving.index.count
+            source.serving = serving.index.count
+        case .changed(let dataSet, let notKept):
+            let table = dataSet.catalog.table
+            let difference = hasData ? table.difference(table.indices, from: before.table, before.table.indices) : AreaDifference(added: table.count)
+            (source.added, source.removed, source.changed) = (difference.added, difference.removed, difference.changed)
+            source.accepted = table.count
+            source.serving = table.count
+            served = .replaced(dataSet, inFile: notKept == nil)
+            if let notKept { notes.append(.error("\(notKept); serving the leader's data without a local copy")) }
+        case .failed(let reason):
+            source.status = .failed
+            source.error = reason
+            source.serving = serving.index.count
+        }
+        source.durationMilliseconds = (clock.now - start).milliseconds
+        let report = RefreshReport(startedAt: startedAt, durationMilliseconds: source.durationMilliseconds, forced: force, sources: [source])
+        let history = SourceHistory.after(report, previous: previous, configured: [sourceName], now: Date().timeIntervalSince1970)
+        keep(history, notes: &notes)
+        return Refreshed(served: served, report: report, history: history, notes: notes)
+    }
 }

@@ -23,6 +23,7 @@ public enum HTTPStatus: Int, Sendable, Equatable {
     case notFound = 404
     case methodNotAllowed = 405
     case requestTimeout = 408
+    case gone = 410
     case contentTooLarge = 413
     case uriTooLong = 414
     case headerFieldsTooLarge = 431
@@ -43,6 +44,7 @@ public enum HTTPStatus: Int, Sendable, Equatable {
         case .notFound: return "Not Found"
         case .methodNotAllowed: return "Method Not Allowed"
         case .requestTimeout: return "Request Timeout"
+        case .gone: return "Gone"
         case .contentTooLarge: return "Content Too Large"
         case .uriTooLong: return "URI Too Long"
         case .headerFieldsTooLarge: return "Request Header Fields Too Large"

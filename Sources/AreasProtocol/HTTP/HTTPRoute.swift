@@ -15,6 +15,8 @@ public enum HTTPRoute: Sendable, Equatable {
     case tile(z: Int, x: Int, y: Int)
     /// The TileJSON document of the vector tiles: their URL, zooms, bounds and layers.
     case tileJSON
+    /// OGC API - Features, under `/ogc`.
+    case ogc(OGCRequest)
     /// The administrative regions of `level` meeting `box`, drawn for `zoom` (GeoJSON).
     case regions(level: RegionMap.Level, box: GeoBox, zoom: Int)
     /// The map page (`/map`, and `/` for a person who types only the host).
@@ -45,7 +47,7 @@ public enum HTTPRoute: Sendable, Equatable {
         return nil
     }
 
-    static let otherPaths = routes + ["/map", "/v1/snapshot", "/v1/tiles/Z/X/Y.mvt", tileJSONPath, "/v1/regions"] + resources.map { $0.prefix + $0.field.name.uppercased() }
+    static let otherPaths = routes + ["/map", "/v1/snapshot", "/v1/tiles/Z/X/Y.mvt", tileJSONPath, "/v1/regions", OGCRequest.prefix] + resources.map { $0.prefix + $0.field.name.uppercased() }
 
     static let tilePrefix = "/v1/tiles/"
     static let tileJSONPath = "/v1/tiles.json"
@@ -94,6 +96,9 @@ public enum HTTPRoute: Sendable, Equatable {
             return .tileJSON
         default:
             break
+        }
+        if path == OGCRequest.prefix || path.hasPrefix(OGCRequest.prefix + "/") {
+            return .ogc(try OGCRequest.route(head))
         }
         if path.hasPrefix(mapPrefix) {
             try allow(head, [])

@@ -18,7 +18,7 @@ extension Request {
     }
 
     /// Everything but the unreserved characters of RFC 3986 as `%XX` of its UTF-8.
-    static func percentEncoded(_ text: String) -> String {
+    public static func percentEncoded(_ text: String) -> String {
         var out = ""
         for byte in text.utf8 {
             switch byte {

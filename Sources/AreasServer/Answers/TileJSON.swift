@@ -14,21 +14,6 @@ enum TileJSON {
          [("count", "Number"), ("id", "String"), ("name", "String"), ("kind", "String"), ("footprint", "String"), ("footprintMeters", "Number")]),
     ]
 
-    /// The scheme and host a client reached the daemon by, from what a proxy forwards
-    /// (`X-Forwarded-Proto`, `X-Forwarded-Host`) or the request's `Host`; nil when none is a
-    /// plain host name (then the tile URL is a path, relative to the document).
-    static func origin(of head: HTTPRequestHead) -> String? {
-        func plain(_ text: String?) -> String? {
-            guard let text, !text.isEmpty, text.utf8.count <= 255,
-                  text.utf8.allSatisfy({ $0 < 0x80 && (Character(Unicode.Scalar($0)).isLetter || Character(Unicode.Scalar($0)).isNumber || ".-:[]".utf8.contains($0)) })
-            else { return nil }
-            return text
-        }
-        guard let host = plain(head.header("x-forwarded-host")?.split(separator: ",").first.map(String.init)) ?? plain(head.header("host")) else { return nil }
-        let scheme = head.header("x-forwarded-proto") == "https" ? "https" : "http"
-        return "\(scheme)://\(host)"
-    }
-
     static func write(origin: String?, bounds: GeoBox, into writer: inout JSONWriter) {
         writer.beginObject()
         writer.key("tilejson"); writer.string("3.0.0")

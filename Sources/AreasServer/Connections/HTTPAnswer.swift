@@ -108,7 +108,7 @@ struct HTTPAnswer {
         case .tileJSON:
             tally.answered += 1
             // Changes with the config (the bounds) and names the host it was asked by.
-            let origin = TileJSON.origin(of: head)
+            let origin = head.publicOrigin
             var host = FNV1a()
             host.add((origin ?? "").utf8)
             let tag = view.tag(".tilejson." + String(host.value, radix: 36))
@@ -118,6 +118,9 @@ struct HTTPAnswer {
             }
             TileJSON.write(origin: origin, bounds: view.bounds, into: &body)
             return HTTPAnswer(status: .ok, contentType: "application/json", fields: caching, payload: .writer)
+        case .ogc(let asked):
+            tally.answered += 1
+            return ogc(asked, head: head, view: view, http: http, body: &body)
         case .regions(let level, let box, let zoom):
             tally.answered += 1
             guard let map = view.regions.map else {

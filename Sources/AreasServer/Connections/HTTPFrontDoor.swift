@@ -28,6 +28,7 @@ package struct HTTPFrontDoor: Sendable {
         switch code {
         case .badRequest, .tooExpensive, .ambiguous: return .badRequest
         case .unknownOp, .notFound: return .notFound
+        case .gone: return .gone
         case .tooLarge: return .contentTooLarge
         case .permissionDenied: return .forbidden
         case .unavailable, .busy: return .serviceUnavailable

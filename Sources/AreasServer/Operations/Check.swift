@@ -3,9 +3,8 @@ import AreasProtocol
 
 extension Request.Check: ServedQuestion {
     func answer(_ asked: Asked, into writer: inout JSONWriter) throws(RequestError) {
-        try asked.requireData()
+        let origin = try asked.origin(of: at)
         let state = asked.state
-        let origin = try asked.service.origin(of: at, state: state, view: asked.view)
         let point = origin.point
         let region = asked.resolved(region)
         let before = try previous.map { previous throws(RequestError) in

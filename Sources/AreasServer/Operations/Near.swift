@@ -3,9 +3,8 @@ import AreasProtocol
 
 extension Request.Near: ServedQuestion {
     func answer(_ asked: Asked, into writer: inout JSONWriter) throws(RequestError) {
-        try asked.requireData()
+        let origin = try asked.origin(of: at)
         let state = asked.state
-        let origin = try asked.service.origin(of: at, state: state, view: asked.view)
         let region = asked.resolved(region)
         let matches = try AreaService.run { () throws(GeoError) in
             try state.index.nearest(to: origin.point, k: Swift.min(k, asked.maxResults), maxMeters: maxMeters, kind: kind, region: region)

@@ -24,6 +24,13 @@ struct Asked {
         guard state.hasData else { throw RequestError(.unavailable, service.noDataReason(state)) }
     }
 
+    /// Where a question about the data is asked from (a position, or a name found as `search`
+    /// finds it); data must be loaded.
+    func origin(of position: QueryPosition) throws(RequestError) -> AreaService.Origin {
+        try requireData()
+        return try service.origin(of: position, state: state, view: view)
+    }
+
     /// The region a question names, read with the operator's aliases.
     func resolved(_ region: Region) -> Region { region.resolved(view.aliases) }
 

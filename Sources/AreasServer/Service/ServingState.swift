@@ -1,5 +1,6 @@
 import AreasCore
 import AreasIngest
+import AreasSystem
 
 /// Everything a query needs, built once per refresh and then only read.
 ///
@@ -24,6 +25,8 @@ package final class ServingState: Sendable {
     package let tiles: TileCache
     /// The areas counted per region of the administrative map, once per map served.
     package let regionCounts: RegionCountsCache
+    /// The box of each kind's areas, worked out once when first asked (the OGC collections' extent).
+    private let extents = LockedValue<[AreaKind: GeoBox]>([:])
     /// Whether the snapshot file in place holds these areas: false before anything was written,
     /// and while areas a refresh could not write are served from memory.
     package let inFile: Bool
@@ -101,5 +104,24 @@ package final class ServingState: Sendable {
         tiles = other.tiles
         regionCounts = other.regionCounts
         self.history = history
+    }
+}
+
+extension ServingState {
+    /// The box around every served area of `kind`; nil when there is none.
+    package func extent(of kind: AreaKind) -> GeoBox? {
+        if let known = extents.withLock({ $0[kind] }) { return known }
+        var (south, west, north, east) = (Double.infinity, Double.infinity, -Double.infinity, -Double.infinity)
+        index.areas.withBuffers { areas in
+            for position in 0..<areas.records.count where areas.records[position].kind == kind && index.isServed(position) {
+                let point = areas.records[position].coordinate
+                (south, north) = (min(south, point.latitude), max(north, point.latitude))
+                (west, east) = (min(west, point.longitude), max(east, point.longitude))
+            }
+        }
+        guard south <= north else { return nil }
+        let box = GeoBox(uncheckedSouth: south, west: west, north: north, east: east)
+        extents.withLock { $0[kind] = box }
+        return box
     }
 }

@@ -1,13 +1,12 @@
 import AreasCore
-import AreasIngest
 import AreasSystem
 import Foundation
 
 /// A follower's view of its leader's snapshot: asks whether it changed (the file's identity,
 /// or HTTP `If-None-Match` with the last `ETag`) and, when it did, hands it to the snapshot
 /// store, which takes it only once it passed every check a start-up load makes.
-final class SnapshotFollower: Sendable {
-    enum Outcome {
+package final class SnapshotFollower: Sendable {
+    package enum Outcome {
         case unchanged
         /// A verified new data set, with the later fetch times the leader confirmed since;
         /// `notKept` says why it could not be kept as the local snapshot (it is served anyway).
@@ -32,9 +31,11 @@ final class SnapshotFollower: Sendable {
 
     private let seen = LockedValue(Seen())
 
+    package init() {}
+
     /// Asks the leader; a changed snapshot is put in place by `store`.
     /// `judge` says why a verified snapshot is not taken (it would shrink the data too far).
-    func poll(_ follow: FollowConfig, into store: SnapshotStore, force: Bool, judge: (SnapshotFile.Contents) -> String?) async -> Outcome {
+    package func poll(_ follow: FollowConfig, into store: SnapshotStore, force: Bool, judge: (SnapshotFile.Contents) -> String?) async -> Outcome {
         switch follow.leader {
         case .file(let path): return pollFile(path, into: store, force: force, judge: judge)
         case .url(let url): return await pollURL(url, into: store, timeoutSeconds: follow.timeoutSeconds, judge: judge)

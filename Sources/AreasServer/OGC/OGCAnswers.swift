@@ -1,0 +1,242 @@
+import AreasCore
+import AreasProtocol
+import Foundation
+
+/// OGC API - Features over the served data: the landing page, conformance, the collections
+/// (`smoking` and `nonsmoking`, each area a point) and their items, paged by a cursor that
+/// names the data version it was given for.
+enum OGCAnswers {
+    static let crs84 = "http://www.opengis.net/def/crs/OGC/1.3/CRS84"
+    static let conformance = [
+        "http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/core",
+        "http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/oas30",
+        "http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/geojson",
+        "http://www.opengis.net/spec/ogcapi-features-3/1.0/conf/queryables",
+        "http://www.opengis.net/spec/ogcapi-features-3/1.0/conf/queryables-query-parameters",
+    ]
+
+    static func link(_ href: String, _ rel: String, _ type: String, _ title: String, into writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("href"); writer.string(href)
+        writer.key("rel"); writer.string(rel)
+        writer.key("type"); writer.string(type)
+        writer.key("title"); writer.string(title)
+        writer.endObject()
+    }
+
+    static func landing(base: String, into writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("title"); writer.string("areas")
+        writer.key("description"); writer.string("Where people may and may not smoke in South Korea: smoking areas and non-smoking zones from the public open data, merged")
+        writer.key("links")
+        writer.beginArray()
+        link(base + "/ogc", "self", "application/json", "this document", into: &writer)
+        link(base + "/ogc/api", "service-desc", "application/vnd.oai.openapi+json;version=3.0", "the API definition", into: &writer)
+        link(base + "/ogc/conformance", "conformance", "application/json", "the conformance classes", into: &writer)
+        link(base + "/ogc/collections", "data", "application/json", "the collections", into: &writer)
+        writer.endArray()
+        writer.endObject()
+    }
+
+    static func conformance(into writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("conformsTo")
+        writer.beginArray()
+        for uri in conformance { writer.string(uri) }
+        writer.endArray()
+        writer.endObject()
+    }
+
+    static func collections(base: String, state: ServingState, into writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("links")
+        writer.beginArray()
+        link(base + "/ogc/collections", "self", "application/json", "the collections", into: &writer)
+        writer.endArray()
+        writer.key("collections")
+        writer.beginArray()
+        for collection in OGCCollection.allCases { self.collection(collection, base: base, state: state, into: &writer) }
+        writer.endArray()
+        writer.endObject()
+    }
+
+    static func collection(_ collection: OGCCollection, base: String, state: ServingState, into writer: inout JSONWriter) {
+        let here = base + "/ogc/collections/" + collection.rawValue
+        writer.beginObject()
+        writer.key("id"); writer.string(collection.rawValue)
+        writer.key("title"); writer.string(collection == .smoking ? "Smoking areas" : "Non-smoking zones")
+        writer.key("description"); writer.string(collection == .smoking
+            ? "Every smoking area served, as a point" : "Every non-smoking zone served, as a point (its footprint in the properties)")
+        writer.key("itemType"); writer.string("feature")
+        writer.key("crs"); writer.beginArray(); writer.string(crs84); writer.endArray()
+        writer.key("extent")
+        writer.beginObject()
+        writer.key("spatial")
+        writer.beginObject()
+        writer.key("bbox")
+        writer.beginArray()
+        let box = state.extent(of: collection.kind) ?? GeoBox.korea
+        writer.beginArray()
+        for edge in [box.west, box.south, box.east, box.north] { writer.number(edge) }
+        writer.endArray()
+        writer.endArray()
+        writer.key("crs"); writer.string(crs84)
+        writer.endObject()
+        writer.endObject()
+        writer.key("links")
+        writer.beginArray()
+        link(here, "self", "application/json", "this collection", into: &writer)
+        link(here + "/items", "items", "application/geo+json", "its areas", into: &writer)
+        link(here + "/queryables", "http://www.opengis.net/def/rel/ogc/1.0/queryables", "application/schema+json", "what its items may be filtered by", into: &writer)
+        writer.endArray()
+        writer.endObject()
+    }
+
+    static func queryables(_ collection: OGCCollection, base: String, into writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("$schema"); writer.string("https://json-schema.org/draft/2019-09/schema")
+        writer.key("$id"); writer.string(base + "/ogc/collections/" + collection.rawValue + "/queryables")
+        writer.key("type"); writer.string("object")
+        writer.key("title"); writer.string(collection.rawValue)
+        writer.key("properties")
+        writer.beginObject()
+        let titles: [OGCItemsQuery.Queryable: String] = [
+            .district: "district (시군구), as the source states it", .province: "province (시도), as the source states it",
+            .source: "the configured source it came from", .kind: "smoking or nonsmoking", .name: "its name",
+        ]
+        for queryable in OGCItemsQuery.Queryable.allCases {
+            writer.key(escaping: queryable.rawValue)
+            writer.beginObject()
+            writer.key("type"); writer.string("string")
+            writer.key("title"); writer.string(titles[queryable] ?? queryable.rawValue)
+            writer.endObject()
+        }
+        writer.endObject()
+        writer.key("additionalProperties"); writer.bool(false)
+        writer.endObject()
+    }
+
+    /// Whether the area at `position` is one of `collection`'s and has every property asked for.
+    static func matches(_ position: Int, of areas: AreaTable.Buffers, index: AreaIndex, collection: OGCCollection, query: OGCItemsQuery) -> Bool {
+        let record = areas.records[position]
+        guard record.kind == collection.kind, index.isServed(position) else { return false }
+        if let box = query.bbox, !box.contains(record.coordinate) { return false }
+        for (queryable, wanted) in query.equal {
+            let value: String
+            switch queryable {
+            case .district: value = String(decoding: areas.utf8(record.district), as: UTF8.self)
+            case .province: value = String(decoding: areas.utf8(record.province), as: UTF8.self)
+            case .source: value = String(decoding: areas.utf8(record.source), as: UTF8.self)
+            case .kind: value = record.kind.rawValue
+            case .name: value = String(decoding: areas.utf8(record.name), as: UTF8.self)
+            }
+            if value != wanted { return false }
+        }
+        return true
+    }
+
+    /// A page of items from the cursor on: the areas in id order, at most `limit`, and the
+    /// position the next page starts at. A cursor is the data version it was given for and a
+    /// position in it; one from another version is `gone` (start again), a forged one a bad request.
+    static func items(_ collection: OGCCollection, query: OGCItemsQuery, base: String, target: String, state: ServingState, crowd: CrowdView?,
+                      into writer: inout JSONWriter) throws(RequestError) {
+        let index = state.index
+        var start = 0
+        if let cursor = query.cursor {
+            let parts = cursor.split(separator: "~", omittingEmptySubsequences: false)
+            guard parts.count == 2, let position = Int(parts[1]), position >= 0, position <= index.areas.count else {
+                throw RequestError(.badRequest, "cursor '\(cursor.prefix(64))' is not one this daemon gave: start again from the first page")
+            }
+            guard parts[0] == state.dataTag else {
+                throw RequestError(.gone, "the data changed since this page was given (a refresh): start again from the first page")
+            }
+            start = position
+        }
+        var found: [Int] = []
+        var next: Int?
+        index.areas.withBuffers { areas in
+            var position = start
+            while position < areas.records.count {
+                if matches(position, of: areas, index: index, collection: collection, query: query) {
+                    if found.count == query.limit { next = position; break }
+                    found.append(position)
+                }
+                position += 1
+            }
+        }
+        // Counted when the index can count it: every area of the kind, or those in a box.
+        var matched: Int?
+        if query.equal.isEmpty {
+            if let box = query.bbox {
+                matched = (try? index.areas(in: box, kind: collection.kind == .smoking ? .smoking : .nonsmoking))?.count
+            } else {
+                matched = index.count(of: collection.kind)
+            }
+        }
+        writer.beginObject()
+        writer.key("type"); writer.string("FeatureCollection")
+        writer.key("timeStamp"); writer.string(timestamp(Date()))
+        if let matched { writer.key("numberMatched"); writer.number(matched) }
+        writer.key("numberReturned"); writer.number(found.count)
+        writer.key("features")
+        writer.beginArray()
+        index.areas.withBuffers { areas in
+            var shapes = ShapeAllowance.listed
+            for position in found { feature(position, of: areas, index: index, crowd: crowd, shapes: &shapes, into: &writer) }
+        }
+        writer.endArray()
+        writer.key("links")
+        writer.beginArray()
+        link(base + target, "self", "application/geo+json", "this page", into: &writer)
+        if let next {
+            var parameters = query.equal.sorted { $0.key.rawValue < $1.key.rawValue }.map { ($0.key.rawValue, $0.value) }
+            parameters.append(("limit", String(query.limit)))
+            if let box = query.bbox { parameters.append(("bbox", [box.west, box.south, box.east, box.north].map { String($0) }.joined(separator: ","))) }
+            parameters.append(("cursor", state.dataTag + "~" + String(next)))
+            let text = parameters.map { "\($0.0)=\(Request.percentEncoded($0.1))" }.joined(separator: "&")
+            link(base + "/ogc/collections/\(collection.rawValue)/items?" + text, "next", "application/geo+json", "the next page", into: &writer)
+        }
+        writer.endArray()
+        writer.endObject()
+    }
+
+    /// One area as a feature: its id, its position, and the members a full answer gives it.
+    static func feature(_ position: Int, of areas: AreaTable.Buffers, index: AreaIndex, crowd: CrowdView?, shapes: inout ShapeAllowance, into writer: inout JSONWriter) {
+        let record = areas.records[position]
+        writer.beginObject()
+        writer.key("type"); writer.string("Feature")
+        writer.key("id"); writer.string(utf8: areas.utf8(record.id))
+        writer.key("geometry")
+        writer.beginObject()
+        writer.key("type"); writer.string("Point")
+        writer.key("coordinates")
+        writer.beginArray()
+        writer.number(record.coordinate.longitude)
+        writer.number(record.coordinate.latitude)
+        writer.endArray()
+        writer.endObject()
+        writer.key("properties")
+        Answers.area(position, of: areas, index: index, crowd: crowd, distance: nil, form: .feature, shapes: &shapes, into: &writer)
+        writer.endObject()
+        writer.endObject()
+    }
+
+    static func item(_ collection: OGCCollection, id: String, base: String, state: ServingState, crowd: CrowdView?, into writer: inout JSONWriter) throws(RequestError) {
+        let index = state.index
+        guard let position = index.areas.position(of: id), index.isServed(position), index.areas[position].kind == collection.kind else {
+            throw RequestError(.notFound, "no feature '\(id.prefix(80))' in the collection \(collection.rawValue)")
+        }
+        index.areas.withBuffers { areas in
+            var shapes = ShapeAllowance.listed
+            feature(position, of: areas, index: index, crowd: crowd, shapes: &shapes, into: &writer)
+        }
+    }
+
+    static func timestamp(_ date: Date) -> String {
+        var seconds = time_t(date.timeIntervalSince1970)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : String(value) }
+        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
+    }
+}
