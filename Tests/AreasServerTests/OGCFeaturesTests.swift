@@ -149,5 +149,22 @@ struct OGCFeaturesTests {
         let ids = copied["features"]?.array.compactMap { $0["properties"]?["id"]?.string } ?? []
         let expected = try Self.socketAreas(daemon.socket, kind: "smoking")
         #expect(ids.count == expected.count && Set(ids) == Set(expected.keys), "\(ids.count) copied, \(expected.count) served")
+
+        // A box (`-spat`) and an attribute filter (`-where`, sent as a queryable) give exactly
+        // what the socket gives.
+        let zones = try Self.socketAreas(daemon.socket, kind: "nonsmoking")
+        for (options, keep) in [(["-spat", "126.9", "37.5", "127.0", "37.6"], { (area: JSONValue) -> Bool in
+                                    let (lat, lon) = (area["lat"]?.double ?? 0, area["lon"]?.double ?? 0)
+                                    return lat >= 37.5 && lat <= 37.6 && lon >= 126.9 && lon <= 127.0 }),
+                                (["-where", "district = '용산구'"], { (area: JSONValue) -> Bool in area["district"]?.string == "용산구" })] {
+            let filtered = folder + "/filtered-\(options[0].dropFirst()).geojson"
+            let run = try Binaries.run("/usr/bin/ogr2ogr", ["-f", "GeoJSON", filtered, "OAPIF:http://\(address)/ogc", "nonsmoking", "-oo", "PAGE_SIZE=500"] + options,
+                                       environment: environment, seconds: 180)
+            #expect(run.status == 0, "\(options): \(run.stderr)")
+            let got = try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: filtered))))
+            let ids = got["features"]?.array.compactMap { $0["properties"]?["id"]?.string } ?? []
+            let wanted = Set(zones.filter { keep($0.value) }.keys)
+            #expect(!wanted.isEmpty && ids.count == wanted.count && Set(ids) == wanted, "\(options): \(ids.count) copied, \(wanted.count) served")
+        }
     }
 }
