@@ -121,16 +121,18 @@ enum OGCAnswers {
         let record = areas.records[position]
         guard record.kind == collection.kind, index.isServed(position) else { return false }
         if let box = query.bbox, !box.contains(record.coordinate) { return false }
+        // Compared as bytes in place: a page may test every record, and a string made for each
+        // would cost an allocation a test.
         for (queryable, wanted) in query.equal {
-            let value: String
+            let equal: Bool
             switch queryable {
-            case .district: value = String(decoding: areas.utf8(record.district), as: UTF8.self)
-            case .province: value = String(decoding: areas.utf8(record.province), as: UTF8.self)
-            case .source: value = String(decoding: areas.utf8(record.source), as: UTF8.self)
-            case .kind: value = record.kind.rawValue
-            case .name: value = String(decoding: areas.utf8(record.name), as: UTF8.self)
+            case .district: equal = areas.utf8(record.district).elementsEqual(wanted.utf8)
+            case .province: equal = areas.utf8(record.province).elementsEqual(wanted.utf8)
+            case .source: equal = areas.utf8(record.source).elementsEqual(wanted.utf8)
+            case .kind: equal = record.kind.rawValue == wanted
+            case .name: equal = areas.utf8(record.name).elementsEqual(wanted.utf8)
             }
-            if value != wanted { return false }
+            if !equal { return false }
         }
         return true
     }
