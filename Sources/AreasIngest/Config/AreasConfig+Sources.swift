@@ -2,79 +2,84 @@ import AreasCore
 import Foundation
 
 extension AreasConfig {
-    /// One entry of `sources`, validated; `key` names it in errors (`sources[2]`).
-    static func parseSource(_ s: RawSource, key: String, path: String, defaultShrink: Double, resolve: (String) -> String) throws(ConfigError) -> SourceConfig {
-        let check = ValueCheck(path: path)
-        func problem(_ field: String, _ text: String) -> ConfigError {
-            ConfigError(path: path, key: field.isEmpty ? key : "\(key).\(field)", problem: text)
-        }
+    /// One entry of `sources`, validated; errors name it by its place (`sources[2]`).
+    static func parseSource(_ s: ConfigObject, defaultShrink: Double) throws(ConfigError) -> SourceConfig {
+        typealias Key = ConfigKeys.Source
+        func problem(_ field: String, _ text: String) -> ConfigError { s.problem(field, text) }
         func missing(_ field: String) -> ConfigError { problem(field, "missing") }
-        guard let name = s.name?.trimmed, !name.isEmpty else { throw missing("name") }
+        guard let name = try s.string(Key.name)?.trimmed, !name.isEmpty else { throw missing("name") }
         guard name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." }) else {
             throw problem("name", "'\(name)' may hold only letters, digits, '-', '_' and '.'")
         }
-        guard let kindText = s.kind else { throw missing("kind") }
+        guard let kindText = try s.string(Key.kind) else { throw missing("kind") }
         guard let kind = AreaKind(rawValue: kindText) else {
             throw problem("kind", "unknown kind '\(kindText)' (expected smoking or nonsmoking)")
         }
-        guard let formatText = s.format else { throw missing("format") }
+        guard let formatText = try s.string(Key.format) else { throw missing("format") }
         guard let format = SourceFormat(rawValue: formatText) else {
             throw problem("format", "unknown format '\(formatText)' (expected one of \(SourceFormat.allCases.map(\.rawValue).joined(separator: ", ")))")
         }
 
         let location: SourceConfig.Location
-        let given = [("url", s.url), ("pages", s.pages), ("file", s.file), ("dataset", s.dataset)].filter { $0.1 != nil }
+        let (urlText, pagesText, fileText, datasetText) = (try s.string(Key.url), try s.string(Key.pages), try s.string(Key.file), try s.string(Key.dataset))
+        let given = [("url", urlText), ("pages", pagesText), ("file", fileText), ("dataset", datasetText)].filter { $0.1 != nil }
         let allowed = format.isSingleFile ? "\"url\" or \"file\"" : format == .odcloudJSON ? "\"dataset\", \"url\" or \"pages\"" : "\"url\" or \"pages\""
         guard given.count == 1 else {
             throw problem("", given.isEmpty ? "give \(allowed)" : "give \(allowed), not both")
         }
-        switch (s.url, s.pages, s.file) {
-        case _ where s.dataset != nil:
+        switch (urlText, pagesText, fileText) {
+        case _ where datasetText != nil:
             guard format == .odcloudJSON else { throw problem("dataset", "only an odcloud-json source is a portal data set by id: give \(allowed)") }
-            let id = (s.dataset ?? "").trimmed
+            let id = (datasetText ?? "").trimmed
             guard !id.isEmpty, id.count <= 20, id.allSatisfy({ $0.isASCII && $0.isNumber }) else {
                 throw problem("dataset", "'\(id.prefix(40))' is not a data set id: the digits in the portal's address (data.go.kr/data/15073796/...)")
             }
             location = .dataset(id)
         case (let url?, _, _):
-            location = .url(try check.httpURL(url, "\(key).url"))
+            location = .url(try s.url(Key.url) ?? url)
         case (_, let pages?, _):
             guard !format.isSingleFile else { throw problem("pages", "a \(format.rawValue) source is one file: give \"file\" or \"url\"") }
-            location = .recordedPages(directory: resolve(pages))
+            location = .recordedPages(directory: s.resolvePath(pages))
         case (_, _, let file?):
             guard format.isSingleFile else { throw problem("file", "a \(format.rawValue) source is paged: give \"pages\" (a folder of recorded pages) or \"url\"") }
-            location = .file(resolve(file))
+            location = .file(s.resolvePath(file))
         default:
             throw problem("", "give \(allowed)")
         }
 
         var geocode: GeocodeQueries?
-        if let g = s.geocode {
+        if let g = try s.object(Key.geocode) {
             guard format.isSingleFile else { throw problem("geocode", "only csv and json-rows sources geocode rows") }
-            guard let query = g.query else { throw missing("geocode.query") }
+            guard let query = try g.string(ConfigKeys.Geocode.query) else { throw missing("geocode.query") }
             func template(_ text: String, _ field: String) throws(ConfigError) -> GeocodeTemplate {
                 do throws(GeocodeTemplate.Malformed) { return try GeocodeTemplate(text) } catch {
                     throw problem(field, "'\(text)': \(error.reason)")
                 }
             }
-            geocode = GeocodeQueries(query: try template(query, "geocode.query"), keyword: try g.keyword.map { text throws(ConfigError) in try template(text, "geocode.keyword") })
+            geocode = GeocodeQueries(query: try template(query, "geocode.query"), keyword: try g.string(ConfigKeys.Geocode.keyword).map { text throws(ConfigError) in try template(text, "geocode.keyword") })
         }
 
-        let hasHeader = s.header ?? true
+        let hasHeader = try s.flag(Key.header) ?? true
         guard hasHeader || format == .csv else { throw problem("header", "only a csv source may be headerless") }
         var fields: FieldMapping
         var choosesFields = false
-        switch (format, s.fields) {
+        switch (format, try Self.fieldsChoice(s)) {
         case (_, .auto?):
             guard case .dataset = location else {
                 throw problem("fields", "\"auto\" is for a source by \"dataset\", whose columns are read at each refresh; map name, latitude and longitude (areasd --discover proposes them)")
             }
             fields = FieldMapping(name: "", latitude: nil, longitude: nil)
             choosesFields = true
-        case (.odcloudJSON, nil) where s.dataset != nil:
+        case (.odcloudJSON, nil) where datasetText != nil:
             fields = FieldMapping(name: "", latitude: nil, longitude: nil)
             choosesFields = true
-        case (_, .mapped(let mapping)?):
+        case (_, .mapped(let columns)?):
+            typealias Column = ConfigKeys.Fields
+            let mapping = (name: try columns.string(Column.name), latitude: try columns.string(Column.latitude), longitude: try columns.string(Column.longitude),
+                           address: try columns.string(Column.address), lotAddress: try columns.string(Column.lotAddress),
+                           province: try columns.string(Column.province), district: try columns.string(Column.district),
+                           referenceDate: try columns.string(Column.referenceDate), extent: try columns.string(Column.extent),
+                           zoneType: try columns.string(Column.zoneType), size: try columns.string(Column.size))
             guard let n = mapping.name, !n.isEmpty else { throw missing("fields.name") }
             // A GeoJSON feature's position is its geometry.
             let needsPosition = geocode == nil && format != .geojson
@@ -126,68 +131,71 @@ extension AreasConfig {
         }
 
         var delimiter = UInt8(ascii: ",")
-        if let text = s.delimiter {
+        if let text = try s.string(Key.delimiter) {
             guard text.utf8.count == 1, let byte = text.utf8.first, byte != UInt8(ascii: "\""), byte != 0x0A, byte != 0x0D else {
                 throw problem("delimiter", "'\(text)' is not one character such as \",\", \";\" or \"\\t\"")
             }
             delimiter = byte
         }
         var encoding = TextEncoding.auto
-        if let text = s.encoding {
+        if let text = try s.string(Key.encoding) {
             guard let parsed = TextEncoding(configName: text) else { throw problem("encoding", "'\(text)' is not one of auto, utf-8, cp949 (euc-kr)") }
             encoding = parsed
         }
         var source = SourceConfig(
             name: name, kind: kind, format: format, location: location,
-            serviceKeyEnv: try check.environmentName(s.serviceKeyEnv, "\(key).serviceKeyEnv"),
-            pageSize: try check.count(s.pageSize, "\(key).pageSize", default: 1000, maximum: 100_000),
+            serviceKeyEnv: try s.environmentName(Key.serviceKeyEnv),
+            pageSize: try s.count(Key.pageSize),
             fields: fields,
-            concurrency: try check.count(s.concurrency, "\(key).concurrency", default: 4, maximum: 64),
-            timeoutSeconds: try check.number(s.timeoutSeconds, "\(key).timeoutSeconds", default: 30, minimum: 0.1, maximum: 600),
-            retries: try check.count(s.retries, "\(key).retries", default: 3, minimum: 0, maximum: 20),
-            retryDelaySeconds: try check.number(s.retryDelaySeconds, "\(key).retryDelaySeconds", default: 0.5, minimum: 0.001, maximum: 60),
-            maxPages: try check.count(s.maxPages, "\(key).maxPages", default: 2_000, maximum: 1_000_000),
-            maxShrink: try s.maxShrink.map { value throws(ConfigError) in
-                guard (0...1).contains(value) else { throw problem("maxShrink", "must be between 0 and 1, got \(value)") }
-                return value
-            } ?? defaultShrink,
-            province: s.province)
-        source.district = s.district
+            concurrency: try s.count(Key.concurrency),
+            timeoutSeconds: try s.number(Key.timeoutSeconds),
+            retries: try s.count(Key.retries),
+            retryDelaySeconds: try s.number(Key.retryDelaySeconds),
+            maxPages: try s.count(Key.maxPages),
+            maxShrink: try s.optionalNumber(Key.maxShrink) ?? defaultShrink,
+            province: try s.string(Key.province))
+        source.district = try s.string(Key.district)
         source.choosesFields = choosesFields
         source.encoding = encoding
         source.hasHeader = hasHeader
         source.delimiter = delimiter
         source.geocode = geocode
-        source.maxPageBytes = try check.count(s.maxPageBytes, "\(key).maxPageBytes", default: 32 << 20, minimum: 1024, maximum: 1 << 30)
-        source.dailyRequestLimit = try s.dailyRequestLimit.map { limit throws(ConfigError) in
-            try check.count(limit, "\(key).dailyRequestLimit", default: limit, minimum: 1, maximum: 100_000_000)
-        }
+        source.maxPageBytes = try s.count(Key.maxPageBytes)
+        source.dailyRequestLimit = try s.optionalCount(Key.dailyRequestLimit)
         return source
     }
 
+    /// `fields`: an object of columns, or "auto"; nil when absent.
+    private enum FieldsChoice {
+        case auto
+        case mapped(ConfigObject)
+    }
+
+    private static func fieldsChoice(_ s: ConfigObject) throws(ConfigError) -> FieldsChoice? {
+        let key = ConfigKeys.Source.fields
+        guard let value = s.given(key) else { return nil }
+        if case .string(let text) = value {
+            guard text == "auto" else { throw s.problem("fields", "'\(text)': give \"auto\" or an object mapping name, latitude and longitude") }
+            return .auto
+        }
+        return .mapped(try ConfigObject(value, section: ConfigKeys.Fields.section, key: s.keyPrefix + "fields", path: s.path, resolvePath: s.resolvePath))
+    }
+
     /// The top-level `geocoder`, validated.
-    static func parseGeocoder(_ g: RawGeocoder, path: String, resolve: (String) -> String) throws(ConfigError) -> GeocoderConfig {
-        let check = ValueCheck(path: path)
-        guard let providerText = g.provider else { throw ConfigError(path: path, key: "geocoder.provider", problem: "missing (kakao or vworld)") }
+    static func parseGeocoder(_ g: ConfigObject) throws(ConfigError) -> GeocoderConfig {
+        typealias Key = ConfigKeys.Geocoder
+        guard let providerText = try g.string(Key.provider) else { throw g.problem("provider", "missing (kakao or vworld)") }
         guard let provider = GeocoderConfig.Provider(rawValue: providerText) else {
-            throw ConfigError(path: path, key: "geocoder.provider", problem: "unknown provider '\(providerText)' (expected kakao or vworld)")
+            throw g.problem("provider", "unknown provider '\(providerText)' (expected kakao or vworld)")
         }
-        if let url = g.url { _ = try check.httpURL(url, "geocoder.url") }
-        let rate = try check.number(g.requestsPerSecond, "geocoder.requestsPerSecond", default: 10, minimum: 0.01, maximum: 1_000)
-        let timeout = try check.number(g.timeoutSeconds, "geocoder.timeoutSeconds", default: 10, minimum: 0.1, maximum: 300)
-        let retries = try check.count(g.retries, "geocoder.retries", default: 2, minimum: 0, maximum: 10)
         var geocoder = GeocoderConfig(
-            provider: provider, url: g.url, recordedAnswers: g.recorded.map(resolve),
-            keyEnv: try check.environmentName(g.keyEnv, "geocoder.keyEnv"),
-            requestsPerSecond: rate,
-            maxRequestsPerRefresh: try check.count(g.maxRequestsPerRefresh, "geocoder.maxRequestsPerRefresh", default: 5_000, minimum: 0, maximum: 10_000_000),
-            timeoutSeconds: timeout, retries: retries)
-        geocoder.dailyRequestLimit = try g.dailyRequestLimit.map { limit throws(ConfigError) in
-            try check.count(limit, "geocoder.dailyRequestLimit", default: limit, minimum: 1, maximum: 100_000_000)
-        }
-        geocoder.searchDailyLimit = try g.searchDailyLimit.map { limit throws(ConfigError) in
-            try check.count(limit, "geocoder.searchDailyLimit", default: limit, minimum: 0, maximum: geocoder.dailyRequestLimit ?? 100_000_000)
-        }
+            provider: provider, url: try g.url(Key.url), recordedAnswers: try g.path(Key.recorded),
+            keyEnv: try g.environmentName(Key.keyEnv),
+            requestsPerSecond: try g.number(Key.requestsPerSecond),
+            maxRequestsPerRefresh: try g.count(Key.maxRequestsPerRefresh),
+            timeoutSeconds: try g.number(Key.timeoutSeconds), retries: try g.count(Key.retries))
+        geocoder.dailyRequestLimit = try g.optionalCount(Key.dailyRequestLimit)
+        geocoder.searchDailyLimit = try g.optionalCount(Key.searchDailyLimit, in: 0...(geocoder.dailyRequestLimit ?? 100_000_000))
         return geocoder
     }
 }

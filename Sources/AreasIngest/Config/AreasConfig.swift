@@ -19,9 +19,9 @@ package struct AreasConfig: Sendable, Equatable {
     package var maxConnections: Int
     package var idleTimeoutSeconds: Double
     /// A request line must be complete this long after its first byte.
-    package var requestTimeoutSeconds: Double = 10
+    package var requestTimeoutSeconds = ConfigKeys.requestTimeoutSeconds.defaultNumber
     /// Answers waiting for slow readers, all connections together.
-    package var maxOutputBytes: Int = 256 << 20
+    package var maxOutputBytes = ConfigKeys.maxOutputBytes.defaultCount
     package var adminUids: [UInt32]
     package var logLevel: String?
     /// Footprints given to non-smoking zones for `check`: `footprint`'s limits and each
@@ -34,7 +34,7 @@ package struct AreasConfig: Sendable, Equatable {
     /// record may lie before it is flagged.
     package var regions = RegionsConfig()
     /// `merge.meters`: records of different sources this close that name one place are one area.
-    package var mergeMeters: Double = MergePolicy.defaultMeters
+    package var mergeMeters = ConfigKeys.Merge.meters.defaultNumber
     /// How a refresh merges sources, in the order they are configured; nil for a follower,
     /// which serves its leader's areas as the leader merged them.
     package var merge: MergePolicy? {
@@ -42,13 +42,13 @@ package struct AreasConfig: Sendable, Equatable {
     }
     /// The fraction a refresh may shrink the data by without being forced (each source has
     /// its own, this by default; a follower applies it to its leader's snapshots).
-    package var maxShrink = 0.5
+    package var maxShrink = ConfigKeys.maxShrink.defaultNumber
     /// How long a refresh waits for its sources: past it, the ones still running fail alone and
     /// the others are taken and served.
-    package var refreshTimeoutSeconds: Double = 600
+    package var refreshTimeoutSeconds = ConfigKeys.refreshTimeoutSeconds.defaultNumber
     /// With no snapshot, READY is told systemd when the first refresh ends or after this long,
     /// whichever comes first (with a snapshot, at once).
-    package var startReadySeconds: Double = 10
+    package var startReadySeconds = ConfigKeys.startReadySeconds.defaultNumber
     /// The operator's corrections file, applied at every refresh.
     package var overrides: String?
 
@@ -115,24 +115,16 @@ package struct AreasConfig: Sendable, Equatable {
     /// unknown key and every source's problem is said (the first thrown, the rest in its
     /// `others`), so one run of `--check-config` shows them all.
     package static func parse(_ data: Data, path: String) throws(ConfigError) -> AreasConfig {
-        // Syntax first, by this package's own parser, which knows where it stopped.
-        do throws(JSONParser.Failure) { _ = try JSONParser.parse([UInt8](data)) } catch {
+        // By this package's own parser, which knows where it stopped.
+        let json: JSONValue
+        do throws(JSONParser.Failure) { json = try JSONParser.parse([UInt8](data)) } catch {
             let (line, column) = Self.lineAndColumn(of: error.offset, in: data)
             throw ConfigError(path: path, problem: "invalid JSON at line \(line), column \(column): \(error.reason)")
         }
-        let raw: RawConfig
-        do {
-            raw = try JSONDecoder().decode(RawConfig.self, from: data)
-        } catch let DecodingError.dataCorrupted(context) where context.codingPath.isEmpty {
-            throw ConfigError(path: path, problem: "invalid JSON: \(Self.underlying(context))")
-        } catch let error as DecodingError {
-            throw Self.describe(error, path: path)
-        } catch {
-            throw ConfigError(path: path, problem: "invalid JSON: \(error)")
-        }
-        var problems = unknownKeys(data, path: path)
+        let top = try ConfigObject(json, section: ConfigKeys.section, key: nil, path: path, resolvePath: Self.resolver(relativeTo: path))
+        var problems = top.unknownKeysWithin
         do throws(ConfigError) {
-            let config = try build(raw, path: path, problems: &problems)
+            let config = try build(top, problems: &problems)
             if let first = problems.first { throw first }
             return config
         } catch {
@@ -151,46 +143,47 @@ package struct AreasConfig: Sendable, Equatable {
         return (line, String(decoding: data[lineStart..<before.endIndex], as: UTF8.self).count + 1)
     }
 
-    /// The config from its decoded shape; a source's problem is added to `problems` and the
-    /// next source read, any other thrown.
-    private static func build(_ raw: RawConfig, path: String, problems: inout [ConfigError]) throws(ConfigError) -> AreasConfig {
+    /// Paths in a config file are relative to its folder; `~/` is the home folder of whoever
+    /// runs it (a per-user place for a shared config, where a fixed /tmp path could be another user's).
+    static func resolver(relativeTo path: String) -> (String) -> String {
         let base = (path as NSString).deletingLastPathComponent
-        // `~/` is the home folder of whoever runs it: a per-user place for a shared config
-        // (the bundled samples), where a fixed /tmp path could be another user's.
         let home = ProcessInfo.processInfo.environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-        func resolve(_ p: String) -> String {
+        return { p in
             if p.hasPrefix("~/") { return (home as NSString).appendingPathComponent(String(p.dropFirst(2))) }
             return p.hasPrefix("/") || base.isEmpty ? p : (base as NSString).appendingPathComponent(p)
         }
+    }
 
+    /// The config from the file's top level; a source's problem is added to `problems` and the
+    /// next source read, any other thrown.
+    private static func build(_ top: ConfigObject, problems: inout [ConfigError]) throws(ConfigError) -> AreasConfig {
+        typealias Key = ConfigKeys
+        let path = top.path
         var bounds = GeoBox.korea
-        if let b = raw.bounds {
+        if let b = try top.object(Key.bounds) {
+            func edge(_ key: ConfigKey) throws(ConfigError) -> Double {
+                guard let value = try b.optionalNumber(key) else { throw b.problem(key.name, "missing") }
+                return value
+            }
+            let (south, west, north, east) = (try edge(Key.Bounds.south), try edge(Key.Bounds.west), try edge(Key.Bounds.north), try edge(Key.Bounds.east))
             do throws(GeoError) {
-                bounds = try GeoBox(south: b.south, west: b.west, north: b.north, east: b.east)
+                bounds = try GeoBox(south: south, west: west, north: north, east: east)
             } catch {
                 throw ConfigError(path: path, key: "bounds", problem: error.description)
             }
         }
-        let check = ValueCheck(path: path)
-        let mode = try check.fileMode(raw.socketMode, "socketMode") ?? 0o660
-        if let level = raw.logLevel, !["error", "warning", "info", "debug"].contains(level) {
-            throw ConfigError(path: path, key: "logLevel", problem: "'\(level)' is not one of error, warning, info, debug")
+        let maxShrink = try top.number(Key.maxShrink)
+        let follow = try top.object(Key.follow).map { f throws(ConfigError) in try parseFollow(f) }
+        let listed = try top.objects(Key.sources)
+        if follow != nil, let listed, !listed.isEmpty {
+            throw top.problem("sources", "a follower fetches no source: remove \"sources\", or remove \"follow\" to fetch them here")
         }
-        let maxShrink = raw.maxShrink ?? 0.5
-        guard (0...1).contains(maxShrink) else {
-            throw ConfigError(path: path, key: "maxShrink", problem: "must be between 0 and 1, got \(maxShrink)")
-        }
-
-        let follow = try raw.follow.map { f throws(ConfigError) in try parseFollow(f, path: path, resolve: resolve) }
-        if follow != nil, let listed = raw.sources, !listed.isEmpty {
-            throw ConfigError(path: path, key: "sources", problem: "a follower fetches no source: remove \"sources\", or remove \"follow\" to fetch them here")
-        }
-        guard let rawSources = raw.sources ?? (follow != nil ? [] : nil) else { throw ConfigError(path: path, key: "sources", problem: "missing: list at least one source") }
+        guard let rawSources = listed ?? (follow != nil ? [] : nil) else { throw top.problem("sources", "missing: list at least one source") }
         var sources: [SourceConfig] = []
-        for (i, rawSource) in rawSources.enumerated() {
+        for (i, entry) in rawSources.enumerated() {
             let source: SourceConfig
             do throws(ConfigError) {
-                source = try parseSource(rawSource, key: "sources[\(i)]", path: path, defaultShrink: maxShrink, resolve: resolve)
+                source = try parseSource(entry, defaultShrink: maxShrink)
             } catch {
                 problems.append(error)
                 continue
@@ -201,56 +194,56 @@ package struct AreasConfig: Sendable, Equatable {
             }
             sources.append(source)
         }
-        guard !sources.isEmpty || follow != nil || !problems.isEmpty else { throw ConfigError(path: path, key: "sources", problem: "empty: list at least one source") }
+        guard !sources.isEmpty || follow != nil || !problems.isEmpty else { throw top.problem("sources", "empty: list at least one source") }
 
         var footprint = FootprintPolicy.standard
-        if let f = raw.footprint {
-            footprint.minimumMeters = f.minMeters ?? footprint.minimumMeters
-            footprint.maximumMeters = f.maxMeters ?? footprint.maximumMeters
-            footprint.sizeField = f.sizeField ?? footprint.sizeField
-            guard footprint.minimumMeters.isFinite, footprint.minimumMeters >= 0, footprint.maximumMeters.isFinite,
-                  footprint.maximumMeters >= footprint.minimumMeters, footprint.maximumMeters <= 100_000 else {
-                throw ConfigError(path: path, key: "footprint", problem: "minMeters and maxMeters must satisfy 0 <= minMeters <= maxMeters <= 100000")
+        if let f = try top.object(Key.footprint) {
+            footprint.minimumMeters = try f.number(Key.Footprint.minMeters)
+            footprint.maximumMeters = try f.number(Key.Footprint.maxMeters)
+            footprint.sizeField = try f.string(Key.Footprint.sizeField) ?? footprint.sizeField
+            guard footprint.maximumMeters >= footprint.minimumMeters else {
+                throw top.problem("footprint", "minMeters and maxMeters must satisfy 0 <= minMeters <= maxMeters <= 100000")
             }
         }
         var aliases = Region.standardAliases
-        for (alias, province) in raw.provinceAliases ?? [:] { aliases[alias] = province }
+        for (alias, province) in try top.pairs(Key.provinceAliases) ?? [] { aliases[alias] = province }
 
         var config = AreasConfig(
             path: path,
-            socket: raw.socket.map(resolve),
-            socketMode: mode,
-            socketGroup: raw.socketGroup,
-            snapshot: raw.snapshot.map(resolve),
+            socket: try top.path(Key.socket),
+            socketMode: try top.mode(Key.socketMode) ?? 0o660,
+            socketGroup: try top.string(Key.socketGroup),
+            snapshot: try top.path(Key.snapshot),
             bounds: bounds,
-            refreshIntervalSeconds: try check.number(raw.refreshIntervalSeconds, "refreshIntervalSeconds", default: 86_400, minimum: 1, maximum: 1e9),
-            maxResults: try check.count(raw.maxResults, "maxResults", default: 10_000, maximum: 1_000_000),
-            maxConnections: try check.count(raw.maxConnections, "maxConnections", default: 1_024, maximum: 1_000_000),
-            idleTimeoutSeconds: try check.number(raw.idleTimeoutSeconds, "idleTimeoutSeconds", default: 300, minimum: 0.1, maximum: 86_400),
-            adminUids: raw.adminUids ?? [],
-            logLevel: raw.logLevel,
+            refreshIntervalSeconds: try top.number(Key.refreshIntervalSeconds),
+            maxResults: try top.count(Key.maxResults),
+            maxConnections: try top.count(Key.maxConnections),
+            idleTimeoutSeconds: try top.number(Key.idleTimeoutSeconds),
+            adminUids: (try top.counts(Key.adminUids) ?? []).map { UInt32($0) },
+            logLevel: try top.given(Key.logLevel) == nil ? nil : top.choice(Key.logLevel),
             sources: sources)
         footprint.columns = Dictionary(uniqueKeysWithValues: sources.map { ($0.name, $0.fields.zoneColumns($0.format)) })
         config.footprint = footprint
-        config.regions.folder = raw.regions?.folder.map(resolve) ?? RegionsConfig.defaultFolder
-        config.regions.toleranceMeters = try check.number(raw.regions?.toleranceMeters, "regions.toleranceMeters", default: 100, minimum: 0, maximum: 100_000)
-        config.mergeMeters = try check.number(raw.merge?.meters, "merge.meters", default: MergePolicy.defaultMeters, minimum: 0, maximum: 1_000)
+        let regions = try top.object(Key.regions)
+        config.regions.folder = try regions?.path(Key.Regions.folder) ?? RegionsConfig.defaultFolder
+        config.regions.toleranceMeters = try regions?.number(Key.Regions.toleranceMeters) ?? Key.Regions.toleranceMeters.defaultNumber
+        config.mergeMeters = try top.object(Key.merge)?.number(Key.Merge.meters) ?? Key.Merge.meters.defaultNumber
         config.provinceAliases = aliases
-        config.requestTimeoutSeconds = try check.number(raw.requestTimeoutSeconds, "requestTimeoutSeconds", default: 10, minimum: 0.1, maximum: 3_600)
-        config.maxOutputBytes = try check.count(raw.maxOutputBytes, "maxOutputBytes", default: 256 << 20, minimum: 1 << 20, maximum: 1 << 40)
-        config.geocoder = try raw.geocoder.map { g throws(ConfigError) in try parseGeocoder(g, path: path, resolve: resolve) }
-        config.crowd = try raw.crowd.map { c throws(ConfigError) in try parseCrowd(c, path: path, resolve: resolve) }
-        if let odcloud = raw.odcloud { config.odcloud = try parseOdcloud(odcloud, path: path) }
-        config.positions = raw.positions.map(resolve)
-        config.overrides = raw.overrides.map(resolve)
+        config.requestTimeoutSeconds = try top.number(Key.requestTimeoutSeconds)
+        config.maxOutputBytes = try top.count(Key.maxOutputBytes)
+        config.geocoder = try top.object(Key.geocoder).map { g throws(ConfigError) in try parseGeocoder(g) }
+        config.crowd = try top.object(Key.crowd).map { c throws(ConfigError) in try parseCrowd(c) }
+        if let odcloud = try top.object(Key.odcloud) { config.odcloud = try parseOdcloud(odcloud) }
+        config.positions = try top.path(Key.positions)
+        config.overrides = try top.path(Key.overrides)
         config.maxShrink = maxShrink
-        config.refreshTimeoutSeconds = try check.number(raw.refreshTimeoutSeconds, "refreshTimeoutSeconds", default: 600, minimum: 1, maximum: 86_400)
-        config.startReadySeconds = try check.number(raw.startReadySeconds, "startReadySeconds", default: 10, minimum: 0, maximum: 3_600)
+        config.refreshTimeoutSeconds = try top.number(Key.refreshTimeoutSeconds)
+        config.startReadySeconds = try top.number(Key.startReadySeconds)
         if config.overrides != nil, let clash = sources.firstIndex(where: { $0.name == AreaOverride.addedSource }) {
             throw ConfigError(path: path, key: "sources[\(clash)].name", problem: "'\(AreaOverride.addedSource)' names the areas the overrides file adds; choose another name")
         }
         config.follow = follow
-        config.http = try raw.http.map { h throws(ConfigError) in try parseHTTP(h, path: path, resolve: resolve) }
+        config.http = try top.object(Key.http).map { h throws(ConfigError) in try parseHTTP(h) }
         // Rows to place need someone to place them: a geocoder to ask, or the operator's
         // positions file (the offline way).
         if config.geocoder == nil, config.positions == nil, let i = sources.firstIndex(where: { $0.geocode != nil }) {
@@ -258,109 +251,6 @@ package struct AreasConfig: Sendable, Equatable {
                               problem: "needs a top-level \"geocoder\" to ask, or a \"positions\" file that places its rows (areasd --discover FILE --positions-template writes one to fill in)")
         }
         return config
-    }
-
-    /// The keys the file may hold: the raw shapes' property names, so the two cannot drift apart.
-    static let knownKeys = propertyNames(of: RawConfig())
-    static let knownSourceKeys = propertyNames(of: RawSource())
-    static let knownFieldKeys = propertyNames(of: RawFields())
-    static let knownGeocodeKeys = propertyNames(of: RawGeocode())
-    static let knownGeocoderKeys = propertyNames(of: RawGeocoder())
-    static let knownCrowdKeys = propertyNames(of: RawCrowd())
-    static let knownHTTPKeys = propertyNames(of: RawHTTP())
-    static let knownFollowKeys = propertyNames(of: RawFollow())
-    static let knownMergeKeys = propertyNames(of: RawMerge())
-    static let knownRegionsKeys = propertyNames(of: RawRegions())
-    static let knownOdcloudKeys = propertyNames(of: RawOdcloud())
-
-    private static func propertyNames(of value: Any) -> Set<String> {
-        Set(Mirror(reflecting: value).children.compactMap(\.label))
-    }
-
-    /// Every key the file has that no config has: a misspelt key would otherwise be ignored in
-    /// silence and its default used.
-    private static func unknownKeys(_ data: Data, path: String) -> [ConfigError] {
-        guard case .object(let top)? = try? JSONParser.parse([UInt8](data)) else { return [] }
-        var found: [ConfigError] = []
-        func check(_ members: [(String, JSONValue)], _ known: Set<String>, _ prefix: String) {
-            for (key, _) in members where !known.contains(key) {
-                let suggestion = Suggestion.closest(to: key, among: known.sorted()).map { " (did you mean \($0)?)" } ?? ""
-                found.append(ConfigError(path: path, key: prefix + key, problem: "unknown key" + suggestion))
-            }
-        }
-        check(top, knownKeys, "")
-        if case .object(let geocoder)? = top.last(where: { $0.0 == "geocoder" })?.1 {
-            check(geocoder, knownGeocoderKeys, "geocoder.")
-        }
-        if case .object(let crowd)? = top.last(where: { $0.0 == "crowd" })?.1 {
-            check(crowd, knownCrowdKeys, "crowd.")
-        }
-        if case .object(let http)? = top.last(where: { $0.0 == "http" })?.1 {
-            check(http, knownHTTPKeys, "http.")
-        }
-        if case .object(let follow)? = top.last(where: { $0.0 == "follow" })?.1 {
-            check(follow, knownFollowKeys, "follow.")
-        }
-        if case .object(let merge)? = top.last(where: { $0.0 == "merge" })?.1 {
-            check(merge, knownMergeKeys, "merge.")
-        }
-        if case .object(let regions)? = top.last(where: { $0.0 == "regions" })?.1 {
-            check(regions, knownRegionsKeys, "regions.")
-        }
-        if case .object(let odcloud)? = top.last(where: { $0.0 == "odcloud" })?.1 {
-            check(odcloud, knownOdcloudKeys, "odcloud.")
-        }
-        guard case .array(let sources)? = top.last(where: { $0.0 == "sources" })?.1 else { return found }
-        for (i, source) in sources.enumerated() {
-            guard case .object(let members) = source else { continue }
-            check(members, knownSourceKeys, "sources[\(i)].")
-            if case .object(let fields)? = members.last(where: { $0.0 == "fields" })?.1 {
-                check(fields, knownFieldKeys, "sources[\(i)].fields.")
-            }
-            if case .object(let geocode)? = members.last(where: { $0.0 == "geocode" })?.1 {
-                check(geocode, knownGeocodeKeys, "sources[\(i)].geocode.")
-            }
-        }
-        return found
-    }
-
-    private static func underlying(_ context: DecodingError.Context) -> String {
-        if let inner = context.underlyingError as NSError? {
-            return inner.userInfo[NSDebugDescriptionErrorKey] as? String ?? inner.localizedDescription
-        }
-        return context.debugDescription
-    }
-
-    private static func describe(_ error: DecodingError, path: String) -> ConfigError {
-        func key(_ codingPath: [any CodingKey]) -> String? {
-            var text = ""
-            for k in codingPath {
-                if let i = k.intValue { text += "[\(i)]" } else { text += (text.isEmpty ? "" : ".") + k.stringValue }
-            }
-            return text.isEmpty ? nil : text
-        }
-        switch error {
-        case .typeMismatch(let type, let context):
-            return ConfigError(path: path, key: key(context.codingPath), problem: "expected \(Self.typeName(type))")
-        case .valueNotFound(let type, let context):
-            return ConfigError(path: path, key: key(context.codingPath), problem: "expected \(Self.typeName(type)), found null")
-        case .keyNotFound(let k, let context):
-            return ConfigError(path: path, key: key(context.codingPath + [k]), problem: "missing")
-        case .dataCorrupted(let context):
-            return ConfigError(path: path, key: key(context.codingPath), problem: Self.underlying(context))
-        @unknown default:
-            return ConfigError(path: path, problem: "\(error)")
-        }
-    }
-
-    private static func typeName(_ type: Any.Type) -> String {
-        switch type {
-        case is String.Type: return "a string"
-        case is Int.Type, is UInt32.Type: return "a whole number"
-        case is Double.Type: return "a number"
-        case is Bool.Type: return "true or false"
-        default: return "\(type)".hasPrefix("Array") ? "a list" : "an object"
-        }
     }
 }
 

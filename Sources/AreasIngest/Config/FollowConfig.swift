@@ -12,7 +12,7 @@ package struct FollowConfig: Sendable, Equatable {
     /// A download of the leader's snapshot gives up after this long.
     package var timeoutSeconds: Double
 
-    package init(leader: Leader, intervalSeconds: Double = 60, timeoutSeconds: Double = 120) {
+    package init(leader: Leader, intervalSeconds: Double = ConfigKeys.Follow.intervalSeconds.defaultNumber, timeoutSeconds: Double = ConfigKeys.Follow.timeoutSeconds.defaultNumber) {
         self.leader = leader
         self.intervalSeconds = intervalSeconds
         self.timeoutSeconds = timeoutSeconds
@@ -27,30 +27,21 @@ package struct FollowConfig: Sendable, Equatable {
     }
 }
 
-struct RawFollow: Decodable {
-    var url: String?
-    var file: String?
-    var intervalSeconds: Double?
-    var timeoutSeconds: Double?
-}
-
 extension AreasConfig {
-    static func parseFollow(_ raw: RawFollow, path: String, resolve: (String) -> String) throws(ConfigError) -> FollowConfig {
+    static func parseFollow(_ f: ConfigObject) throws(ConfigError) -> FollowConfig {
+        typealias Key = ConfigKeys.Follow
         let leader: FollowConfig.Leader
-        switch (raw.url, raw.file) {
+        switch (try f.string(Key.url), try f.path(Key.file)) {
         case (let url?, nil):
             guard url.hasPrefix("http://") || url.hasPrefix("https://") else {
-                throw ConfigError(path: path, key: "follow.url", problem: "'\(url)' is not an http or https URL")
+                throw f.problem("url", "'\(url)' is not an http or https URL")
             }
             leader = .url(url)
         case (nil, let file?):
-            leader = .file(resolve(file))
+            leader = .file(file)
         default:
-            throw ConfigError(path: path, key: "follow", problem: "give one of \"url\" (the leader's /v1/snapshot) or \"file\" (its snapshot on a share)")
+            throw f.problem("", "give one of \"url\" (the leader's /v1/snapshot) or \"file\" (its snapshot on a share)")
         }
-        let check = ValueCheck(path: path)
-        return FollowConfig(leader: leader,
-                            intervalSeconds: try check.number(raw.intervalSeconds, "follow.intervalSeconds", default: 60, minimum: 1, maximum: 86_400),
-                            timeoutSeconds: try check.number(raw.timeoutSeconds, "follow.timeoutSeconds", default: 120, minimum: 1, maximum: 3_600))
+        return FollowConfig(leader: leader, intervalSeconds: try f.number(Key.intervalSeconds), timeoutSeconds: try f.number(Key.timeoutSeconds))
     }
 }

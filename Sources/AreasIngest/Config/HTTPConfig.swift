@@ -12,7 +12,7 @@ package struct HTTPConfig: Sendable, Equatable {
     /// `Access-Control-Allow-Origin`: "*" (the default), one origin, or "" for none.
     package var allowOrigin: String = "*"
     /// `Cache-Control: public, max-age=` of data answers.
-    package var maxAgeSeconds: Int = 60
+    package var maxAgeSeconds = ConfigKeys.HTTP.maxAgeSeconds.defaultCount
     /// Where the map page's scripts come from: the distribution's JavaScript folder, whose
     /// `leaflet/` and `leaflet.markercluster/` (Debian's libjs-leaflet packages) are served under
     /// `/map/`.
@@ -28,50 +28,40 @@ package struct HTTPConfig: Sendable, Equatable {
     }
 }
 
-struct RawHTTP: Decodable {
-    var socket: String?
-    var listen: String?
-    var socketMode: String?
-    var socketGroup: String?
-    var allowOrigin: String?
-    var maxAgeSeconds: Int?
-    var assets: String?
-    var tiles: String?
-    var tilesAttribution: String?
-}
-
 extension AreasConfig {
-    static func parseHTTP(_ raw: RawHTTP, path: String, resolve: (String) -> String) throws(ConfigError) -> HTTPConfig {
-        guard raw.socket != nil || raw.listen != nil else {
-            throw ConfigError(path: path, key: "http", problem: "give \"socket\" (a path), \"listen\" (\"127.0.0.1:8080\"), or both")
+    static func parseHTTP(_ h: ConfigObject) throws(ConfigError) -> HTTPConfig {
+        typealias Key = ConfigKeys.HTTP
+        let listen = try h.string(Key.listen)
+        var http = HTTPConfig(socket: try h.path(Key.socket), listen: listen)
+        guard http.socket != nil || listen != nil else {
+            throw h.problem("", "give \"socket\" (a path), \"listen\" (\"127.0.0.1:8080\"), or both")
         }
-        var http = HTTPConfig(socket: raw.socket.map(resolve), listen: raw.listen)
-        if let listen = raw.listen {
+        if let listen {
             do throws(TCPAddress.Invalid) {
                 _ = try TCPAddress.parse(listen)
             } catch {
-                throw ConfigError(path: path, key: "http.listen", problem: error.description)
+                throw h.problem("listen", error.description)
             }
         }
-        http.socketMode = try ValueCheck(path: path).fileMode(raw.socketMode, "http.socketMode") ?? http.socketMode
-        http.socketGroup = raw.socketGroup
-        if let origin = raw.allowOrigin {
+        http.socketMode = try h.mode(Key.socketMode) ?? http.socketMode
+        http.socketGroup = try h.string(Key.socketGroup)
+        if let origin = try h.string(Key.allowOrigin) {
             // Written into every answer's head: nothing that could end the line or the field.
             guard origin.isEmpty || origin == "*" || Self.isOrigin(origin) else {
-                throw ConfigError(path: path, key: "http.allowOrigin", problem: "'\(origin)' is not \"*\", \"\" or an origin such as \"https://map.example.kr\"")
+                throw h.problem("allowOrigin", "'\(origin)' is not \"*\", \"\" or an origin such as \"https://map.example.kr\"")
             }
             http.allowOrigin = origin
         }
-        http.maxAgeSeconds = try ValueCheck(path: path).count(raw.maxAgeSeconds, "http.maxAgeSeconds", default: 60, minimum: 0, maximum: 31_536_000)
-        http.assets = raw.assets.map(resolve) ?? http.assets
-        if let tiles = raw.tiles {
+        http.maxAgeSeconds = try h.count(Key.maxAgeSeconds)
+        http.assets = try h.path(Key.assets) ?? http.assets
+        if let tiles = try h.string(Key.tiles) {
             guard tiles.hasPrefix("https://") || tiles.hasPrefix("http://"), tiles.contains("{z}"), tiles.contains("{x}"), tiles.contains("{y}"),
                   !tiles.contains(where: { $0 == "\"" || $0 == "<" || $0 == ">" || $0.isWhitespace }) else {
-                throw ConfigError(path: path, key: "http.tiles", problem: "'\(tiles)' is not a tile URL template such as \"https://tile.example.kr/{z}/{x}/{y}.png\"")
+                throw h.problem("tiles", "'\(tiles)' is not a tile URL template such as \"https://tile.example.kr/{z}/{x}/{y}.png\"")
             }
             http.tiles = tiles
         }
-        http.tilesAttribution = raw.tilesAttribution
+        http.tilesAttribution = try h.string(Key.tilesAttribution)
         return http
     }
 

@@ -12,18 +12,11 @@ package struct OdcloudConfig: Sendable, Equatable {
     package init() {}
 }
 
-/// The shape of `odcloud` in a config file.
-struct RawOdcloud: Decodable {
-    var oasUrl: String?
-    var apiUrl: String?
-}
-
 extension AreasConfig {
-    static func parseOdcloud(_ raw: RawOdcloud, path: String) throws(ConfigError) -> OdcloudConfig {
-        let check = ValueCheck(path: path)
+    static func parseOdcloud(_ o: ConfigObject) throws(ConfigError) -> OdcloudConfig {
         var odcloud = OdcloudConfig()
-        if let url = raw.oasUrl { odcloud.oasURL = try check.httpURL(url, "odcloud.oasUrl") }
-        if let url = raw.apiUrl { odcloud.apiURL = try check.httpURL(url, "odcloud.apiUrl") }
+        odcloud.oasURL = try o.url(ConfigKeys.Odcloud.oasUrl) ?? odcloud.oasURL
+        odcloud.apiURL = try o.url(ConfigKeys.Odcloud.apiUrl) ?? odcloud.apiURL
         return odcloud
     }
 }

@@ -6,7 +6,7 @@ package struct RegionsConfig: Sendable, Equatable {
 
     package var folder = RegionsConfig.defaultFolder
     /// A record farther than this outside its stated district is flagged (`regionMismatch`).
-    package var toleranceMeters = 100.0
+    package var toleranceMeters = ConfigKeys.Regions.toleranceMeters.defaultNumber
 
     package init() {}
 }

@@ -17,51 +17,38 @@ package struct CrowdConfig: Sendable, Equatable {
     /// The GeoJSON file of the hotspots' polygons.
     package var places: String
     /// A hotspot is asked about at most once in this many seconds.
-    package var maxAgeSeconds = 300.0
+    package var maxAgeSeconds = ConfigKeys.Crowd.maxAgeSeconds.defaultNumber
     /// Requests a day (in Korea) the key may make, counted across restarts.
-    package var dailyRequestLimit = 1_000
+    package var dailyRequestLimit = ConfigKeys.Crowd.dailyRequestLimit.defaultCount
     /// One request's deadline, first byte sent to last received.
-    package var timeoutSeconds = 5.0
+    package var timeoutSeconds = ConfigKeys.Crowd.timeoutSeconds.defaultNumber
     /// A level older than this (by the city's own time) is marked `stale` in answers and the
     /// map: the city stopped answering, or nobody asked about the hotspot for a while.
-    package var staleAfterSeconds = 3_600.0
+    package var staleAfterSeconds = ConfigKeys.Crowd.staleAfterSeconds.defaultNumber
 
     package init(places: String) {
         self.places = places
     }
 }
 
-/// The shape of `crowd` in a config file, every key optional, so validation can name what is wrong.
-struct RawCrowd: Decodable {
-    var format: String?
-    var url: String?
-    var recorded: String?
-    var keyEnv: String?
-    var places: String?
-    var maxAgeSeconds: Double?
-    var dailyRequestLimit: Int?
-    var timeoutSeconds: Double?
-    var staleAfterSeconds: Double?
-}
-
 extension AreasConfig {
     /// The top-level `crowd`, validated.
-    static func parseCrowd(_ raw: RawCrowd, path: String, resolve: (String) -> String) throws(ConfigError) -> CrowdConfig {
-        let check = ValueCheck(path: path)
-        if let format = raw.format, format != CrowdConfig.format {
-            throw ConfigError(path: path, key: "crowd.format", problem: "unknown format '\(format)' (expected \(CrowdConfig.format))")
+    static func parseCrowd(_ c: ConfigObject) throws(ConfigError) -> CrowdConfig {
+        typealias Key = ConfigKeys.Crowd
+        if let format = try c.string(Key.format), format != CrowdConfig.format {
+            throw c.problem("format", "unknown format '\(format)' (expected \(CrowdConfig.format))")
         }
-        guard let places = raw.places else {
-            throw ConfigError(path: path, key: "crowd.places", problem: "missing (the GeoJSON file of the city's hotspot polygons)")
+        guard let places = try c.path(Key.places) else {
+            throw c.problem("places", "missing (the GeoJSON file of the city's hotspot polygons)")
         }
-        var crowd = CrowdConfig(places: resolve(places))
-        if let url = raw.url { crowd.url = try check.httpURL(url, "crowd.url") }
-        crowd.recordedAnswers = raw.recorded.map(resolve)
-        crowd.keyEnv = try check.environmentName(raw.keyEnv, "crowd.keyEnv") ?? (crowd.recordedAnswers == nil ? CrowdConfig.defaultKeyEnv : nil)
-        crowd.maxAgeSeconds = try check.number(raw.maxAgeSeconds, "crowd.maxAgeSeconds", default: 300, minimum: 10, maximum: 86_400)
-        crowd.dailyRequestLimit = try check.count(raw.dailyRequestLimit, "crowd.dailyRequestLimit", default: 1_000, minimum: 0, maximum: 10_000_000)
-        crowd.timeoutSeconds = try check.number(raw.timeoutSeconds, "crowd.timeoutSeconds", default: 5, minimum: 0.1, maximum: 120)
-        crowd.staleAfterSeconds = try check.number(raw.staleAfterSeconds, "crowd.staleAfterSeconds", default: 3_600, minimum: 60, maximum: 604_800)
+        var crowd = CrowdConfig(places: places)
+        crowd.url = try c.url(Key.url) ?? crowd.url
+        crowd.recordedAnswers = try c.path(Key.recorded)
+        crowd.keyEnv = try c.environmentName(Key.keyEnv) ?? (crowd.recordedAnswers == nil ? CrowdConfig.defaultKeyEnv : nil)
+        crowd.maxAgeSeconds = try c.number(Key.maxAgeSeconds)
+        crowd.dailyRequestLimit = try c.count(Key.dailyRequestLimit)
+        crowd.timeoutSeconds = try c.number(Key.timeoutSeconds)
+        crowd.staleAfterSeconds = try c.number(Key.staleAfterSeconds)
         return crowd
     }
 }
