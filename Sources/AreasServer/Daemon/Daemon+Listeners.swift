@@ -8,7 +8,7 @@ extension Daemon {
     func bindUnixSocket(_ path: String, mode: UInt32, group: String?, groupKey: String) throws -> FileDescriptor {
         let madeFolder = try SocketPath.prepare(path)
         let fd = try Sockets.listenUnix(path: path)
-        if let identity = SocketPath.identity(of: path) { boundSockets.append((path, identity, madeFolder)) }
+        if let identity = SocketPath.identity(of: path) { running.withLock { $0.boundSockets.append((path, identity, madeFolder)) } }
         do {
             try FileSystem.setPermissions(path, mode)
         } catch {

@@ -30,7 +30,7 @@ extension Daemon {
             if options.logLevel == nil { logger.threshold = config.logLevel.flatMap(Logger.Level.init(name:)) ?? .info }
             if Self.timerSeconds(config) != Self.timerSeconds(before) {
                 let check = Self.timerSeconds(config)
-                refreshTimer?.schedule(deadline: .now() + check, repeating: check)
+                running.withLock { $0.refreshTimer?.schedule(deadline: .now() + check, repeating: check) }
             }
             let restartKeys = Self.keysNeedingRestart(from: before, to: config)
             let kept = restartKeys.isEmpty ? "" : "; \(restartKeys.joined(separator: ", ")) changed but \(restartKeys.count == 1 ? "takes" : "take") effect only after a restart"
@@ -64,8 +64,7 @@ extension Daemon {
         let logger = self.logger
         let before = service.servedRegions.current.map
         DispatchQueue.global(qos: .utility).async {
-            let prepared = SnapshotFolder(snapshot: service.snapshotPath).regions
-            switch RegionStore.load(folder: config.regions.folder, prepared: prepared) {
+            switch service.store.regions(from: config.regions.folder) {
             case .map(let map, let note):
                 service.install(.map(map))
                 logger.info("regions: \(map[.province].count) provinces, \(map[.district].count) districts, \(map[.town].count) towns, \(note)")

@@ -6,7 +6,7 @@ import Synchronization
 
 /// areasd from start to exit: read the config, load the snapshot, listen, refresh on schedule,
 /// and stop cleanly on a signal. The executable is a thin `main` over this.
-package final class Daemon: @unchecked Sendable {
+package final class Daemon: Sendable {
     package struct Options: Sendable {
         package var configPath = DefaultPaths.config(environment: ProcessInfo.processInfo.environment)
         package var socketPath: String?
@@ -73,16 +73,24 @@ package final class Daemon: @unchecked Sendable {
 
     let options: Options
     let environment: [String: String]
-    var logger: Logger
-    var service: AreaService?
-    var server: ConnectionServer?
-    private var socketPath = ""
-    /// Descriptors this process may open, once raised to the hard limit at start.
-    private var descriptorsAvailable: Int?
-    var refreshTimer: (any DispatchSourceTimer)?
-    /// The socket files this process bound, by identity: only those files are removed at exit.
-    var boundSockets: [(path: String, identity: (device: UInt64, inode: UInt64), madeFolder: String?)] = []
-    private var sources: [any DispatchSourceProtocol] = []
+    let logger: Logger
+    /// What a started daemon runs, set up by `start` and then changed only on `queue` (signals,
+    /// the refresh timer).
+    struct Running {
+        var service: AreaService?
+        var server: ConnectionServer?
+        var socketPath = ""
+        /// Descriptors this process may open, once raised to the hard limit at start.
+        var descriptorsAvailable: Int?
+        var refreshTimer: (any DispatchSourceTimer)?
+        /// The socket files this process bound, by identity: only those files are removed at exit.
+        var boundSockets: [(path: String, identity: (device: UInt64, inode: UInt64), madeFolder: String?)] = []
+        /// The signal sources and timers, kept for the daemon's life.
+        var sources: [any DispatchSourceProtocol] = []
+    }
+    let running = LockedValue(Running())
+    var service: AreaService? { running.withLock { $0.service } }
+    var server: ConnectionServer? { running.withLock { $0.server } }
     private let queue = DispatchQueue(label: "areasd.control")
     let notifier: SystemdNotifier
     private let readySent = Atomic<Bool>(false)
@@ -197,7 +205,7 @@ package final class Daemon: @unchecked Sendable {
             logger.warning("\(unreadable)")
         }
         warnOfMissingKeys(config)
-        socketPath = options.socketPath ?? config.socket ?? DefaultPaths.socket(environment: environment)
+        let socketPath = options.socketPath ?? config.socket ?? DefaultPaths.socket(environment: environment)
         let snapshotPath = options.snapshotPath ?? config.snapshot ?? DefaultPaths.snapshot(environment: environment)
 
         // Served from a mapping from here on: a file cut short under it is said, not a silent crash.
@@ -214,15 +222,17 @@ package final class Daemon: @unchecked Sendable {
         FreeMemory.limitArenas(to: 2)
         let service = AreaService(config: config, state: state, snapshotPath: snapshotPath, logger: logger, environment: environment,
                                   overrides: overrides, onRefresh: { [weak self] state in self?.announce(state, refreshEnded: true) })
-        self.service = service
+        running.withLock { $0.service = service }
 
         let listener: FileDescriptor
+        let listening: String
         do {
-            listener = try listen(config: config)
+            (listener, listening) = try listen(on: socketPath, config: config)
         } catch {
             return ("areasd: \(error)", 1)
         }
-        descriptorsAvailable = DescriptorLimit.raiseToHardLimit()
+        let available = DescriptorLimit.raiseToHardLimit()
+        running.withLock { $0.descriptorsAvailable = available }
         let limits = serverLimits(for: config)
         let http: [ConnectionServer.Listener]
         do {
@@ -233,12 +243,12 @@ package final class Daemon: @unchecked Sendable {
         let server: ConnectionServer
         do {
             server = try ConnectionServer(listeners: [ConnectionServer.Listener(listener, .lines)] + http, service: service, limits: limits)
-            self.server = server
+            running.withLock { $0.server = server }
             try server.start()
         } catch {
             return ("areasd: cannot start the socket server: \(error)", 1)
         }
-        logger.info("listening on \(socketPath) (\(state.index.count) areas, pid \(CurrentProcess.id)\(Self.sharedSocketNote(socketPath, environment: environment)))")
+        logger.info("listening on \(listening) (\(state.index.count) areas, pid \(CurrentProcess.id)\(Self.sharedSocketNote(socketPath, environment: environment)))")
         service.install(ServedRegions.loading)
         readRegions(config, into: service)
         readCrowdPlaces(config, into: service)
@@ -256,11 +266,13 @@ package final class Daemon: @unchecked Sendable {
             }
         }
         if let interval = notifier.watchdogInterval {
-            let timer = DispatchSource.makeTimerSource(queue: queue)
-            timer.schedule(deadline: .now(), repeating: interval)
-            timer.setEventHandler { [notifier] in notifier.watchdog() }
-            timer.resume()
-            sources.append(timer)
+            running.withLock { [queue, notifier] running in
+                let timer = DispatchSource.makeTimerSource(queue: queue)
+                timer.schedule(deadline: .now(), repeating: interval)
+                timer.setEventHandler { notifier.watchdog() }
+                timer.resume()
+                running.sources.append(timer)
+            }
         }
         return nil
     }
@@ -282,7 +294,7 @@ package final class Daemon: @unchecked Sendable {
     func serverLimits(for config: AreasConfig) -> ConnectionServer.Limits {
         var limits = ConnectionServer.Limits()
         limits.maxConnections = config.maxConnections
-        if let available = descriptorsAvailable, config.maxConnections > available - Self.reservedDescriptors {
+        if let available = running.withLock({ $0.descriptorsAvailable }), config.maxConnections > available - Self.reservedDescriptors {
             limits.maxConnections = Swift.max(1, available - Self.reservedDescriptors)
             logger.warning("maxConnections \(config.maxConnections) is more than the descriptor limit (\(available)) allows; serving at most \(limits.maxConnections) connections (raise LimitNOFILE or ulimit -n)")
         }
@@ -292,26 +304,28 @@ package final class Daemon: @unchecked Sendable {
         return limits
     }
 
-    private func listen(config: AreasConfig) throws -> FileDescriptor {
+    /// The socket to answer on, and how the log names it.
+    private func listen(on socketPath: String, config: AreasConfig) throws -> (FileDescriptor, String) {
         // Socket activation: systemd bound the socket and passes it as fd 3.
         if environment["LISTEN_PID"].flatMap({ Int32($0) }) == CurrentProcess.id, environment["LISTEN_FDS"] == "1" {
             let fd = FileDescriptor(rawValue: 3)
             try fd.setCloseOnExec()
-            socketPath = "fd 3 (socket activation)"
-            return fd
+            return (fd, "fd 3 (socket activation)")
         }
-        return try bindUnixSocket(socketPath, mode: config.socketMode, group: config.socketGroup, groupKey: "socketGroup")
+        return (try bindUnixSocket(socketPath, mode: config.socketMode, group: config.socketGroup, groupKey: "socketGroup"), socketPath)
     }
 
     private func installSignalHandlers() {
         for number in [SIGTERM, SIGINT, SIGHUP] {
             Signals.ignore(number)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler { [self] in
-                if number == SIGHUP { reload() } else { shutdown(signal: number) }
+            running.withLock { [self] running in
+                let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+                source.setEventHandler { [self] in
+                    if number == SIGHUP { reload() } else { shutdown(signal: number) }
+                }
+                source.resume()
+                running.sources.append(source)
             }
-            source.resume()
-            sources.append(source)
         }
     }
 
@@ -356,8 +370,10 @@ package final class Daemon: @unchecked Sendable {
             }
         }
         timer.resume()
-        refreshTimer = timer
-        sources.append(timer)
+        running.withLock {
+            $0.refreshTimer = timer
+            $0.sources.append(timer)
+        }
     }
 
     /// How often to look whether the data is older than the interval: often, but refreshing
@@ -380,7 +396,7 @@ package final class Daemon: @unchecked Sendable {
         logger.info("\(number == SIGTERM ? "SIGTERM" : "SIGINT"): stopping; answering requests already read")
         notifier.stopping()
         let clean = server?.stop(timeout: 10) ?? true
-        for bound in boundSockets { SocketPath.remove(bound.path, ifStill: bound.identity, folder: bound.madeFolder) }
+        for bound in running.withLock({ $0.boundSockets }) { SocketPath.remove(bound.path, ifStill: bound.identity, folder: bound.madeFolder) }
         logger.info(clean ? "stopped" : "stopped; some connections did not finish in 10 s")
         exit(0)
     }

@@ -55,7 +55,7 @@ package final class AreaService: Sendable {
         self.configuration = LockedValue(config)
         self.current = LockedValue(state)
         self.snapshotPath = snapshotPath
-        self.quota = RequestQuota(path: SnapshotFolder(snapshot: snapshotPath).requestCounts)
+        self.quota = SnapshotStore(path: snapshotPath).requestQuota
         self.logger = logger
         self.environment = environment
         self.onRefresh = onRefresh
