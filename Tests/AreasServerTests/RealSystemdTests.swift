@@ -6,7 +6,7 @@ import AreasTestTraits
 /// The shipped units, installed by `config/install.sh` as an operator installs them, under a
 /// real systemd (252 on Debian 12) booted in a container: readiness, the status line, who may
 /// query, reload, restart, and a stop followed by socket activation on the next query.
-@Suite(.serialized, .tags(.endToEnd), .offThePool, .timeLimit(.minutes(5)),
+@Suite(.tags(.endToEnd), .offThePool, .timeLimit(.minutes(5)),
        .enabled(if: BootedSystemd.available, "needs root, systemd-nspawn and overlayfs (Tests/run.sh installs systemd-container)"))
 struct RealSystemdTests {
     /// Installs with `config/install.sh --from` the binaries this build made, puts the sample
