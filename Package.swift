@@ -42,6 +42,11 @@ let nativeTuning: [SwiftSetting] = {
     #endif
 }()
 
+/// The engine optimised in every build: a debug build's tests and daemons spend most of their
+/// time in the index, geodesy and shapes (brute-force oracles ask them thousands of questions), at
+/// a tenth of the speed unoptimised. Its `assert`s stay on in a debug build.
+let optimisedInDebug: [SwiftSetting] = [.unsafeFlags(["-O", "-assert-config", "Debug"], .when(configuration: .debug))]
+
 let package = Package(
     name: "areas",
     products: [
@@ -55,11 +60,11 @@ let package = Package(
         // The system's zlib, for gzip files (the administrative boundaries ship gzipped).
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         // Geodesy, the area model and table, the packed R-tree and its searches.
-        .target(name: "AreasCore", dependencies: ["CMemoryHints"], swiftSettings: nativeTuning),
+        .target(name: "AreasCore", dependencies: ["CMemoryHints"], swiftSettings: nativeTuning + optimisedInDebug),
         // System calls wrapped once, with one errno type; the process's arguments and paths.
         .target(name: "AreasSystem", dependencies: ["CMemoryHints"], swiftSettings: nativeTuning),
         // The wire protocol: the JSON reader and writer, requests and their errors.
-        .target(name: "AreasProtocol", dependencies: ["AreasCore"], swiftSettings: nativeTuning),
+        .target(name: "AreasProtocol", dependencies: ["AreasCore"], swiftSettings: nativeTuning + optimisedInDebug),
         // Configuration, upstream fetching and decoding, validation, merging, the snapshot file.
         .target(name: "AreasIngest", dependencies: ["AreasCore", "AreasProtocol", "AreasSystem", "CZlib"], swiftSettings: nativeTuning),
         // The service: served state, request dispatch, answers, the socket server, systemd.
@@ -71,7 +76,8 @@ let package = Package(
         .target(name: "AreasControl", dependencies: ["AreasCore", "AreasProtocol", "AreasSystem"], swiftSettings: nativeTuning),
         // For tests and benchmarks only: a loopback HTTP server, synthetic points, the brute-force
         // reference searches, fixtures, asking a running daemon. Never linked into areasd or areasctl.
-        .target(name: "AreasTestSupport", dependencies: ["AreasCore", "AreasProtocol", "AreasIngest", "AreasControl", "AreasSystem"]),
+        .target(name: "AreasTestSupport", dependencies: ["AreasCore", "AreasProtocol", "AreasIngest", "AreasControl", "AreasSystem"],
+                swiftSettings: optimisedInDebug),
         // Swift Testing traits every suite takes; apart from AreasTestSupport, which areas-bench links.
         .target(name: "AreasTestTraits"),
 

@@ -16,8 +16,8 @@ package enum PythonOracle {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         // Into files, not pipes: an answer larger than a pipe holds would block the script.
         let (outPath, errPath) = (folder + "/stdout", folder + "/stderr")
-        FileManager.default.createFile(atPath: outPath, contents: nil)
-        FileManager.default.createFile(atPath: errPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
         let (out, err) = (try FileHandle(forWritingTo: URL(fileURLWithPath: outPath)), try FileHandle(forWritingTo: URL(fileURLWithPath: errPath)))
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")

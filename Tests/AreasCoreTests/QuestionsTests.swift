@@ -35,24 +35,27 @@ final class QuestionsTests {
     @Test func checkMatchesBruteForce() throws {
         let areas = dataset(4_000, seed: 31)
         let index = AreaIndex(areas: areas)
+        // Every area made once: the brute force reads these, not the table again per question.
+        let all = Array(index.areas)
+        let radii = all.map { FootprintPolicy.standard.radius(of: $0) }
         var random = SplitMix64(seed: 32)
         var insideSeen = 0
         for i in 0..<800 {
-            let anchor = index.areas[Int.random(in: 0..<index.count, using: &random)].coordinate
+            let anchor = all[Int.random(in: 0..<index.count, using: &random)].coordinate
             let jitter = i % 2 == 0 ? 0.0005 : 0.003
             let point = try GeoPoint(latitude: anchor.latitude + Double.random(in: -jitter...jitter, using: &random),
                                      longitude: anchor.longitude + Double.random(in: -jitter...jitter, using: &random))
             let region = i % 4 == 0 ? Region(province: "서울특별시") : .anywhere
             let got = try index.check(point, region: region)
             let expected = index.areas.indices.filter { p in
-                index.areas[p].kind == .nonsmoking && region.contains(index.areas[p])
-                    && Geodesy.distance(point, index.areas[p].coordinate) <= FootprintPolicy.standard.radius(of: index.areas[p])
-            }.sorted { (Geodesy.distance(point, index.areas[$0].coordinate), $0) < (Geodesy.distance(point, index.areas[$1].coordinate), $1) }
+                all[p].kind == .nonsmoking && region.contains(all[p])
+                    && Geodesy.distance(point, all[p].coordinate) <= radii[p]
+            }.sorted { (Geodesy.distance(point, all[$0].coordinate), $0) < (Geodesy.distance(point, all[$1].coordinate), $1) }
             #expect(got.zones.map(\.position) == expected)
             #expect(got.inside == !expected.isEmpty, "inside at \(point)")
             if !expected.isEmpty { insideSeen += 1 }
-            let smoking = index.areas.indices.filter { index.areas[$0].kind == .smoking && region.contains(index.areas[$0]) }
-                .min { (Geodesy.distance(point, index.areas[$0].coordinate), index.areas[$0].id) < (Geodesy.distance(point, index.areas[$1].coordinate), index.areas[$1].id) }
+            let smoking = index.areas.indices.filter { all[$0].kind == .smoking && region.contains(all[$0]) }
+                .min { (Geodesy.distance(point, all[$0].coordinate), all[$0].id) < (Geodesy.distance(point, all[$1].coordinate), all[$1].id) }
             #expect((got.nearestSmoking?.position) == smoking)
         }
         #expect(insideSeen > 20, "the test reaches points inside zones")
@@ -99,10 +102,12 @@ final class QuestionsTests {
     @Test func alongMatchesBruteForce() throws {
         let areas = dataset(5_000, seed: 51)
         let index = AreaIndex(areas: areas)
+        // Every area made once: the brute force reads these, not the table again per question.
+        let all = Array(index.areas)
         var random = SplitMix64(seed: 52)
         for q in 0..<30 {
             // A 5 km walk of 100 points from a data point, in a random direction.
-            let start = index.areas[Int.random(in: 0..<index.count, using: &random)].coordinate
+            let start = all[Int.random(in: 0..<index.count, using: &random)].coordinate
             let heading = Double.random(in: 0..<(2 * .pi), using: &random)
             let path = try (0..<100).map { i -> GeoPoint in
                 let step = Double(i) * 50 / 111_000
@@ -113,11 +118,11 @@ final class QuestionsTests {
             let kind = KindFilter.allCases[q % 3]
             let got = try index.along(path, meters: meters, kind: kind)
             var expected: [AreaIndex.RouteMatch] = []
-            for p in index.areas.indices where kind.admits(index.areas[p].kind) {
+            for p in index.areas.indices where kind.admits(all[p].kind) {
                 var best: AreaIndex.RouteMatch?
                 var offset = 0.0
                 for (a, b) in zip(path, path.dropFirst()) {
-                    let (side, along) = Geodesy.segmentDistance(from: index.areas[p].coordinate, a: a, b: b)
+                    let (side, along) = Geodesy.segmentDistance(from: all[p].coordinate, a: a, b: b)
                     if side <= meters && (best == nil || side < best!.sideMeters) {
                         best = .init(position: p, alongMeters: offset + along, sideMeters: side)
                     }
@@ -132,18 +137,20 @@ final class QuestionsTests {
 
     @Test func regionFiltersMatchBruteForce() throws {
         let index = AreaIndex(areas: dataset(4_000, seed: 61))
+        // Every area made once: the brute force reads these, not the table again per question.
+        let all = Array(index.areas)
         var random = SplitMix64(seed: 62)
         let regions = [Region(province: "경기도"), Region(district: "중구"), Region(province: "부산광역시", district: "용산구"), Region(province: "없는도")]
         for q in 0..<400 {
             let region = regions[q % regions.count]
-            let point = index.areas[Int.random(in: 0..<index.count, using: &random)].coordinate
-            let admitted = index.areas.indices.filter { region.contains(index.areas[$0]) }
-            let ranked = admitted.map { ($0, Geodesy.distance(point, index.areas[$0].coordinate)) }
+            let point = all[Int.random(in: 0..<index.count, using: &random)].coordinate
+            let admitted = index.areas.indices.filter { region.contains(all[$0]) }
+            let ranked = admitted.map { ($0, Geodesy.distance(point, all[$0].coordinate)) }
                 .sorted { ($0.1, $0.0) < ($1.1, $1.0) }
             #expect((try index.nearest(to: point, k: 7, region: region).map(\.position)) == ranked.prefix(7).map(\.0))
             #expect((try index.areas(within: 3_000, of: point, region: region).map(\.position)) == (ranked.filter { $0.1 <= 3_000 }.map(\.0)))
             let box = SyntheticPoints.box(around: point, fraction: 0.001)
-            #expect((try index.areas(in: box, region: region).map(\.position)) == (admitted.filter { box.contains(index.areas[$0].coordinate) }))
+            #expect((try index.areas(in: box, region: region).map(\.position)) == (admitted.filter { box.contains(all[$0].coordinate) }))
         }
         #expect((Region(province: "서울").resolved(Region.standardAliases).province) == "서울특별시")
     }
