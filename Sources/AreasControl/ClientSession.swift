@@ -55,7 +55,10 @@ package enum ClientSession {
             } else {
                 DaemonAnswer.line(try AreasClient(path: path, timeoutSeconds: timeoutSeconds).send(Request.stats.line))
             }
-            guard case .line(let line) = answer, case .string(let version)? = (try? JSONParser.parse(line))?[.version] else {
+            // `build`; a daemon of an earlier release said its release as `version`.
+            var stats: JSONValue?
+            if case .line(let line) = answer { stats = try? JSONParser.parse(line) }
+            guard case .string(let version)? = stats?[.build] ?? stats?[.version] else {
                 StandardError.write("areasctl: the daemon at \(path) did not say its version\n")
                 return 1
             }

@@ -8,7 +8,7 @@ extension ResponseFormatter {
     static func stats(_ stats: Object, now: Double, width: Int?) -> String {
         var text = ""
         let byKind = Object(stats.members(.byKind))
-        text += "areasd \(stats.string(.version) ?? "?"), up \(age(stats.double(.uptimeSeconds))), \(stats.int(.queriesServed) ?? 0) queries served\n"
+        text += "areasd \(stats.string(.build) ?? "?"), up \(age(stats.double(.uptimeSeconds))), \(stats.int(.queriesServed) ?? 0) queries served\n"
         text += "\(stats.int(.areas) ?? 0) areas: \(byKind.int(.smoking) ?? 0) smoking, \(byKind.int(.nonsmoking) ?? 0) non-smoking\(stats.bool(.refreshing) == true ? "; refreshing now" : "")\n"
         let snapshot = Object(stats.members(.snapshot))
         if let path = snapshot.string(.path) {

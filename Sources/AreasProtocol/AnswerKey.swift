@@ -93,6 +93,8 @@ public struct AnswerKey: Sendable, Equatable {
 
     // `stats`
     @inlinable public static var version: AnswerKey { AnswerKey("version") }
+    /// The daemon's own release (`stats`), where `version` is its data's.
+    @inlinable public static var build: AnswerKey { AnswerKey("build") }
     @inlinable public static var byKind: AnswerKey { AnswerKey("byKind") }
     /// `byKind`'s members: the kinds' names.
     @inlinable public static var smoking: AnswerKey { AnswerKey("smoking") }

@@ -63,7 +63,7 @@ struct SourceStatsTests {
         #expect(yongsan["lastStatus"]?.string == "updated")
         #expect(yongsan["lastError"] == .null)
         #expect(yongsan["lastSuccessAt"]?.double != nil && yongsan["ageSeconds"]?.double != nil)
-        #expect(stats["version"]?.string?.isEmpty == false)
+        #expect(stats["build"]?.string?.isEmpty == false)
     }
 }
 

@@ -78,7 +78,7 @@ struct MetricsTests {
         #expect((value("areas_request_errors_total", ["code": "bad_request"]) ?? 0) >= 1)
         #expect((value("areas_request_errors_total", ["code": "unknown_op"]) ?? 0) >= 1)
         #expect(value("areas_data_loaded") == 1)
-        #expect(value("areas_build_info", ["version": try #require(DaemonQuestions.ask(socket, #"{"op":"stats"}"#)?["version"]?.string)]) == 1)
+        #expect(value("areas_build_info", ["version": try #require(DaemonQuestions.ask(socket, #"{"op":"stats"}"#)?["build"]?.string)]) == 1)
         let byKind = samples.filter { $0.name == "areas_areas" }.reduce(0) { $0 + $1.value }
         #expect(Int(byKind) == SampleCounts.total)
         for source in SampleCounts.sourceNames {

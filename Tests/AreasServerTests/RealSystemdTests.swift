@@ -78,7 +78,9 @@ struct RealSystemdTests {
         #expect(stop.stdout == "active\n", "the socket after a stop: \(stop.stdout)\(stop.stderr)")
         let activated = try machine.run("areasctl --timeout 60 health", seconds: 70)
         #expect(activated.status == 0, "the query after a stop: \(activated.stdout)\(activated.stderr)")
-        let after = try machine.run("systemctl is-active areasd.service areasd.socket")
+        // The answer can come before systemd has read the READY=1 sent just before it: asked
+        // again for up to ten seconds.
+        let after = try machine.run("for i in $(seq 100); do [ \"$(systemctl is-active areasd.service)\" = active ] && break; sleep 0.1; done; systemctl is-active areasd.service areasd.socket")
         #expect(after.stdout == "active\nactive\n", "\(after.stdout)")
         let journal = try machine.run("journalctl -u areasd.socket --no-pager")
         #expect(!journal.stdout.contains("POLLHUP"), "\(journal.stdout)")

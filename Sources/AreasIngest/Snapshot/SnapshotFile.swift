@@ -278,16 +278,18 @@ extension SnapshotFile {
 
     /// Writes `catalog` with `index` (its table's index) atomically and hands back the new file
     /// mapped and checked: what is served from then on is exactly what a restart would load.
-    package static func writeMapped(_ catalog: Catalog, index: AreaIndex, to path: String) throws(Failure) -> Contents {
-        try install(try writeUnchecked(catalog, index: index, for: path), at: path)
+    /// `createdAt`: the time the data was first written, when it is written again unchanged
+    /// (a file laid out anew in this build's format keeps its data's version); else now.
+    package static func writeMapped(_ catalog: Catalog, index: AreaIndex, to path: String, createdAt: Double? = nil) throws(Failure) -> Contents {
+        try install(try writeUnchecked(catalog, index: index, for: path, createdAt: createdAt), at: path)
     }
 
     /// The first half of `writeMapped`: `catalog` with `index` written to a new temporary file
     /// beside `path`, synced; its name. Then `install` checks it and puts it in place. Between
     /// the two the caller can let go of the data set it wrote, so that the data is never held
     /// in memory while the file's pages are read back to check it.
-    package static func writeUnchecked(_ catalog: Catalog, index: AreaIndex, for path: String) throws(Failure) -> String {
-        let createdAt = Date().timeIntervalSince1970
+    package static func writeUnchecked(_ catalog: Catalog, index: AreaIndex, for path: String, createdAt: Double? = nil) throws(Failure) -> String {
+        let createdAt = createdAt ?? Date().timeIntervalSince1970
         do throws(SystemError) {
             return try WholeFile.writeTemporary(for: path, permissions: permissions) { file throws(SystemError) in
                 try write(catalog, index: index, createdAt: createdAt, to: file)

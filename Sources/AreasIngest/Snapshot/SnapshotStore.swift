@@ -9,6 +9,10 @@ package struct DataSet: Sendable {
     /// Lines of the operator's corrections the build could not apply (an index read back from
     /// its file no longer knows them).
     package var overrideProblems: [String] = []
+    /// When the snapshot file this data set is served from was written (nil for one built in
+    /// memory and not written): a file's data keeps its version across restarts and on every
+    /// follower that takes the file (`DataVersion`).
+    package var writtenAt: Double?
 
     package init(catalog: Catalog, index: AreaIndex) {
         precondition(index.areas.count == catalog.table.count, "the index of the catalog's table")
@@ -226,7 +230,7 @@ package struct SnapshotStore: Sendable {
 
     /// Served from the file from now on: written with its index, mapped and checked.
     private func write(_ dataSet: DataSet) throws(SnapshotFile.Failure) -> DataSet {
-        inFile(try SnapshotFile.writeMapped(dataSet.catalog, index: dataSet.index, to: path))
+        inFile(try SnapshotFile.writeMapped(dataSet.catalog, index: dataSet.index, to: path, createdAt: dataSet.writtenAt))
     }
 
     /// The data set of the file just put in place, which holds the fetch times kept beside it.
@@ -301,10 +305,15 @@ package struct SnapshotStore: Sendable {
     /// with the file's own index when built as configured, else one built now (an older
     /// format, or a leader's laid out with other footprints).
     private func served(_ contents: SnapshotFile.Contents, catalog: Catalog) -> DataSet {
-        if let index = contents.index, isBuilt(index) { return DataSet(catalog: catalog, index: index) }
-        return DataSet.indexing(catalog, nodeSize: nodeSize, footprint: footprint ?? contents.index?.footprintPolicy ?? .standard,
-                                merge: merge ?? contents.index?.mergePolicy ?? .off,
-                                overrides: overrides ?? [])
+        var dataSet = if let index = contents.index, isBuilt(index) {
+            DataSet(catalog: catalog, index: index)
+        } else {
+            DataSet.indexing(catalog, nodeSize: nodeSize, footprint: footprint ?? contents.index?.footprintPolicy ?? .standard,
+                             merge: merge ?? contents.index?.mergePolicy ?? .off,
+                             overrides: overrides ?? [])
+        }
+        dataSet.writtenAt = contents.createdAt
+        return dataSet
     }
 
     /// `catalog` with the later fetch times confirmed since it was written.

@@ -21,6 +21,8 @@ extension Answers {
     /// What `health` says: whether data is loaded, how old it is, and what, if anything, is wrong.
     struct Health {
         var loaded: Bool
+        /// The data's version; nil with no data.
+        var version: String?
         var areas: Int
         var dataAgeSeconds: Double?
         var stale: Bool
@@ -40,6 +42,7 @@ extension Answers {
              now: Double = Date().timeIntervalSince1970) {
             let age = state.dataAge(now: now)
             loaded = state.hasData
+            version = state.hasData ? state.version : nil
             areas = state.index.count
             dataAgeSeconds = age
             stale = age.map { $0 > 2 * refreshInterval } ?? true
@@ -56,6 +59,8 @@ extension Answers {
         writer.beginObject()
         writer.key(.ok); writer.bool(true)
         writer.key(.loaded); writer.bool(health.loaded)
+        writer.key(.version)
+        if let version = health.version { writer.string(version) } else { writer.null() }
         writer.key(.areas); writer.number(health.areas)
         writer.key(.dataAgeSeconds)
         if let age = health.dataAgeSeconds { writer.number(age.rounded()) } else { writer.null() }
@@ -101,7 +106,9 @@ extension Answers {
         let now = Date().timeIntervalSince1970
         writer.beginObject()
         writer.key(.ok); writer.bool(true)
-        writer.key(.version); writer.string(AreasVersion.current)
+        writer.key(.build); writer.string(AreasVersion.current)
+        writer.key(.version)
+        if state.hasData { writer.string(state.version) } else { writer.null() }
         writer.key(.areas); writer.number(state.index.count)
         writer.key(.byKind)
         writer.beginObject()

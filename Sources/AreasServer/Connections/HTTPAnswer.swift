@@ -22,8 +22,16 @@ struct HTTPAnswer {
     static let json = "application/json"
     static let noStore = ("Cache-Control", "no-store")
 
+    /// The answer to `head`, with the served data's version (`Areas-Version`) when there is data.
     static func answer(_ head: HTTPRequestHead, service: AreaService, view: AreaService.View, peer: UInt32?, http: HTTPFrontDoor,
                        body: inout JSONWriter, tally: inout RequestTally) -> HTTPAnswer {
+        var answer = routed(head, service: service, view: view, peer: peer, http: http, body: &body, tally: &tally)
+        if view.state.hasData { answer.fields.append(("Areas-Version", view.state.version)) }
+        return answer
+    }
+
+    private static func routed(_ head: HTTPRequestHead, service: AreaService, view: AreaService.View, peer: UInt32?, http: HTTPFrontDoor,
+                               body: inout JSONWriter, tally: inout RequestTally) -> HTTPAnswer {
         body.reset()
         let route: HTTPRoute
         do {

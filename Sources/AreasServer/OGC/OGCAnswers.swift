@@ -149,7 +149,7 @@ enum OGCAnswers {
             guard parts.count == 2, let position = Int(parts[1]), position >= 0, position <= index.areas.count else {
                 throw RequestError(.badRequest, "cursor '\(cursor.prefix(64))' is not one this daemon gave: start again from the first page")
             }
-            guard parts[0] == state.dataTag else {
+            guard parts[0] == state.version else {
                 throw RequestError(.gone, "the data changed since this page was given (a refresh): start again from the first page")
             }
             start = position
@@ -194,7 +194,7 @@ enum OGCAnswers {
             var parameters = query.equal.sorted { $0.key.rawValue < $1.key.rawValue }.map { ($0.key.rawValue, $0.value) }
             parameters.append(("limit", String(query.limit)))
             if let box = query.bbox { parameters.append(("bbox", [box.west, box.south, box.east, box.north].map { String($0) }.joined(separator: ","))) }
-            parameters.append(("cursor", state.dataTag + "~" + String(next)))
+            parameters.append(("cursor", state.version + "~" + String(next)))
             let text = parameters.map { "\($0.0)=\(Request.percentEncoded($0.1))" }.joined(separator: "&")
             link(base + "/ogc/collections/\(collection.rawValue)/items?" + text, "next", "application/geo+json", "the next page", into: &writer)
         }

@@ -107,7 +107,7 @@ package final class AreaService: Sendable {
         /// answer's own mark (`.geojson`, `.mvt`, `.regions`), and when it may carry crowd
         /// levels, their epoch.
         func tag(_ mark: String = "", followingCrowd: Bool = false) -> String {
-            "\"\(state.dataTag).\(configEpoch)\(followingCrowd ? ".c\(crowdEpoch)" : "")\(mark)\""
+            "\"\(state.version).\(configEpoch)\(followingCrowd ? ".c\(crowdEpoch)" : "")\(mark)\""
         }
     }
 

@@ -29,7 +29,7 @@ package final class CrowdWatch: Sendable {
     private let clock: @Sendable () -> Double
     private let book: LockedValue<Book>
     /// Which areas of the served data set lie in which hotspot, made once per data set.
-    private let kept = LockedValue<(dataTag: String, members: CrowdMembers)?>(nil)
+    private let kept = LockedValue<(version: String, members: CrowdMembers)?>(nil)
 
     /// What a key may hold unescaped in the request's path: URLs' unreserved characters.
     private static let keyCharacters = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
@@ -209,9 +209,9 @@ package final class CrowdWatch: Sendable {
     /// set, by a box search per hotspot (a few thousand point tests, not one per area).
     private func members(of state: ServingState) -> CrowdMembers {
         kept.withLock { kept in
-            if let kept, kept.dataTag == state.dataTag { return kept.members }
+            if let kept, kept.version == state.version { return kept.members }
             let members = CrowdMembers(index: state.index, hotspots: hotspots)
-            kept = (state.dataTag, members)
+            kept = (state.version, members)
             return members
         }
     }

@@ -18,9 +18,10 @@ package final class ServingState: Sendable {
     package let builtAt: Double
     /// Each configured source's refreshes since start.
     package let history: [String: SourceHistory]
-    /// Names this data set for HTTP caches (the ETag's first part): new with every data set
-    /// built, kept by a refresh that changed nothing.
-    package let dataTag: String
+    /// The data's version (`health`, `stats`, `Areas-Version`, the ETag's first part): new
+    /// with every data set a refresh serves, kept by a refresh that changed nothing. It is the
+    /// snapshot file's, so a restart and every follower that takes the file name it the same.
+    package let version: String
     /// The vector tiles made from these areas so far (a refresh that changed nothing keeps them).
     package let tiles: TileCache
     /// The areas counted per region of the administrative map, once per map served.
@@ -45,7 +46,13 @@ package final class ServingState: Sendable {
         self.inFile = inFile
         self.tiles = TileCache()
         self.regionCounts = RegionCountsCache()
-        self.dataTag = String(UInt64(Swift.max(0, builtAt) * 1_000_000), radix: 36) + "-" + String(catalog.table.records.count, radix: 36)
+        self.version = Self.version(writtenAt: dataSet.writtenAt ?? builtAt, records: catalog.table.records.count)
+    }
+
+    /// The version of data written (or built, when not written) at `writtenAt`: the time to
+    /// the microsecond and the record count, in base 36.
+    static func version(writtenAt: Double, records: Int) -> String {
+        String(UInt64(Swift.max(0, writtenAt) * 1_000_000), radix: 36) + "-" + String(records, radix: 36)
     }
 
     /// The fetch times a follower takes with the snapshot file in place: this state's, later
@@ -99,7 +106,7 @@ package final class ServingState: Sendable {
         lastReport = report
         snapshotPath = other.snapshotPath
         builtAt = other.builtAt
-        dataTag = other.dataTag
+        version = other.version
         inFile = other.inFile
         tiles = other.tiles
         regionCounts = other.regionCounts
