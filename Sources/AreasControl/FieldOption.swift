@@ -39,6 +39,7 @@ struct FieldOption: Sendable {
         FieldOption(.district, ["--district"], value: "NAME", "only this district (시군구)"),
         FieldOption(.output, ["--output"], value: "MODE", choices: OutputMode.allCases.map(\.rawValue), "whole areas, ids and distances, or only the count"),
         FieldOption(.force, ["--force"], "replace the data even when a source shrank past maxShrink"),
+        FieldOption(.since, ["--since"], value: "VERSION", "the data version to count from (health names the current one; default: the one before it)"),
     ]
 
     /// The fields the option's text sets: its field, or for a `LAT,LON` option both of the pair.

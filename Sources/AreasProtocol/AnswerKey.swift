@@ -95,6 +95,12 @@ public struct AnswerKey: Sendable, Equatable {
     @inlinable public static var version: AnswerKey { AnswerKey("version") }
     /// The daemon's own release (`stats`), where `version` is its data's.
     @inlinable public static var build: AnswerKey { AnswerKey("build") }
+    @inlinable public static var since: AnswerKey { AnswerKey("since") }
+    @inlinable public static var appeared: AnswerKey { AnswerKey("appeared") }
+    @inlinable public static var changed: AnswerKey { AnswerKey("changed") }
+    @inlinable public static var vanished: AnswerKey { AnswerKey("vanished") }
+    @inlinable public static var what: AnswerKey { AnswerKey("what") }
+    @inlinable public static var lastSeen: AnswerKey { AnswerKey("lastSeen") }
     @inlinable public static var byKind: AnswerKey { AnswerKey("byKind") }
     /// `byKind`'s members: the kinds' names.
     @inlinable public static var smoking: AnswerKey { AnswerKey("smoking") }
@@ -163,7 +169,6 @@ public struct AnswerKey: Sendable, Equatable {
     @inlinable public static var listedAgain: AnswerKey { AnswerKey("listedAgain") }
     @inlinable public static var added: AnswerKey { AnswerKey("added") }
     @inlinable public static var removed: AnswerKey { AnswerKey("removed") }
-    @inlinable public static var changed: AnswerKey { AnswerKey("changed") }
     @inlinable public static var serving: AnswerKey { AnswerKey("serving") }
     @inlinable public static var warnings: AnswerKey { AnswerKey("warnings") }
     @inlinable public static var merged: AnswerKey { AnswerKey("merged") }

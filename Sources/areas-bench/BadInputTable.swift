@@ -151,8 +151,9 @@ struct BadInputTable {
 
     func cell(_ answer: String) -> String {
         var text = answer
-        if markdown, let range = text.range(of: #""dataAgeSeconds":[0-9.]+"#, options: .regularExpression) {
-            text.replaceSubrange(range, with: #""dataAgeSeconds":…"#)
+        // What differs from run to run: the data's age and version.
+        for (pattern, shown) in [(#""dataAgeSeconds":[0-9.]+"#, #""dataAgeSeconds":…"#), (#""version":"[0-9a-z-]+""#, #""version":"…""#)] where markdown {
+            if let range = text.range(of: pattern, options: .regularExpression) { text.replaceSubrange(range, with: shown) }
         }
         let short = text.count > 150 ? String(text.prefix(147)) + "..." : text
         return short.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "`", with: "'")

@@ -11,7 +11,7 @@ struct CommandTableTests {
     static let operands: [String: [String]] = [
         "near": ["37.5", "127"], "radius": ["37.5", "127", "100"], "bbox": ["37", "126", "38", "127"], "check": ["37.5", "127"],
         "along": ["37.5,127", "37.6,127.1"], "get": ["x"], "crowd": [], "stats": [], "sources": [], "health": [], "metrics": [], "refresh": [],
-        "clusters": ["33", "124", "39", "132"], "where": ["37.5", "127"], "search": ["서울역"],
+        "clusters": ["33", "124", "39", "132"], "where": ["37.5", "127"], "search": ["서울역"], "changes": [],
     ]
     /// Operands in place of those when the option under test gives the position itself.
     static let operandsWith: [String: [String: [String]]] = ["--at": ["near": [], "check": [], "radius": ["100"]]]
@@ -20,7 +20,7 @@ struct CommandTableTests {
     static let values: [String: String] = [
         "-k": "3", "--max-meters": "100", "--meters": "30", "--limit": "5", "--kind": "smoking", "--province": "서울",
         "--district": "용산구", "--output": "ids", "--format": "tsv", "--zoom": "7", "--previous": "37.5,127",
-        "--near": "37.5,127", "--at": "서울역",
+        "--near": "37.5,127", "--at": "서울역", "--since": "lq4x2-5",
     ]
 
     /// Commands areasctl answers itself or that send no one question: they take no command options.

@@ -29,7 +29,7 @@ struct RequestOperationTests {
         .radius(at: .named("이태원역 3번출구"), meters: 200, kind: .nonsmoking, region: Region(), limit: nil, output: .ids),
         .check(at: .named("서울역"), region: Region(), previous: point),
         .crowd(view: nil), .crowd(view: GeoBox(uncheckedSouth: 37.55, west: 126.96, north: 37.57, east: 126.99)), .stats, .sources, .health, .metrics,
-        .refresh(wait: true, force: false), .refresh(wait: false, force: true),
+        .refresh(wait: true, force: false), .refresh(wait: false, force: true), .changes(), .changes(since: "lq4x2hc0-2f7"),
     ]
 
     @Test func everyOperationIsCovered() {
@@ -52,9 +52,9 @@ struct RequestOperationTests {
     }
 
     @Test(arguments: [
-        ("neer", "unknown op 'neer' (expected near, radius, bbox, check, along, clusters, where, search, get, crowd, stats, sources, health, refresh or metrics); did you mean near?"),
-        ("fly", "unknown op 'fly' (expected near, radius, bbox, check, along, clusters, where, search, get, crowd, stats, sources, health, refresh or metrics)"),
-        ("Stats", "unknown op 'Stats' (expected near, radius, bbox, check, along, clusters, where, search, get, crowd, stats, sources, health, refresh or metrics); did you mean stats?"),
+        ("neer", "unknown op 'neer' (expected near, radius, bbox, check, along, clusters, where, search, get, crowd, changes, stats, sources, health, refresh or metrics); did you mean near?"),
+        ("fly", "unknown op 'fly' (expected near, radius, bbox, check, along, clusters, where, search, get, crowd, changes, stats, sources, health, refresh or metrics)"),
+        ("Stats", "unknown op 'Stats' (expected near, radius, bbox, check, along, clusters, where, search, get, crowd, changes, stats, sources, health, refresh or metrics); did you mean stats?"),
     ])
     func anUnknownOpListsTheOpsAndTheNearest(name: String, message: String) {
         #expect(throws: RequestError(.unknownOp, message)) { try Request.parse(Array(#"{"op":"\#(name)"}"#.utf8)) }

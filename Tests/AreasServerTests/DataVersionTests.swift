@@ -1,3 +1,4 @@
+import AreasProtocol
 import AreasSystem
 import AreasTestSupport
 import Foundation
@@ -40,6 +41,18 @@ struct DataVersionTests {
         #expect(DaemonQuestions.waitUntil(seconds: 20) { Self.version(leader.socket).map { $0 != first } ?? false })
         let second = try #require(Self.version(leader.socket))
         #expect(DaemonQuestions.waitUntil(seconds: 20) { Self.version(follower.socket) == second }, "the follower lags")
+
+        // What changed: dongjak's areas vanished, nothing else; the same over HTTP and from the follower.
+        let changes = try #require(DaemonQuestions.ask(leader.socket, #"{"op":"changes","since":"\#(first)"}"#))
+        #expect(changes["version"]?.string == second && changes["appeared"]?.array.isEmpty == true && changes["changed"]?.array.isEmpty == true)
+        #expect(changes["vanished"]?.array.count == SampleCounts.districtFiles["dongjak"]?.accepted, "\(changes["vanished"]?.array.count ?? -1)")
+        let overHTTP = try HTTPTestClient(address).get("/v1/changes?since=\(first)")
+        #expect(overHTTP.status == 200 && (try? JSONParser.parse(overHTTP.body)) == changes)
+        #expect(DaemonQuestions.ask(follower.socket, #"{"op":"changes","since":"\#(first)"}"#) == changes)
+        #expect(try HTTPTestClient(address).get("/v1/changes?since=unknown").status == 410)
+        let table = try Binaries.run("areasctl", ["--socket", leader.socket, "changes", "--since", first])
+        #expect(table.status == 0 && table.stdout.hasPrefix("since \(first) to \(second): 0 appeared, 0 changed, \(changes["vanished"]?.array.count ?? 0) vanished"), "\(table.stdout)")
+        #expect(table.stdout.contains("CHANGE") && table.stdout.contains("vanished"), "\(table.stdout)")
 
         // A restart on the same snapshot serves the same data, so names the same version.
         leader.stop()

@@ -47,3 +47,28 @@ extension AreaTable {
         return difference
     }
 }
+
+extension AreaTable {
+    /// Walks `old` and this table together by id (both in id order): `pair` gets each id's
+    /// position in `old` and in this table, nil where it has none.
+    public func forEachPair(from old: AreaTable, _ pair: (_ old: Int?, _ new: Int?) -> Void) {
+        var i = 0
+        var j = 0
+        while i < old.count || j < count {
+            if i == old.count { pair(nil, j); j += 1; continue }
+            if j == count { pair(i, nil); i += 1; continue }
+            let order = old.strings.withUTF8(old.records[i].id) { strings.compare(records[j].id, $0) }
+            if order == 0 {
+                pair(i, j)
+                i += 1
+                j += 1
+            } else if order > 0 {
+                pair(i, nil)
+                i += 1
+            } else {
+                pair(nil, j)
+                j += 1
+            }
+        }
+    }
+}

@@ -9,21 +9,24 @@ extension SnapshotFile {
     /// the whole index laid out flat (`AreaIndex.write(to:)`): the table's arena, records and
     /// field lists, and the trees, each column as it lies in memory. `index` must be the index
     /// of `catalog`'s table.
-    static func encode(_ catalog: Catalog, index: AreaIndex, createdAt: Double) -> [UInt8] {
+    static func encode(_ catalog: Catalog, index: AreaIndex, createdAt: Double, changes: ChangeLog? = nil) -> [UInt8] {
         var writer = SnapshotLayoutWriter(reservingCapacity: catalog.table.recordByteCount + catalog.table.strings.byteCount
                                           + 2 * index.indexByteCount + index.search.byteCount + 4096)
-        layOut(catalog, index: index, createdAt: createdAt, into: &writer)
+        layOut(catalog, index: index, createdAt: createdAt, changes: changes, into: &writer)
         return writer.seal()
     }
 
     /// The same file written to `file` as it is laid out, never held whole.
-    static func write(_ catalog: Catalog, index: AreaIndex, createdAt: Double, to file: FileDescriptor) throws(SystemError) {
+    static func write(_ catalog: Catalog, index: AreaIndex, createdAt: Double, changes: ChangeLog? = nil, to file: FileDescriptor) throws(SystemError) {
         var writer = SnapshotLayoutWriter(writingTo: file)
-        layOut(catalog, index: index, createdAt: createdAt, into: &writer)
+        layOut(catalog, index: index, createdAt: createdAt, changes: changes, into: &writer)
         try writer.finish()
     }
 
-    private static func layOut(_ catalog: Catalog, index: AreaIndex, createdAt: Double, into writer: inout SnapshotLayoutWriter) {
+    /// Version 9 adds, after the index, the change log (`ChangeLog`): its steps as one JSON
+    /// text, then each record's first-seen and changed-at times. Without a log, the data is
+    /// its first version: every record first seen when the file is written.
+    private static func layOut(_ catalog: Catalog, index: AreaIndex, createdAt: Double, changes: ChangeLog?, into writer: inout SnapshotLayoutWriter) {
         writer.number(createdAt)
         // In the table's order (by id); sources without areas first.
         let sources = catalog.sources.sorted { ($0.value.range.lowerBound, $0.value.range.count, $0.key) < ($1.value.range.lowerBound, $1.value.range.count, $1.key) }
@@ -35,6 +38,10 @@ extension SnapshotFile {
             writer.number(span.range.count)
         }
         index.write(to: &writer)
+        let log = changes.flatMap { $0.firstSeen.count == catalog.table.count ? $0 : nil } ?? .first(records: catalog.table.count, at: createdAt)
+        writer.column(Column(log.stepsText))
+        writer.column(log.firstSeen)
+        writer.column(log.changedAt)
     }
 
     /// Puts the checksum of the payload of `file` in its header.
@@ -64,8 +71,19 @@ extension SnapshotFile {
                 runs.append((name, fetchedAt, start, count))
             }
             let index = try AreaIndex(reading: &reader, merged: version >= 6, worded: version >= 7, searchable: version >= 8)
-            guard reader.offset == file.count else { throw corrupt("\(file.count - reader.offset) unexpected bytes after the index") }
             let table = index.areas
+            var changes = ChangeLog.first(records: table.count, at: createdAt)
+            if version >= 9 {
+                let text = try reader.column(of: UInt8.self)
+                guard let steps = ChangeLog.steps(from: Array(text)) else { throw corrupt("its change log is not one this build writes") }
+                let firstSeen = try reader.column(of: Double.self)
+                let changedAt = try reader.column(of: Double.self)
+                guard firstSeen.count == table.count, changedAt.count == table.count else {
+                    throw corrupt("its change log has times for \(firstSeen.count) and \(changedAt.count) of the \(table.count) records")
+                }
+                changes = ChangeLog(steps: steps, firstSeen: firstSeen, changedAt: changedAt)
+            }
+            guard reader.offset == file.count else { throw corrupt("\(file.count - reader.offset) unexpected bytes after the \(version >= 9 ? "change log" : "index")") }
             var spans: [String: Catalog.SourceSpan] = [:]
             var next = 0
             for run in runs {
@@ -89,7 +107,7 @@ extension SnapshotFile {
                 if run.count > 0 { next = range.upperBound }
             }
             guard next == table.count else { throw corrupt("the sources' runs cover \(next) of the \(table.count) areas") }
-            return Contents(catalog: Catalog(sortedTable: table, spans: spans), index: index, createdAt: createdAt, version: version)
+            return Contents(catalog: Catalog(sortedTable: table, spans: spans), index: index, createdAt: createdAt, version: version, changes: changes)
         } catch let failure as Failure {
             throw failure
         } catch let error as FlatLayoutError {

@@ -18,9 +18,9 @@ import Glibc
 package enum SnapshotFile {
     static let magic = Array("AREASNAP".utf8)
     /// The format version this build writes.
-    package static let version: UInt32 = 8
+    package static let version: UInt32 = 9
     /// The versions this build reads.
-    static let readableVersions: Set<UInt32> = [2, 3, 4, 5, 6, 7, 8]
+    static let readableVersions: Set<UInt32> = [2, 3, 4, 5, 6, 7, 8, 9]
     package static let headerSize = 8 + 4 + 8 + 8
     /// Set in an area's kind byte (version 4) when its position came from a geocoder.
     static let geocodedBit: UInt8 = 0x80
@@ -61,6 +61,9 @@ package enum SnapshotFile {
         package var createdAt: Double
         /// The format version the file was written in.
         package var version: UInt32 = SnapshotFile.version
+        /// What changed between the versions of its data (version 9; before it, its data is a
+        /// first version, every record first seen when the file was written).
+        package var changes = ChangeLog()
 
         /// Every area, source by source in name order, each source's in id order.
         package var areas: AreaTable { catalog.table }
@@ -280,19 +283,19 @@ extension SnapshotFile {
     /// mapped and checked: what is served from then on is exactly what a restart would load.
     /// `createdAt`: the time the data was first written, when it is written again unchanged
     /// (a file laid out anew in this build's format keeps its data's version); else now.
-    package static func writeMapped(_ catalog: Catalog, index: AreaIndex, to path: String, createdAt: Double? = nil) throws(Failure) -> Contents {
-        try install(try writeUnchecked(catalog, index: index, for: path, createdAt: createdAt), at: path)
+    package static func writeMapped(_ catalog: Catalog, index: AreaIndex, to path: String, createdAt: Double? = nil, changes: ChangeLog? = nil) throws(Failure) -> Contents {
+        try install(try writeUnchecked(catalog, index: index, for: path, createdAt: createdAt, changes: changes), at: path)
     }
 
     /// The first half of `writeMapped`: `catalog` with `index` written to a new temporary file
     /// beside `path`, synced; its name. Then `install` checks it and puts it in place. Between
     /// the two the caller can let go of the data set it wrote, so that the data is never held
     /// in memory while the file's pages are read back to check it.
-    package static func writeUnchecked(_ catalog: Catalog, index: AreaIndex, for path: String, createdAt: Double? = nil) throws(Failure) -> String {
+    package static func writeUnchecked(_ catalog: Catalog, index: AreaIndex, for path: String, createdAt: Double? = nil, changes: ChangeLog? = nil) throws(Failure) -> String {
         let createdAt = createdAt ?? Date().timeIntervalSince1970
         do throws(SystemError) {
             return try WholeFile.writeTemporary(for: path, permissions: permissions) { file throws(SystemError) in
-                try write(catalog, index: index, createdAt: createdAt, to: file)
+                try write(catalog, index: index, createdAt: createdAt, changes: changes, to: file)
             }
         } catch {
             throw .unwritable(path: path, reason: error.description)

@@ -9,10 +9,21 @@ package struct DataSet: Sendable {
     /// Lines of the operator's corrections the build could not apply (an index read back from
     /// its file no longer knows them).
     package var overrideProblems: [String] = []
-    /// When the snapshot file this data set is served from was written (nil for one built in
-    /// memory and not written): a file's data keeps its version across restarts and on every
-    /// follower that takes the file (`DataVersion`).
+    /// When this data was made (the snapshot file's time, or the build's when it could not be
+    /// written); nil for data this store did not make. A file's data keeps its version across
+    /// restarts and on every follower that takes the file.
     package var writtenAt: Double?
+    /// What changed between the versions of this data, and when each record was first seen.
+    package var changes = ChangeLog()
+
+    /// The data's version, nil for data this store did not make.
+    package var version: String? { writtenAt.map { Self.version(writtenAt: $0, records: catalog.table.records.count) } }
+
+    /// The version of data made at `writtenAt`: the time to the microsecond and the record
+    /// count, in base 36.
+    package static func version(writtenAt: Double, records: Int) -> String {
+        String(UInt64(Swift.max(0, writtenAt) * 1_000_000), radix: 36) + "-" + String(records, radix: 36)
+    }
 
     package init(catalog: Catalog, index: AreaIndex) {
         precondition(index.areas.count == catalog.table.count, "the index of the catalog's table")
@@ -143,7 +154,7 @@ package struct SnapshotStore: Sendable {
         let changed = report.sources.contains { $0.status == .updated && (!$0.isUnchanged || !hasData) }
             || Set(refreshed.sources.keys) != Set(serving.catalog.sources.keys)
             || (hasData && !isBuilt(serving.index))
-        if changed { return install(consume refreshed, notes: &notes) }
+        if changed { return install(consume refreshed, after: hasData ? serving : nil, notes: &notes) }
         var confirmed: [String: Double] = [:]
         for source in report.sources where source.isUnchanged { confirmed[source.name] = refreshed.sources[source.name]?.fetchedAt }
         let catalog = serving.catalog.with(fetchedAt: confirmed)
@@ -157,22 +168,28 @@ package struct SnapshotStore: Sendable {
     ///
     /// The data set built in memory is let go once written, before the file is read back to
     /// check it: a refresh's peak memory would otherwise hold the data twice, built and mapped.
-    private func install(_ catalog: consuming Catalog, notes: inout [Note]) -> Settled {
+    private func install(_ catalog: consuming Catalog, after serving: DataSet?, notes: inout [Note]) -> Settled {
         let clock = ContinuousClock()
         let start = clock.now
         var built = DataSet.indexing(consume catalog, nodeSize: nodeSize, footprint: footprint ?? .standard, merge: merge ?? .off, overrides: overrides ?? [])
         let milliseconds = (clock.now - start).milliseconds
         built.index.buildMilliseconds = milliseconds
         notes.append(.info("index built: \(built.index.count) areas in \(Int(milliseconds)) ms"))
+        // The new version's step: what it changed from the one served.
+        let at = Date().timeIntervalSince1970
+        let version = DataSet.version(writtenAt: at, records: built.catalog.table.records.count)
+        built.changes = Self.changes(from: serving, to: built.catalog.table, built.index, version: version, at: at)
+        built.writtenAt = at
         let temporary: String
         do throws(SnapshotFile.Failure) {
-            temporary = try SnapshotFile.writeUnchecked(built.catalog, index: built.index, for: path)
+            temporary = try SnapshotFile.writeUnchecked(built.catalog, index: built.index, for: path, createdAt: at, changes: built.changes)
         } catch {
             notes.append(.error("\(error); the previous snapshot is unchanged, and the new data is served from memory"))
             return .replaced(built, inFile: false)
         }
         let overrideProblems = built.index.overrideProblems
-        _ = consume built
+        // Let go (an empty set in its place), before the file is read back.
+        built = .empty(nodeSize: nodeSize)
         do throws(SnapshotFile.Failure) {
             var written = inFile(try SnapshotFile.install(temporary, at: path))
             written.overrideProblems = overrideProblems
@@ -184,6 +201,13 @@ package struct SnapshotStore: Sendable {
             notes.append(.error(reason))
             return .notInstalled(reason)
         }
+    }
+
+    /// The change log of `table` (indexed as `index`), version `version` made at `at`, after
+    /// `old` (nil: the first data served).
+    private static func changes(from old: DataSet?, to table: AreaTable, _ index: AreaIndex, version: String, at: Double) -> ChangeLog {
+        guard let old else { return .first(records: table.count, at: at) }
+        return old.changes.next(from: (old.catalog.table, old.index, old.version ?? version, old.writtenAt ?? at), to: (table, index), version: version, at: at)
     }
 
     /// A refresh that changed no area: the sources' later fetch times, kept beside the file
@@ -230,7 +254,7 @@ package struct SnapshotStore: Sendable {
 
     /// Served from the file from now on: written with its index, mapped and checked.
     private func write(_ dataSet: DataSet) throws(SnapshotFile.Failure) -> DataSet {
-        inFile(try SnapshotFile.writeMapped(dataSet.catalog, index: dataSet.index, to: path, createdAt: dataSet.writtenAt))
+        inFile(try SnapshotFile.writeMapped(dataSet.catalog, index: dataSet.index, to: path, createdAt: dataSet.writtenAt, changes: dataSet.changes))
     }
 
     /// The data set of the file just put in place, which holds the fetch times kept beside it.
@@ -313,6 +337,8 @@ package struct SnapshotStore: Sendable {
                              overrides: overrides ?? [])
         }
         dataSet.writtenAt = contents.createdAt
+        dataSet.changes = contents.changes.firstSeen.count == catalog.table.count ? contents.changes
+            : .first(records: catalog.table.count, at: contents.createdAt)
         return dataSet
     }
 

@@ -8,7 +8,7 @@ extension RequestOperation {
     static let questions: [any ReadableQuestion.Type] = [
         Request.Near.self, Request.Radius.self, Request.BBox.self, Request.Check.self, Request.Along.self,
         Request.Clusters.self, Request.Where.self, Request.Search.self, Request.Get.self, Request.Crowd.self,
-        Request.Stats.self, Request.Sources.self, Request.Health.self, Request.Refresh.self, Request.Metrics.self,
+        Request.Changes.self, Request.Stats.self, Request.Sources.self, Request.Health.self, Request.Refresh.self, Request.Metrics.self,
     ]
 }
 

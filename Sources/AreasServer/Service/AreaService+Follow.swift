@@ -11,7 +11,7 @@ extension AreaService {
     /// passed every check; on any failure keep serving what is served, and say why.
     func performFollow(_ follow: FollowConfig, force: Bool) async -> RefreshReport {
         let before = state
-        let refreshed = await store.follow(follow, with: follower, serving: DataSet(catalog: before.catalog, index: before.index), hasData: before.hasData,
+        let refreshed = await store.follow(follow, with: follower, serving: before.dataSet, hasData: before.hasData,
                                            history: before.history, maxShrink: config.maxShrink, force: force, sourceName: Self.followSourceName)
         logger.log(refreshed.notes)
         let report = refreshed.report

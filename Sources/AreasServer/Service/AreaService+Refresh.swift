@@ -44,7 +44,7 @@ extension AreaService {
         refresher.regions = await servedRegions.settled(within: 60).map
         refresher.previousRevisions = Dictionary((before.lastReport?.sources ?? []).compactMap { report in report.revision.map { (report.name, $0) } },
                                                  uniquingKeysWith: { _, last in last })
-        let refreshed = await store.refresh(with: refresher, serving: DataSet(catalog: before.catalog, index: before.index), hasData: before.hasData,
+        let refreshed = await store.refresh(with: refresher, serving: before.dataSet, hasData: before.hasData,
                                             history: before.history, force: force)
         logger.log(refreshed.notes)
         let report = refreshed.report

@@ -22,6 +22,10 @@ package final class ServingState: Sendable {
     /// with every data set a refresh serves, kept by a refresh that changed nothing. It is the
     /// snapshot file's, so a restart and every follower that takes the file name it the same.
     package let version: String
+    /// What changed between the versions of this data, and when each record was first seen.
+    package let changes: ChangeLog
+    /// When the data was made (the snapshot file's time), nil for data no store made.
+    let writtenAt: Double?
     /// The vector tiles made from these areas so far (a refresh that changed nothing keeps them).
     package let tiles: TileCache
     /// The areas counted per region of the administrative map, once per map served.
@@ -46,13 +50,17 @@ package final class ServingState: Sendable {
         self.inFile = inFile
         self.tiles = TileCache()
         self.regionCounts = RegionCountsCache()
-        self.version = Self.version(writtenAt: dataSet.writtenAt ?? builtAt, records: catalog.table.records.count)
+        self.version = dataSet.version ?? DataSet.version(writtenAt: builtAt, records: dataSet.catalog.table.records.count)
+        self.changes = dataSet.changes
+        self.writtenAt = dataSet.writtenAt
     }
 
-    /// The version of data written (or built, when not written) at `writtenAt`: the time to
-    /// the microsecond and the record count, in base 36.
-    static func version(writtenAt: Double, records: Int) -> String {
-        String(UInt64(Swift.max(0, writtenAt) * 1_000_000), radix: 36) + "-" + String(records, radix: 36)
+    /// The data set served, as the snapshot store hands the next refresh what it replaces.
+    var dataSet: DataSet {
+        var dataSet = DataSet(catalog: catalog, index: index)
+        dataSet.writtenAt = writtenAt
+        dataSet.changes = changes
+        return dataSet
     }
 
     /// The fetch times a follower takes with the snapshot file in place: this state's, later
@@ -107,6 +115,8 @@ package final class ServingState: Sendable {
         snapshotPath = other.snapshotPath
         builtAt = other.builtAt
         version = other.version
+        changes = other.changes
+        writtenAt = other.writtenAt
         inFile = other.inFile
         tiles = other.tiles
         regionCounts = other.regionCounts

@@ -1,0 +1,245 @@
+import AreasCore
+import AreasProtocol
+
+/// What changed between the data versions served: each of the last versions' changes from the
+/// one before (`steps`), and when each area was first served and last changed. It travels in
+/// the snapshot file with the data it describes, so a restart and every follower have it.
+///
+/// A step keeps only what it touched: the ids that appeared, and the areas that changed or
+/// vanished as they were before it (what `changes` compares with the data served now). Any
+/// version a kept step starts from can so be brought to the current data by the steps after
+/// it, however many areas there are.
+package struct ChangeLog: Sendable {
+    /// One version's changes from the version before it.
+    package struct Step: Sendable, Equatable {
+        /// The version this step made, and when its data was written.
+        package var version: String
+        package var at: Double
+        /// The version it started from, and when that one was written.
+        package var since: String
+        package var sinceAt: Double
+        package var appeared: [String] = []
+        /// The areas it changed, as they were before.
+        package var changed: [Before] = []
+        /// The areas it removed, as they were last served.
+        package var vanished: [Before] = []
+    }
+
+    /// An area as a version served it: what `what` compares.
+    package struct Before: Sendable, Equatable {
+        package var id: String
+        package var kind: AreaKind
+        package var name: String
+        package var latitude: Double
+        package var longitude: Double
+        package var address: String
+        /// Every other field, as one text (its fields, district, reference date): a change
+        /// there is named "details".
+        package var details: String
+    }
+
+    /// The versions kept: at most `keptVersions` steps, oldest first.
+    package var steps: [Step] = []
+    /// For each record of the table, in its order: when it was first served, and when it last
+    /// changed (0: never since it was first served). Seconds since 1970.
+    package var firstSeen: Column<Double> = Column()
+    package var changedAt: Column<Double> = Column()
+
+    package static let keptVersions = 30
+
+    package init() {}
+
+    package init(steps: [Step], firstSeen: Column<Double>, changedAt: Column<Double>) {
+        self.steps = steps
+        self.firstSeen = firstSeen
+        self.changedAt = changedAt
+    }
+}
+
+extension ChangeLog.Before {
+    /// The served area at `position` of `table` as a step keeps it.
+    init(_ table: AreaTable, at position: Int) {
+        let area = table[position]
+        // The row's other columns: those holding the name, an address or the position are
+        // those changes already, not another.
+        func restates(_ value: String) -> Bool {
+            value == area.name || value == area.roadAddress || value == area.lotAddress
+                || Double(value).map { $0 == area.coordinate.latitude || $0 == area.coordinate.longitude } ?? false
+        }
+        let details = [area.province, area.district, area.source, area.referenceDate.map { "\($0)" } ?? "", area.geocoded ? "geocoded" : ""]
+            + area.fields.filter { !restates($0.value) }.flatMap { [$0.key, $0.value] }
+        self.init(id: area.id, kind: area.kind, name: area.name, latitude: area.coordinate.latitude, longitude: area.coordinate.longitude,
+                  address: area.address, details: details.joined(separator: "\u{1F}"))
+    }
+
+    /// What differs between this and `other` ("kind", "name", "position", "address",
+    /// "details"), in that order.
+    func what(comparedWith other: ChangeLog.Before) -> [String] {
+        var what: [String] = []
+        if kind != other.kind { what.append("kind") }
+        if name != other.name { what.append("name") }
+        if latitude != other.latitude || longitude != other.longitude { what.append("position") }
+        if address != other.address { what.append("address") }
+        if details != other.details { what.append("details") }
+        return what
+    }
+}
+
+extension ChangeLog {
+    /// The log after `new` replaced `old` (served as `oldVersion`, written at `oldAt`): one step
+    /// more, the oldest past `keptVersions` let go, and each record's times carried over by id.
+    package func next(from old: (table: AreaTable, index: AreaIndex, version: String, at: Double), to new: (table: AreaTable, index: AreaIndex),
+                      version: String, at: Double) -> ChangeLog {
+        var step = Step(version: version, at: at, since: old.version, sinceAt: old.at)
+        var seen = [Double](repeating: at, count: new.table.count)
+        var changed = [Double](repeating: 0, count: new.table.count)
+        let known = firstSeen.count == old.table.count
+        new.table.forEachPair(from: old.table) { i, j in
+            let wasServed = i.map { old.index.isServed($0) } ?? false
+            let isServed = j.map { new.index.isServed($0) } ?? false
+            if let i, let j {
+                seen[j] = known ? firstSeen[i] : old.at
+                changed[j] = known ? changedAt[i] : 0
+                if wasServed && isServed && !new.table.sameArea(at: j, as: old.table, at: i) {
+                    step.changed.append(Before(old.table, at: i))
+                    changed[j] = at
+                }
+            }
+            if wasServed && !isServed, let i { step.vanished.append(Before(old.table, at: i)) }
+            if isServed && !wasServed, let j { step.appeared.append(new.table.id(at: j)) }
+        }
+        return ChangeLog(steps: Array((steps + [step]).suffix(Self.keptVersions)), firstSeen: Column(seen), changedAt: Column(changed))
+    }
+
+    /// The log of data first served at `at` with no earlier version known: every record first
+    /// seen then.
+    package static func first(records: Int, at: Double) -> ChangeLog {
+        ChangeLog(steps: [], firstSeen: Column([Double](repeating: at, count: records)), changedAt: Column([Double](repeating: 0, count: records)))
+    }
+}
+
+extension ChangeLog {
+    /// What `changes` answers: the served areas (their positions in the current table) that
+    /// appeared and changed since a version, with what changed, and the ones that vanished.
+    package struct Changes: Sendable, Equatable {
+        package var appeared: [Int] = []
+        package var changed: [(position: Int, what: [String])] = []
+        package var vanished: [(id: String, name: String, lastSeen: Double)] = []
+
+        package static func == (a: Changes, b: Changes) -> Bool {
+            a.appeared == b.appeared && a.changed.elementsEqual(b.changed) { $0.position == $1.position && $0.what == $1.what }
+                && a.vanished.elementsEqual(b.vanished) { $0.id == $1.id && $0.name == $1.name && $0.lastSeen == $1.lastSeen }
+        }
+    }
+
+    /// The changes from `version` to the data served now (`index`, whose version is
+    /// `current`), or nil when `version` is neither the current one nor one a kept step starts
+    /// from (too old, or another daemon's).
+    package func changes(since version: String, current: String, index: AreaIndex) -> Changes? {
+        if version == current { return Changes() }
+        guard let first = steps.firstIndex(where: { $0.since == version }) else { return nil }
+        // Each touched id as it was at `version`: the first step after it that touched the id
+        // says (appeared: not served then; changed or vanished: as it was then).
+        var then: [String: Before?] = [:]
+        var lastSeen: [String: Double] = [:]
+        var order: [String] = []
+        for step in steps[first...] {
+            for id in step.appeared where then[id] == nil {
+                then[id] = .some(nil)
+                order.append(id)
+            }
+            for before in step.changed where then[before.id] == nil {
+                then[before.id] = .some(before)
+                order.append(before.id)
+            }
+            for before in step.vanished {
+                lastSeen[before.id] = step.sinceAt
+                if then[before.id] == nil {
+                    then[before.id] = .some(before)
+                    order.append(before.id)
+                }
+            }
+        }
+        var changes = Changes()
+        for id in order {
+            guard let was = then[id] else { continue }
+            let served = index.areas.position(of: id).flatMap { index.isServed($0) ? $0 : nil }
+            switch (was, served) {
+            case (nil, let position?):
+                changes.appeared.append(position)
+            case (let before?, let position?):
+                let what = before.what(comparedWith: Before(index.areas, at: position))
+                if !what.isEmpty { changes.changed.append((position, what)) }
+            case (let before?, nil):
+                changes.vanished.append((before.id, before.name, lastSeen[id] ?? 0))
+            case (nil, nil):
+                continue
+            }
+        }
+        changes.appeared.sort()
+        changes.changed.sort { $0.position < $1.position }
+        changes.vanished.sort { $0.id < $1.id }
+        return changes
+    }
+}
+
+extension ChangeLog {
+    /// The steps as the snapshot keeps them: one JSON text.
+    var stepsText: [UInt8] {
+        var writer = JSONWriter(capacity: 4_096)
+        func area(_ before: Before) {
+            writer.beginArray()
+            for text in [before.id, before.kind.rawValue, before.name] { writer.string(text) }
+            writer.number(before.latitude)
+            writer.number(before.longitude)
+            writer.string(before.address)
+            writer.string(before.details)
+            writer.endArray()
+        }
+        writer.beginArray()
+        for step in steps {
+            writer.beginObject()
+            writer.key("version"); writer.string(step.version)
+            writer.key("at"); writer.number(step.at)
+            writer.key("since"); writer.string(step.since)
+            writer.key("sinceAt"); writer.number(step.sinceAt)
+            writer.key("appeared"); writer.beginArray(); for id in step.appeared { writer.string(id) }; writer.endArray()
+            writer.key("changed"); writer.beginArray(); step.changed.forEach(area); writer.endArray()
+            writer.key("vanished"); writer.beginArray(); step.vanished.forEach(area); writer.endArray()
+            writer.endObject()
+        }
+        writer.endArray()
+        return writer.bytes
+    }
+
+    /// Steps read back from `stepsText`; nil when the text is not what it writes.
+    static func steps(from text: [UInt8]) -> [Step]? {
+        guard case .array(let items)? = try? JSONParser.parse(text), items.count <= keptVersions else { return nil }
+        func area(_ value: JSONValue) -> Before? {
+            let parts = value.array
+            guard parts.count == 7, let id = parts[0].string, let kind = parts[1].string.flatMap(AreaKind.init(rawValue:)), let name = parts[2].string,
+                  let latitude = parts[3].double, let longitude = parts[4].double, let address = parts[5].string, let details = parts[6].string else { return nil }
+            return Before(id: id, kind: kind, name: name, latitude: latitude, longitude: longitude, address: address, details: details)
+        }
+        var steps: [Step] = []
+        for item in items {
+            guard let version = item["version"]?.string, let at = item["at"]?.double, let since = item["since"]?.string, let sinceAt = item["sinceAt"]?.double,
+                  case .array(let appeared)? = item["appeared"], case .array(let changed)? = item["changed"], case .array(let vanished)? = item["vanished"] else { return nil }
+            var step = Step(version: version, at: at, since: since, sinceAt: sinceAt)
+            for id in appeared {
+                guard let id = id.string else { return nil }
+                step.appeared.append(id)
+            }
+            for value in changed {
+                guard let before = area(value) else { return nil }
+                step.changed.append(before)
+            }
+            for value in vanished {
+                guard let before = area(value) else { return nil }
+                step.vanished.append(before)
+            }
+            steps.append(step)
+        }
+        return steps
+    }
+}
