@@ -59,7 +59,7 @@ import AreasTestTraits
         (#"{"op":"near","lat":37,"lon":127,"k":1.5}"#, "k must be a whole number from 0 to 10000, got 1.5"),
         (#"{"op":"get","id":7}"#, "id must be a string, got a number"),
         (#"[1,2]"#, "a request must be a JSON object, got an array"),
-        (#"{"op":"f\u006cy"}"#, "unknown op 'fly' (expected near, radius, bbox, check, along, clusters, where, search, get, crowd, stats, sources, health, refresh or metrics)"),
+        (#"{"op":"f\u006cy"}"#, "unknown op 'fly' (expected near, radius, bbox, check, along, clusters, where, search, get, crowd, changes, stats, sources, health, refresh or metrics)"),
         (#"{"op":7}"#, "op must be a string, got a number"),
         (#"{"op":"near","lat":37,"lon":127,"output":"idz"}"#, "output must be full, ids or count, got 'idz'"),
         (#"{"op":"near","lat":37,"lon":127,"kind":"smokingg"}"#, "kind must be smoking, nonsmoking or all, got 'smokingg'"),
