@@ -18,6 +18,7 @@ let usage = """
            areas-bench faults [--kills N]
            areas-bench bad-input [--socket PATH] [--markdown]
            areas-bench soak [--seconds 600] [--connections 16]
+           areas-bench changes [--points 1000000] [--versions 30] [--percent 1]
            areas-bench socket --socket PATH [--connections C] [--pipeline P] [--seconds S] [--mix near:40,radius:30,bbox:25,get:5] [--output ids|full|count]
            areas-bench http [--points 100000] [--connections 8] [--seconds 5] [--rounds 2]
            areas-bench ogc [--points 100000] [--requests 300]
@@ -49,6 +50,8 @@ do {
         try BadInputTable(arguments: &arguments).run()
     case "ogc":
         try OGCBenchmark(arguments: &arguments).run()
+    case "changes":
+        try ChangesBenchmark(arguments: &arguments).run()
     case "http":
         try HTTPBenchmark(arguments: &arguments).run()
     case "startup":

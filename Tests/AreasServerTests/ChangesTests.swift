@@ -72,6 +72,11 @@ struct ChangesTests {
         let readdressed = since1["changed"]?.array.first { $0["name"]?.string == "이태원역 1번 출구" }
         #expect(readdressed?["what"]?.array.compactMap(\.string) == ["address"], "\(since1)")
         #expect(since1["vanished"]?.array.contains { $0["name"]?.string == "녹사평역 3번 출구" && $0["lastSeen"]?.string?.hasSuffix("Z") == true } == true)
+        // Renamed at its position and address: the same place, its id kept.
+        let renamed = since1["changed"]?.array.first { $0["name"]?.string == "숙대입구역 2번 출구 흡연부스" }
+        #expect(renamed?["what"]?.array.compactMap(\.string) == ["name"], "\(since1)")
+        #expect(renamed?["id"]?.string.map { areas1[$0]?["name"]?.string == "숙대입구역 2번 출구" } == true)
+        #expect(since1["appeared"]?.array.compactMap { $0["name"]?.string } == ["효창공원앞역 6번 출구"], "\(since1)")
         // Without `since`: from the version before.
         #expect(try server.ask(#"{"op":"changes"}"#) == since1)
 
@@ -84,7 +89,12 @@ struct ChangesTests {
         let v3 = try #require(try server.ask(#"{"op":"health"}"#)["version"]?.string)
         let areas3 = try Self.everything(server)
         #expect(Self.applying(try server.ask(#"{"op":"changes","since":"\#(v1)"}"#), to: areas1) == areas3)
-        #expect(Self.applying(try server.ask(#"{"op":"changes","since":"\#(v2)"}"#), to: areas2) == areas3)
+        let since2 = try server.ask(#"{"op":"changes","since":"\#(v2)"}"#)
+        #expect(Self.applying(since2, to: areas2) == areas3)
+        // Moved 100 m under its name and address: its id kept, `position` changed.
+        let moved = since2["changed"]?.array.first { $0["name"]?.string == "용산역 광장" }
+        #expect(moved?["what"]?.array.compactMap(\.string) == ["position"], "\(since2)")
+        #expect(moved?["id"]?.string.map { areas1[$0] != nil } == true)
         let none = try server.ask(#"{"op":"changes","since":"\#(v3)"}"#)
         #expect(none["appeared"]?.array.isEmpty == true && none["changed"]?.array.isEmpty == true && none["vanished"]?.array.isEmpty == true)
         for unknown in ["0-0", "another daemon's"] {

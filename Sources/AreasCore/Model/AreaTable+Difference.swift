@@ -49,13 +49,14 @@ extension AreaTable {
 }
 
 extension AreaTable {
-    /// Walks `old` and this table together by id (both in id order): `pair` gets each id's
-    /// position in `old` and in this table, nil where it has none.
-    public func forEachPair(from old: AreaTable, _ pair: (_ old: Int?, _ new: Int?) -> Void) {
-        var i = 0
+    /// Walks `old[oldRange]` (all of it by default) and this table together by id (both in id
+    /// order): `pair` gets each id's position in `old` and in this table, nil where it has none.
+    public func forEachPair(from old: AreaTable, _ oldRange: Range<Int>? = nil, _ pair: (_ old: Int?, _ new: Int?) -> Void) {
+        let oldRange = oldRange ?? 0..<old.count
+        var i = oldRange.lowerBound
         var j = 0
-        while i < old.count || j < count {
-            if i == old.count { pair(nil, j); j += 1; continue }
+        while i < oldRange.upperBound || j < count {
+            if i == oldRange.upperBound { pair(nil, j); j += 1; continue }
             if j == count { pair(i, nil); i += 1; continue }
             let order = old.strings.withUTF8(old.records[i].id) { strings.compare(records[j].id, $0) }
             if order == 0 {

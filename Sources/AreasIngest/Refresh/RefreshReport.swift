@@ -70,6 +70,9 @@ package struct SourceReport: Sendable, Equatable, Codable {
     package var added: Int = 0
     package var removed: Int = 0
     package var changed: Int = 0
+    /// Rows moved, renamed or re-addressed that kept their place's id (`StableIDs`); nil
+    /// when none did.
+    package var keptIDs: Int?
     /// Records folded into an area of an earlier source (after the refresh's merge).
     package var merged: Int = 0
     /// Areas served for this source after the refresh.

@@ -259,7 +259,13 @@ package struct Refresher: Sendable {
             report.warnings.append("\(repairedShapes.count) polygons touched or crossed themselves and were repaired: \(shown)"
                                    + (repairedShapes.count > 5 ? " and \(repairedShapes.count - 5) more" : ""))
         }
-        let table = builder.buildSortedByID()
+        var table = builder.buildSortedByID()
+        if let previous {
+            // Rows moved, renamed or re-addressed keep the id their place had.
+            let stable = StableIDs.keeping(table, from: catalog.table, previous.range)
+            table = stable.table
+            report.keptIDs = stable.kept > 0 ? stable.kept : nil
+        }
         report.accepted = table.count
         let days = table.records.lazy.map(\.referenceDay).filter { $0 > 0 }
         if let oldest = days.min().flatMap(ReferenceDate.init(day:)), let newest = days.max().flatMap(ReferenceDate.init(day:)) {

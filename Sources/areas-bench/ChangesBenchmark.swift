@@ -1,0 +1,82 @@
+import AreasCore
+import AreasIngest
+import AreasSystem
+import AreasTestSupport
+import Foundation
+
+/// `areas-bench changes`: what keeping the versions' changes costs a refresh, against the index
+/// build every refresh that changes data makes anyway, in the same run: `versions` releases of
+/// `points` areas, each with `percent` of them changed (a third moved 40 m, a third renamed, a
+/// third removed and as many new); then the log's bytes after them against one version's, and
+/// `changes` since the oldest kept version.
+struct ChangesBenchmark {
+    var points = 1_000_000
+    var versions = 30
+    var percent = 1.0
+
+    init(arguments: inout ArgumentList) throws {
+        points = try arguments.value("--points", as: { Int($0) }) ?? points
+        versions = try arguments.value("--versions", as: { Int($0) }) ?? versions
+        percent = try arguments.value("--percent", as: { Double($0) }) ?? percent
+        _ = try arguments.positionals()
+    }
+
+    func run() throws {
+        var areas = BenchData.areas(count: points)
+        var random = SplitMix64(seed: 71)
+        var catalog = Catalog(areas: areas, fetchedAt: ["bench": 1.7e9])
+        var index = catalog.index()
+        var at = 1.7e9
+        var version = DataSet.version(writtenAt: at, records: areas.count)
+        var log = ChangeLog.first(records: areas.count, at: at)
+        var indexMs: [Double] = []
+        var logMs: [Double] = []
+        var oneVersionBytes = 0
+        var oldest = version
+        var next = points
+        for round in 0..<versions {
+            let touched = Int(Double(points) * percent / 100)
+            for k in 0..<touched {
+                let i = Int.random(in: 0..<areas.count, using: &random)
+                switch k % 3 {
+                case 0: areas[i].coordinate = GeoPoint(uncheckedLatitude: areas[i].coordinate.latitude + 0.00036, longitude: areas[i].coordinate.longitude)
+                case 1: areas[i].name += " 흡연부스"
+                default:
+                    areas[i] = Area(id: "b:" + String(next, radix: 36), kind: .smoking, name: "새 흡연구역 \(next)", coordinate: areas[i].coordinate,
+                                    roadAddress: "서울특별시 용산구 한강대로 \(next % 500)", province: "서울특별시", district: "용산구", source: "bench", fields: [])
+                    next += 1
+                }
+            }
+            areas.sort { $0.id < $1.id }
+            let newCatalog = Catalog(areas: areas, fetchedAt: ["bench": at + 86_400])
+            var start = Measure.clock.now
+            let newIndex = newCatalog.index()
+            indexMs.append((Measure.clock.now - start).milliseconds)
+            let newAt = at + 86_400
+            let newVersion = DataSet.version(writtenAt: newAt, records: areas.count)
+            start = Measure.clock.now
+            log = log.next(from: (catalog.table, index, version, at), to: (newCatalog.table, newIndex), version: newVersion, at: newAt)
+            logMs.append((Measure.clock.now - start).milliseconds)
+            if round == 0 { oneVersionBytes = log.stepsText.count }
+            (catalog, index, at, version) = (newCatalog, newIndex, newAt, newVersion)
+            if round == versions - ChangeLog.keptVersions { oldest = log.steps.first?.since ?? oldest }
+        }
+        oldest = log.steps.first?.since ?? oldest
+        let bytes = log.stepsText.count + 16 * points
+        var sinceMs: [Double] = []
+        var listed = 0
+        for _ in 0..<5 {
+            let start = Measure.clock.now
+            let changes = log.changes(since: oldest, current: version, index: index)
+            sinceMs.append((Measure.clock.now - start).milliseconds)
+            listed = (changes?.appeared.count ?? 0) + (changes?.changed.count ?? 0) + (changes?.vanished.count ?? 0)
+        }
+        let index50 = Measure.percentile(indexMs, 0.5), log50 = Measure.percentile(logMs, 0.5)
+        print("\(points) areas, \(versions) releases of \(Measure.format(percent, 1))% changed:")
+        print("  a refresh's index build \(Measure.format(index50, 0)) ms (median); the change log's step beside it \(Measure.format(log50, 0)) ms: "
+              + "\(Measure.format((index50 + log50) / index50, 3))x the build alone (goal: at most 1.1x)")
+        print("  the log's steps after \(log.steps.count) versions: \(log.stepsText.count) bytes, \(Measure.format(Double(log.stepsText.count) / Double(max(1, oneVersionBytes)), 1))x one version's "
+              + "(\(oneVersionBytes) bytes); with each record's two times, \(Measure.format(Double(bytes) / 1_048_576, 1)) MiB in the snapshot")
+        print("  changes since the oldest kept version: \(listed) areas in \(Measure.format(Measure.percentile(sinceMs, 0.5), 1)) ms (median of 5; goal: under 50 ms)")
+    }
+}
