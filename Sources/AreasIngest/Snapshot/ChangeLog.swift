@@ -185,7 +185,7 @@ extension ChangeLog {
 
 extension ChangeLog {
     /// The steps as the snapshot keeps them: one JSON text.
-    var stepsText: [UInt8] {
+    package var stepsText: [UInt8] {
         var writer = JSONWriter(capacity: 4_096)
         func area(_ before: Before) {
             writer.beginArray()
