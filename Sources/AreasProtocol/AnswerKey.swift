@@ -101,6 +101,9 @@ public struct AnswerKey: Sendable, Equatable {
     @inlinable public static var vanished: AnswerKey { AnswerKey("vanished") }
     @inlinable public static var what: AnswerKey { AnswerKey("what") }
     @inlinable public static var lastSeen: AnswerKey { AnswerKey("lastSeen") }
+    @inlinable public static var lastChange: AnswerKey { AnswerKey("lastChange") }
+    @inlinable public static var firstSeen: AnswerKey { AnswerKey("firstSeen") }
+    @inlinable public static var changedAt: AnswerKey { AnswerKey("changedAt") }
     @inlinable public static var byKind: AnswerKey { AnswerKey("byKind") }
     /// `byKind`'s members: the kinds' names.
     @inlinable public static var smoking: AnswerKey { AnswerKey("smoking") }

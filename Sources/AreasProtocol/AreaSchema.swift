@@ -48,6 +48,8 @@ public enum AreaSchema {
         Member(.referenceDate, .whenSet),
         Member(.overridden, .whenSet),
         Member(.note, .detailedWhenSet),
+        Member(.firstSeen, .always),
+        Member(.changedAt, .whenSet),
         Member(.sources, .whenSet),
         Member(.footprint, .whenSet),
         Member(.crowd, .whenSet),

@@ -95,6 +95,10 @@ struct ChangesTests {
         let moved = since2["changed"]?.array.first { $0["name"]?.string == "용산역 광장" }
         #expect(moved?["what"]?.array.compactMap(\.string) == ["position"], "\(since2)")
         #expect(moved?["id"]?.string.map { areas1[$0] != nil } == true)
+        // An area no release touched keeps the time it was first served; a changed one says when.
+        let untouched = try #require(areas1.values.first { $0["name"]?.string == "삼각지역 11번 출구" })
+        #expect(areas3[untouched["id"]?.string ?? ""]?["firstSeen"] == untouched["firstSeen"] && untouched["firstSeen"]?.string?.hasSuffix("Z") == true)
+        #expect(moved?["changedAt"]?.string != nil && untouched["changedAt"] == nil, "\(String(describing: moved))")
         let none = try server.ask(#"{"op":"changes","since":"\#(v3)"}"#)
         #expect(none["appeared"]?.array.isEmpty == true && none["changed"]?.array.isEmpty == true && none["vanished"]?.array.isEmpty == true)
         for unknown in ["0-0", "another daemon's"] {

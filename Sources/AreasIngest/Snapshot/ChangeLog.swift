@@ -36,6 +36,9 @@ package struct ChangeLog: Sendable {
         /// Every other field, as one text (its fields, district, reference date): a change
         /// there is named "details".
         package var details: String
+        /// When it was first served and last changed, as of that version.
+        package var firstSeen = 0.0
+        package var changedAt = 0.0
     }
 
     /// The versions kept: at most `keptVersions` steps, oldest first.
@@ -46,6 +49,21 @@ package struct ChangeLog: Sendable {
     package var changedAt: Column<Double> = Column()
 
     package static let keptVersions = 30
+
+    /// When each record was first served and last changed, as answers read them.
+    package struct Times: Sendable {
+        package let firstSeen: Column<Double>
+        package let changedAt: Column<Double>
+
+        /// The times of the record at `position`: none past the columns' end (data no log
+        /// describes).
+        @inline(__always)
+        package func of(_ position: Int) -> (firstSeen: Double, changedAt: Double)? {
+            position < firstSeen.count && position < changedAt.count ? (firstSeen[position], changedAt[position]) : nil
+        }
+    }
+
+    package var times: Times { Times(firstSeen: firstSeen, changedAt: changedAt) }
 
     package init() {}
 
@@ -101,14 +119,21 @@ extension ChangeLog {
                 seen[j] = known ? firstSeen[i] : old.at
                 changed[j] = known ? changedAt[i] : 0
                 if wasServed && isServed && !new.table.sameArea(at: j, as: old.table, at: i) {
-                    step.changed.append(Before(old.table, at: i))
+                    step.changed.append(before(old.table, at: i, known: known))
                     changed[j] = at
                 }
             }
-            if wasServed && !isServed, let i { step.vanished.append(Before(old.table, at: i)) }
+            if wasServed && !isServed, let i { step.vanished.append(before(old.table, at: i, known: known)) }
             if isServed && !wasServed, let j { step.appeared.append(new.table.id(at: j)) }
         }
         return ChangeLog(steps: Array((steps + [step]).suffix(Self.keptVersions)), firstSeen: Column(seen), changedAt: Column(changed))
+    }
+
+    /// The record at `position` of `table`, which this log describes when `known`, with its times.
+    private func before(_ table: AreaTable, at position: Int, known: Bool) -> Before {
+        var before = Before(table, at: position)
+        if known { (before.firstSeen, before.changedAt) = (firstSeen[position], changedAt[position]) }
+        return before
     }
 
     /// The log of data first served at `at` with no earlier version known: every record first
@@ -168,7 +193,12 @@ extension ChangeLog {
             case (nil, let position?):
                 changes.appeared.append(position)
             case (let before?, let position?):
-                let what = before.what(comparedWith: Before(index.areas, at: position))
+                var what = before.what(comparedWith: Before(index.areas, at: position))
+                // The same data, back after it vanished, or changed and changed back: its times
+                // are what differs.
+                if what.isEmpty, let times = times.of(position), times != (before.firstSeen, before.changedAt) {
+                    what = times.firstSeen != before.firstSeen ? ["firstSeen"] : ["changedAt"]
+                }
                 if !what.isEmpty { changes.changed.append((position, what)) }
             case (let before?, nil):
                 changes.vanished.append((before.id, before.name, lastSeen[id] ?? 0))
@@ -194,6 +224,8 @@ extension ChangeLog {
             writer.number(before.longitude)
             writer.string(before.address)
             writer.string(before.details)
+            writer.number(before.firstSeen)
+            writer.number(before.changedAt)
             writer.endArray()
         }
         writer.beginArray()
@@ -217,9 +249,11 @@ extension ChangeLog {
         guard case .array(let items)? = try? JSONParser.parse(text), items.count <= keptVersions else { return nil }
         func area(_ value: JSONValue) -> Before? {
             let parts = value.array
-            guard parts.count == 7, let id = parts[0].string, let kind = parts[1].string.flatMap(AreaKind.init(rawValue:)), let name = parts[2].string,
-                  let latitude = parts[3].double, let longitude = parts[4].double, let address = parts[5].string, let details = parts[6].string else { return nil }
-            return Before(id: id, kind: kind, name: name, latitude: latitude, longitude: longitude, address: address, details: details)
+            guard parts.count == 9, let id = parts[0].string, let kind = parts[1].string.flatMap(AreaKind.init(rawValue:)), let name = parts[2].string,
+                  let latitude = parts[3].double, let longitude = parts[4].double, let address = parts[5].string, let details = parts[6].string,
+                  let firstSeen = parts[7].double, let changedAt = parts[8].double else { return nil }
+            return Before(id: id, kind: kind, name: name, latitude: latitude, longitude: longitude, address: address, details: details,
+                          firstSeen: firstSeen, changedAt: changedAt)
         }
         var steps: [Step] = []
         for item in items {
@@ -241,5 +275,19 @@ extension ChangeLog {
             steps.append(step)
         }
         return steps
+    }
+}
+
+extension ChangeLog {
+    /// The newest kept step that changed `source`'s areas (an id is its source's name and a
+    /// colon, then its hash), with how many of them appeared, changed and vanished.
+    package func lastChange(of source: String) -> (version: String, at: Double, appeared: Int, changed: Int, vanished: Int)? {
+        let prefix = source + ":"
+        for step in steps.reversed() {
+            let counts = (step.appeared.count { $0.hasPrefix(prefix) }, step.changed.count { $0.id.hasPrefix(prefix) },
+                          step.vanished.count { $0.id.hasPrefix(prefix) })
+            if counts != (0, 0, 0) { return (step.version, step.at, counts.0, counts.1, counts.2) }
+        }
+        return nil
     }
 }

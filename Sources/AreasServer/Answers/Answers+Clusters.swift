@@ -1,4 +1,5 @@
 import AreasCore
+import AreasIngest
 import AreasProtocol
 
 /// `clusters`: a view's areas grouped for a map.
@@ -38,7 +39,7 @@ extension Answers {
         state.index.areas.withBuffers { areas in
             var shapes = ShapeAllowance.listed
             for position in clustering.areas {
-                area(position, of: areas, index: state.index, crowd: crowd, distance: nil, form: .listed, shapes: &shapes, into: &writer)
+                area(position, of: areas, index: state.index, times: state.changes.times, crowd: crowd, distance: nil, form: .listed, shapes: &shapes, into: &writer)
                 writer.endObject()
             }
         }

@@ -1,6 +1,7 @@
 import AreasCore
 import AreasIngest
 import AreasProtocol
+import Foundation
 
 /// `sources`: what each source gave and what became of it, and each district's counts, so a
 /// data office sees which sources and districts publish what, and since when.
@@ -71,6 +72,19 @@ extension Answers {
             if let status = history?.lastStatus { writer.string(status) } else { writer.null() }
             writer.key(.lastError)
             if let error = history?.lastError { writer.string(error) } else { writer.null() }
+            // The last version that changed the source's areas, and what it changed.
+            writer.key(.lastChange)
+            if let change = state.changes.lastChange(of: name) {
+                writer.beginObject()
+                writer.key(.version); writer.string(change.version)
+                writer.key(.at); writer.time(change.at)
+                writer.key(.appeared); writer.number(change.appeared)
+                writer.key(.changed); writer.number(change.changed)
+                writer.key(.vanished); writer.number(change.vanished)
+                writer.endObject()
+            } else {
+                writer.null()
+            }
             // A data set by id: the upload served, and the columns chosen for it.
             if let revision = report?.revision {
                 writer.key(.revision)

@@ -1,4 +1,5 @@
 import AreasCore
+import AreasIngest
 import AreasProtocol
 
 /// How an answer that lists areas is written: the wire protocol's JSON, or (HTTP's
@@ -74,7 +75,7 @@ enum Answers {
     ) {
         // The parts the loops read, taken once: reaching them through `served` in the loop
         // copied the index for every area.
-        let state = served.state, crowd = served.crowd
+        let state = served.state, crowd = served.crowd, times = served.state.changes.times
         if case .geoJSON(let idsOnly) = form {
             GeoJSONCollection.begin(truncated: truncated, into: &writer)
             state.index.areas.withBuffers { areas in
@@ -87,7 +88,7 @@ enum Answers {
                     if idsOnly {
                         writer.beginIDEntry(id: areas.utf8(areas.records[position].id), distanceMeters: distance)
                     } else {
-                        area(position, of: areas, index: state.index, crowd: crowd, distance: distance, form: .feature, shapes: &shapes, into: &writer)
+                        area(position, of: areas, index: state.index, times: times, crowd: crowd, distance: distance, form: .feature, shapes: &shapes, into: &writer)
                     }
                     extra(match, &writer)
                     writer.endObject()
@@ -130,7 +131,7 @@ enum Answers {
                     if output == .ids {
                         writer.beginIDEntry(id: areas.utf8(areas.records[position].id), distanceMeters: distance)
                     } else {
-                        area(position, of: areas, index: state.index, crowd: crowd, distance: distance, form: detailed ? .detailed : .listed, shapes: &shapes, into: &writer)
+                        area(position, of: areas, index: state.index, times: times, crowd: crowd, distance: distance, form: detailed ? .detailed : .listed, shapes: &shapes, into: &writer)
                     }
                     extra(match, &writer)
                     writer.endObject()
@@ -148,7 +149,7 @@ enum Answers {
     /// speak of every zone, and `truncated` says when the list holds fewer.
     static func check(_ check: AreaIndex.Check, from point: GeoPoint, before: AreaIndex.Check? = nil, served: AreaService.View,
                       at: FoundPlace? = nil, limit: Int = .max, into writer: inout JSONWriter) {
-        let state = served.state, crowd = served.crowd
+        let state = served.state, crowd = served.crowd, times = served.state.changes.times
         writer.beginObject()
         writer.key(.ok); writer.bool(true)
         if let at { origin(at, into: &writer) }
@@ -161,7 +162,7 @@ enum Answers {
             writer.key(.zones)
             writer.beginArray()
             for (zone, edge) in zip(check.zones, check.edgeMeters).prefix(limit) {
-                area(zone.position, of: areas, index: state.index, crowd: crowd, distance: zone.distanceMeters, form: .listed, shapes: &shapes, into: &writer)
+                area(zone.position, of: areas, index: state.index, times: state.changes.times, crowd: crowd, distance: zone.distanceMeters, form: .listed, shapes: &shapes, into: &writer)
                 writer.key(.footprintMeters); writer.meters(state.index.footprintRadius(of: zone.position))
                 writer.key(.edgeMeters); writer.meters(edge)
                 writer.endObject()
@@ -185,7 +186,7 @@ enum Answers {
                 writer.null()
                 return
             }
-            area(nearest.position, of: areas, index: state.index, crowd: crowd, distance: nearest.distanceMeters, form: .listed, shapes: &shapes, into: &writer)
+            area(nearest.position, of: areas, index: state.index, times: state.changes.times, crowd: crowd, distance: nearest.distanceMeters, form: .listed, shapes: &shapes, into: &writer)
             // Standing on it, a direction would mean nothing: both are null.
             if let bearing {
                 writer.key(.bearingDegrees); writer.number((bearing * 10).rounded() / 10)
@@ -213,7 +214,7 @@ enum Answers {
     /// `detailed` (for `get`) adds every record it was merged from, each with its own fields.
     /// The index and crowd view come as the answer's writer holds them: read in place, where a
     /// copy per area (reaching them through the view) cost a third more of an answer's work.
-    static func area(_ position: Int, of areas: AreaTable.Buffers, index: AreaIndex, crowd: CrowdView?, distance: Double?, form: AreaForm,
+    static func area(_ position: Int, of areas: AreaTable.Buffers, index: AreaIndex, times: ChangeLog.Times, crowd: CrowdView?, distance: Double?, form: AreaForm,
                      shapes: inout ShapeAllowance, into writer: inout JSONWriter) {
         let area = areas.records[position]
         let detailed = form == .detailed
@@ -236,6 +237,10 @@ enum Answers {
         if !index.overrides.isEmpty, !index.overrides.flags(of: position).isEmpty {
             writer.key(.overridden); writer.bool(true)
             if detailed, let note = index.overrides.note(of: position) { writer.key(.note); writer.string(note) }
+        }
+        if let seen = times.of(position) {
+            writer.key(.firstSeen); writer.time(seen.firstSeen)
+            if seen.changedAt > 0 { writer.key(.changedAt); writer.time(seen.changedAt) }
         }
         let sources = index.mergedSources(ofArea: position, in: areas)
         if !sources.isEmpty {

@@ -1,4 +1,5 @@
 import AreasCore
+import AreasIngest
 import AreasProtocol
 import Foundation
 
@@ -184,7 +185,7 @@ enum OGCAnswers {
         writer.beginArray()
         index.areas.withBuffers { areas in
             var shapes = ShapeAllowance.listed
-            for position in found { feature(position, of: areas, index: index, crowd: crowd, shapes: &shapes, into: &writer) }
+            for position in found { feature(position, of: areas, index: index, times: state.changes.times, crowd: crowd, shapes: &shapes, into: &writer) }
         }
         writer.endArray()
         writer.key("links")
@@ -203,7 +204,8 @@ enum OGCAnswers {
     }
 
     /// One area as a feature: its id, its position, and the members a full answer gives it.
-    static func feature(_ position: Int, of areas: AreaTable.Buffers, index: AreaIndex, crowd: CrowdView?, shapes: inout ShapeAllowance, into writer: inout JSONWriter) {
+    static func feature(_ position: Int, of areas: AreaTable.Buffers, index: AreaIndex, times: ChangeLog.Times, crowd: CrowdView?, shapes: inout ShapeAllowance,
+                        into writer: inout JSONWriter) {
         let record = areas.records[position]
         writer.beginObject()
         writer.key("type"); writer.string("Feature")
@@ -218,7 +220,7 @@ enum OGCAnswers {
         writer.endArray()
         writer.endObject()
         writer.key("properties")
-        Answers.area(position, of: areas, index: index, crowd: crowd, distance: nil, form: .feature, shapes: &shapes, into: &writer)
+        Answers.area(position, of: areas, index: index, times: times, crowd: crowd, distance: nil, form: .feature, shapes: &shapes, into: &writer)
         writer.endObject()
         writer.endObject()
     }
@@ -230,7 +232,7 @@ enum OGCAnswers {
         }
         index.areas.withBuffers { areas in
             var shapes = ShapeAllowance.listed
-            feature(position, of: areas, index: index, crowd: crowd, shapes: &shapes, into: &writer)
+            feature(position, of: areas, index: index, times: state.changes.times, crowd: crowd, shapes: &shapes, into: &writer)
         }
     }
 

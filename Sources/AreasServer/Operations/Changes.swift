@@ -24,20 +24,20 @@ extension Request.Changes: ServedQuestion {
         writer.key(.since); writer.string(from)
         writer.key(.version); writer.string(state.version)
         writer.key(.truncated); writer.bool(truncated)
-        let index = state.index, crowd = asked.view.crowd
+        let index = state.index, crowd = asked.view.crowd, times = state.changes.times
         index.areas.withBuffers { areas in
             var shapes = ShapeAllowance.listed
             writer.key(.appeared)
             writer.beginArray()
             for position in appeared {
-                Answers.area(position, of: areas, index: index, crowd: crowd, distance: nil, form: .listed, shapes: &shapes, into: &writer)
+                Answers.area(position, of: areas, index: index, times: times, crowd: crowd, distance: nil, form: .listed, shapes: &shapes, into: &writer)
                 writer.endObject()
             }
             writer.endArray()
             writer.key(.changed)
             writer.beginArray()
             for (position, what) in changed {
-                Answers.area(position, of: areas, index: index, crowd: crowd, distance: nil, form: .listed, shapes: &shapes, into: &writer)
+                Answers.area(position, of: areas, index: index, times: times, crowd: crowd, distance: nil, form: .listed, shapes: &shapes, into: &writer)
                 writer.key(.what)
                 writer.beginArray()
                 for word in what { writer.string(word) }
@@ -52,7 +52,7 @@ extension Request.Changes: ServedQuestion {
             writer.beginObject()
             writer.key(.id); writer.string(gone.id)
             writer.key(.name); writer.string(gone.name)
-            writer.key(.lastSeen); writer.string(OGCAnswers.timestamp(Date(timeIntervalSince1970: gone.lastSeen)))
+            writer.key(.lastSeen); writer.time(gone.lastSeen)
             writer.endObject()
         }
         writer.endArray()

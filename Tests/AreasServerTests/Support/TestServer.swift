@@ -59,6 +59,15 @@ extension AreaService.RefreshJobHandle {
 
 extension JSONValue {
     var ids: [String] { self["areas"]?.array.compactMap { $0["id"]?.string } ?? [] }
+    /// The value without any `firstSeen` member, at any depth: what two daemons that made the
+    /// same data at different times answer alike.
+    var withoutFirstSeen: JSONValue {
+        switch self {
+        case .object(let members): .object(members.filter { $0.0 != "firstSeen" }.map { ($0.0, $0.1.withoutFirstSeen) })
+        case .array(let items): .array(items.map(\.withoutFirstSeen))
+        default: self
+        }
+    }
     var errorCode: String? { self["error"]?["code"]?.string }
 }
 
