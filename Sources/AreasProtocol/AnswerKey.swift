@@ -102,6 +102,7 @@ public struct AnswerKey: Sendable, Equatable {
     @inlinable public static var what: AnswerKey { AnswerKey("what") }
     @inlinable public static var lastSeen: AnswerKey { AnswerKey("lastSeen") }
     @inlinable public static var lastChange: AnswerKey { AnswerKey("lastChange") }
+    @inlinable public static var keptIDs: AnswerKey { AnswerKey("keptIDs") }
     @inlinable public static var firstSeen: AnswerKey { AnswerKey("firstSeen") }
     @inlinable public static var changedAt: AnswerKey { AnswerKey("changedAt") }
     @inlinable public static var byKind: AnswerKey { AnswerKey("byKind") }

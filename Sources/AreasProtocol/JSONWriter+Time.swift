@@ -1,6 +1,8 @@
+import AreasCore
+
 /// A time as answers give it, `YYYY-MM-DDTHH:MM:SSZ` in UTC, made by arithmetic (the days to a
-/// civil date as in Howard Hinnant's `civil_from_days`), without the C library's `gmtime_r`:
-/// a full answer gives two for every area.
+/// civil date as reference dates make them), without the C library's `gmtime_r`: a full answer
+/// gives one or two for every area.
 public enum UTCTime {
     /// The 20 characters of `seconds` since 1970 (rounded down to the second).
     public static func text(_ seconds: Double) -> String {
@@ -14,15 +16,7 @@ public enum UTCTime {
         let whole = seconds.isFinite ? Int(max(-6.2e10, min(2.5e11, seconds)).rounded(.down)) : 0
         let days = whole >= 0 ? whole / 86_400 : (whole - 86_399) / 86_400
         let time = whole - days * 86_400
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        let (year, month, day) = ReferenceDate.civil(fromDays: days)
         func digits(_ value: Int, _ count: Int, at start: Int) {
             var value = max(0, value)
             for i in stride(from: start + count - 1, through: start, by: -1) {

@@ -96,7 +96,7 @@ public struct ReferenceDate: Sendable, Hashable, Comparable {
     }
 
     /// The date of a day count (the inverse of `daysFromCivil`).
-    static func civil(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
+    public static func civil(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097

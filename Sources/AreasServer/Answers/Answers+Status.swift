@@ -277,6 +277,7 @@ extension Answers {
             writer.key(.added); writer.number(source.added)
             writer.key(.removed); writer.number(source.removed)
             writer.key(.changed); writer.number(source.changed)
+            if let kept = source.keptIDs { writer.key(.keptIDs); writer.number(kept) }
             writer.key(.serving); writer.number(source.serving)
             writer.key(.durationMilliseconds); writer.meters(source.durationMilliseconds)
             writer.key(.error)
