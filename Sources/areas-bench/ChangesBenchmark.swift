@@ -31,6 +31,8 @@ struct ChangesBenchmark {
         var log = ChangeLog.first(records: areas.count, at: at)
         var indexMs: [Double] = []
         var logMs: [Double] = []
+        var indexPeak: [Double] = []
+        var logPeak: [Double] = []
         var oneVersionBytes = 0
         var oldest = version
         var next = points
@@ -49,14 +51,20 @@ struct ChangesBenchmark {
             }
             areas.sort { $0.id < $1.id }
             let newCatalog = Catalog(areas: areas, fetchedAt: ["bench": at + 86_400])
+            Measure.resetPeakResident()
+            var resident = Measure.residentBytes
             var start = Measure.clock.now
             let newIndex = newCatalog.index()
             indexMs.append((Measure.clock.now - start).milliseconds)
+            indexPeak.append(Double(Measure.peakResidentBytes - resident) / 1_048_576)
             let newAt = at + 86_400
             let newVersion = DataSet.version(writtenAt: newAt, records: areas.count)
+            Measure.resetPeakResident()
+            resident = Measure.residentBytes
             start = Measure.clock.now
             log = log.next(from: (catalog.table, index, version, at), to: (newCatalog.table, newIndex), version: newVersion, at: newAt)
             logMs.append((Measure.clock.now - start).milliseconds)
+            logPeak.append(Double(Measure.peakResidentBytes - resident) / 1_048_576)
             if round == 0 { oneVersionBytes = log.stepsText.count }
             (catalog, index, at, version) = (newCatalog, newIndex, newAt, newVersion)
             if round == versions - ChangeLog.keptVersions { oldest = log.steps.first?.since ?? oldest }
@@ -75,6 +83,7 @@ struct ChangesBenchmark {
         print("\(points) areas, \(versions) releases of \(Measure.format(percent, 1))% changed:")
         print("  a refresh's index build \(Measure.format(index50, 0)) ms (median); the change log's step beside it \(Measure.format(log50, 0)) ms: "
               + "\(Measure.format((index50 + log50) / index50, 3))x the build alone (goal: at most 1.1x)")
+        print("  peak memory the index build added \(Measure.format(Measure.percentile(indexPeak, 0.5), 1)) MiB (median); the step added \(Measure.format(Measure.percentile(logPeak, 0.5), 1)) MiB")
         print("  the log's steps after \(log.steps.count) versions: \(log.stepsText.count) bytes, \(Measure.format(Double(log.stepsText.count) / Double(max(1, oneVersionBytes)), 1))x one version's "
               + "(\(oneVersionBytes) bytes); with each record's two times, \(Measure.format(Double(bytes) / 1_048_576, 1)) MiB in the snapshot")
         print("  changes since the oldest kept version: \(listed) areas in \(Measure.format(Measure.percentile(sinceMs, 0.5), 1)) ms (median of 5; goal: under 50 ms)")
