@@ -59,8 +59,8 @@ struct DescriptorLimitTests {
         // line says), every other one is told busy, and none is left without an answer.
         let (answered, busy, other) = try Self.askOnMany(socket, count: 150)
         #expect(answered == 64 && busy == 86 && other.isEmpty, "\(answered) answered, \(busy) busy, \(other)")
-        // Once they are gone, the daemon answers again.
-        #expect(DaemonQuestions.ask(socket, #"{"op":"health"}"#)?["ok"]?.bool == true)
+        // Once they are gone (the daemon sees each close as it reads it), it answers again.
+        #expect(DaemonQuestions.waitUntil(seconds: 20) { DaemonQuestions.ask(socket, #"{"op":"health"}"#)?["ok"]?.bool == true })
         kill(process.processIdentifier, SIGTERM)
         _ = process.waitUntilExit(seconds: 20)
         let log = String(decoding: stderr.readToEnd(), as: UTF8.self)
