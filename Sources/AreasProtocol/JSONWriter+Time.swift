@@ -4,14 +4,7 @@ import AreasCore
 /// civil date as reference dates make them), without the C library's `gmtime_r`: a full answer
 /// gives one or two for every area.
 public enum UTCTime {
-    /// The 20 characters of `seconds` since 1970 (rounded down to the second).
-    public static func text(_ seconds: Double) -> String {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
-            write(seconds, into: buffer)
-            return String(decoding: UnsafeBufferPointer(buffer), as: UTF8.self)
-        }
-    }
-
+    /// Writes the 20 characters of `seconds` since 1970 (rounded down to the second).
     static func write(_ seconds: Double, into buffer: UnsafeMutableBufferPointer<UInt8>) {
         let whole = seconds.isFinite ? Int(max(-6.2e10, min(2.5e11, seconds)).rounded(.down)) : 0
         let days = whole >= 0 ? whole / 86_400 : (whole - 86_399) / 86_400

@@ -162,7 +162,7 @@ enum Answers {
             writer.key(.zones)
             writer.beginArray()
             for (zone, edge) in zip(check.zones, check.edgeMeters).prefix(limit) {
-                area(zone.position, of: areas, index: state.index, times: state.changes.times, crowd: crowd, distance: zone.distanceMeters, form: .listed, shapes: &shapes, into: &writer)
+                area(zone.position, of: areas, index: state.index, times: times, crowd: crowd, distance: zone.distanceMeters, form: .listed, shapes: &shapes, into: &writer)
                 writer.key(.footprintMeters); writer.meters(state.index.footprintRadius(of: zone.position))
                 writer.key(.edgeMeters); writer.meters(edge)
                 writer.endObject()
@@ -186,7 +186,7 @@ enum Answers {
                 writer.null()
                 return
             }
-            area(nearest.position, of: areas, index: state.index, times: state.changes.times, crowd: crowd, distance: nearest.distanceMeters, form: .listed, shapes: &shapes, into: &writer)
+            area(nearest.position, of: areas, index: state.index, times: times, crowd: crowd, distance: nearest.distanceMeters, form: .listed, shapes: &shapes, into: &writer)
             // Standing on it, a direction would mean nothing: both are null.
             if let bearing {
                 writer.key(.bearingDegrees); writer.number((bearing * 10).rounded() / 10)

@@ -178,7 +178,7 @@ enum OGCAnswers {
         }
         writer.beginObject()
         writer.key("type"); writer.string("FeatureCollection")
-        writer.key("timeStamp"); writer.string(timestamp(Date()))
+        writer.key("timeStamp"); writer.time(Date().timeIntervalSince1970)
         if let matched { writer.key("numberMatched"); writer.number(matched) }
         writer.key("numberReturned"); writer.number(found.count)
         writer.key("features")
@@ -236,5 +236,4 @@ enum OGCAnswers {
         }
     }
 
-    static func timestamp(_ date: Date) -> String { UTCTime.text(date.timeIntervalSince1970) }
 }
