@@ -62,6 +62,9 @@ struct OGCBenchmark {
         try measure("bbox_50", "/v1/bbox?south=33&west=124&north=39&east=132&kind=smoking&limit=50&format=geojson")
         try measure("ogc_box_page", "/ogc/collections/smoking/items?limit=50&bbox=126.9,37.5,127.0,37.6")
         try measure("bbox_box_50", "/v1/bbox?south=37.5&west=126.9&north=37.6&east=127.0&kind=smoking&limit=50&format=geojson")
+        // Zones as their footprints' polygons against the same zones as points.
+        try measure("ogc_nonsmoking_page", "/ogc/collections/nonsmoking/items?limit=50")
+        try measure("ogc_zones_page", "/ogc/collections/zones/items?limit=50")
 
         // The whole collection, 1,000 a page, against one answer of every area.
         let start = MonotonicClock.microseconds
@@ -81,7 +84,8 @@ struct OGCBenchmark {
         figures["paged_all_ms"] = pagedMicros / 1000
         figures["paged_all_count"] = Double(paged)
         let ratio = (figures["ogc_last_page_cpu_us"] ?? 0) / max(figures["bbox_50_cpu_us"] ?? 1, 1e-9)
-        print("the last page's CPU against a bbox of 50: \(Measure.format(ratio, 2))x")
+        print("the last page's CPU against a bbox of 50: \(Measure.format(ratio, 2))x; a page of zones' polygons against their points: "
+              + Measure.format((figures["ogc_zones_page_cpu_us"] ?? 0) / max(figures["ogc_nonsmoking_page_cpu_us"] ?? 1, 1e-9), 2) + "x")
         let json = figures.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\(Measure.format($0.value, 2))" }.joined(separator: ",")
         print("{\(json)}")
     }

@@ -5,7 +5,8 @@ import Foundation
 
 /// `areas-bench shapes`: `check` among zones drawn as circles (today's footprints) beside the
 /// same zones, at the same positions, drawn as polygons of 50 to 500 vertices, in one run; what
-/// the shapes cost to build and to hold, per vertex.
+/// the shapes cost to build and to hold, per vertex; and what drawing a zone's outline costs
+/// (OGC's `zones`: a polygon widened by 10 m, a circle), beside a `check` among the same zones.
 struct ShapeBenchmark {
     var zones = 100_000
     var seed: UInt64 = 7
@@ -23,6 +24,7 @@ struct ShapeBenchmark {
         var vertices = 0
         var circles: [Area] = []
         var polygons: [Area] = []
+        var shapes: [Shape] = []
         circles.reserveCapacity(zones)
         polygons.reserveCapacity(zones)
         for (i, centre) in centres.enumerated() {
@@ -35,6 +37,7 @@ struct ShapeBenchmark {
                 return ShapeVertex(GeoPoint(uncheckedLatitude: centre.latitude + r * sin(angle) / 111_195,
                                             longitude: centre.longitude + r * cos(angle) / 111_195 / cos(centre.latitude * Double.pi / 180)))
             }
+            shapes.append(Shape(kind: .polygon, parts: [[ring]]))
             let size = String(Int(Double.pi * radius * radius))
             let id = String(i, radix: 36)
             circles.append(Area(id: id, kind: .nonsmoking, name: "zone \(i)", coordinate: centre, source: "bench", fields: [Field("prhsmkAr", size)]))
@@ -64,6 +67,25 @@ struct ShapeBenchmark {
             figures["\(name)_index_bytes"] = Double(index.indexByteCount)
             figures["\(name)_text_bytes"] = Double(table.strings.byteCount)
         }
+        // Outlines: the first 2,000 polygons widened by 10 m, their circles, and a comb of
+        // 20,000 vertices within one outline's work (drawn as its reach).
+        let sample = Array(shapes.prefix(2_000))
+        let widened = Measure.medianMicroseconds(sample) { ShapeOutline.footprint(of: $0, widthMeters: 10).vertexCount }
+        let round = Measure.medianMicroseconds(Array(centres.prefix(2_000))) { ShapeOutline.circle(around: $0, radiusMeters: 100).vertexCount }
+        let comb = Shape(kind: .polygon, parts: [[HostileShapes.comb(vertices: 20_000)]])
+        var combFootprint = ZoneFootprint(basis: .shape, shape: .polygon, radiusMeters: 2_500)
+        combFootprint.widthMeters = 10
+        let combStart = Measure.clock.now
+        var work = ShapeOutline.workLimit
+        let combDrawing = ShapeOutline.zone(combFootprint, center: centres[0], shape: comb, work: &work)?.drawing
+        let combMilliseconds = (Measure.clock.now - combStart).milliseconds
+        figures["outline_widened_us"] = widened.median
+        figures["outline_circle_us"] = round.median
+        figures["outline_comb_ms"] = combMilliseconds
+        figures["outline_widened_per_check"] = widened.median / figures["polygons_check_us", default: 1]
+        print("  outline of a polygon widened by 10 m: \(Measure.format(widened.median, 1)) µs median (\(Measure.format(figures["outline_widened_per_check", default: 0], 1))x a check among them; "
+              + "\(Measure.format(Double(widened.checksum) / Double(sample.count), 0)) vertices); a circle's \(Measure.format(round.median, 2)) µs; "
+              + "a comb of 20,000 vertices: \(combDrawing == .reach ? "its reach" : "traced") in \(Measure.format(combMilliseconds, 1)) ms")
         let indexPerVertex = (figures["polygons_index_bytes", default: 0] - figures["circles_index_bytes", default: 0]) / Double(vertices)
         let textPerVertex = (figures["polygons_text_bytes", default: 0] - figures["circles_text_bytes", default: 0]) / Double(vertices)
         figures["index_bytes_per_vertex"] = indexPerVertex

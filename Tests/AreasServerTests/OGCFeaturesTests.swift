@@ -13,6 +13,7 @@ import AreasTestTraits
 struct OGCFeaturesTests {
     static let gdal = FileManager.default.isExecutableFile(atPath: "/usr/bin/ogr2ogr")
     static let validator = PythonModule.isAvailable("openapi_spec_validator")
+    static let shapely = PythonModule.isAvailable("shapely")
 
     static func get(_ address: String, _ target: String, fields: [String] = []) throws -> (status: Int, body: JSONValue) {
         let response = try HTTPTestClient(address).get(target, fields: fields)
@@ -36,9 +37,13 @@ struct OGCFeaturesTests {
         let classes = try Self.get(address, "/ogc/conformance").body["conformsTo"]?.array.compactMap(\.string) ?? []
         for part in ["core", "oas30", "geojson"] { #expect(classes.contains("http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/\(part)")) }
         let collections = try Self.get(address, "/ogc/collections").body["collections"]?.array ?? []
-        #expect(collections.compactMap { $0["id"]?.string } == ["smoking", "nonsmoking"])
-        // Each extent is the box of its areas, as the socket's areas draw it.
-        for collection in collections {
+        #expect(collections.compactMap { $0["id"]?.string } == ["smoking", "nonsmoking", "zones"])
+        // Each extent is the box of its areas, as the socket's areas draw it; the zones' holds
+        // the zones' positions and reaches past them.
+        let box = { (collection: JSONValue) in collection["extent"]?["spatial"]?["bbox"]?.array.first?.array.compactMap(\.double) ?? [] }
+        let (points, footprints) = (box(collections[1]), box(collections[2]))
+        #expect(footprints.count == 4 && footprints[0] < points[0] && footprints[1] < points[1] && footprints[2] > points[2] && footprints[3] > points[3])
+        for collection in collections.prefix(2) {
             let kind = try #require(collection["id"]?.string)
             let areas = try Self.socketAreas(daemon.socket, kind: kind).values
             let box = collection["extent"]?["spatial"]?["bbox"]?.array.first?.array.compactMap(\.double) ?? []
@@ -140,7 +145,7 @@ struct OGCFeaturesTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let environment = ["GDAL_HTTP_TIMEOUT": "30", "CPL_DEBUG": "OFF", "HOME": folder]
         let info = try Binaries.run("/usr/bin/ogrinfo", ["-ro", "-q", "OAPIF:http://\(address)/ogc"], environment: environment, seconds: 120)
-        #expect(info.status == 0 && info.stdout.contains("smoking") && info.stdout.contains("nonsmoking"), "\(info.stdout) \(info.stderr)")
+        #expect(info.status == 0 && ["smoking", "nonsmoking", "zones"].allSatisfy { info.stdout.contains("\($0) (") }, "\(info.stdout) \(info.stderr)")
         let copy = folder + "/smoking.geojson"
         let run = try Binaries.run("/usr/bin/ogr2ogr", ["-f", "GeoJSON", copy, "OAPIF:http://\(address)/ogc", "smoking", "-oo", "PAGE_SIZE=50"],
                                    environment: environment, seconds: 180)
@@ -166,5 +171,88 @@ struct OGCFeaturesTests {
             let wanted = Set(zones.filter { keep($0.value) }.keys)
             #expect(!wanted.isEmpty && ids.count == wanted.count && Set(ids) == wanted, "\(options): \(ids.count) copied, \(wanted.count) served")
         }
+    }
+
+    /// The `zones` collection: every zone once, each a polygon (a circle of at least 32
+    /// vertices), and each holding every point `check` puts in it, by shapely. GDAL copies it
+    /// into a GeoPackage whole, polygons and all.
+    @Test(.enabled(if: OGCFeaturesTests.shapely, "shapely from PyPI (Tests/run.sh installs it)"))
+    func zonesAreTheFootprintsCheckTests() throws {
+        let (daemon, address) = try SampleDaemon.withHTTP()
+        defer { daemon.stop() }
+        let expected = try Self.socketAreas(daemon.socket, kind: "nonsmoking")
+        let page = try Self.get(address, "/ogc/collections/zones/items?limit=10000")
+        #expect(page.status == 200)
+        let features = page.body["features"]?.array ?? []
+        let zones = Dictionary(features.compactMap { feature in feature["id"]?.string.map { ($0, feature) } }, uniquingKeysWith: { a, _ in a })
+        #expect(features.count == expected.count && Set(zones.keys) == Set(expected.keys), "\(features.count) zones, \(expected.count) served")
+        var shaped = 0
+        for (id, feature) in zones {
+            let type = feature["geometry"]?["type"]?.string ?? "none"
+            #expect(type == "Polygon" || type == "MultiPolygon", "\(id): \(type)")
+            let footprint = feature["properties"]?["footprint"]
+            if footprint?["shape"]?.string == "circle" {
+                #expect((feature["geometry"]?["coordinates"]?.array.first?.array.count ?? 0) >= 33, "\(id): a circle of 32 vertices and the first again")
+            } else {
+                shaped += 1
+            }
+            #expect(feature["properties"]?["name"] == expected[id]?["name"])
+        }
+        #expect(shaped >= 15, "the samples' parks and school routes")
+        // Asked again (the traced outlines now kept), the same polygons.
+        let again = try Self.get(address, "/ogc/collections/zones/items?limit=10000").body["features"]?.array ?? []
+        #expect(again.map { $0["geometry"] } == features.map { $0["geometry"] })
+
+        // Points over every shaped zone and a sample of circles, each asked of `check`.
+        func positions(_ value: JSONValue) -> [[Double]] {
+            let numbers = value.array.compactMap(\.double)
+            return numbers.count == 2 ? [numbers] : value.array.flatMap(positions)
+        }
+        var random = SplitMix64(seed: 7)
+        let sampled = zones.keys.sorted().filter { zones[$0]?["properties"]?["footprint"]?["shape"]?.string != "circle" } + zones.keys.sorted().prefix(40)
+        var asked: [[String: Any]] = []
+        for id in sampled {
+            let corners = positions(zones[id]?["geometry"]?["coordinates"] ?? .null)
+            let (lons, lats) = (corners.map { $0[0] }, corners.map { $0[1] })
+            guard let west = lons.min(), let east = lons.max(), let south = lats.min(), let north = lats.max() else { continue }
+            for _ in 0..<25 {
+                let lat = Double.random(in: south...north, using: &random), lon = Double.random(in: west...east, using: &random)
+                let answer = try #require(DaemonQuestions.ask(daemon.socket, #"{"op":"check","lat":\#(lat),"lon":\#(lon)}"#))
+                let holding = answer["zones"]?.array.compactMap { $0["id"]?.string } ?? []
+                asked.append(["point": [lon, lat], "zones": holding])
+            }
+        }
+        let held = asked.reduce(0) { $0 + (($1["zones"] as? [String])?.count ?? 0) }
+        #expect(held > 500, "the points fall in zones")
+        let folder = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Data(page.body.indentedText.utf8).write(to: URL(fileURLWithPath: folder + "/zones.json"))
+        try JSONSerialization.data(withJSONObject: asked).write(to: URL(fileURLWithPath: folder + "/asked.json"))
+        let script = """
+            import json, sys
+            from shapely.geometry import shape, Point
+            zones = {f["id"]: shape(f["geometry"]) for f in json.load(open(sys.argv[1]))["features"]}
+            invalid = [i for i, g in zones.items() if not g.is_valid]
+            outside = [(a["point"], z) for a in json.load(open(sys.argv[2])) for z in a["zones"] if not zones[z].buffer(1e-9).covers(Point(a["point"]))]
+            print(json.dumps({"invalid": invalid, "outside": outside[:20], "count": len(outside)}))
+            """
+        let verdict = try #require(try PythonOracle.json(script, inline: true, [folder + "/zones.json", folder + "/asked.json"]) as? [String: Any])
+        #expect((verdict["invalid"] as? [Any])?.isEmpty == true, "shapely finds invalid outlines: \(verdict)")
+        #expect(verdict["count"] as? Int == 0, "points check puts in a zone lie outside its outline: \(verdict)")
+
+        // GDAL, into a GeoPackage and back: every zone, as a polygon.
+        guard Self.gdal else {
+            Issue.record("gdal-bin is missing (Tests/run.sh installs it)")
+            return
+        }
+        let environment = ["GDAL_HTTP_TIMEOUT": "30", "CPL_DEBUG": "OFF", "HOME": folder]
+        let copy = try Binaries.run("/usr/bin/ogr2ogr", ["-f", "GPKG", folder + "/zones.gpkg", "OAPIF:http://\(address)/ogc", "zones", "-oo", "PAGE_SIZE=200"],
+                                    environment: environment, seconds: 180)
+        #expect(copy.status == 0, "\(copy.stderr)")
+        let back = try Binaries.run("/usr/bin/ogr2ogr", ["-f", "GeoJSON", folder + "/back.geojson", folder + "/zones.gpkg"], environment: environment, seconds: 60)
+        #expect(back.status == 0, "\(back.stderr)")
+        let copied = try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/back.geojson"))))["features"]?.array ?? []
+        #expect(Set(copied.compactMap { $0["properties"]?["id"]?.string }) == Set(expected.keys) && copied.count == expected.count)
+        #expect(copied.allSatisfy { ["Polygon", "MultiPolygon"].contains($0["geometry"]?["type"]?.string ?? "") })
     }
 }

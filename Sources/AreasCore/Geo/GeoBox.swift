@@ -33,7 +33,7 @@ public struct GeoBox: Sendable, Hashable, BitwiseCopyable {
 
     /// A box that holds nothing; the identity for `union`.
     @usableFromInline
-    static let empty = GeoBox(uncheckedSouth: .infinity, west: .infinity, north: -.infinity, east: -.infinity)
+    package static let empty = GeoBox(uncheckedSouth: .infinity, west: .infinity, north: -.infinity, east: -.infinity)
 
     /// Edges inclusive. All four comparisons at once, without branches: the searches test every
     /// child of every node they open, and whether one overlaps is a coin toss for the predictor.

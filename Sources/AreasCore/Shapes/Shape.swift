@@ -59,7 +59,14 @@ public struct ShapeVertex: Sendable, Hashable, BitwiseCopyable {
 }
 
 extension GeoBox {
-    mutating func extend(_ point: GeoPoint) {
+    package mutating func extend(_ box: GeoBox) {
+        south = Swift.min(south, box.south)
+        north = Swift.max(north, box.north)
+        west = Swift.min(west, box.west)
+        east = Swift.max(east, box.east)
+    }
+
+    package mutating func extend(_ point: GeoPoint) {
         south = Swift.min(south, point.latitude)
         north = Swift.max(north, point.latitude)
         west = Swift.min(west, point.longitude)

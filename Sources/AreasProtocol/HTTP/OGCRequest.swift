@@ -14,10 +14,12 @@ public enum OGCRequest: Sendable, Equatable {
     case item(OGCCollection, id: String)
 }
 
-/// The collections: every area of a kind as a point.
+/// The collections: every area of a kind as a point, and every non-smoking zone as the
+/// outline of its footprint.
 public enum OGCCollection: String, Sendable, CaseIterable {
     case smoking
     case nonsmoking
+    case zones
 
     public var kind: AreaKind { self == .smoking ? .smoking : .nonsmoking }
 }

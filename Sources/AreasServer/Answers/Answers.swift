@@ -250,12 +250,7 @@ enum Answers {
             writer.endArray()
         }
         if let (footprint, words) = index.footprint(of: position) {
-            var shape: Shape?
-            if footprint.basis == .shape {
-                areas.forEachField(of: position) { key, value in
-                    if ShapeText.isAdded(key), shape == nil { shape = ShapeText.decode(value) }
-                }
-            }
+            let shape = footprint.basis == .shape ? publishedShape(position, of: areas) : nil
             self.footprint(footprint, words: areas.utf8(words), shape: shape.map { detailed ? ($0, false) : shapes.take($0) }, into: &writer)
         }
         if let crowd, let known = crowd.reading(ofArea: position) { self.crowd(known, in: crowd, into: &writer) }
@@ -278,6 +273,15 @@ enum Answers {
             for member in index.groups.records(of: position) { record(member, of: areas, ledBy: position, into: &writer) }
             writer.endArray()
         }
+    }
+
+    /// The shape the record at `position` was published with, kept among its fields.
+    static func publishedShape(_ position: Int, of areas: AreaTable.Buffers) -> Shape? {
+        var shape: Shape?
+        areas.forEachField(of: position) { key, value in
+            if ShapeText.isAdded(key), shape == nil { shape = ShapeText.decode(value) }
+        }
+        return shape
     }
 
     /// `"footprint": {"basis", "shape", "radiusMeters", "approximate", "words"}`: the zone's

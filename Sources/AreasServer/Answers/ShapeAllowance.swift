@@ -11,6 +11,9 @@ struct ShapeAllowance {
     static let perAnswer = 8_000
 
     private(set) var left = Self.perAnswer
+    /// The runs of edges an answer's zone outlines may read (OGC's `zones`): four shapes at
+    /// the most one may read, then the rest drawn as the circles of their reach.
+    private(set) var outlineWork = 4 * ShapeOutline.workLimit
 
     /// A new answer's allowance.
     static var listed: ShapeAllowance { ShapeAllowance() }
@@ -29,5 +32,10 @@ struct ShapeAllowance {
         }
         left -= drawn.vertexCount
         return (drawn, true)
+    }
+
+    /// The outline of a zone's footprint (`ShapeOutline.zone`), from this answer's work.
+    mutating func outline(_ footprint: ZoneFootprint, center: GeoPoint, shape: Shape?) -> (outline: Shape, drawing: ShapeOutline.Drawing)? {
+        ShapeOutline.zone(footprint, center: center, shape: shape, work: &outlineWork)
     }
 }

@@ -4,8 +4,9 @@ import AreasProtocol
 import Foundation
 
 /// OGC API - Features over the served data: the landing page, conformance, the collections
-/// (`smoking` and `nonsmoking`, each area a point) and their items, paged by a cursor that
-/// names the data version it was given for.
+/// (`smoking` and `nonsmoking`, each area a point; `zones`, each non-smoking zone the outline
+/// of its footprint) and their items, paged by a cursor that names the data version it was
+/// given for.
 enum OGCAnswers {
     static let crs84 = "http://www.opengis.net/def/crs/OGC/1.3/CRS84"
     static let conformance = [
@@ -65,9 +66,14 @@ enum OGCAnswers {
         let here = base + "/ogc/collections/" + collection.rawValue
         writer.beginObject()
         writer.key("id"); writer.string(collection.rawValue)
-        writer.key("title"); writer.string(collection == .smoking ? "Smoking areas" : "Non-smoking zones")
-        writer.key("description"); writer.string(collection == .smoking
-            ? "Every smoking area served, as a point" : "Every non-smoking zone served, as a point (its footprint in the properties)")
+        let (title, description) = switch collection {
+        case .smoking: ("Smoking areas", "Every smoking area served, as a point")
+        case .nonsmoking: ("Non-smoking zones", "Every non-smoking zone served, as a point (its footprint in the properties)")
+        case .zones: ("Non-smoking zones' footprints", "Every non-smoking zone served, as the polygon where it holds: its circle, "
+            + "or its published shape widened as its words say (a line as the corridor either side of it)")
+        }
+        writer.key("title"); writer.string(title)
+        writer.key("description"); writer.string(description)
         writer.key("itemType"); writer.string("feature")
         writer.key("crs"); writer.beginArray(); writer.string(crs84); writer.endArray()
         writer.key("extent")
@@ -76,7 +82,7 @@ enum OGCAnswers {
         writer.beginObject()
         writer.key("bbox")
         writer.beginArray()
-        let box = state.extent(of: collection.kind) ?? GeoBox.korea
+        let box = state.extent(of: collection) ?? GeoBox.korea
         writer.beginArray()
         for edge in [box.west, box.south, box.east, box.north] { writer.number(edge) }
         writer.endArray()
@@ -121,7 +127,15 @@ enum OGCAnswers {
     static func matches(_ position: Int, of areas: AreaTable.Buffers, index: AreaIndex, collection: OGCCollection, query: OGCItemsQuery) -> Bool {
         let record = areas.records[position]
         guard record.kind == collection.kind, index.isServed(position) else { return false }
-        if let box = query.bbox, !box.contains(record.coordinate) { return false }
+        if let box = query.bbox {
+            // A zone's outline is in the box when the box around its footprint meets it.
+            if collection == .zones {
+                let reach = (try? Geodesy.boundingBox(around: record.coordinate, meters: index.footprintRadius(of: position))) ?? GeoBox(record.coordinate)
+                if !box.intersects(reach) { return false }
+            } else if !box.contains(record.coordinate) {
+                return false
+            }
+        }
         // Compared as bytes in place: a page may test every record, and a string made for each
         // would cost an allocation a test.
         for (queryable, wanted) in query.equal {
@@ -169,7 +183,7 @@ enum OGCAnswers {
         }
         // Counted when the index can count it: every area of the kind, or those in a box.
         var matched: Int?
-        if query.equal.isEmpty {
+        if query.equal.isEmpty && !(collection == .zones && query.bbox != nil) {
             if let box = query.bbox {
                 matched = (try? index.areas(in: box, kind: collection.kind == .smoking ? .smoking : .nonsmoking))?.count
             } else {
@@ -185,7 +199,9 @@ enum OGCAnswers {
         writer.beginArray()
         index.areas.withBuffers { areas in
             var shapes = ShapeAllowance.listed
-            for position in found { feature(position, of: areas, index: index, times: state.changes.times, crowd: crowd, shapes: &shapes, into: &writer) }
+            for position in found {
+                feature(position, of: areas, in: collection, state: state, crowd: crowd, shapes: &shapes, into: &writer)
+            }
         }
         writer.endArray()
         writer.key("links")
@@ -203,26 +219,48 @@ enum OGCAnswers {
         writer.endObject()
     }
 
-    /// One area as a feature: its id, its position, and the members a full answer gives it.
-    static func feature(_ position: Int, of areas: AreaTable.Buffers, index: AreaIndex, times: ChangeLog.Times, crowd: CrowdView?, shapes: inout ShapeAllowance,
-                        into writer: inout JSONWriter) {
+    /// One area as a feature: its id, its position (a zone's outline in `zones`), and the
+    /// members a full answer gives it.
+    static func feature(_ position: Int, of areas: AreaTable.Buffers, in collection: OGCCollection, state: ServingState, crowd: CrowdView?,
+                        shapes: inout ShapeAllowance, into writer: inout JSONWriter) {
+        let index = state.index
         let record = areas.records[position]
         writer.beginObject()
         writer.key("type"); writer.string("Feature")
         writer.key("id"); writer.string(utf8: areas.utf8(record.id))
         writer.key("geometry")
-        writer.beginObject()
-        writer.key("type"); writer.string("Point")
-        writer.key("coordinates")
-        writer.beginArray()
-        writer.number(record.coordinate.longitude)
-        writer.number(record.coordinate.latitude)
-        writer.endArray()
-        writer.endObject()
+        var drawing: ShapeOutline.Drawing?
+        if collection == .zones {
+            if let (outline, drawn) = state.outlines.outline(of: position, draw: { outline(position, of: areas, index: index, shapes: &shapes) }) {
+                GeoJSONCollection.geometry(outline, into: &writer)
+                drawing = drawn
+            } else {
+                writer.null()
+            }
+        } else {
+            writer.beginObject()
+            writer.key("type"); writer.string("Point")
+            writer.key("coordinates")
+            writer.beginArray()
+            writer.number(record.coordinate.longitude)
+            writer.number(record.coordinate.latitude)
+            writer.endArray()
+            writer.endObject()
+        }
         writer.key("properties")
-        Answers.area(position, of: areas, index: index, times: times, crowd: crowd, distance: nil, form: .feature, shapes: &shapes, into: &writer)
+        Answers.area(position, of: areas, index: index, times: state.changes.times, crowd: crowd, distance: nil, form: .feature, shapes: &shapes, into: &writer)
+        // A zone drawn as the circle of its reach says so: its shape would have cost too much.
+        if drawing == .reach { writer.key("outline"); writer.string("reach") }
         writer.endObject()
         writer.endObject()
+    }
+
+    /// The outline of the zone at `position`: its circle, or its shape widened (nil for a
+    /// shape the record no longer holds).
+    static func outline(_ position: Int, of areas: AreaTable.Buffers, index: AreaIndex, shapes: inout ShapeAllowance) -> (Shape, ShapeOutline.Drawing)? {
+        guard let (footprint, _) = index.footprint(of: position) else { return nil }
+        let shape = footprint.basis == .shape ? Answers.publishedShape(position, of: areas) : nil
+        return shapes.outline(footprint, center: areas.records[position].coordinate, shape: shape)
     }
 
     static func item(_ collection: OGCCollection, id: String, base: String, state: ServingState, crowd: CrowdView?, into writer: inout JSONWriter) throws(RequestError) {
@@ -232,7 +270,7 @@ enum OGCAnswers {
         }
         index.areas.withBuffers { areas in
             var shapes = ShapeAllowance.listed
-            feature(position, of: areas, index: index, times: state.changes.times, crowd: crowd, shapes: &shapes, into: &writer)
+            feature(position, of: areas, in: collection, state: state, crowd: crowd, shapes: &shapes, into: &writer)
         }
     }
 

@@ -1,5 +1,6 @@
 import AreasCore
 import AreasIngest
+import AreasProtocol
 import AreasSystem
 
 /// Everything a query needs, built once per refresh and then only read.
@@ -28,10 +29,12 @@ package final class ServingState: Sendable {
     let writtenAt: Double?
     /// The vector tiles made from these areas so far (a refresh that changed nothing keeps them).
     package let tiles: TileCache
+    /// The zones' outlines traced so far (OGC's `zones`), kept alike.
+    package let outlines: OutlineCache
     /// The areas counted per region of the administrative map, once per map served.
     package let regionCounts: RegionCountsCache
-    /// The box of each kind's areas, worked out once when first asked (the OGC collections' extent).
-    private let extents = LockedValue<[AreaKind: GeoBox]>([:])
+    /// The box of each OGC collection's features, worked out once when first asked (its extent).
+    private let extents = LockedValue<[OGCCollection: GeoBox]>([:])
     /// Whether the snapshot file in place holds these areas: false before anything was written,
     /// and while areas a refresh could not write are served from memory.
     package let inFile: Bool
@@ -49,6 +52,7 @@ package final class ServingState: Sendable {
         self.history = history
         self.inFile = inFile
         self.tiles = TileCache()
+        self.outlines = OutlineCache()
         self.regionCounts = RegionCountsCache()
         self.version = dataSet.version ?? DataSet.version(writtenAt: builtAt, records: dataSet.catalog.table.records.count)
         self.changes = dataSet.changes
@@ -119,6 +123,7 @@ package final class ServingState: Sendable {
         writtenAt = other.writtenAt
         inFile = other.inFile
         tiles = other.tiles
+        outlines = other.outlines
         regionCounts = other.regionCounts
         self.history = history
     }
@@ -126,19 +131,20 @@ package final class ServingState: Sendable {
 
 extension ServingState {
     /// The box around every served area of `kind`; nil when there is none.
-    package func extent(of kind: AreaKind) -> GeoBox? {
-        if let known = extents.withLock({ $0[kind] }) { return known }
-        var (south, west, north, east) = (Double.infinity, Double.infinity, -Double.infinity, -Double.infinity)
+    package func extent(of collection: OGCCollection) -> GeoBox? {
+        if let known = extents.withLock({ $0[collection] }) { return known }
+        var box = GeoBox.empty
         index.areas.withBuffers { areas in
-            for position in 0..<areas.records.count where areas.records[position].kind == kind && index.isServed(position) {
-                let point = areas.records[position].coordinate
-                (south, north) = (min(south, point.latitude), max(north, point.latitude))
-                (west, east) = (min(west, point.longitude), max(east, point.longitude))
+            for position in 0..<areas.records.count where areas.records[position].kind == collection.kind && index.isServed(position) {
+                box.extend(areas.records[position].coordinate)
+                // A zone's footprint reaches its radius around its position.
+                if collection == .zones, let reach = try? Geodesy.boundingBox(around: areas.records[position].coordinate, meters: index.footprintRadius(of: position)) {
+                    box.extend(reach)
+                }
             }
         }
-        guard south <= north else { return nil }
-        let box = GeoBox(uncheckedSouth: south, west: west, north: north, east: east)
-        extents.withLock { $0[kind] = box }
+        guard box.south <= box.north else { return nil }
+        extents.withLock { $0[collection] = box }
         return box
     }
 }
