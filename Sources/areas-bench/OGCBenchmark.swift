@@ -83,6 +83,33 @@ struct OGCBenchmark {
         print("every smoking area paged 1,000 at a time: \(paged) in \(Measure.format(pagedMicros / 1000, 1)) ms; one bbox answer of \(one["features"]?.array.count ?? 0) (at most maxResults): \(Measure.format(wholeMicros / 1000, 1)) ms")
         figures["paged_all_ms"] = pagedMicros / 1000
         figures["paged_all_count"] = Double(paged)
+        // A GIS copying the country box by box: each box of a 6 x 8 grid over Korea through
+        // `/ogc` pages of 1,000, against one `/v1/bbox` GeoJSON answer of the same box.
+        var (ogcFeatures, ogcMicros, bboxFeatures, bboxMicros) = (0, 0.0, 0, 0.0)
+        for row in 0..<6 {
+            for column in 0..<8 {
+                let (south, west) = (33.0 + Double(row), 124.0 + Double(column))
+                let box = "\(west),\(south),\(west + 1),\(south + 1)"
+                let startOGC = MonotonicClock.microseconds
+                var target: String? = "/ogc/collections/smoking/items?limit=1000&bbox=" + box
+                while let page = target {
+                    let answer = try JSONParser.parse(try client.get(page).body)
+                    ogcFeatures += answer["features"]?.array.count ?? 0
+                    target = (answer["links"]?.array ?? []).first { $0["rel"]?.string == "next" }?["href"]?.string
+                        .map { $0.replacingOccurrences(of: "http://areas.test", with: "") }
+                }
+                ogcMicros += Double(MonotonicClock.microseconds - startOGC)
+                let startBox = MonotonicClock.microseconds
+                let answer = try JSONParser.parse(try client.get("/v1/bbox?south=\(south)&west=\(west)&north=\(south + 1)&east=\(west + 1)&kind=smoking&limit=10000&format=geojson").body)
+                bboxFeatures += answer["features"]?.array.count ?? 0
+                bboxMicros += Double(MonotonicClock.microseconds - startBox)
+            }
+        }
+        figures["boxes_ogc_features_per_s"] = Double(ogcFeatures) / ogcMicros * 1e6
+        figures["boxes_bbox_features_per_s"] = Double(bboxFeatures) / bboxMicros * 1e6
+        print("the country in 48 boxes of 1 degree: /ogc pages of 1,000 \(ogcFeatures) features at \(Measure.format(figures["boxes_ogc_features_per_s"] ?? 0, 0)) a second; "
+              + "/v1/bbox \(bboxFeatures) at \(Measure.format(figures["boxes_bbox_features_per_s"] ?? 0, 0)) a second "
+              + "(\(Measure.format((figures["boxes_bbox_features_per_s"] ?? 0) / max(figures["boxes_ogc_features_per_s"] ?? 1, 1e-9), 2))x)")
         let ratio = (figures["ogc_last_page_cpu_us"] ?? 0) / max(figures["bbox_50_cpu_us"] ?? 1, 1e-9)
         print("the last page's CPU against a bbox of 50: \(Measure.format(ratio, 2))x; a page of zones' polygons against their points: "
               + Measure.format((figures["ogc_zones_page_cpu_us"] ?? 0) / max(figures["ogc_nonsmoking_page_cpu_us"] ?? 1, 1e-9), 2) + "x")

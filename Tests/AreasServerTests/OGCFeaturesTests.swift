@@ -105,6 +105,60 @@ struct OGCFeaturesTests {
         #expect(item.status == 200 && item.body["id"]?.string == one)
     }
 
+    /// Paging inside a box, whether the page is read from the tree (a box of few areas) or in
+    /// id order (a box of many): every area in the box once; zones by their footprints.
+    @Test func pagingInABoxGivesEveryAreaInItOnce() throws {
+        let (daemon, address) = try SampleDaemon.withHTTP()
+        defer { daemon.stop() }
+        func page(_ first: String) throws -> [JSONValue] {
+            var features: [JSONValue] = []
+            var target: String? = first
+            while let next = target, features.count < 20_000 {
+                let body = try Self.get(address, next).body
+                features += body["features"]?.array ?? []
+                target = (body["links"]?.array ?? []).first { $0["rel"]?.string == "next" }?["href"]?.string.map { $0.replacingOccurrences(of: "http://areas.test", with: "") }
+            }
+            return features
+        }
+        let boxes = [(33.0, 124.0, 39.0, 132.0), (37.5, 126.9, 37.6, 127.0), (37.52, 126.95, 37.56, 126.99)]
+        for kind in ["smoking", "nonsmoking"] {
+            let all = try Self.socketAreas(daemon.socket, kind: kind)
+            for (south, west, north, east) in boxes {
+                let wanted = Set(all.filter { _, area in
+                    let (lat, lon) = (area["lat"]?.double ?? 0, area["lon"]?.double ?? 0)
+                    return lat >= south && lat <= north && lon >= west && lon <= east
+                }.keys)
+                for limit in [7, 50, 1_000] {
+                    let ids = try page("/ogc/collections/\(kind)/items?limit=\(limit)&bbox=\(west),\(south),\(east),\(north)").compactMap { $0["id"]?.string }
+                    #expect(ids.count == wanted.count && Set(ids) == wanted, "\(kind) in \((south, west, north, east)), \(limit) a page: \(ids.count) against \(wanted.count)")
+                }
+            }
+        }
+        // Zones: every zone whose outline lies in the box, and none whose outline is far from it.
+        let zones = try page("/ogc/collections/zones/items?limit=10000")
+        func outlineBox(_ feature: JSONValue) -> (Double, Double, Double, Double) {
+            func positions(_ value: JSONValue) -> [[Double]] {
+                let numbers = value.array.compactMap(\.double)
+                return numbers.count == 2 ? [numbers] : value.array.flatMap(positions)
+            }
+            let points = positions(feature["geometry"]?["coordinates"] ?? .null)
+            return (points.map { $0[1] }.min() ?? 0, points.map { $0[0] }.min() ?? 0, points.map { $0[1] }.max() ?? 0, points.map { $0[0] }.max() ?? 0)
+        }
+        for (south, west, north, east) in boxes.dropFirst() {
+            for limit in [7, 1_000] {
+                let ids = Set(try page("/ogc/collections/zones/items?limit=\(limit)&bbox=\(west),\(south),\(east),\(north)").compactMap { $0["id"]?.string })
+                let slack = 0.0001  // about 10 m: the outline lies a little beyond the footprint
+                for zone in zones {
+                    let (s, w, n, e) = outlineBox(zone)
+                    let id = zone["id"]?.string ?? ""
+                    if s >= south && n <= north && w >= west && e <= east { #expect(ids.contains(id), "\(id) lies in the box") }
+                    if s > north + slack || n < south - slack || w > east + slack || e < west - slack { #expect(!ids.contains(id), "\(id) lies outside the box") }
+                }
+                #expect(!ids.isEmpty)
+            }
+        }
+    }
+
     @Test func badInputIsAClearError() throws {
         let (daemon, address) = try SampleDaemon.withHTTP()
         defer { daemon.stop() }
@@ -146,14 +200,23 @@ struct OGCFeaturesTests {
         let environment = ["GDAL_HTTP_TIMEOUT": "30", "CPL_DEBUG": "OFF", "HOME": folder]
         let info = try Binaries.run("/usr/bin/ogrinfo", ["-ro", "-q", "OAPIF:http://\(address)/ogc"], environment: environment, seconds: 120)
         #expect(info.status == 0 && ["smoking", "nonsmoking", "zones"].allSatisfy { info.stdout.contains("\($0) (") }, "\(info.stdout) \(info.stderr)")
-        let copy = folder + "/smoking.geojson"
-        let run = try Binaries.run("/usr/bin/ogr2ogr", ["-f", "GeoJSON", copy, "OAPIF:http://\(address)/ogc", "smoking", "-oo", "PAGE_SIZE=50"],
+        // Into a GeoPackage fifty to a page, read back by GDAL: every area once, where the socket puts it.
+        let run = try Binaries.run("/usr/bin/ogr2ogr", ["-f", "GPKG", folder + "/smoking.gpkg", "OAPIF:http://\(address)/ogc", "smoking", "-oo", "PAGE_SIZE=50"],
                                    environment: environment, seconds: 180)
         #expect(run.status == 0, "\(run.stderr)")
+        let copy = folder + "/smoking.geojson"
+        let back = try Binaries.run("/usr/bin/ogr2ogr", ["-f", "GeoJSON", copy, folder + "/smoking.gpkg"], environment: environment, seconds: 60)
+        #expect(back.status == 0, "\(back.stderr)")
         let copied = try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: copy))))
-        let ids = copied["features"]?.array.compactMap { $0["properties"]?["id"]?.string } ?? []
+        let features = copied["features"]?.array ?? []
+        let ids = features.compactMap { $0["properties"]?["id"]?.string }
         let expected = try Self.socketAreas(daemon.socket, kind: "smoking")
         #expect(ids.count == expected.count && Set(ids) == Set(expected.keys), "\(ids.count) copied, \(expected.count) served")
+        for feature in features {
+            let id = feature["properties"]?["id"]?.string ?? ""
+            let position = feature["geometry"]?["coordinates"]?.array.compactMap(\.double) ?? []
+            #expect(position == [expected[id]?["lon"]?.double ?? .nan, expected[id]?["lat"]?.double ?? .nan], "\(id): \(position)")
+        }
 
         // A box (`-spat`) and an attribute filter (`-where`, sent as a queryable) give exactly
         // what the socket gives.

@@ -201,6 +201,17 @@ public struct AreaIndex: Sendable {
         return payloads.sorted().map { Match(position: Int($0), distanceMeters: nil) }
     }
 
+    /// How many areas of `kind` lie inside `box`, edges inclusive: the tree walked, nothing
+    /// collected or sorted (a page's `numberMatched`).
+    public func count(in box: GeoBox, kind: KindFilter = .all) -> Int {
+        var count = 0
+        tree.forEach(intersecting: box, classMask: Self.classMask(of: kind), filter: AdmitAll()) { _ in
+            count += 1
+            return true
+        }
+        return count
+    }
+
     /// Areas within `meters` of `point`, nearest first, ties by id; at most `limit`.
     public func areas(within meters: Double, of point: GeoPoint, kind: KindFilter = .all, region: Region = .anywhere, limit: Int = .max) throws(GeoError) -> [Match] {
         guard meters.isFinite, meters >= 0 else { throw .invalidDistance(meters) }

@@ -172,6 +172,15 @@ enum OGCAnswers {
         var found: [Int] = []
         var next: Int?
         index.areas.withBuffers { areas in
+            // A box that holds few areas is read from the tree: the rest of the table in id
+            // order would be read to the end for them, once a page.
+            if let candidates = fewInBox(query, collection: collection, index: index) {
+                for position in candidates where position >= start && matches(position, of: areas, index: index, collection: collection, query: query) {
+                    if found.count == query.limit { next = position; break }
+                    found.append(position)
+                }
+                return
+            }
             var position = start
             while position < areas.records.count {
                 if matches(position, of: areas, index: index, collection: collection, query: query) {
@@ -185,7 +194,7 @@ enum OGCAnswers {
         var matched: Int?
         if query.equal.isEmpty && !(collection == .zones && query.bbox != nil) {
             if let box = query.bbox {
-                matched = (try? index.areas(in: box, kind: collection.kind == .smoking ? .smoking : .nonsmoking))?.count
+                matched = index.count(in: box, kind: collection.kind == .smoking ? .smoking : .nonsmoking)
             } else {
                 matched = index.count(of: collection.kind)
             }
@@ -217,6 +226,23 @@ enum OGCAnswers {
         }
         writer.endArray()
         writer.endObject()
+    }
+
+    /// Every area of `collection` the tree puts in the query's box (a zone by its footprint's
+    /// box), in id order, when there are fewer than sixteen pages' worth; nil for no box or a
+    /// box that holds more (read in id order from the cursor on: over all its pages, one pass).
+    static func fewInBox(_ query: OGCItemsQuery, collection: OGCCollection, index: AreaIndex) -> [Int]? {
+        guard var box = query.bbox else { return nil }
+        if collection == .zones {
+            // A zone's footprint reaches at most the widest radius from its position.
+            let degrees = index.footprintPolicy.maximumMeters / 111_195
+            let across = degrees / max(cos(max(abs(box.south), abs(box.north)) * Double.pi / 180), 0.01)
+            box = GeoBox(uncheckedSouth: max(box.south - degrees, -90), west: max(box.west - across, -180),
+                         north: min(box.north + degrees, 90), east: min(box.east + across, 180))
+        }
+        let most = 16 * (query.limit + 1)
+        guard let inBox = try? index.areas(in: box, kind: collection.kind == .smoking ? .smoking : .nonsmoking, limit: most), inBox.count < most else { return nil }
+        return inBox.map(\.position)
     }
 
     /// One area as a feature: its id, its position (a zone's outline in `zones`), and the
