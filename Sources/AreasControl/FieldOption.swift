@@ -40,6 +40,7 @@ struct FieldOption: Sendable {
         FieldOption(.output, ["--output"], value: "MODE", choices: OutputMode.allCases.map(\.rawValue), "whole areas, ids and distances, or only the count"),
         FieldOption(.force, ["--force"], "replace the data even when a source shrank past maxShrink"),
         FieldOption(.since, ["--since"], value: "VERSION", "the data version to count from (health names the current one; default: the one before it)"),
+        FieldOption(.cursor, ["--cursor"], value: "CURSOR", "the page after the one that ended with this \"next\""),
     ]
 
     /// The fields the option's text sets: its field, or for a `LAT,LON` option both of the pair.

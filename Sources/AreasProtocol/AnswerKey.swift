@@ -23,6 +23,7 @@ public struct AnswerKey: Sendable, Equatable {
     // Area lists
     @inlinable public static var count: AnswerKey { AnswerKey("count") }
     @inlinable public static var truncated: AnswerKey { AnswerKey("truncated") }
+    @inlinable public static var next: AnswerKey { AnswerKey("next") }
     @inlinable public static var simplified: AnswerKey { AnswerKey("simplified") }
     @inlinable public static var areas: AnswerKey { AnswerKey("areas") }
 

@@ -2,7 +2,7 @@
 /// `RequestOperation.fields` lists each operation's, and the HTTP router and areasctl write them by it.
 public enum RequestField: Int, CaseIterable, Sendable {
     case lat, lon, k, maxMeters, kind, province, district, output, meters, limit
-    case south, west, north, east, path, id, wait, force, zoom, previous, q, since
+    case south, west, north, east, path, id, wait, force, zoom, previous, q, since, cursor
 
     /// The member's name on the wire (and the HTTP parameter's).
     public var name: String { Self.names[rawValue] }

@@ -82,7 +82,7 @@ extension RequestField {
     public var shape: Shape {
         switch self {
         case .lat, .lon, .k, .maxMeters, .meters, .limit, .south, .west, .north, .east, .zoom: return .number
-        case .kind, .province, .district, .output, .id, .q, .since: return .text
+        case .kind, .province, .district, .output, .id, .q, .since, .cursor: return .text
         case .wait, .force: return .flag
         case .previous: return .point
         case .path: return .path

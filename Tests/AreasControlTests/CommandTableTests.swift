@@ -20,7 +20,7 @@ struct CommandTableTests {
     static let values: [String: String] = [
         "-k": "3", "--max-meters": "100", "--meters": "30", "--limit": "5", "--kind": "smoking", "--province": "서울",
         "--district": "용산구", "--output": "ids", "--format": "tsv", "--zoom": "7", "--previous": "37.5,127",
-        "--near": "37.5,127", "--at": "서울역", "--since": "lq4x2-5",
+        "--near": "37.5,127", "--at": "서울역", "--since": "lq4x2-5", "--cursor": "lq4x2-5~yongsan:1f91",
     ]
 
     /// Commands areasctl answers itself or that send no one question: they take no command options.

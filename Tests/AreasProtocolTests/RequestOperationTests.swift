@@ -29,7 +29,7 @@ struct RequestOperationTests {
         .radius(at: .named("이태원역 3번출구"), meters: 200, kind: .nonsmoking, region: Region(), limit: nil, output: .ids),
         .check(at: .named("서울역"), region: Region(), previous: point),
         .crowd(view: nil), .crowd(view: GeoBox(uncheckedSouth: 37.55, west: 126.96, north: 37.57, east: 126.99)), .stats, .sources, .health, .metrics,
-        .refresh(wait: true, force: false), .refresh(wait: false, force: true), .changes(), .changes(since: "lq4x2hc0-2f7"),
+        .refresh(wait: true, force: false), .refresh(wait: false, force: true), .changes(), .changes(since: "lq4x2hc0-2f7"), .changes(since: "lq4x2hc0-2f7", cursor: "lq4x2hc0-2f7~yongsan:1f91a67d36b1ef67"),
     ]
 
     @Test func everyOperationIsCovered() {

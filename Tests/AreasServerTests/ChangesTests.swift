@@ -40,15 +40,20 @@ struct ChangesTests {
         return result
     }
 
+    /// A service in-process on a district file of `Self.first` in `folder` (config members
+    /// `extra` beside its one source), and how to publish the file's next release.
+    static func boothsServer(in folder: String, extra: String = "") async throws -> (TestServer, publish: ([String]) throws -> Void) {
+        let file = folder + "/booths.csv"
+        let publish = { (rows: [String]) throws in try Data((Self.header + rows.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: file)) }
+        try publish(Self.first)
+        let json = #"{\#(extra)"sources": [{"name": "yongsan", "kind": "smoking", "format": "csv", "file": "\#(file)", "fields": {"name": "이름", "latitude": "위도", "longitude": "경도", "address": "주소"}}]}"#
+        return (try await TestServer(config: try AreasConfig.parse(Data(json.utf8), path: folder + "/areasd.json")), publish)
+    }
+
     @Test func applyingTheChangesSinceAVersionGivesTheNext() async throws {
         let folder = Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let file = folder + "/booths.csv"
-        func publish(_ rows: [String]) throws { try Data((Self.header + rows.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: file)) }
-        try publish(Self.first)
-        let json = #"{"sources": [{"name": "yongsan", "kind": "smoking", "format": "csv", "file": "\#(file)", "fields": {"name": "이름", "latitude": "위도", "longitude": "경도", "address": "주소"}}]}"#
-        let config = try AreasConfig.parse(Data(json.utf8), path: folder + "/areasd.json")
-        let server = try await TestServer(config: config)
+        let (server, publish) = try await Self.boothsServer(in: folder)
         defer { server.stop() }
         let v1 = try #require(try server.ask(#"{"op":"health"}"#)["version"]?.string)
         let areas1 = try Self.everything(server)
@@ -118,5 +123,52 @@ struct ChangesTests {
             #expect(changes != nil && changes == served)
             #expect(loaded.changes.steps == server.service.state.changes.steps)
         }
+    }
+
+    /// Past `maxResults` (3 here), pages in id order that together list every change once,
+    /// each ending with the `next` cursor for the one after; a forged cursor is a bad request,
+    /// and one from before a refresh is `gone`.
+    @Test func changesPastMaxResultsArePaged() async throws {
+        let folder = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let (server, publish) = try await Self.boothsServer(in: folder, extra: #""maxResults": 3, "#)
+        defer { server.stop() }
+        let v1 = try #require(try server.ask(#"{"op":"health"}"#)["version"]?.string)
+        // Two rows gone, two renamed, six new: ten changes.
+        var second = Array(Self.first.prefix(3))
+        second[0] = "용산역 광장 흡연부스,37.52990,126.96480,서울특별시 용산구 한강대로 405"
+        second[1] = "이태원역 1번 출구 흡연부스,37.53450,126.99440,서울특별시 용산구 이태원로 177"
+        second += (1...6).map { "새 흡연부스 \($0),37.5\(10 + $0),126.9\(50 + $0),서울특별시 용산구 한강대로 \($0)" }
+        try publish(second)
+        _ = await server.service.startRefresh(force: false).report()
+        let state = server.service.state
+        let whole = try #require(state.changes.changes(since: v1, current: state.version, index: state.index))
+        let expected = whole.appeared.map { state.index.areas.id(at: $0) } + whole.changed.map { state.index.areas.id(at: $0.position) } + whole.vanished.map(\.id)
+        #expect(expected.count == 10, "\(expected)")
+
+        var seen: [String] = []
+        var cursor: String?
+        var pages = 0
+        repeat {
+            let page = try server.ask(#"{"op":"changes","since":"\#(v1)"\#(cursor.map { #","cursor":"\#($0)""# } ?? "")}"#)
+            #expect(page["ok"]?.bool == true, "\(page)")
+            let ids = ["appeared", "changed", "vanished"].flatMap { key in page[key]?.array.compactMap { $0["id"]?.string } ?? [] }
+            #expect(ids.count <= 3 && !ids.isEmpty)
+            seen += ids.sorted()
+            cursor = page["next"]?.string
+            #expect((cursor != nil) == (page["truncated"]?.bool == true))
+            pages += 1
+        } while cursor != nil && pages < 10
+        #expect(pages == 4 && seen == seen.sorted() && seen.count == Set(seen).count, "\(seen)")
+        #expect(Set(seen) == Set(expected) && seen.count == expected.count)
+
+        let first = try server.ask(#"{"op":"changes","since":"\#(v1)"}"#)
+        let next = try #require(first["next"]?.string)
+        #expect(try server.ask(#"{"op":"changes","since":"\#(v1)","cursor":"forged"}"#).errorCode == "bad_request")
+        #expect(try server.ask(#"{"op":"changes","since":"\#(v1)","cursor":""}"#).errorCode == "bad_request")
+        try publish(Self.first)
+        _ = await server.service.startRefresh(force: false).report()
+        let after = try server.ask(#"{"op":"changes","since":"\#(v1)","cursor":"\#(next)"}"#)
+        #expect(after.errorCode == "gone" && after["error"]?["message"]?.string?.contains("first page") == true, "\(after)")
     }
 }

@@ -16,8 +16,8 @@ extension Request.Changes: CommandQuestion {
         let (appeared, changed, vanished) = (areas(.appeared), areas(.changed), areas(.vanished))
         var text = "since \(object.string(.since) ?? "?") to \(object.string(.version) ?? "?"): "
             + "\(appeared.count) appeared, \(changed.count) changed, \(vanished.count) vanished"
-            + (object.bool(.truncated) == true ? " (cut at the daemon's maxResults: ask for every area and follow from \(object.string(.version) ?? "its version"))" : "")
             + "\n"
+            + (object.string(.next).map { "more than the daemon's maxResults: the next page is areasctl changes --since \(object.string(.since) ?? "?") --cursor \($0)\n" } ?? "")
         guard !(appeared.isEmpty && changed.isEmpty && vanished.isEmpty) else { return .init(stdout: text, stderr: "", status: 0) }
         var rows = [["CHANGE", "KIND", "NAME", "ADDRESS", "WHAT", "ID"]]
         for area in appeared {

@@ -25,6 +25,8 @@ package final class ServingState: Sendable {
     package let version: String
     /// What changed between the versions of this data, and when each record was first seen.
     package let changes: ChangeLog
+    /// The changes since a version, listed for paging (`changes`), kept alike.
+    package let changePages: ChangePages
     /// When the data was made (the snapshot file's time), nil for data no store made.
     let writtenAt: Double?
     /// The vector tiles made from these areas so far (a refresh that changed nothing keeps them).
@@ -56,6 +58,7 @@ package final class ServingState: Sendable {
         self.regionCounts = RegionCountsCache()
         self.version = dataSet.version ?? DataSet.version(writtenAt: builtAt, records: dataSet.catalog.table.records.count)
         self.changes = dataSet.changes
+        self.changePages = ChangePages()
         self.writtenAt = dataSet.writtenAt
     }
 
@@ -120,6 +123,7 @@ package final class ServingState: Sendable {
         builtAt = other.builtAt
         version = other.version
         changes = other.changes
+        changePages = other.changePages
         writtenAt = other.writtenAt
         inFile = other.inFile
         tiles = other.tiles
