@@ -1,5 +1,6 @@
 import AreasCore
 import AreasIngest
+import AreasServer
 import AreasSystem
 import AreasTestSupport
 import Foundation
@@ -79,6 +80,20 @@ struct ChangesBenchmark {
             sinceMs.append((Measure.clock.now - start).milliseconds)
             listed = (changes?.appeared.count ?? 0) + (changes?.changed.count ?? 0) + (changes?.vanished.count ?? 0)
         }
+        // Paged: the first page lists the changes in id order once and keeps the list; a page
+        // after it is a slice of the kept list.
+        let pages = ChangePages()
+        var start = Measure.clock.now
+        let list = pages.changes(since: oldest, log: log, current: version, index: index)
+        let firstPageMs = (Measure.clock.now - start).milliseconds
+        start = Measure.clock.now
+        var sliced = 0
+        for page in 0..<1_000 {
+            let kept = pages.changes(since: oldest, log: log, current: version, index: index)
+            let from = kept?.firstIndex(after: list?.entries[min(page * 100, max((list?.entries.count ?? 1) - 1, 0))].id ?? "") ?? 0
+            sliced += min(1_000, (kept?.entries.count ?? 0) - from)
+        }
+        let laterPageMs = (Measure.clock.now - start).milliseconds / 1_000
         let index50 = Measure.percentile(indexMs, 0.5), log50 = Measure.percentile(logMs, 0.5)
         print("\(points) areas, \(versions) releases of \(Measure.format(percent, 1))% changed:")
         print("  a refresh's index build \(Measure.format(index50, 0)) ms (median); the change log's step beside it \(Measure.format(log50, 0)) ms: "
@@ -87,5 +102,7 @@ struct ChangesBenchmark {
         print("  the log's steps after \(log.steps.count) versions: \(log.stepsText.count) bytes, \(Measure.format(Double(log.stepsText.count) / Double(max(1, oneVersionBytes)), 1))x one version's "
               + "(\(oneVersionBytes) bytes); with each record's two times, \(Measure.format(Double(bytes) / 1_048_576, 1)) MiB in the snapshot")
         print("  changes since the oldest kept version: \(listed) areas in \(Measure.format(Measure.percentile(sinceMs, 0.5), 1)) ms (median of 5; goal: under 50 ms)")
+        print("  paged at 1,000: the first page (the list in id order made and kept) \(Measure.format(firstPageMs, 1)) ms, \(list?.entries.count ?? 0) listed; "
+              + "a page after it \(Measure.format(laterPageMs * 1_000, 1)) µs (\(sliced) sliced over 1,000 pages)")
     }
 }

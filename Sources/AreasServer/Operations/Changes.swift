@@ -15,7 +15,7 @@ extension Request.Changes: ServedQuestion {
         try asked.requireData()
         let state = asked.state
         let from = since ?? state.changes.steps.last?.since ?? state.version
-        guard let listed = state.changePages.changes(since: from, state: state) else {
+        guard let listed = state.changePages.changes(since: from, log: state.changes, current: state.version, index: state.index) else {
             throw RequestError(.gone, "version '\(from)' is not one of the last \(state.changes.steps.count + 1) this daemon keeps (the current is '\(state.version)'): ask for every area again (bbox) and follow changes from its version")
         }
         var start = 0
@@ -81,22 +81,22 @@ extension Request.Changes: ServedQuestion {
 /// a second, where a page is a slice.
 package final class ChangePages: Sendable {
     /// One change, by the id it is listed under.
-    struct Listed: Sendable {
-        enum Change: Sendable {
+    package struct Listed: Sendable {
+        package enum Change: Sendable {
             case appeared(position: Int)
             case changed(position: Int, what: [String])
             case vanished(name: String, lastSeen: Double)
         }
 
-        var id: String
-        var change: Change
+        package var id: String
+        package var change: Change
     }
 
-    struct List: Sendable {
-        var entries: [Listed]
+    package struct List: Sendable {
+        package var entries: [Listed]
 
         /// The position of the first entry listed after `id`.
-        func firstIndex(after id: String) -> Int {
+        package func firstIndex(after id: String) -> Int {
             var (low, high) = (0, entries.count)
             while low < high {
                 let middle = (low + high) / 2
@@ -112,13 +112,14 @@ package final class ChangePages: Sendable {
 
     package init() {}
 
-    /// The changes since `version` to `state`'s data; nil when the log does not reach it.
-    func changes(since version: String, state: ServingState) -> List? {
+    /// The changes `log` knows since `version` to the data served (`index`, version
+    /// `current`); nil when the log does not reach it.
+    package func changes(since version: String, log: ChangeLog, current: String, index: AreaIndex) -> List? {
         if let list = kept.withLock({ $0.first { $0.since == version }?.list }) { return list }
-        guard let changes = state.changes.changes(since: version, current: state.version, index: state.index) else { return nil }
+        guard let changes = log.changes(since: version, current: current, index: index) else { return nil }
         var entries: [Listed] = []
         entries.reserveCapacity(changes.appeared.count + changes.changed.count + changes.vanished.count)
-        state.index.areas.withBuffers { areas in
+        index.areas.withBuffers { areas in
             func id(_ position: Int) -> String { String(decoding: areas.utf8(areas.records[position].id), as: UTF8.self) }
             entries += changes.appeared.map { Listed(id: id($0), change: .appeared(position: $0)) }
             entries += changes.changed.map { Listed(id: id($0.position), change: .changed(position: $0.position, what: $0.what)) }
