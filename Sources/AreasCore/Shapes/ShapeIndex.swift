@@ -87,7 +87,7 @@ public struct ShapeIndex: Sendable {
     }
 
     /// `box` grown by `meters` on every side.
-    static func widened(_ box: GeoBox, by meters: Double) -> GeoBox {
+    package static func widened(_ box: GeoBox, by meters: Double) -> GeoBox {
         let dLat = meters / Geodesy.earthRadiusMeters * 180 / Double.pi
         let cosine = Swift.max(cos(Swift.max(abs(box.south), abs(box.north)) * Double.pi / 180), 0.01)
         let dLon = dLat / cosine

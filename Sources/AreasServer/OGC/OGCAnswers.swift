@@ -233,13 +233,8 @@ enum OGCAnswers {
     /// box that holds more (read in id order from the cursor on: over all its pages, one pass).
     static func fewInBox(_ query: OGCItemsQuery, collection: OGCCollection, index: AreaIndex) -> [Int]? {
         guard var box = query.bbox else { return nil }
-        if collection == .zones {
-            // A zone's footprint reaches at most the widest radius from its position.
-            let degrees = index.footprintPolicy.maximumMeters / 111_195
-            let across = degrees / max(cos(max(abs(box.south), abs(box.north)) * Double.pi / 180), 0.01)
-            box = GeoBox(uncheckedSouth: max(box.south - degrees, -90), west: max(box.west - across, -180),
-                         north: min(box.north + degrees, 90), east: min(box.east + across, 180))
-        }
+        // A zone's footprint reaches at most the widest radius from its position.
+        if collection == .zones { box = ShapeIndex.widened(box, by: index.footprintPolicy.maximumMeters) }
         let most = 16 * (query.limit + 1)
         guard let inBox = try? index.areas(in: box, kind: collection.kind == .smoking ? .smoking : .nonsmoking, limit: most), inBox.count < most else { return nil }
         return inBox.map(\.position)
