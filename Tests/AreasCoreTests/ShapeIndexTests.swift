@@ -78,7 +78,7 @@ struct ShapeIndexTests {
         let script = #"""
             import json, math, sys
             from shapely.geometry import Polygon, MultiPolygon, LineString, MultiLineString, Point
-            from shapely.ops import transform
+            from shapely.affinity import affine_transform
             data = json.load(open(sys.argv[1]))
             R = 6371008.8
             shapes = []
@@ -92,12 +92,12 @@ struct ShapeIndexTests {
             for lon, lat in data["points"]:
                 k = R * math.pi / 180
                 c = math.cos(lat * math.pi / 180)
-                plane = lambda x, y, z=None: ((x - lon) * c * k, (y - lat) * k)
+                plane = [c * k, 0, 0, k, -lon * c * k, -lat * k]  # x' = (x - lon) c k, y' = (y - lat) k
                 row = []
                 for kind, width, g in shapes:
                     if g.bounds[0] - 0.004 > lon or g.bounds[2] + 0.004 < lon or g.bounds[1] - 0.004 > lat or g.bounds[3] + 0.004 < lat:
                         row.append(None); continue
-                    local = transform(plane, g)
+                    local = affine_transform(g, plane)
                     edge = local.boundary.distance(Point(0, 0)) if kind == "polygon" else local.distance(Point(0, 0))
                     if kind == "polygon" and g.covers(Point(lon, lat)):
                         row.append(edge + width)
