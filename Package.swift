@@ -62,18 +62,18 @@ let package = Package(
         // Geodesy, the area model and table, the packed R-tree and its searches.
         .target(name: "AreasCore", dependencies: ["CMemoryHints"], swiftSettings: nativeTuning + optimisedInDebug),
         // System calls wrapped once, with one errno type; the process's arguments and paths.
-        .target(name: "AreasSystem", dependencies: ["CMemoryHints"], swiftSettings: nativeTuning),
+        .target(name: "AreasSystem", dependencies: ["CMemoryHints"], swiftSettings: nativeTuning + optimisedInDebug),
         // The wire protocol: the JSON reader and writer, requests and their errors.
         .target(name: "AreasProtocol", dependencies: ["AreasCore"], swiftSettings: nativeTuning + optimisedInDebug),
         // Configuration, upstream fetching and decoding, validation, merging, the snapshot file.
-        .target(name: "AreasIngest", dependencies: ["AreasCore", "AreasProtocol", "AreasSystem", "CZlib"], swiftSettings: nativeTuning),
+        .target(name: "AreasIngest", dependencies: ["AreasCore", "AreasProtocol", "AreasSystem", "CZlib"], swiftSettings: nativeTuning + optimisedInDebug),
         // The service: served state, request dispatch, answers, the socket server, systemd.
         // The map page's HTML, CSS and script are files of their own, built into the binary.
         .target(name: "AreasServer", dependencies: ["AreasCore", "AreasProtocol", "AreasIngest", "AreasSystem"],
                 resources: [.embedInCode("Map/Page/map.html"), .embedInCode("Map/Page/map.css"), .embedInCode("Map/Page/map.js")],
-                swiftSettings: nativeTuning),
+                swiftSettings: nativeTuning + optimisedInDebug),
         // The client and its terminal and GeoJSON rendering.
-        .target(name: "AreasControl", dependencies: ["AreasCore", "AreasProtocol", "AreasSystem"], swiftSettings: nativeTuning),
+        .target(name: "AreasControl", dependencies: ["AreasCore", "AreasProtocol", "AreasSystem"], swiftSettings: nativeTuning + optimisedInDebug),
         // For tests and benchmarks only: a loopback HTTP server, synthetic points, the brute-force
         // reference searches, fixtures, asking a running daemon. Never linked into areasd or areasctl.
         .target(name: "AreasTestSupport", dependencies: ["AreasCore", "AreasProtocol", "AreasIngest", "AreasControl", "AreasSystem"],

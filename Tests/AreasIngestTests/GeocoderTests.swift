@@ -17,14 +17,14 @@ struct GeocoderTests {
         let config: AreasConfig
         let environment = ["TEST_GEOCODER_KEY": "secret-key"]
 
-        init(rows: Int, server: LoopbackHTTPServer, provider: String = "kakao", extra: String = "", keyword: Bool = true) throws {
+        init(rows: Int, server: LoopbackHTTPServer, provider: String = "kakao", extra: String = "", keyword: Bool = true, timeoutSeconds: Int = 5) throws {
             var csv = "번호,장소,주소\r\n"
             for i in 0..<rows { csv += "\(i + 1),흡연부스 \(i + 1),중앙로 \(i + 1)\r\n" }
             try Data(csv.utf8).write(to: URL(fileURLWithPath: folder + "/rows.csv"))
             let url = provider == "kakao" ? server.baseURL : server.baseURL + "/req/address"
             let json = """
                 {"snapshot": "areas.snapshot",
-                 "geocoder": {"provider": "\(provider)", "url": "\(url)", "keyEnv": "TEST_GEOCODER_KEY", "timeoutSeconds": 5, "retries": 1\(extra)},
+                 "geocoder": {"provider": "\(provider)", "url": "\(url)", "keyEnv": "TEST_GEOCODER_KEY", "timeoutSeconds": \(timeoutSeconds), "retries": 1\(extra)},
                  "sources": [{"name": "rows", "kind": "smoking", "format": "csv", "file": "rows.csv", "province": "서울특별시", "district": "중구",
                    "fields": {"name": "장소", "address": "주소"},
                    "geocode": {"query": "서울특별시 중구 {주소}"\(keyword ? ", \"keyword\": \"{장소}\"" : "")}}]}
@@ -122,7 +122,8 @@ struct GeocoderTests {
             }
         }
         defer { server.stop() }
-        let world = try World(rows: 3, server: server, keyword: false)
+        // A geocoder that never answers is given a second a question.
+        let world = try World(rows: 3, server: server, keyword: false, timeoutSeconds: fault == .timeout ? 1 : 5)
         let (_, report) = await world.refresh()
         #expect(report.status == .failed && report.error?.hasPrefix("every one of its 3 rows was rejected, so it has nothing to serve") == true, "\(report.summary)")
         #expect(report.accepted == 0)
