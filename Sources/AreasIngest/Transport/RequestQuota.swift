@@ -64,7 +64,10 @@ package final class RequestQuota: @unchecked Sendable {
     /// Requests counted today (in Korea), by name: none when the day counted is over.
     package func today(now: Double = Date().timeIntervalSince1970) -> [String: Int] {
         let today = Self.day(at: now)
-        return lock.withLock { day == today ? counts : [:] }
+        // A dictionary of its own, not `counts` shared: `take` decides whether to copy the
+        // shared storage by a reference count it reads without ordering, so a reader still
+        // reading it on another thread would race with the write.
+        return lock.withLock { day == today ? Dictionary(uniqueKeysWithValues: counts.map { ($0.key, $0.value) }) : [:] }
     }
 
     private func save(day: String, counts: [String: Int], generation: Int) {
