@@ -106,6 +106,8 @@ public struct AnswerKey: Sendable, Equatable {
     @inlinable public static var keptIDs: AnswerKey { AnswerKey("keptIDs") }
     @inlinable public static var firstSeen: AnswerKey { AnswerKey("firstSeen") }
     @inlinable public static var changedAt: AnswerKey { AnswerKey("changedAt") }
+    /// When the first data version served was written: an area first seen then was there from the start.
+    @inlinable public static var firstServed: AnswerKey { AnswerKey("firstServed") }
     @inlinable public static var byKind: AnswerKey { AnswerKey("byKind") }
     /// `byKind`'s members: the kinds' names.
     @inlinable public static var smoking: AnswerKey { AnswerKey("smoking") }

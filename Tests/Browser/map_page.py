@@ -6,12 +6,15 @@ usage: map_page.py BASE_URL OUTPUT_FOLDER [LAT,LON]
        map_page.py BASE_URL OUTPUT_FOLDER --regions [ID,LAT,LON]
        map_page.py BASE_URL OUTPUT_FOLDER --no-leaflet
        map_page.py BASE_URL OUTPUT_FOLDER --tiles
+       map_page.py BASE_URL OUTPUT_FOLDER --new LAT,LON
 
 With LAT,LON, the page is then opened there at zoom 17, where zones' footprints are drawn,
 and asked "where am I" with the browser standing there. Then a route is drawn, and the page is
 opened on a phone's screen.
 With --regions, the page is opened over Seoul at zooms 11 and 15 (districts, then towns as its
 background) and with its regions shaded; what it drew is said for each.
+With --new, the page at LAT,LON at zoom 16: the areas it rings as first seen in the last 30
+days, where, and the details of one; what it lists and marks as gone in those days.
 With --no-leaflet, the page of a daemon whose http.assets lacks Leaflet: its message, and what
 it asked for.
 """
@@ -302,6 +305,36 @@ def crowd_flow():
     driver.save_screenshot(out + "/crowd.png")
 
 
+def new_flow(lat, lon):
+    """The page at LAT,LON at zoom 16: what it drew, where it ringed areas as new (each ring's
+    centre as the map's position), and the details of the first ringed area, clicked."""
+    driver.get(base + "/map?lat=%s&lon=%s&zoom=16" % (lat, lon))
+    settled()
+    result.update(shown())
+    def centres(selector):
+        return driver.execute_script(
+            "const m = document.getElementById('map').getBoundingClientRect();"
+            "return [...document.querySelectorAll(arguments[0])].map(e => { const r = e.getBoundingClientRect();"
+            " const p = map.containerPointToLatLng([(r.left + r.right) / 2 - m.left, (r.top + r.bottom) / 2 - m.top]); return [p.lat, p.lng]; })", selector)
+    result["rings"] = centres("path.area-new")
+    result["goneRings"] = centres("path.area-vanished")
+    result["gone"] = json.loads(body("vanished") or "null")
+    gone = driver.find_element(By.ID, "vanished")
+    result["goneText"] = gone.text if gone.is_displayed() else None
+    result["newLegend"] = " ".join(e.text for e in driver.find_elements(By.CSS_SELECTOR, ".legend-items div"))
+    rings = driver.find_elements(By.CSS_SELECTOR, "path.area-new")
+    if rings:
+        ring = rings[0].rect
+        centre = (ring["x"] + ring["width"] / 2, ring["y"] + ring["height"] / 2)
+        markers = [m for m in driver.find_elements(By.CSS_SELECTOR, "path.area-marker")
+                   if abs(m.rect["x"] + m.rect["width"] / 2 - centre[0]) < 2 and abs(m.rect["y"] + m.rect["height"] / 2 - centre[1]) < 2]
+        if markers:
+            ActionChains(driver).move_to_element(markers[0]).click().perform()
+            result["details"] = popup("area-details")
+    result["console"] = [entry for entry in driver.get_log("browser") if entry.get("level") in ("SEVERE", "WARNING")]
+    driver.save_screenshot(out + "/new.png")
+
+
 def no_leaflet_flow():
     """A daemon without Leaflet: the page says so itself, asks for nothing it lacks."""
     driver.get(base + "/map")
@@ -337,6 +370,9 @@ try:
         result["resources"] = driver.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
         result["console"] = [entry for entry in driver.get_log("browser") if entry.get("level") in ("SEVERE", "WARNING")]
         driver.save_screenshot(out + "/tiles.png")
+        raise SystemExit(0)
+    if sys.argv[3:4] == ["--new"]:
+        new_flow(*sys.argv[4].split(","))
         raise SystemExit(0)
     if sys.argv[3:4] == ["--no-leaflet"]:
         no_leaflet_flow()

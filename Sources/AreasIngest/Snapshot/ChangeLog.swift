@@ -90,6 +90,13 @@ extension ChangeLog.Before {
                   address: area.address, details: details.joined(separator: "\u{1F}"))
     }
 
+    /// Whether it was served in `region` (its province and district lead `details`).
+    package func lies(in region: Region) -> Bool {
+        if region.isAnywhere { return true }
+        let parts = details.split(separator: "\u{1F}", maxSplits: 2, omittingEmptySubsequences: false)
+        return (region.province.map { parts.count > 0 && parts[0] == $0 } ?? true) && (region.district.map { parts.count > 1 && parts[1] == $0 } ?? true)
+    }
+
     /// What differs between this and `other` ("kind", "name", "position", "address",
     /// "details"), in that order.
     func what(comparedWith other: ChangeLog.Before) -> [String] {
@@ -275,6 +282,22 @@ extension ChangeLog {
             steps.append(step)
         }
         return steps
+    }
+}
+
+extension ChangeLog {
+    /// The areas that kept steps written after `time` removed and that are not served again
+    /// (`index`), each as it was last served with when that was, newest removal first for an
+    /// id removed more than once.
+    package func vanished(after time: Double, index: AreaIndex) -> [(area: Before, lastSeen: Double)] {
+        var found: [String: (area: Before, lastSeen: Double)] = [:]
+        for step in steps where step.at > time {
+            for before in step.vanished {
+                found[before.id] = (before, step.sinceAt)
+            }
+        }
+        return found.values.filter { index.areas.position(of: $0.area.id).map { !index.isServed($0) } ?? true }
+            .sorted { $0.area.id < $1.area.id }
     }
 }
 

@@ -6,12 +6,14 @@ import AreasProtocol
 extension Answers {
     /// Each cluster with its centre's province and district when the administrative map is
     /// loaded (`areasctl clusters` names where each is).
-    static func clusters(_ clustering: Clustering, served: AreaService.View, into writer: inout JSONWriter) {
+    static func clusters(_ clustering: Clustering, vanished: [(area: ChangeLog.Before, lastSeen: Double)], served: AreaService.View, into writer: inout JSONWriter) {
         let regions = served.regions.map, state = served.state, crowd = served.crowd
         writer.beginObject()
         writer.key(.ok); writer.bool(true)
         writer.key(.zoom); writer.number(clustering.zoom)
         writer.key(.count); writer.number(clustering.count)
+        // What makes an area's `firstSeen` news: a map marks those first seen after it.
+        if let firstServed = state.firstServed { writer.key(.firstServed); writer.time(firstServed) }
         writer.key(.clusters)
         writer.beginArray()
         for cluster in clustering.clusters {
@@ -42,6 +44,20 @@ extension Answers {
                 area(position, of: areas, index: state.index, times: state.changes.times, crowd: crowd, distance: nil, form: .listed, shapes: &shapes, into: &writer)
                 writer.endObject()
             }
+        }
+        writer.endArray()
+        writer.key(.vanished)
+        writer.beginArray()
+        for (area, lastSeen) in vanished {
+            writer.beginObject()
+            writer.key(.id); writer.string(area.id)
+            writer.key(.kind); writer.string(area.kind.rawValue)
+            writer.key(.name); writer.string(area.name)
+            writer.key(.lat); writer.number(area.latitude)
+            writer.key(.lon); writer.number(area.longitude)
+            writer.key(.address); writer.string(area.address)
+            writer.key(.lastSeen); writer.time(lastSeen)
+            writer.endObject()
         }
         writer.endArray()
         writer.endObject()

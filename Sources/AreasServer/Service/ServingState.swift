@@ -37,6 +37,10 @@ package final class ServingState: Sendable {
     package let regionCounts: RegionCountsCache
     /// The box of each OGC collection's features, worked out once when first asked (its extent).
     private let extents = LockedValue<[OGCCollection: GeoBox]>([:])
+    /// When the first version was served (`firstServed`), worked out once it is asked for.
+    private let firstServedAt = LockedValue<Double??>(nil)
+    /// The areas removed in the last 30 days (`RecentlyVanished`), made when first asked for.
+    private let vanishedLately = LockedValue<RecentlyVanished?>(nil)
     /// Whether the snapshot file in place holds these areas: false before anything was written,
     /// and while areas a refresh could not write are served from memory.
     package let inFile: Bool
@@ -130,6 +134,34 @@ package final class ServingState: Sendable {
         outlines = other.outlines
         regionCounts = other.regionCounts
         self.history = history
+    }
+}
+
+extension ServingState {
+    /// When the first data version whose areas are still served was written: the earliest
+    /// `firstSeen` of a served area. An area first seen then was there when the daemon began
+    /// (all of a fresh install's are), so it is not new, however recent that was. Nil when no
+    /// change log describes the data.
+    package var firstServed: Double? {
+        if let known = firstServedAt.withLock({ $0 }) { return known }
+        var earliest = Double.infinity
+        let times = changes.times
+        for position in 0..<index.areas.count where index.isServed(position) {
+            if let seen = times.of(position)?.firstSeen, seen > 0 { earliest = min(earliest, seen) }
+        }
+        let found: Double? = earliest.isFinite ? earliest : nil
+        firstServedAt.withLock { $0 = found }
+        return found
+    }
+}
+
+extension ServingState {
+    /// The areas the versions of the last 30 days removed, as of `now`.
+    package func recentlyVanished(now: Double) -> RecentlyVanished {
+        if let kept = vanishedLately.withLock({ $0 }), kept.hour == Int(now / 3_600) { return kept }
+        let made = RecentlyVanished(changes: changes, index: index, now: now)
+        vanishedLately.withLock { $0 = made }
+        return made
     }
 }
 

@@ -20,6 +20,8 @@ legend.onAdd = () => {
     + "<div><i class=\"swatch swatch-smoking\"></i>흡연구역 (smoking area)</div>"
     + "<div><i class=\"swatch swatch-nonsmoking\"></i>금연구역 (non-smoking zone)</div>"
     + "<div><i class=\"swatch swatch-ring\"></i>묶음: 종류별 비율 (cluster: the share of each kind)</div>"
+    + "<div><i class=\"swatch swatch-new\"></i>최근 30일 새로 생긴 곳 (first seen in the last 30 days)</div>"
+    + "<div><i class=\"swatch swatch-gone\"></i>최근 30일 사라진 곳 (gone in the last 30 days)</div>"
     + (settings.crowd ? "<div class=\"legend-crowd\">혼잡도 (crowd): " + crowdLevels.map((l, i) => "<i class=\"swatch swatch-crowd crowd-" + i + "\"></i>" + l).join(" ") + "</div>" : "")
     + "</div>";
   const toggle = box.querySelector(".legend-toggle");
@@ -64,6 +66,7 @@ map.createPane("here").style.zIndex = 450;
 // unseen 44 px circle that answers a tap.
 const touch = matchMedia("(pointer: coarse)").matches || navigator.maxTouchPoints > 0;
 const status = document.getElementById("status");
+const vanishedBox = document.getElementById("vanished");
 const text = (value) => String(value ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
 async function ask(path) {
   const response = await fetch(path, { headers: { Accept: "application/json" } });
@@ -233,7 +236,7 @@ async function refresh() {
   document.body.dataset.view = JSON.stringify(Object.assign({ kind: wanted }, view));
   drawRegions(view);
   drawCrowd();
-  if (!wanted) { layer.clearLayers(); footprintLayer.clearLayers(); document.body.dataset.shown = JSON.stringify({ clusters: 0, areas: 0, count: 0, footprints: 0 }); status.textContent = "표시할 종류가 없습니다 (nothing to show)"; document.body.dataset.loaded = "1"; return; }
+  if (!wanted) { layer.clearLayers(); footprintLayer.clearLayers(); showVanished([]); document.body.dataset.shown = JSON.stringify({ clusters: 0, areas: 0, count: 0, footprints: 0, fresh: 0 }); status.textContent = "표시할 종류가 없습니다 (nothing to show)"; document.body.dataset.loaded = "1"; return; }
   try {
     const q = new URLSearchParams({ south: view.south, west: view.west, north: view.north, east: view.east, zoom, kind: wanted });
     const answer = await ask("/v1/clusters?" + q);
@@ -255,6 +258,15 @@ async function refresh() {
         .addTo(layer);
     }
     const bySource = document.getElementById("by-source").checked;
+    // Areas first seen in the last 30 days, ringed: news only after the first data the daemon
+    // served (a fresh install's areas are all first seen at once, and none of them is new).
+    const newSince = Math.max(Date.now() - 30 * 86400000, answer.firstServed ? Date.parse(answer.firstServed) : Infinity);
+    const isNew = (a) => a.firstSeen && Date.parse(a.firstSeen) > newSince;
+    let fresh = 0;
+    for (const a of answer.areas) if (isNew(a)) {
+      L.circleMarker([a.lat, a.lon], { radius: (touch ? 11 : 9) + 5, weight: 3, fill: false, interactive: false, className: "area-new" }).addTo(layer);
+      fresh++;
+    }
     if (touch) for (const a of answer.areas) {
       L.circleMarker([a.lat, a.lon], { radius: 22, stroke: false, fillOpacity: 0, className: "area-hit", bubblingMouseEvents: false })
         .on("click", () => details(a.id, [a.lat, a.lon])).addTo(layer);
@@ -266,13 +278,26 @@ async function refresh() {
       L.circleMarker([a.lat, a.lon], Object.assign({ radius: touch ? 11 : 9, weight: 2, fillOpacity: 0.8, className: "area-marker area-marker-" + a.kind + (a.geocoded ? " area-marker-geocoded" : ""), bubblingMouseEvents: false }, style))
         .bindTooltip(text(a.name)).on("click", () => details(a.id, [a.lat, a.lon])).addTo(layer);
     }
+    showVanished(answer.vanished || []);
     declutterLabels();
     status.textContent = answer.count + "곳 (" + answer.clusters.length + " clusters, " + answer.areas.length + " areas)";
-    document.body.dataset.shown = JSON.stringify({ clusters: answer.clusters.length, areas: answer.areas.length, count: answer.count, footprints });
+    document.body.dataset.shown = JSON.stringify({ clusters: answer.clusters.length, areas: answer.areas.length, count: answer.count, footprints, fresh });
   } catch (error) {
     status.textContent = "오류 (error): " + error.message;
   }
   document.body.dataset.loaded = "1";
+}
+// What the versions of the last 30 days removed from the view: a grey dashed ring where each
+// was, and a list under the status line (empty and hidden when nothing went).
+function showVanished(gone) {
+  for (const v of gone) {
+    L.circleMarker([v.lat, v.lon], { radius: 7, weight: 2, dashArray: "2 3", fill: false, className: "area-vanished", bubblingMouseEvents: false })
+      .bindTooltip(text(v.name) + " (사라짐 · gone)").addTo(layer);
+  }
+  vanishedBox.hidden = gone.length === 0;
+  vanishedBox.innerHTML = gone.length === 0 ? "" : "<p>최근 30일 사라진 곳 (gone in the last 30 days): " + gone.length + "</p><ul>"
+    + gone.map((v) => "<li data-id=\"" + text(v.id) + "\">" + text(v.name) + " · " + kindText(v.kind) + " · " + text(v.lastSeen.slice(0, 10)) + "까지 (last seen)</li>").join("") + "</ul>";
+  document.body.dataset.vanished = JSON.stringify(gone.map((v) => v.id));
 }
 // Clusters whose rings would overlap on screen (the daemon's cells are a fixed size, its
 // clusters sit at their areas' centre) are drawn as one, where the larger is: their counts
@@ -300,6 +325,7 @@ async function details(id, at) {
       "<p>" + text([a.province, a.district].filter(Boolean).join(" ")) + "</p>",
       "<p>출처 (source): " + text((a.sources || [a.source]).join(", ")) + "</p>",
       a.referenceDate ? "<p>기준일 (as of): " + text(a.referenceDate) + "</p>" : "",
+      a.firstSeen ? "<p>처음 본 날 (first seen): " + text(a.firstSeen.slice(0, 10)) + (a.changedAt ? " · 바뀐 날 (changed): " + text(a.changedAt.slice(0, 10)) : "") + "</p>" : "",
       a.crowd ? "<p>혼잡도 (crowd): " + text(a.crowd.place) + " " + text(a.crowd.level) + " · " + text(a.crowd.at.slice(0, 16).replace("T", " ")) + "</p>" : "",
       "<p>" + (a.geocoded ? "위치: 주소로 찾은 위치 (geocoded)" : "위치: 공개된 좌표 (published position)") + "</p>",
       a.overridden ? "<p>운영자 수정 (corrected): " + text(a.note || "") + "</p>" : "",
