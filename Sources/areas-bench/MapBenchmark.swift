@@ -114,11 +114,56 @@ struct MapBenchmark {
                 summary["n\(points)_tile_z\(zoom)_geojson_bytes"] = Double(geoJSONBytes / tiles)
             }
         }
+        vanished(into: &summary)
         crowded(into: &summary)
         let country = Self.countryAtStreetZoom(points: 200_000)
         print("clusters of the whole country at zoom 17 over 200,000 spread areas: \(country.refused ? "refused (too_expensive)" : "answered") after \(Measure.format(country.milliseconds)) ms of CPU")
         summary["country_z17_200k_ms"] = country.milliseconds
         print(Measure.json(summary))
+    }
+
+    /// `clusters` of Seoul at zoom 11 over 1,000,000 areas, of which the version before held
+    /// 10,000 more (one in a hundred removed since, listed as gone where they lie in the view),
+    /// beside the same areas served with no change log (the reference): the first answer of the
+    /// version (which finds the removed areas and the first version's time) and the next.
+    func vanished(into summary: inout [String: Double]) {
+        let now = Date().timeIntervalSince1970
+        let data = SyntheticPoints.clustered(count: 1_010_000, seed: 12)
+        let before = data.enumerated().map { i, p in
+            Area(id: String(i, radix: 36), kind: i % 16 == 0 ? .smoking : .nonsmoking, name: "금연구역 \(i)", coordinate: p,
+                 roadAddress: "서울특별시 용산구 한강대로 \(i % 500)", province: "서울특별시", district: "용산구", source: "bench")
+        }.sorted { $0.id < $1.id }
+        let after = before.enumerated().filter { $0.offset % 101 != 0 }.map(\.element)
+        let old = DataSet.indexing(Catalog(areas: before, fetchedAt: ["bench": now - 86_400]))
+        let plain = DataSet.indexing(Catalog(areas: after, fetchedAt: ["bench": now]))
+        var logged = plain
+        logged.changes = ChangeLog.first(records: before.count, at: now - 2 * 86_400)
+            .next(from: (old.catalog.table, old.index, "v1", now - 86_400), to: (plain.catalog.table, plain.index), version: "v2", at: now)
+        let line = Array(#"{"op":"clusters","south":37.42,"west":126.76,"north":37.70,"east":127.18,"zoom":11}"#.utf8)
+        var results: [(first: Double, next: Double, gone: Int)] = []
+        for dataSet in [plain, logged] {
+            let state = ServingState(dataSet, hasData: true, lastReport: nil, snapshotPath: "/nonexistent", builtAt: now)
+            guard let service = BenchData.service(serving: state) else { return }
+            let view = service.view()
+            var writer = JSONWriter(capacity: 1 << 16)
+            var times: [Double] = []
+            for _ in 0..<6 {
+                writer.reset()
+                let start = ExpensiveRequestsBenchmark.threadCPUSeconds()
+                line.withUnsafeBufferPointer { service.respond(to: $0, peerUID: nil, view: view, into: &writer) }
+                times.append(ExpensiveRequestsBenchmark.threadCPUSeconds() - start)
+            }
+            let gone = writer.withBytes { (try? JSONParser.parse(Array($0.prefix(while: { $0 != 10 }))))?["vanished"]?.array.count } ?? 0
+            results.append((times[0], times.dropFirst().min() ?? 0, gone))
+        }
+        let (plainRun, loggedRun) = (results[0], results[1])
+        print("clusters of Seoul at zoom 11, 1,000,000 areas, 10,000 removed since the version before (\(loggedRun.gone) listed as gone): "
+              + "first answer \(Measure.format(loggedRun.first * 1e3, 1)) ms against \(Measure.format(plainRun.first * 1e3, 1)) ms with no change log, "
+              + "then \(Measure.format(loggedRun.next * 1e3, 2)) ms against \(Measure.format(plainRun.next * 1e3, 2)) ms (\(Measure.format(loggedRun.next / plainRun.next))x)")
+        summary["vanished_clusters_first_ms"] = loggedRun.first * 1e3
+        summary["vanished_clusters_reference_first_ms"] = plainRun.first * 1e3
+        summary["vanished_clusters_ms"] = loggedRun.next * 1e3
+        summary["vanished_clusters_reference_ms"] = plainRun.next * 1e3
     }
 
     /// A zoom-18 tile over 40,000 areas at one position and 30,000 on pixels of their own:
