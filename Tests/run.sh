@@ -164,8 +164,9 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 # Lines matching $1 in $2, with $3 (a sed expression) cut off, counted once each.
 count_unique() { { grep -E "$1" "$2" || true; } | { grep -v "Test run with" || true; } | sed -E "$3" | sort -u | wc -l; }
-# The end-to-end tests run the real areasd and areasctl binaries: build them first.
-phase 30m build swift build || status=$?
+# The end-to-end tests run the real areasd and areasctl binaries: build them first, with the
+# test targets, so a compile error fails the build phase and the tests phase only runs tests.
+phase 30m build swift build --build-tests || status=$?
 # The fuzz targets are compiled apart (Tests/Fuzz/run.sh): type-checked here, so a changed API
 # breaks this run, not the next person's fuzzing.
 [ "$status" -eq 0 ] && { phase 10m fuzz-targets bash Tests/Fuzz/run.sh --check || status=$?; }

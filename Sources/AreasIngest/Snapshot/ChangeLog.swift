@@ -151,6 +151,15 @@ extension ChangeLog {
 }
 
 extension ChangeLog {
+    /// Where the first step after a version that touched an id holds it: `item` -1 when it
+    /// appeared there, its place in `changed` when 0 or more, -2 - its place in `vanished`
+    /// below that; and when a later step last removed it.
+    private struct Touched {
+        var step: Int
+        var item: Int
+        var lastSeen: Double
+    }
+
     /// What `changes` answers: the served areas (their positions in the current table) that
     /// appeared and changed since a version, with what changed, and the ones that vanished.
     package struct Changes: Sendable, Equatable {
@@ -171,47 +180,45 @@ extension ChangeLog {
         if version == current { return Changes() }
         guard let first = steps.firstIndex(where: { $0.since == version }) else { return nil }
         // Each touched id as it was at `version`: the first step after it that touched the id
-        // says (appeared: not served then; changed or vanished: as it was then).
-        var then: [String: Before?] = [:]
-        var lastSeen: [String: Double] = [:]
-        var order: [String] = []
-        for step in steps[first...] {
-            for id in step.appeared where then[id] == nil {
-                then[id] = .some(nil)
-                order.append(id)
+        // says (appeared: not served then; changed or vanished: as it was then). Kept as where
+        // that step holds it, not a copy; the answer is sorted at the end, so no order is kept.
+        var touched: [String: Touched] = [:]
+        touched.reserveCapacity(steps[first...].reduce(0) { $0 + $1.appeared.count + $1.changed.count + $1.vanished.count })
+        for s in first..<steps.count {
+            let step = steps[s]
+            for id in step.appeared where touched[id] == nil {
+                touched[id] = Touched(step: s, item: -1, lastSeen: 0)
             }
-            for before in step.changed where then[before.id] == nil {
-                then[before.id] = .some(before)
-                order.append(before.id)
+            for (item, before) in step.changed.enumerated() where touched[before.id] == nil {
+                touched[before.id] = Touched(step: s, item: item, lastSeen: 0)
             }
-            for before in step.vanished {
-                lastSeen[before.id] = step.sinceAt
-                if then[before.id] == nil {
-                    then[before.id] = .some(before)
-                    order.append(before.id)
+            for (item, before) in step.vanished.enumerated() {
+                if touched[before.id] == nil {
+                    touched[before.id] = Touched(step: s, item: -2 - item, lastSeen: step.sinceAt)
+                } else {
+                    touched[before.id]?.lastSeen = step.sinceAt
                 }
             }
         }
         var changes = Changes()
-        for id in order {
-            guard let was = then[id] else { continue }
+        for (id, entry) in touched {
             let served = index.areas.position(of: id).flatMap { index.isServed($0) ? $0 : nil }
-            switch (was, served) {
-            case (nil, let position?):
-                changes.appeared.append(position)
-            case (let before?, let position?):
-                var what = before.what(comparedWith: Before(index.areas, at: position))
-                // The same data, back after it vanished, or changed and changed back: its times
-                // are what differs.
-                if what.isEmpty, let times = times.of(position), times != (before.firstSeen, before.changedAt) {
-                    what = times.firstSeen != before.firstSeen ? ["firstSeen"] : ["changedAt"]
-                }
-                if !what.isEmpty { changes.changed.append((position, what)) }
-            case (let before?, nil):
-                changes.vanished.append((before.id, before.name, lastSeen[id] ?? 0))
-            case (nil, nil):
+            guard entry.item != -1 else {
+                if let served { changes.appeared.append(served) }
                 continue
             }
+            let before = entry.item >= 0 ? steps[entry.step].changed[entry.item] : steps[entry.step].vanished[-2 - entry.item]
+            guard let position = served else {
+                changes.vanished.append((id, before.name, entry.lastSeen))
+                continue
+            }
+            var what = before.what(comparedWith: Before(index.areas, at: position))
+            // The same data, back after it vanished, or changed and changed back: its times
+            // are what differs.
+            if what.isEmpty, let times = times.of(position), times != (before.firstSeen, before.changedAt) {
+                what = times.firstSeen != before.firstSeen ? ["firstSeen"] : ["changedAt"]
+            }
+            if !what.isEmpty { changes.changed.append((position, what)) }
         }
         changes.appeared.sort()
         changes.changed.sort { $0.position < $1.position }
