@@ -53,6 +53,27 @@ final class AreaTableTests {
         #expect(Array(already.sortedByID()) == expected)
     }
 
+    /// Asked in increasing order, each from where the one before stopped, the galloping search
+    /// finds what a search of the whole table finds: held ids and ids between them, the ends.
+    @Test func gallopingFromTheLastPlaceFindsWhatAWholeSearchFinds() {
+        let table = AreaTable(areas: areas(3_000, seed: 8)).sortedByID()
+        var random = SplitMix64(seed: 9)
+        for _ in 0..<20 {
+            var asked = (0..<Int.random(in: 1...400, using: &random)).map { _ in
+                Int.random(in: 0..<3, using: &random) == 0 ? "t:\(String(Int.random(in: 0..<6_000, using: &random), radix: 36))x" : table.id(at: Int.random(in: 0..<table.count, using: &random))
+            }
+            asked += ["", "t:", "zzz"]
+            asked = Array(Set(asked)).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            var next = 0
+            for id in asked {
+                let found = table.position(of: id, from: next)
+                #expect(found.position == table.position(of: id), "\(id)")
+                #expect(found.next >= next && found.next <= table.count)
+                next = found.position.map { $0 + 1 } ?? found.next
+            }
+        }
+    }
+
     @Test(arguments: [true, false])
     func aBuilderBuildsInIDOrderAndIsLeftEmpty(withFields: Bool) {
         let data = areas(3_000, seed: 6).map { area in

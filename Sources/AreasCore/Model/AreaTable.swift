@@ -205,4 +205,28 @@ extension AreaTable {
             return low < records.count && strings.compare(records[low].id, key) == 0 ? low : nil
         }
     }
+
+    /// The position of `id`, every record before `start` known to sort before it: the search
+    /// gallops forward from `start`, so asking the ids of a sorted list in turn, each from the
+    /// `next` of the one before, reads the table once from start to end rather than searching
+    /// all of it for each. `next` is where `id` is or would be.
+    package func position(of id: String, from start: Int) -> (position: Int?, next: Int) {
+        var id = id
+        return id.withUTF8 { key in
+            var low = Swift.min(Swift.max(start, 0), records.count)
+            var high = low
+            var stride = 1
+            while high < records.count && strings.compare(records[high].id, key) < 0 {
+                low = high + 1
+                high = low + stride
+                stride *= 2
+            }
+            high = Swift.min(high, records.count)
+            while low < high {
+                let mid = (low + high) / 2
+                if strings.compare(records[mid].id, key) < 0 { low = mid + 1 } else { high = mid }
+            }
+            return (low < records.count && strings.compare(records[low].id, key) == 0 ? low : nil, low)
+        }
+    }
 }

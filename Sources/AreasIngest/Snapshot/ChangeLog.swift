@@ -151,13 +151,68 @@ extension ChangeLog {
 }
 
 extension ChangeLog {
+    /// Sorted lists of ids merged: `pop` gives each entry's list and place, in id order (byte
+    /// order, the table's), an id in several lists from the first list first.
+    private struct ListMerge {
+        let lists: [[String]]
+        /// A binary heap of (list, place) by the id there, then the list.
+        var heap: [(list: Int, at: Int)]
+
+        init(_ lists: [[String]]) {
+            self.lists = lists
+            heap = []
+            heap.reserveCapacity(lists.count)
+            for list in lists.indices where !lists[list].isEmpty { push((list, 0)) }
+        }
+
+        func before(_ a: (list: Int, at: Int), _ b: (list: Int, at: Int)) -> Bool {
+            let x = lists[a.list][a.at], y = lists[b.list][b.at]
+            if x.utf8.elementsEqual(y.utf8) { return a.list < b.list }
+            return x.utf8.lexicographicallyPrecedes(y.utf8)
+        }
+
+        mutating func push(_ entry: (list: Int, at: Int)) {
+            heap.append(entry)
+            var child = heap.count - 1
+            while child > 0 {
+                let parent = (child - 1) / 2
+                guard before(heap[child], heap[parent]) else { break }
+                heap.swapAt(child, parent)
+                child = parent
+            }
+        }
+
+        mutating func pop() -> (list: Int, at: Int)? {
+            guard let top = heap.first else { return nil }
+            if top.at + 1 < lists[top.list].count {
+                heap[0] = (top.list, top.at + 1)
+            } else {
+                heap[0] = heap[heap.count - 1]
+                heap.removeLast()
+            }
+            var parent = 0
+            while true {
+                let left = 2 * parent + 1, right = left + 1
+                var first = parent
+                if left < heap.count && before(heap[left], heap[first]) { first = left }
+                if right < heap.count && before(heap[right], heap[first]) { first = right }
+                if first == parent { break }
+                heap.swapAt(parent, first)
+                parent = first
+            }
+            return top
+        }
+    }
+
     /// Where the first step after a version that touched an id holds it: `item` -1 when it
     /// appeared there, its place in `changed` when 0 or more, -2 - its place in `vanished`
-    /// below that; and when a later step last removed it.
+    /// below that; when a later step last removed it; and where the current table holds it.
     private struct Touched {
         var step: Int
         var item: Int
         var lastSeen: Double
+        /// Its place in the current table; -1 when the table no longer holds it.
+        var position: Int
     }
 
     /// What `changes` answers: the served areas (their positions in the current table) that
@@ -180,36 +235,47 @@ extension ChangeLog {
         if version == current { return Changes() }
         guard let first = steps.firstIndex(where: { $0.since == version }) else { return nil }
         // Each touched id as it was at `version`: the first step after it that touched the id
-        // says (appeared: not served then; changed or vanished: as it was then). Kept as where
-        // that step holds it, not a copy; the answer is sorted at the end, so no order is kept.
-        var touched: [String: Touched] = [:]
-        touched.reserveCapacity(steps[first...].reduce(0) { $0 + $1.appeared.count + $1.changed.count + $1.vanished.count })
+        // says (appeared: not served then; changed or vanished: as it was then), kept as where
+        // that step holds it, not a copy. Every step lists each kind of change in id order (it
+        // walked both tables by id), so the ids touched since `version` come in id order from
+        // a merge of those lists, and their places in the current table from one walk of it.
+        var lists: [(step: Int, kind: Int, ids: [String], order: [Int])] = []
         for s in first..<steps.count {
             let step = steps[s]
-            for id in step.appeared where touched[id] == nil {
-                touched[id] = Touched(step: s, item: -1, lastSeen: 0)
-            }
-            for (item, before) in step.changed.enumerated() where touched[before.id] == nil {
-                touched[before.id] = Touched(step: s, item: item, lastSeen: 0)
-            }
-            for (item, before) in step.vanished.enumerated() {
-                if touched[before.id] == nil {
-                    touched[before.id] = Touched(step: s, item: -2 - item, lastSeen: step.sinceAt)
-                } else {
-                    touched[before.id]?.lastSeen = step.sinceAt
-                }
+            for (kind, ids) in [step.appeared, step.changed.map(\.id), step.vanished.map(\.id)].enumerated() where !ids.isEmpty {
+                let sorted = zip(ids, ids.dropFirst()).allSatisfy { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+                lists.append((s, kind, ids, sorted ? Array(ids.indices) : ids.indices.sorted { ids[$0].utf8.lexicographicallyPrecedes(ids[$1].utf8) }))
             }
         }
+        var merge = ListMerge(lists.map { list in list.order.map { list.ids[$0] } })
+        var touched: [Touched] = []
+        var next = 0
+        var current: String?
+        while let (number, at) = merge.pop() {
+            let list = lists[number]
+            let id = list.ids[list.order[at]]
+            let item = list.order[at]
+            if let current, current.utf8.elementsEqual(id.utf8) {
+                // A later step's touch of the same id: only a removal (its time) matters.
+                if list.kind == 2 { touched[touched.count - 1].lastSeen = steps[list.step].sinceAt }
+                continue
+            }
+            current = id
+            let found = index.areas.position(of: id, from: next)
+            next = found.position.map { $0 + 1 } ?? found.next
+            touched.append(Touched(step: list.step, item: list.kind == 0 ? -1 : list.kind == 1 ? item : -2 - item,
+                                   lastSeen: list.kind == 2 ? steps[list.step].sinceAt : 0, position: found.position ?? -1))
+        }
         var changes = Changes()
-        for (id, entry) in touched {
-            let served = index.areas.position(of: id).flatMap { index.isServed($0) ? $0 : nil }
+        for entry in touched {
+            let served = entry.position >= 0 && index.isServed(entry.position) ? entry.position : nil
             guard entry.item != -1 else {
                 if let served { changes.appeared.append(served) }
                 continue
             }
             let before = entry.item >= 0 ? steps[entry.step].changed[entry.item] : steps[entry.step].vanished[-2 - entry.item]
             guard let position = served else {
-                changes.vanished.append((id, before.name, entry.lastSeen))
+                changes.vanished.append((before.id, before.name, entry.lastSeen))
                 continue
             }
             var what = before.what(comparedWith: Before(index.areas, at: position))
