@@ -29,8 +29,6 @@ import Testing
         try Data(csv.utf8).write(to: URL(fileURLWithPath: folder + "/new-booths.csv"))
     }
 
-    static func version(_ socket: String) -> String? { DaemonQuestions.ask(socket, #"{"op":"health"}"#)?["version"]?.string }
-
     @Test(.enabled(if: MapPageTests.browser, "chromium, chromium-driver, python3-selenium and libjs-leaflet (Tests/run.sh installs them)"))
     func theAreasFirstSeenLaterAreRinged() throws {
         let (daemon, address) = try SampleDaemon.withHTTP()
@@ -43,7 +41,7 @@ import Testing
         #expect(fresh["gone"] == .array([]) && fresh["goneRings"]?.array.isEmpty == true && fresh["goneText"] == .null, "nothing gone yet: \(fresh)")
 
         // The next release: a source of three booths more, read on SIGHUP.
-        let first = try #require(Self.version(daemon.socket))
+        let first = try #require(DataVersionTests.version(daemon.socket))
         try Self.publish(Self.booths, in: daemon.folder)
         let config = try String(contentsOfFile: daemon.config, encoding: .utf8)
         let source = #"{"name": "new-booths", "kind": "smoking", "format": "csv", "file": "\#(daemon.folder)/new-booths.csv", "#
@@ -52,7 +50,7 @@ import Testing
         try #require(added != config, "the samples config has no sources list")
         try added.write(toFile: daemon.config, atomically: true, encoding: .utf8)
         kill(daemon.pid, SIGHUP)
-        #expect(DaemonQuestions.waitUntil(seconds: 30) { Self.version(daemon.socket).map { $0 != first } ?? false }, "no new version after SIGHUP")
+        #expect(DaemonQuestions.waitUntil(seconds: 30) { DataVersionTests.version(daemon.socket).map { $0 != first } ?? false }, "no new version after SIGHUP")
 
         let later = try Self.page(address, daemon, visit: "later")
         #expect(later["console"]?.array.isEmpty == true, "console: \(later["console"] ?? .null)")

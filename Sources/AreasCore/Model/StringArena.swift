@@ -69,14 +69,7 @@ public struct StringArena: Sendable {
 
     /// Compares the string at `ref` with `key`: negative, zero or positive like `memcmp`.
     public func compare(_ ref: Ref, _ key: UnsafeBufferPointer<UInt8>) -> Int {
-        withUTF8(ref) { stored in
-            let common = Swift.min(stored.count, key.count)
-            if common > 0, let a = stored.baseAddress, let b = key.baseAddress {
-                let order = memcmp(a, b, common)
-                if order != 0 { return Int(order) }
-            }
-            return stored.count - key.count
-        }
+        withUTF8(ref) { $0.byteOrder(comparedWith: key) }
     }
 
     /// Arena bytes in use (what the strings cost in memory).
@@ -260,5 +253,16 @@ extension UnsafeBufferPointer<UInt8> {
         guard count == other.count else { return false }
         guard let x = baseAddress, let y = other.baseAddress else { return true }
         return memcmp(x, y, count) == 0
+    }
+
+    /// How these bytes sort against `other`'s, one byte at a time, a prefix before what it
+    /// begins: below zero, zero or above (the order of the table's ids).
+    package func byteOrder(comparedWith other: UnsafeBufferPointer<UInt8>) -> Int {
+        let common = Swift.min(count, other.count)
+        if common > 0, let x = baseAddress, let y = other.baseAddress {
+            let order = memcmp(x, y, common)
+            if order != 0 { return Int(order) }
+        }
+        return count - other.count
     }
 }

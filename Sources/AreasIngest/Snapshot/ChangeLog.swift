@@ -165,10 +165,15 @@ extension ChangeLog {
             for list in lists.indices where !lists[list].isEmpty { push((list, 0)) }
         }
 
+        /// How `a` and `b` sort by their bytes, as the table's ids do: below zero, zero or above.
+        static func order(_ a: String, _ b: String) -> Int {
+            var (a, b) = (a, b)
+            return a.withUTF8 { x in b.withUTF8 { x.byteOrder(comparedWith: $0) } }
+        }
+
         func before(_ a: (list: Int, at: Int), _ b: (list: Int, at: Int)) -> Bool {
-            let x = lists[a.list][a.at], y = lists[b.list][b.at]
-            if x.utf8.elementsEqual(y.utf8) { return a.list < b.list }
-            return x.utf8.lexicographicallyPrecedes(y.utf8)
+            let order = Self.order(lists[a.list][a.at], lists[b.list][b.at])
+            return order != 0 ? order < 0 : a.list < b.list
         }
 
         mutating func push(_ entry: (list: Int, at: Int)) {
@@ -239,23 +244,28 @@ extension ChangeLog {
         // that step holds it, not a copy. Every step lists each kind of change in id order (it
         // walked both tables by id), so the ids touched since `version` come in id order from
         // a merge of those lists, and their places in the current table from one walk of it.
-        var lists: [(step: Int, kind: Int, ids: [String], order: [Int])] = []
+        // `order`: each sorted id's place in the step's list, for a list that was out of order.
+        var lists: [(step: Int, kind: Int, ids: [String], order: [Int]?)] = []
         for s in first..<steps.count {
             let step = steps[s]
             for (kind, ids) in [step.appeared, step.changed.map(\.id), step.vanished.map(\.id)].enumerated() where !ids.isEmpty {
-                let sorted = zip(ids, ids.dropFirst()).allSatisfy { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-                lists.append((s, kind, ids, sorted ? Array(ids.indices) : ids.indices.sorted { ids[$0].utf8.lexicographicallyPrecedes(ids[$1].utf8) }))
+                if zip(ids, ids.dropFirst()).allSatisfy({ ListMerge.order($0, $1) < 0 }) {
+                    lists.append((s, kind, ids, nil))
+                } else {
+                    let order = ids.indices.sorted { ListMerge.order(ids[$0], ids[$1]) < 0 }
+                    lists.append((s, kind, order.map { ids[$0] }, order))
+                }
             }
         }
-        var merge = ListMerge(lists.map { list in list.order.map { list.ids[$0] } })
+        var merge = ListMerge(lists.map(\.ids))
         var touched: [Touched] = []
         var next = 0
         var current: String?
         while let (number, at) = merge.pop() {
             let list = lists[number]
-            let id = list.ids[list.order[at]]
-            let item = list.order[at]
-            if let current, current.utf8.elementsEqual(id.utf8) {
+            let id = list.ids[at]
+            let item = list.order?[at] ?? at
+            if let current, ListMerge.order(current, id) == 0 {
                 // A later step's touch of the same id: only a removal (its time) matters.
                 if list.kind == 2 { touched[touched.count - 1].lastSeen = steps[list.step].sinceAt }
                 continue

@@ -36,11 +36,11 @@ package final class ServingState: Sendable {
     /// The areas counted per region of the administrative map, once per map served.
     package let regionCounts: RegionCountsCache
     /// The box of each OGC collection's features, worked out once when first asked (its extent).
-    private let extents = LockedValue<[OGCCollection: GeoBox]>([:])
+    private let extents: LockedValue<[OGCCollection: GeoBox]>
     /// When the first version was served (`firstServed`), worked out once it is asked for.
-    private let firstServedAt = LockedValue<Double??>(nil)
+    private let firstServedAt: LockedValue<Double??>
     /// The areas removed in the last 30 days (`RecentlyVanished`), made when first asked for.
-    private let vanishedLately = LockedValue<RecentlyVanished?>(nil)
+    private let vanishedLately: LockedValue<RecentlyVanished?>
     /// Whether the snapshot file in place holds these areas: false before anything was written,
     /// and while areas a refresh could not write are served from memory.
     package let inFile: Bool
@@ -64,6 +64,9 @@ package final class ServingState: Sendable {
         self.changes = dataSet.changes
         self.changePages = ChangePages()
         self.writtenAt = dataSet.writtenAt
+        extents = LockedValue([:])
+        firstServedAt = LockedValue(nil)
+        vanishedLately = LockedValue(nil)
     }
 
     /// The data set served, as the snapshot store hands the next refresh what it replaces.
@@ -129,6 +132,10 @@ package final class ServingState: Sendable {
         changes = other.changes
         changePages = other.changePages
         writtenAt = other.writtenAt
+        // What was worked out from the same areas holds for them still.
+        extents = other.extents
+        firstServedAt = other.firstServedAt
+        vanishedLately = other.vanishedLately
         inFile = other.inFile
         tiles = other.tiles
         outlines = other.outlines
