@@ -83,9 +83,11 @@ struct SearchGeocoderTests {
         #expect(finished.wait(timeout: .now() + 60) == .success)
         let count = SearchGeocoder.maximumPending
         #expect(DaemonQuestions.waitUntil(seconds: 20) { asked.withLock { $0.count } == count }, "\(asked.withLock { $0.map(\.query) })")
+        // Timed from the second arrival: the first waits for the connection to be made, which
+        // moves its arrival, not its place in the pace.
         let times = asked.withLock { $0.map(\.at) }.sorted()
-        let span = (times.last ?? 0) - (times.first ?? 0)
-        #expect(times.count == count && span >= Double(count - 1) * 0.5 * 0.95, "\(count) requests at 2 a second came within \(span) s")
+        let span = (times.last ?? 0) - (times.dropFirst().first ?? 0)
+        #expect(times.count == count && span >= Double(count - 2) * 0.5 * 0.95, "\(count - 1) requests at 2 a second came within \(span) s")
 
         // The share: a day of 30, of which searches may make 3; then a refresh's row to place.
         asked.withLock { $0 = [] }

@@ -52,7 +52,11 @@ package final class RequestQuota: @unchecked Sendable {
             let today = Self.day(at: now)
             if today != day { day = today; counts = [:] }
             if let limit, counts[name, default: 0] >= limit { return nil }
-            counts[name, default: 0] += 1
+            // Counted into a new dictionary, never into the stored one in place: the stored one
+            // may be being read on another thread (handed to `save` below, or by `today()`), and
+            // a write in place decides whether to copy it by a reference count read without
+            // ordering against that reader.
+            counts = counts.merging([name: 1], uniquingKeysWith: +)
             taken += 1
             return (day, counts, taken)
         }
@@ -64,10 +68,7 @@ package final class RequestQuota: @unchecked Sendable {
     /// Requests counted today (in Korea), by name: none when the day counted is over.
     package func today(now: Double = Date().timeIntervalSince1970) -> [String: Int] {
         let today = Self.day(at: now)
-        // A dictionary of its own, not `counts` shared: `take` decides whether to copy the
-        // shared storage by a reference count it reads without ordering, so a reader still
-        // reading it on another thread would race with the write.
-        return lock.withLock { day == today ? Dictionary(uniqueKeysWithValues: counts.map { ($0.key, $0.value) }) : [:] }
+        return lock.withLock { day == today ? counts : [:] }
     }
 
     private func save(day: String, counts: [String: Int], generation: Int) {
