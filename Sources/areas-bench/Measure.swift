@@ -1,3 +1,5 @@
+import Foundation
+
 /// Timing helpers: each query timed on its own so medians and tails are real.
 enum Measure {
     static let clock = ContinuousClock()
@@ -38,6 +40,13 @@ enum Measure {
     /// Figures as one JSON object, keys in order: the line a benchmark ends with.
     static func json(_ values: [String: Double]) -> String {
         "{" + values.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\(format($0.value))" }.joined(separator: ",") + "}"
+    }
+
+    /// The CPU time every thread of this process has used, in milliseconds.
+    static var processCPUMilliseconds: Double {
+        var time = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+        return Double(time.tv_sec) * 1_000 + Double(time.tv_nsec) / 1_000_000
     }
 
     /// Resident memory now, from /proc, in bytes.

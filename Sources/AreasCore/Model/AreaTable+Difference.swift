@@ -20,28 +20,13 @@ extension AreaTable {
     /// run, a follower the leader's whole table with its own.
     public func difference(_ range: Range<Int>, from old: AreaTable, _ oldRange: Range<Int>) -> AreaDifference {
         var difference = AreaDifference()
-        var i = oldRange.lowerBound
-        var j = range.lowerBound
-        while i < oldRange.upperBound || j < range.upperBound {
-            if i == oldRange.upperBound {
-                difference.added += range.upperBound - j
-                break
-            }
-            if j == range.upperBound {
-                difference.removed += oldRange.upperBound - i
-                break
-            }
-            let order = old.strings.withUTF8(old.records[i].id) { strings.compare(records[j].id, $0) }
-            if order == 0 {
-                if !sameArea(at: j, as: old, at: i) { difference.changed += 1 }
-                i += 1
-                j += 1
-            } else if order > 0 {
+        forEachPair(from: old, oldRange, within: range) { i, j in
+            if let i, let j {
+                if !sameArea(at: j, as: old, at: i, idsMatch: true) { difference.changed += 1 }
+            } else if j == nil {
                 difference.removed += 1
-                i += 1
             } else {
                 difference.added += 1
-                j += 1
             }
         }
         return difference
@@ -49,15 +34,18 @@ extension AreaTable {
 }
 
 extension AreaTable {
-    /// Walks `old[oldRange]` (all of it by default) and this table together by id (both in id
-    /// order): `pair` gets each id's position in `old` and in this table, nil where it has none.
-    public func forEachPair(from old: AreaTable, _ oldRange: Range<Int>? = nil, _ pair: (_ old: Int?, _ new: Int?) -> Void) {
+    /// Walks `old[oldRange]` and `self[range]` (all of each by default) together by id (both
+    /// in id order): `pair` gets each id's position in `old` and in this table, nil where it
+    /// has none.
+    public func forEachPair(from old: AreaTable, _ oldRange: Range<Int>? = nil, within range: Range<Int>? = nil,
+                            _ pair: (_ old: Int?, _ new: Int?) -> Void) {
         let oldRange = oldRange ?? 0..<old.count
+        let range = range ?? 0..<count
         var i = oldRange.lowerBound
-        var j = 0
-        while i < oldRange.upperBound || j < count {
+        var j = range.lowerBound
+        while i < oldRange.upperBound || j < range.upperBound {
             if i == oldRange.upperBound { pair(nil, j); j += 1; continue }
-            if j == count { pair(i, nil); i += 1; continue }
+            if j == range.upperBound { pair(i, nil); i += 1; continue }
             let order = old.strings.withUTF8(old.records[i].id) { strings.compare(records[j].id, $0) }
             if order == 0 {
                 pair(i, j)
@@ -71,5 +59,21 @@ extension AreaTable {
                 j += 1
             }
         }
+    }
+
+    /// This table and `old` cut into `parts` pairs of runs holding the same ids, the table's
+    /// runs of about equal length: walked apart (`forEachPair`), they pair every id once.
+    package func pairedRuns(_ parts: Int, from old: AreaTable) -> [(old: Range<Int>, new: Range<Int>)] {
+        let parts = Swift.max(parts, 1)
+        let cuts = (1..<parts).map { count * $0 / parts }
+        var runs: [(old: Range<Int>, new: Range<Int>)] = []
+        var (oldStart, newStart) = (0, 0)
+        for cut in cuts where cut > newStart {
+            let oldCut = old.position(of: id(at: cut), from: oldStart).next
+            runs.append((oldStart..<oldCut, newStart..<cut))
+            (oldStart, newStart) = (oldCut, cut)
+        }
+        runs.append((oldStart..<old.count, newStart..<count))
+        return runs
     }
 }

@@ -2,7 +2,8 @@ extension AreaTable {
     /// Whether the area at `position` is the area at `otherPosition` of `other`: the same id,
     /// kind, position (and whether it was geocoded), reference date, names, addresses, source and upstream
     /// columns, compared as bytes (the two tables' strings live in different arenas).
-    public func sameArea(at position: Int, as other: AreaTable, at otherPosition: Int) -> Bool {
+    /// `idsMatch`: the caller found the two ids the same already (a walk pairing them by id).
+    public func sameArea(at position: Int, as other: AreaTable, at otherPosition: Int, idsMatch: Bool = false) -> Bool {
         let a = records[position]
         let b = other.records[otherPosition]
         guard a.kind == b.kind, a.geocoded == b.geocoded, a.referenceDay == b.referenceDay, a.coordinate == b.coordinate else { return false }
@@ -12,7 +13,7 @@ extension AreaTable {
         return withBuffers { mine in
             other.withBuffers { theirs in
                 func same(_ x: StringArena.Ref, _ y: StringArena.Ref) -> Bool { mine.utf8(x).sameBytes(as: theirs.utf8(y)) }
-                guard same(a.id, b.id), same(a.name, b.name), same(a.roadAddress, b.roadAddress),
+                guard idsMatch || same(a.id, b.id), same(a.name, b.name), same(a.roadAddress, b.roadAddress),
                       same(a.lotAddress, b.lotAddress), same(a.province, b.province),
                       same(a.district, b.district), same(a.source, b.source) else { return false }
                 for (x, y) in zip(ownFields, otherFields) {

@@ -1,5 +1,6 @@
 import AreasCore
 import AreasProtocol
+import Foundation
 
 /// What changed between the data versions served: each of the last versions' changes from the
 /// one before (`steps`), and when each area was first served and last changed. It travels in
@@ -113,27 +114,58 @@ extension ChangeLog.Before {
 extension ChangeLog {
     /// The log after `new` replaced `old` (served as `oldVersion`, written at `oldAt`): one step
     /// more, the oldest past `keptVersions` let go, and each record's times carried over by id.
+    /// `runs`: how many runs of ids to walk at once (by default one below 100,000 records, else
+    /// one a core).
     package func next(from old: (table: AreaTable, index: AreaIndex, version: String, at: Double), to new: (table: AreaTable, index: AreaIndex),
-                      version: String, at: Double) -> ChangeLog {
+                      version: String, at: Double, runs: Int? = nil) -> ChangeLog {
         var step = Step(version: version, at: at, since: old.version, sinceAt: old.at)
-        var seen = [Double](repeating: at, count: new.table.count)
-        var changed = [Double](repeating: 0, count: new.table.count)
-        let known = firstSeen.count == old.table.count
-        new.table.forEachPair(from: old.table) { i, j in
-            let wasServed = i.map { old.index.isServed($0) } ?? false
-            let isServed = j.map { new.index.isServed($0) } ?? false
-            if let i, let j {
-                seen[j] = known ? firstSeen[i] : old.at
-                changed[j] = known ? changedAt[i] : 0
-                if wasServed && isServed && !new.table.sameArea(at: j, as: old.table, at: i) {
-                    step.changed.append(before(old.table, at: i, known: known))
-                    changed[j] = at
+        // The walk reads locals: a closure reaching into the tuples copied the indexes' large
+        // values at every record. A large table is walked in runs of ids on every core, each
+        // run's lists kept apart and joined in run order, so every list stays in id order.
+        let (oldTable, oldIndex, oldAt, newTable, newIndex) = (old.table, old.index, old.at, new.table, new.index)
+        let known = firstSeen.count == oldTable.count
+        let (firstSeen, changedAt) = (firstSeen, changedAt)
+        let times = NewTimes(count: newTable.count)
+        let runs = newTable.pairedRuns(runs ?? (newTable.count < 100_000 ? 1 : min(ProcessInfo.processInfo.activeProcessorCount, 8)), from: oldTable)
+        let parts = runs.map { _ in StepPart() }
+        DispatchQueue.concurrentPerform(iterations: runs.count) { run in
+            let part = parts[run]
+            newTable.forEachPair(from: oldTable, runs[run].old, within: runs[run].new) { i, j in
+                let wasServed = i.map { oldIndex.isServed($0) } ?? false
+                let isServed = j.map { newIndex.isServed($0) } ?? false
+                if let j {
+                    let carried = i.map { known ? (firstSeen[$0], changedAt[$0]) : (oldAt, 0) } ?? (at, 0)
+                    (times.firstSeen.buffer[j], times.changedAt.buffer[j]) = carried
                 }
+                if let i, let j, wasServed && isServed && !newTable.sameArea(at: j, as: oldTable, at: i, idsMatch: true) {
+                    part.changed.append(before(oldTable, at: i, known: known))
+                    times.changedAt.buffer[j] = at
+                }
+                if wasServed && !isServed, let i { part.vanished.append(before(oldTable, at: i, known: known)) }
+                if isServed && !wasServed, let j { part.appeared.append(newTable.id(at: j)) }
             }
-            if wasServed && !isServed, let i { step.vanished.append(before(old.table, at: i, known: known)) }
-            if isServed && !wasServed, let j { step.appeared.append(new.table.id(at: j)) }
         }
-        return ChangeLog(steps: Array((steps + [step]).suffix(Self.keptVersions)), firstSeen: Column(seen), changedAt: Column(changed))
+        step.appeared = parts.flatMap(\.appeared)
+        step.changed = parts.flatMap(\.changed)
+        step.vanished = parts.flatMap(\.vanished)
+        return ChangeLog(steps: Array((steps + [step]).suffix(Self.keptVersions)), firstSeen: times.firstSeen.column, changedAt: times.changedAt.column)
+    }
+
+    /// The new table's times, each run of a step's walk writing its own records'.
+    private final class NewTimes: @unchecked Sendable {
+        let firstSeen: Column<Double>.Unfilled
+        let changedAt: Column<Double>.Unfilled
+
+        init(count: Int) {
+            (firstSeen, changedAt) = (Column.Unfilled(count: count), Column.Unfilled(count: count))
+        }
+    }
+
+    /// What one run of a step's walk found, in id order.
+    private final class StepPart: @unchecked Sendable {
+        var appeared: [String] = []
+        var changed: [Before] = []
+        var vanished: [Before] = []
     }
 
     /// The record at `position` of `table`, which this log describes when `known`, with its times.
@@ -150,29 +182,63 @@ extension ChangeLog {
     }
 }
 
-extension ChangeLog {
-    /// Sorted lists of ids merged: `pop` gives each entry's list and place, in id order (byte
-    /// order, the table's), an id in several lists from the first list first.
-    private struct ListMerge {
-        let lists: [[String]]
-        /// A binary heap of (list, place) by the id there, then the list.
-        var heap: [(list: Int, at: Int)]
+/// How `a` and `b` sort by their bytes, as the table's ids do: below zero, zero or above.
+private func idOrder(_ a: String, _ b: String) -> Int {
+    var (a, b) = (a, b)
+    return a.withUTF8 { x in b.withUTF8 { x.byteOrder(comparedWith: $0) } }
+}
 
-        init(_ lists: [[String]]) {
-            self.lists = lists
-            heap = []
+extension ChangeLog.Step {
+    /// Each of its lists in id order, as `changes` merges them (a step is made so; one read
+    /// from a file written otherwise is put in order).
+    mutating func putInIdOrder() {
+        func inOrder(_ ids: some Collection<String>) -> Bool { zip(ids, ids.dropFirst()).allSatisfy { idOrder($0, $1) < 0 } }
+        if !inOrder(appeared) { appeared.sort { idOrder($0, $1) < 0 } }
+        if !inOrder(changed.lazy.map(\.id)) { changed.sort { idOrder($0.id, $1.id) < 0 } }
+        if !inOrder(vanished.lazy.map(\.id)) { vanished.sort { idOrder($0.id, $1.id) < 0 } }
+    }
+}
+
+extension ChangeLog {
+    /// The id lists of steps merged (each step's appeared, changed and vanished ids, each list
+    /// in id order): `pop` gives each entry's list and place in id order (byte order, the
+    /// table's), an id in several lists from the earliest step's first.
+    private struct ListMerge {
+        let steps: ArraySlice<Step>
+        /// The lists: for each step from the first, its appeared, changed and vanished ids.
+        let lists: [(step: Int, kind: Int)]
+        /// A binary heap of (list, place) by the id there, then the list.
+        var heap: [(list: Int, at: Int)] = []
+
+        /// The merge of `steps`' lists from the first id after `after` (nil: from the first).
+        init(_ steps: ArraySlice<Step>, after: String?) {
+            self.steps = steps
+            lists = steps.indices.flatMap { step in (0..<3).map { (step, $0) } }
             heap.reserveCapacity(lists.count)
-            for list in lists.indices where !lists[list].isEmpty { push((list, 0)) }
+            for list in lists.indices {
+                var (low, high) = (0, count(of: list))
+                if let after {
+                    while low < high {
+                        let middle = (low + high) / 2
+                        if idOrder(id(list, middle), after) <= 0 { low = middle + 1 } else { high = middle }
+                    }
+                }
+                if low < count(of: list) { push((list, low)) }
+            }
         }
 
-        /// How `a` and `b` sort by their bytes, as the table's ids do: below zero, zero or above.
-        static func order(_ a: String, _ b: String) -> Int {
-            var (a, b) = (a, b)
-            return a.withUTF8 { x in b.withUTF8 { x.byteOrder(comparedWith: $0) } }
+        func count(of list: Int) -> Int {
+            let (step, kind) = lists[list]
+            return kind == 0 ? steps[step].appeared.count : kind == 1 ? steps[step].changed.count : steps[step].vanished.count
+        }
+
+        func id(_ list: Int, _ at: Int) -> String {
+            let (step, kind) = lists[list]
+            return kind == 0 ? steps[step].appeared[at] : kind == 1 ? steps[step].changed[at].id : steps[step].vanished[at].id
         }
 
         func before(_ a: (list: Int, at: Int), _ b: (list: Int, at: Int)) -> Bool {
-            let order = Self.order(lists[a.list][a.at], lists[b.list][b.at])
+            let order = idOrder(id(a.list, a.at), id(b.list, b.at))
             return order != 0 ? order < 0 : a.list < b.list
         }
 
@@ -187,9 +253,10 @@ extension ChangeLog {
             }
         }
 
-        mutating func pop() -> (list: Int, at: Int)? {
+        /// The next entry: its step, kind (0 appeared, 1 changed, 2 vanished), place and id.
+        mutating func pop() -> (step: Int, kind: Int, at: Int, id: String)? {
             guard let top = heap.first else { return nil }
-            if top.at + 1 < lists[top.list].count {
+            if top.at + 1 < count(of: top.list) {
                 heap[0] = (top.list, top.at + 1)
             } else {
                 heap[0] = heap[heap.count - 1]
@@ -205,101 +272,73 @@ extension ChangeLog {
                 heap.swapAt(parent, first)
                 parent = first
             }
-            return top
+            let (step, kind) = lists[top.list]
+            return (step, kind, top.at, id(top.list, top.at))
         }
     }
 
-    /// Where the first step after a version that touched an id holds it: `item` -1 when it
-    /// appeared there, its place in `changed` when 0 or more, -2 - its place in `vanished`
-    /// below that; when a later step last removed it; and where the current table holds it.
-    private struct Touched {
-        var step: Int
-        var item: Int
-        var lastSeen: Double
-        /// Its place in the current table; -1 when the table no longer holds it.
-        var position: Int
-    }
-
-    /// What `changes` answers: the served areas (their positions in the current table) that
-    /// appeared and changed since a version, with what changed, and the ones that vanished.
-    package struct Changes: Sendable, Equatable {
-        package var appeared: [Int] = []
-        package var changed: [(position: Int, what: [String])] = []
-        package var vanished: [(id: String, name: String, lastSeen: Double)] = []
-
-        package static func == (a: Changes, b: Changes) -> Bool {
-            a.appeared == b.appeared && a.changed.elementsEqual(b.changed) { $0.position == $1.position && $0.what == $1.what }
-                && a.vanished.elementsEqual(b.vanished) { $0.id == $1.id && $0.name == $1.name && $0.lastSeen == $1.lastSeen }
+    /// One change since a version, listed under its id: a served area that appeared or
+    /// changed (its position in the current table, and what changed), or one that vanished.
+    package struct Change: Sendable, Equatable {
+        package enum What: Sendable, Equatable {
+            case appeared(position: Int)
+            case changed(position: Int, what: [String])
+            case vanished(name: String, lastSeen: Double)
         }
+
+        package var id: String
+        package var what: What
     }
 
     /// The changes from `version` to the data served now (`index`, whose version is
-    /// `current`), or nil when `version` is neither the current one nor one a kept step starts
-    /// from (too old, or another daemon's).
-    package func changes(since version: String, current: String, index: AreaIndex) -> Changes? {
-        if version == current { return Changes() }
+    /// `current`) in id order: those listed after the id `after` (nil: from the first), at
+    /// most `limit`, and whether more follow; nil when `version` is neither the current one nor
+    /// one a kept step starts from (too old, or another daemon's).
+    ///
+    /// Each id touched since `version` is as the first step after it that touched it says
+    /// (appeared: not served then; changed or vanished: as it was then), and a change only
+    /// when the data served now differs. Every step lists each kind of change in id order, so
+    /// the touched ids come in id order from a merge of those lists, started at `after` by a
+    /// search of each, and their places in the current table from one walk of it: a page costs
+    /// its own changes, however many there are since `version`.
+    package func changes(since version: String, current: String, index: AreaIndex, after: String? = nil,
+                         limit: Int = .max) -> (changes: [Change], more: Bool)? {
+        if version == current { return ([], false) }
         guard let first = steps.firstIndex(where: { $0.since == version }) else { return nil }
-        // Each touched id as it was at `version`: the first step after it that touched the id
-        // says (appeared: not served then; changed or vanished: as it was then), kept as where
-        // that step holds it, not a copy. Every step lists each kind of change in id order (it
-        // walked both tables by id), so the ids touched since `version` come in id order from
-        // a merge of those lists, and their places in the current table from one walk of it.
-        // `order`: each sorted id's place in the step's list, for a list that was out of order.
-        var lists: [(step: Int, kind: Int, ids: [String], order: [Int]?)] = []
-        for s in first..<steps.count {
-            let step = steps[s]
-            for (kind, ids) in [step.appeared, step.changed.map(\.id), step.vanished.map(\.id)].enumerated() where !ids.isEmpty {
-                if zip(ids, ids.dropFirst()).allSatisfy({ ListMerge.order($0, $1) < 0 }) {
-                    lists.append((s, kind, ids, nil))
-                } else {
-                    let order = ids.indices.sorted { ListMerge.order(ids[$0], ids[$1]) < 0 }
-                    lists.append((s, kind, order.map { ids[$0] }, order))
-                }
-            }
-        }
-        var merge = ListMerge(lists.map(\.ids))
-        var touched: [Touched] = []
+        var merge = ListMerge(steps[first...], after: after)
+        var listed: [Change] = []
         var next = 0
-        var current: String?
-        while let (number, at) = merge.pop() {
-            let list = lists[number]
-            let id = list.ids[at]
-            let item = list.order?[at] ?? at
-            if let current, ListMerge.order(current, id) == 0 {
-                // A later step's touch of the same id: only a removal (its time) matters.
-                if list.kind == 2 { touched[touched.count - 1].lastSeen = steps[list.step].sinceAt }
-                continue
+        var entry = merge.pop()
+        while let touch = entry {
+            // Later steps' touches of the same id: only a removal (its time) matters.
+            var lastSeen = touch.kind == 2 ? steps[touch.step].sinceAt : 0
+            entry = merge.pop()
+            while let later = entry, idOrder(later.id, touch.id) == 0 {
+                if later.kind == 2 { lastSeen = steps[later.step].sinceAt }
+                entry = merge.pop()
             }
-            current = id
-            let found = index.areas.position(of: id, from: next)
+            let found = index.areas.position(of: touch.id, from: next)
             next = found.position.map { $0 + 1 } ?? found.next
-            touched.append(Touched(step: list.step, item: list.kind == 0 ? -1 : list.kind == 1 ? item : -2 - item,
-                                   lastSeen: list.kind == 2 ? steps[list.step].sinceAt : 0, position: found.position ?? -1))
+            guard let change = change(touch, lastSeen: lastSeen, served: found.position.flatMap { index.isServed($0) ? $0 : nil }, index: index) else { continue }
+            if listed.count == limit { return (listed, true) }
+            listed.append(change)
         }
-        var changes = Changes()
-        for entry in touched {
-            let served = entry.position >= 0 && index.isServed(entry.position) ? entry.position : nil
-            guard entry.item != -1 else {
-                if let served { changes.appeared.append(served) }
-                continue
-            }
-            let before = entry.item >= 0 ? steps[entry.step].changed[entry.item] : steps[entry.step].vanished[-2 - entry.item]
-            guard let position = served else {
-                changes.vanished.append((before.id, before.name, entry.lastSeen))
-                continue
-            }
-            var what = before.what(comparedWith: Before(index.areas, at: position))
-            // The same data, back after it vanished, or changed and changed back: its times
-            // are what differs.
-            if what.isEmpty, let times = times.of(position), times != (before.firstSeen, before.changedAt) {
-                what = times.firstSeen != before.firstSeen ? ["firstSeen"] : ["changedAt"]
-            }
-            if !what.isEmpty { changes.changed.append((position, what)) }
+        return (listed, false)
+    }
+
+    /// What the first touch since a version of an id (`touch`), now at `served` when served,
+    /// changed; nil when it is as it was.
+    private func change(_ touch: (step: Int, kind: Int, at: Int, id: String), lastSeen: Double, served: Int?, index: AreaIndex) -> Change? {
+        guard touch.kind != 0 else { return served.map { Change(id: touch.id, what: .appeared(position: $0)) } }
+        let before = touch.kind == 1 ? steps[touch.step].changed[touch.at] : steps[touch.step].vanished[touch.at]
+        guard let position = served else { return Change(id: touch.id, what: .vanished(name: before.name, lastSeen: lastSeen)) }
+        var what = before.what(comparedWith: Before(index.areas, at: position))
+        // The same data, back after it vanished, or changed and changed back: its times are
+        // what differs.
+        if what.isEmpty, let times = times.of(position), times != (before.firstSeen, before.changedAt) {
+            what = times.firstSeen != before.firstSeen ? ["firstSeen"] : ["changedAt"]
         }
-        changes.appeared.sort()
-        changes.changed.sort { $0.position < $1.position }
-        changes.vanished.sort { $0.id < $1.id }
-        return changes
+        return what.isEmpty ? nil : Change(id: touch.id, what: .changed(position: position, what: what))
     }
 }
 
@@ -335,7 +374,7 @@ extension ChangeLog {
     }
 
     /// Steps read back from `stepsText`; nil when the text is not what it writes.
-    static func steps(from text: [UInt8]) -> [Step]? {
+    package static func steps(from text: [UInt8]) -> [Step]? {
         guard case .array(let items)? = try? JSONParser.parse(text), items.count <= keptVersions else { return nil }
         func area(_ value: JSONValue) -> Before? {
             let parts = value.array
@@ -362,6 +401,7 @@ extension ChangeLog {
                 guard let before = area(value) else { return nil }
                 step.vanished.append(before)
             }
+            step.putInIdOrder()
             steps.append(step)
         }
         return steps

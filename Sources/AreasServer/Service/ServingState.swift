@@ -25,8 +25,6 @@ package final class ServingState: Sendable {
     package let version: String
     /// What changed between the versions of this data, and when each record was first seen.
     package let changes: ChangeLog
-    /// The changes since a version, listed for paging (`changes`), kept alike.
-    package let changePages: ChangePages
     /// When the data was made (the snapshot file's time), nil for data no store made.
     let writtenAt: Double?
     /// The vector tiles made from these areas so far (a refresh that changed nothing keeps them).
@@ -62,7 +60,6 @@ package final class ServingState: Sendable {
         self.regionCounts = RegionCountsCache()
         self.version = dataSet.version ?? DataSet.version(writtenAt: builtAt, records: dataSet.catalog.table.records.count)
         self.changes = dataSet.changes
-        self.changePages = ChangePages()
         self.writtenAt = dataSet.writtenAt
         extents = LockedValue([:])
         firstServedAt = LockedValue(nil)
@@ -130,7 +127,6 @@ package final class ServingState: Sendable {
         builtAt = other.builtAt
         version = other.version
         changes = other.changes
-        changePages = other.changePages
         writtenAt = other.writtenAt
         // What was worked out from the same areas holds for them still.
         extents = other.extents
