@@ -30,6 +30,16 @@ package final class MappedFile: @unchecked Sendable {
         _ = madvise(UnsafeMutableRawPointer(mutating: base), bytes.count, MADV_DONTNEED)
     }
 
+    /// Takes the pages holding `part` of the file out of this process's resident set (the
+    /// pages it shares with its neighbours too: they come back from the cache when touched).
+    package func releaseResidentPages(of part: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress, let start = part.baseAddress, start >= base, start + part.count <= base + bytes.count, !part.isEmpty else { return }
+        let page = sysconf(Int32(_SC_PAGESIZE))
+        let first = (start - base) / page * page
+        let end = min((start - base + part.count + page - 1) / page * page, bytes.count)
+        _ = madvise(UnsafeMutableRawPointer(mutating: base + first), end - first, MADV_DONTNEED)
+    }
+
     deinit {
         if let base = bytes.baseAddress { munmap(UnsafeMutableRawPointer(mutating: base), bytes.count) }
     }

@@ -112,6 +112,17 @@ struct ChangesBenchmark {
         start = Measure.clock.now
         let written = log.stepsText.count
         let writeMs = (Measure.clock.now - start).milliseconds
+        // A start on the snapshot holding them: the file mapped and checked, then the first
+        // page of `changes` (which waits for the steps read on their own thread).
+        let path = NSTemporaryDirectory() + "areas-bench-changes-\(getpid()).snapshot"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Data(SnapshotFile.encode(catalog, index: index, createdAt: at, changes: log)).write(to: URL(fileURLWithPath: path))
+        start = Measure.clock.now
+        let loaded = try SnapshotFile.load(path: path)
+        let loadMs = (Measure.clock.now - start).milliseconds
+        start = Measure.clock.now
+        let firstAfterLoad = loaded.flatMap { contents in contents.index.flatMap { contents.changes.changes(since: oldest, current: version, index: $0, limit: 10_000) } }
+        let firstAfterLoadMs = (Measure.clock.now - start).milliseconds
         let index50 = Measure.percentile(indexMs, 0.5), log50 = Measure.percentile(logMs, 0.5)
         print("\(points) areas, \(versions) releases of \(Measure.format(percent, 1))% changed:")
         print("  a refresh's index build \(Measure.format(index50, 0)) ms (median); the change log's step beside it \(Measure.format(log50, 0)) ms: "
@@ -121,6 +132,8 @@ struct ChangesBenchmark {
         print("  the log's steps after \(log.steps.count) versions: \(log.stepsText.count) bytes, \(Measure.format(Double(log.stepsText.count) / Double(max(1, oneVersionBytes)), 1))x one version's "
               + "(\(oneVersionBytes) bytes); with each record's two times, \(Measure.format(Double(bytes) / 1_048_576, 1)) MiB in the snapshot")
         print("  the steps written as the snapshot keeps them in \(Measure.format(writeMs, 0)) ms (\(written) bytes), read back at a start in \(Measure.format(readMs, 0)) ms (\(read) steps)")
+        print("  a start on the snapshot with them: loaded in \(Measure.format(loadMs, 0)) ms (the steps read after, on their own thread); "
+              + "the first page of changes since the oldest then \(Measure.format(firstAfterLoadMs, 0)) ms (\(firstAfterLoad?.changes.count ?? 0) listed)")
         print("  changes since the oldest kept version, all at once: \(listed) areas in \(Measure.format(Measure.percentile(wholeMs, 0.5), 1)) ms (median of 5)")
         print("  paged at \(pageSize) (maxResults): the first page \(Measure.format(Measure.percentile(firstPageMs, 0.5), 1)) ms (median of 5; goal: under 50 ms); "
               + "\(pageMs.count) pages from each one's cursor, \(paged) areas, slowest \(Measure.format(pageMs.max() ?? 0, 1)) ms, all \(Measure.format(pageMs.reduce(0, +), 0)) ms")

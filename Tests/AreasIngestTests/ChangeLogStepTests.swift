@@ -62,6 +62,30 @@ struct ChangeLogStepTests {
         #expect(new.table.indices.allSatisfy { (log.changedAt[$0] == 1.8e9) == changed.contains(new.table.id(at: $0)) || !newIndex.isServed($0) })
     }
 
+    /// A snapshot's steps are read after it loads, as they were written; a steps text this
+    /// build cannot read (under a good checksum) loads as no steps, so every earlier version
+    /// is `gone` rather than answered from a wrong history.
+    @Test func aSnapshotsStepsAreReadAfterItLoadsAndAnUnreadableTextIsNoHistory() throws {
+        let (oldAreas, newAreas) = Self.releases(count: 500, seed: 4)
+        let (old, new) = (Catalog(areas: oldAreas, fetchedAt: ["bench": 1.7e9]), Catalog(areas: newAreas, fetchedAt: ["bench": 1.75e9]))
+        let (oldIndex, newIndex) = (old.index(), new.index())
+        let log = ChangeLog.first(records: old.table.count, at: 1.7e9)
+            .next(from: (old.table, oldIndex, "v1", 1.7e9), to: (new.table, newIndex), version: "v2", at: 1.75e9)
+        var bytes = SnapshotFile.encode(new, index: newIndex, createdAt: 1.75e9, changes: log)
+        let loaded = try SnapshotFile.decode(bytes).changes
+        #expect(loaded.steps == log.steps && log.steps.count == 1)
+        #expect(loaded.changes(since: "v1", current: "v2", index: newIndex)?.changes == log.changes(since: "v1", current: "v2", index: newIndex)?.changes)
+
+        // The text's first key, "version", misspelt: still JSON, not a step.
+        let key = Array(#"{"version":"#.utf8)
+        let at = try #require(bytes.indices.first { bytes[$0..<min($0 + key.count, bytes.count)].elementsEqual(key) })
+        bytes[at + 2] = UInt8(ascii: "w")
+        SnapshotFile.seal(&bytes)
+        let garbled = try SnapshotFile.decode(bytes)
+        #expect(garbled.catalog.table.count == new.table.count)
+        #expect(garbled.changes.steps.isEmpty && garbled.changes.changes(since: "v1", current: "v2", index: newIndex) == nil)
+    }
+
     /// Pages of every size, each from the cursor the page before ended at, list exactly what
     /// one answer with no limit lists, in the same order, ending where it says no more follow.
     @Test func pagesFromAnyCursorJoinIntoTheWholeList() {

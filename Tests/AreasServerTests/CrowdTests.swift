@@ -388,7 +388,13 @@ struct CrowdTests {
         let hotspot = try harness.ask(#"{"op":"crowd"}"#)["hotspots"]?.array.first
         #expect(hotspot?["lastOutcome"]?.string == outcome)
         #expect(hotspot?["lastError"]?.string?.isEmpty == false)
-        let log = harness.log.withLock { $0.joined() }
+        // The line is written after the outcome is counted: waited for, at most 2 s.
+        var log = ""
+        for _ in 0..<40 {
+            log = harness.log.withLock { $0.joined() }
+            if log.contains("crowd: POI001 서울역: \(outcome):") { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
         #expect(log.contains("crowd: POI001 서울역: \(outcome):"), "\(log)")
         // A refused key stops all asking; a spent one until midnight in Korea; any other
         // failure is asked again after maxAgeSeconds.

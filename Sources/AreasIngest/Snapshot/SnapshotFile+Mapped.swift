@@ -9,7 +9,7 @@ extension SnapshotFile {
     /// the whole index laid out flat (`AreaIndex.write(to:)`): the table's arena, records and
     /// field lists, and the trees, each column as it lies in memory. `index` must be the index
     /// of `catalog`'s table.
-    static func encode(_ catalog: Catalog, index: AreaIndex, createdAt: Double, changes: ChangeLog? = nil) -> [UInt8] {
+    package static func encode(_ catalog: Catalog, index: AreaIndex, createdAt: Double, changes: ChangeLog? = nil) -> [UInt8] {
         var writer = SnapshotLayoutWriter(reservingCapacity: catalog.table.recordByteCount + catalog.table.strings.byteCount
                                           + 2 * index.indexByteCount + index.search.byteCount + 4096)
         layOut(catalog, index: index, createdAt: createdAt, changes: changes, into: &writer)
@@ -75,13 +75,12 @@ extension SnapshotFile {
             var changes = ChangeLog.first(records: table.count, at: createdAt)
             if version >= 9 {
                 let text = try reader.column(of: UInt8.self)
-                guard let steps = ChangeLog.steps(from: Array(text)) else { throw corrupt("its change log is not one this build writes") }
                 let firstSeen = try reader.column(of: Double.self)
                 let changedAt = try reader.column(of: Double.self)
                 guard firstSeen.count == table.count, changedAt.count == table.count else {
                     throw corrupt("its change log has times for \(firstSeen.count) and \(changedAt.count) of the \(table.count) records")
                 }
-                changes = ChangeLog(steps: steps, firstSeen: firstSeen, changedAt: changedAt)
+                changes = ChangeLog(stepsText: text, firstSeen: firstSeen, changedAt: changedAt)
             }
             guard reader.offset == file.count else { throw corrupt("\(file.count - reader.offset) unexpected bytes after the \(version >= 9 ? "change log" : "index")") }
             var spans: [String: Catalog.SourceSpan] = [:]
