@@ -25,7 +25,8 @@ extension SnapshotFile {
 
     /// Version 9 adds, after the index, the change log (`ChangeLog`): its steps as one JSON
     /// text, then each record's first-seen and changed-at times. Without a log, the data is
-    /// its first version: every record first seen when the file is written.
+    /// its first version: every record first seen when the file is written. Version 10 adds
+    /// the served areas' counts (`ServedCounts`) as one JSON text.
     private static func layOut(_ catalog: Catalog, index: AreaIndex, createdAt: Double, changes: ChangeLog?, into writer: inout SnapshotLayoutWriter) {
         writer.number(createdAt)
         // In the table's order (by id); sources without areas first.
@@ -42,6 +43,7 @@ extension SnapshotFile {
         writer.column(Column(log.stepsText))
         writer.column(log.firstSeen)
         writer.column(log.changedAt)
+        writer.column(Column(ServedCounts(catalog, index: index).text))
     }
 
     /// Puts the checksum of the payload of `file` in its header.
@@ -82,7 +84,10 @@ extension SnapshotFile {
                 }
                 changes = ChangeLog(stepsText: text, firstSeen: firstSeen, changedAt: changedAt)
             }
-            guard reader.offset == file.count else { throw corrupt("\(file.count - reader.offset) unexpected bytes after the \(version >= 9 ? "change log" : "index")") }
+            let countsText = version >= 10 ? Array(try reader.column(of: UInt8.self)) : nil
+            guard reader.offset == file.count else {
+                throw corrupt("\(file.count - reader.offset) unexpected bytes after the \(version >= 10 ? "counts" : version >= 9 ? "change log" : "index")")
+            }
             var spans: [String: Catalog.SourceSpan] = [:]
             var next = 0
             for run in runs {
@@ -106,7 +111,13 @@ extension SnapshotFile {
                 if run.count > 0 { next = range.upperBound }
             }
             guard next == table.count else { throw corrupt("the sources' runs cover \(next) of the \(table.count) areas") }
-            return Contents(catalog: Catalog(sortedTable: table, spans: spans), index: index, createdAt: createdAt, version: version, changes: changes)
+            let catalog = Catalog(sortedTable: table, spans: spans)
+            // Counted here for an older file, while its pages are still resident from the checks.
+            let counts = try countsText.map { text throws(Failure) in
+                guard let counts = ServedCounts.read(text, catalog: catalog, served: index.count) else { throw corrupt("its counts do not fit its areas") }
+                return counts
+            } ?? ServedCounts(catalog, index: index)
+            return Contents(catalog: catalog, index: index, createdAt: createdAt, version: version, changes: changes, counts: counts)
         } catch let failure as Failure {
             throw failure
         } catch let error as FlatLayoutError {

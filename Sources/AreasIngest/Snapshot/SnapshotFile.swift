@@ -18,9 +18,9 @@ import Glibc
 package enum SnapshotFile {
     static let magic = Array("AREASNAP".utf8)
     /// The format version this build writes.
-    package static let version: UInt32 = 9
+    package static let version: UInt32 = 10
     /// The versions this build reads.
-    static let readableVersions: Set<UInt32> = [2, 3, 4, 5, 6, 7, 8, 9]
+    static let readableVersions: Set<UInt32> = [2, 3, 4, 5, 6, 7, 8, 9, 10]
     package static let headerSize = 8 + 4 + 8 + 8
     /// Set in an area's kind byte (version 4) when its position came from a geocoder.
     static let geocodedBit: UInt8 = 0x80
@@ -64,6 +64,9 @@ package enum SnapshotFile {
         /// What changed between the versions of its data (version 9; before it, its data is a
         /// first version, every record first seen when the file was written).
         package var changes = ChangeLog()
+        /// The served areas' counts (version 10; counted when an older file is read, nil for
+        /// versions 2 to 4, whose index is built after).
+        package var counts: ServedCounts?
 
         /// Every area, source by source in name order, each source's in id order.
         package var areas: AreaTable { catalog.table }

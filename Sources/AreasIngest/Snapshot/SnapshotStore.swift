@@ -25,11 +25,16 @@ package struct DataSet: Sendable {
         String(UInt64(Swift.max(0, writtenAt) * 1_000_000), radix: 36) + "-" + String(records, radix: 36)
     }
 
-    package init(catalog: Catalog, index: AreaIndex) {
+    /// What `stats`, `sources` and the metrics count of its served areas.
+    package var counts: ServedCounts
+
+    /// `counts`: the counts as its snapshot holds them; without, they are counted here.
+    package init(catalog: Catalog, index: AreaIndex, counts: ServedCounts? = nil) {
         precondition(index.areas.count == catalog.table.count, "the index of the catalog's table")
         self.catalog = catalog
         self.index = index
         self.overrideProblems = index.overrideProblems
+        self.counts = counts ?? ServedCounts(catalog, index: index)
     }
 
     /// `catalog` with its table merged and indexed now (for data that no snapshot holds).
@@ -330,7 +335,7 @@ package struct SnapshotStore: Sendable {
     /// format, or a leader's laid out with other footprints).
     private func served(_ contents: SnapshotFile.Contents, catalog: Catalog) -> DataSet {
         var dataSet = if let index = contents.index, isBuilt(index) {
-            DataSet(catalog: catalog, index: index)
+            DataSet(catalog: catalog, index: index, counts: contents.counts)
         } else {
             DataSet.indexing(catalog, nodeSize: nodeSize, footprint: footprint ?? contents.index?.footprintPolicy ?? .standard,
                              merge: merge ?? contents.index?.mergePolicy ?? .off,

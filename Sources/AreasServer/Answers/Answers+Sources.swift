@@ -26,7 +26,7 @@ extension Answers {
             if let kind = config?.kind ?? span.first.map({ records[$0].kind }) { writer.string(kind.rawValue) } else { writer.null() }
             writer.key(.format)
             if let format = config?.format { writer.string(format.rawValue) } else { writer.null() }
-            writer.key(.areas); writer.number(state.areaCount(in: span))
+            writer.key(.areas); writer.number(state.counts(of: name).areas)
             // What the last refresh read: unknown (null) after a start from the snapshot until
             // the next refresh.
             func count(_ key: AnswerKey, _ value: Int?) {
@@ -50,7 +50,7 @@ extension Answers {
             writer.key(.listedAgain); writer.number(span.reduce(0) { $0 + (groups.isListedAgain($1, in: state.index.areas) ? 1 : 0) })
             writer.key(.overridden); writer.number(span.reduce(0) { $0 + (state.index.overrides.flags(of: $1).isEmpty ? 0 : 1) })
             writer.key(.referenceDates)
-            referenceDates(state.referenceDates(in: span), into: &writer)
+            referenceDates(state.counts(of: name).referenceDates, into: &writer)
             writer.key(.footprints)
             footprints(state.index.footprintCounts(in: span), into: &writer)
             // What the last district check said of the source's rows (kept on the records).

@@ -112,7 +112,6 @@ extension Answers {
         writer.key(.areas); writer.number(state.index.count)
         writer.key(.byKind)
         writer.beginObject()
-        let records = state.index.areas.records
         for kind in AreaKind.allCases {
             writer.key(escaping: kind.rawValue)
             writer.number(state.count(of: kind))
@@ -120,12 +119,7 @@ extension Answers {
         writer.endObject()
         writer.key(.byProvince)
         writer.beginObject()
-        var byReference: [StringArena.Ref: Int] = [:]
-        let index = state.index
-        for (position, record) in records.enumerated() where index.isServed(position) { byReference[record.province, default: 0] += 1 }
-        var provinces: [String: Int] = [:]
-        for (province, count) in byReference { provinces[state.index.areas.strings.string(province), default: 0] += count }
-        for (province, count) in provinces.sorted(by: { $0.key < $1.key }) {
+        for (province, count) in state.counts.byProvince.sorted(by: { $0.key < $1.key }) {
             writer.key(escaping: province.isEmpty ? "(unknown)" : province)
             writer.number(count)
         }
@@ -146,7 +140,7 @@ extension Answers {
             }
             writer.key(escaping: name)
             writer.beginObject()
-            writer.key(.areas); writer.number(data.map { state.areaCount(in: $0.range) } ?? 0)
+            writer.key(.areas); writer.number(state.counts(of: name).areas)
             time(.fetchedAt, data?.fetchedAt)
             time(.ageSeconds, data.map { Swift.max(0, now - $0.fetchedAt) })
             time(.lastAttemptAt, history?.lastAttemptAt)
@@ -157,7 +151,7 @@ extension Answers {
             if let error = history?.lastError { writer.string(error) } else { writer.null() }
             writer.key(.requestsToday); writer.number(requestsToday[name] ?? 0)
             writer.key(.referenceDates)
-            referenceDates(data.flatMap { state.referenceDates(in: $0.range) }, into: &writer)
+            referenceDates(state.counts(of: name).referenceDates, into: &writer)
             writer.endObject()
         }
         writer.endObject()

@@ -27,14 +27,14 @@ enum PrometheusText {
 
         let names = Set(state.sources.keys).union(state.history.keys).sorted()
         text.family("areas_source_areas", .gauge, "Areas served from each source.")
-        for name in names { text.sample("areas_source_areas", ["source": name], Double(state.sources[name].map { state.areaCount(in: $0.range) } ?? 0)) }
+        for name in names { text.sample("areas_source_areas", ["source": name], Double(state.counts(of: name).areas)) }
         text.family("areas_source_age_seconds", .gauge, "Age of each source's served data.")
         for name in names {
             if let fetched = state.sources[name]?.fetchedAt { text.sample("areas_source_age_seconds", ["source": name], Swift.max(0, now - fetched)) }
         }
         text.family("areas_source_reference_date_seconds", .gauge, "The oldest and newest date each source states its data for (데이터기준일자), midnight UTC in seconds since 1970.")
         for name in names {
-            guard let range = state.sources[name]?.range, let dates = state.referenceDates(in: range) else { continue }
+            guard let dates = state.counts(of: name).referenceDates else { continue }
             text.sample("areas_source_reference_date_seconds", ["source": name, "bound": "oldest"], dates.oldest.secondsSince1970)
             text.sample("areas_source_reference_date_seconds", ["source": name, "bound": "newest"], dates.newest.secondsSince1970)
         }

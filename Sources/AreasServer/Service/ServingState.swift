@@ -25,6 +25,8 @@ package final class ServingState: Sendable {
     package let version: String
     /// What changed between the versions of this data, and when each record was first seen.
     package let changes: ChangeLog
+    /// What `stats`, `sources` and the metrics count of the served areas, counted once.
+    package let counts: ServedCounts
     /// When the data was made (the snapshot file's time), nil for data no store made.
     let writtenAt: Double?
     /// The vector tiles made from these areas so far (a refresh that changed nothing keeps them).
@@ -60,6 +62,7 @@ package final class ServingState: Sendable {
         self.regionCounts = RegionCountsCache()
         self.version = dataSet.version ?? DataSet.version(writtenAt: builtAt, records: dataSet.catalog.table.records.count)
         self.changes = dataSet.changes
+        self.counts = dataSet.counts
         self.writtenAt = dataSet.writtenAt
         extents = LockedValue([:])
         firstServedAt = LockedValue(nil)
@@ -68,7 +71,7 @@ package final class ServingState: Sendable {
 
     /// The data set served, as the snapshot store hands the next refresh what it replaces.
     var dataSet: DataSet {
-        var dataSet = DataSet(catalog: catalog, index: index)
+        var dataSet = DataSet(catalog: catalog, index: index, counts: counts)
         dataSet.writtenAt = writtenAt
         dataSet.changes = changes
         return dataSet
@@ -81,24 +84,9 @@ package final class ServingState: Sendable {
     /// Each source's run of `index.areas` and when it was fetched.
     package var sources: [String: Catalog.SourceSpan] { catalog.sources }
 
-    /// How many areas a run of records leads: the run less its records merged into another's
-    /// area (a source's served areas, for `stats`, `sources` and the metrics).
-    package func areaCount(in range: Range<Int>) -> Int {
-        guard !index.groups.isEmpty || !index.overrides.isEmpty else { return range.count }
-        return range.reduce(0) { $0 + (index.isServed($1) ? 1 : 0) }
-    }
-
-    /// The oldest and newest reference dates a run of records states, or nil when none does.
-    package func referenceDates(in range: Range<Int>) -> (oldest: ReferenceDate, newest: ReferenceDate)? {
-        let records = index.areas.records
-        var oldest = UInt16.max
-        var newest: UInt16 = 0
-        for position in range where records[position].referenceDay > 0 {
-            oldest = Swift.min(oldest, records[position].referenceDay)
-            newest = Swift.max(newest, records[position].referenceDay)
-        }
-        guard let first = ReferenceDate(day: oldest == .max ? 0 : oldest), let last = ReferenceDate(day: newest) else { return nil }
-        return (first, last)
+    /// A source's served areas and reference dates (none for a source with no data).
+    package func counts(of source: String) -> ServedCounts.Source {
+        counts.bySource[source] ?? ServedCounts.Source()
     }
 
     /// How many areas of `kind` are served (for `stats` and the metrics).
@@ -127,6 +115,7 @@ package final class ServingState: Sendable {
         builtAt = other.builtAt
         version = other.version
         changes = other.changes
+        counts = other.counts
         writtenAt = other.writtenAt
         // What was worked out from the same areas holds for them still.
         extents = other.extents
