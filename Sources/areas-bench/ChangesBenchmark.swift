@@ -123,11 +123,16 @@ struct ChangesBenchmark {
         start = Measure.clock.now
         let firstAfterLoad = loaded.flatMap { contents in contents.index.flatMap { contents.changes.changes(since: oldest, current: version, index: $0, limit: 10_000) } }
         let firstAfterLoadMs = (Measure.clock.now - start).milliseconds
+        // What else a refresh counts beside the build: `stats`' counts, laid out in the file.
+        start = Measure.clock.now
+        let counted = ServedCounts(catalog, index: index).byProvince.values.reduce(0, +)
+        let countMs = (Measure.clock.now - start).milliseconds
         let index50 = Measure.percentile(indexMs, 0.5), log50 = Measure.percentile(logMs, 0.5)
         print("\(points) areas, \(versions) releases of \(Measure.format(percent, 1))% changed:")
         print("  a refresh's index build \(Measure.format(index50, 0)) ms (median); the change log's step beside it \(Measure.format(log50, 0)) ms: "
               + "\(Measure.format((index50 + log50) / index50, 3))x the build alone (goal: at most 1.1x); "
               + "CPU \(Measure.format(Measure.percentile(logCPUMs, 0.5), 0)) ms against the build's \(Measure.format(Measure.percentile(indexCPUMs, 0.5), 0)) ms (every core)")
+        print("  the served areas counted for stats and the metrics (\(counted) areas): \(Measure.format(countMs, 1)) ms")
         print("  peak memory the index build added \(Measure.format(Measure.percentile(indexPeak, 0.5), 1)) MiB (median); the step added \(Measure.format(Measure.percentile(logPeak, 0.5), 1)) MiB")
         print("  the log's steps after \(log.steps.count) versions: \(log.stepsText.count) bytes, \(Measure.format(Double(log.stepsText.count) / Double(max(1, oneVersionBytes)), 1))x one version's "
               + "(\(oneVersionBytes) bytes); with each record's two times, \(Measure.format(Double(bytes) / 1_048_576, 1)) MiB in the snapshot")

@@ -17,9 +17,10 @@ extension SnapshotFile {
     }
 
     /// The same file written to `file` as it is laid out, never held whole.
-    static func write(_ catalog: Catalog, index: AreaIndex, createdAt: Double, changes: ChangeLog? = nil, to file: FileDescriptor) throws(SystemError) {
+    static func write(_ catalog: Catalog, index: AreaIndex, createdAt: Double, changes: ChangeLog? = nil, counts: ServedCounts? = nil,
+                      to file: FileDescriptor) throws(SystemError) {
         var writer = SnapshotLayoutWriter(writingTo: file)
-        layOut(catalog, index: index, createdAt: createdAt, changes: changes, into: &writer)
+        layOut(catalog, index: index, createdAt: createdAt, changes: changes, counts: counts, into: &writer)
         try writer.finish()
     }
 
@@ -27,7 +28,8 @@ extension SnapshotFile {
     /// text, then each record's first-seen and changed-at times. Without a log, the data is
     /// its first version: every record first seen when the file is written. Version 10 adds
     /// the served areas' counts (`ServedCounts`) as one JSON text.
-    private static func layOut(_ catalog: Catalog, index: AreaIndex, createdAt: Double, changes: ChangeLog?, into writer: inout SnapshotLayoutWriter) {
+    private static func layOut(_ catalog: Catalog, index: AreaIndex, createdAt: Double, changes: ChangeLog?, counts: ServedCounts? = nil,
+                               into writer: inout SnapshotLayoutWriter) {
         writer.number(createdAt)
         // In the table's order (by id); sources without areas first.
         let sources = catalog.sources.sorted { ($0.value.range.lowerBound, $0.value.range.count, $0.key) < ($1.value.range.lowerBound, $1.value.range.count, $1.key) }
@@ -43,7 +45,7 @@ extension SnapshotFile {
         writer.column(Column(log.stepsText))
         writer.column(log.firstSeen)
         writer.column(log.changedAt)
-        writer.column(Column(ServedCounts(catalog, index: index).text))
+        writer.column(Column((counts ?? ServedCounts(catalog, index: index)).text))
     }
 
     /// Puts the checksum of the payload of `file` in its header.

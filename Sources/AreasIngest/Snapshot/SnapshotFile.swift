@@ -294,11 +294,13 @@ extension SnapshotFile {
     /// beside `path`, synced; its name. Then `install` checks it and puts it in place. Between
     /// the two the caller can let go of the data set it wrote, so that the data is never held
     /// in memory while the file's pages are read back to check it.
-    package static func writeUnchecked(_ catalog: Catalog, index: AreaIndex, for path: String, createdAt: Double? = nil, changes: ChangeLog? = nil) throws(Failure) -> String {
+    /// `counts`: the data set's, when counted already.
+    package static func writeUnchecked(_ catalog: Catalog, index: AreaIndex, for path: String, createdAt: Double? = nil, changes: ChangeLog? = nil,
+                                       counts: ServedCounts? = nil) throws(Failure) -> String {
         let createdAt = createdAt ?? Date().timeIntervalSince1970
         do throws(SystemError) {
             return try WholeFile.writeTemporary(for: path, permissions: permissions) { file throws(SystemError) in
-                try write(catalog, index: index, createdAt: createdAt, changes: changes, to: file)
+                try write(catalog, index: index, createdAt: createdAt, changes: changes, counts: counts, to: file)
             }
         } catch {
             throw .unwritable(path: path, reason: error.description)

@@ -187,7 +187,8 @@ package struct SnapshotStore: Sendable {
         built.writtenAt = at
         let temporary: String
         do throws(SnapshotFile.Failure) {
-            temporary = try SnapshotFile.writeUnchecked(built.catalog, index: built.index, for: path, createdAt: at, changes: built.changes)
+            temporary = try SnapshotFile.writeUnchecked(built.catalog, index: built.index, for: path, createdAt: at, changes: built.changes,
+                                                         counts: built.counts)
         } catch {
             notes.append(.error("\(error); the previous snapshot is unchanged, and the new data is served from memory"))
             return .replaced(built, inFile: false)
