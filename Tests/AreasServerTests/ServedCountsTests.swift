@@ -35,7 +35,7 @@ struct ServedCountsTests {
         return (try AreasConfig.parse(Data(json.utf8), path: folder + "/areasd.json"), rows)
     }
 
-    @Test func aStatsCallTouchesNoRecordAndCountsWhatWasPublished() async throws {
+    @Test func statsSourcesAndMetricsTouchNoRecordAndCountWhatWasPublished() async throws {
         let folder = Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let (config, rows) = try Self.publish(in: folder)
@@ -51,10 +51,10 @@ struct ServedCountsTests {
         let before = residentRecords()
         let stats = try server.ask(#"{"op":"stats"}"#)
         let metrics = try server.ask(#"{"op":"metrics"}"#)
+        let sources = try server.ask(#"{"op":"sources"}"#)
         let after = residentRecords()
         #expect(before < recordBytes / 4, "\(before) of \(recordBytes) bytes of records resident before asking")
-        #expect(after == before, "stats and metrics made \(after - before) bytes of records resident")
-        let sources = try server.ask(#"{"op":"sources"}"#)
+        #expect(after == before, "stats, metrics and sources made \(after - before) bytes of records resident")
 
         // What they say, against the rows written.
         #expect(stats["areas"]?.double == Double(rows.values.reduce(0) { $0 + $1.count }))
@@ -66,6 +66,9 @@ struct ServedCountsTests {
             #expect(listed?["referenceDates"]?["oldest"]?.string == published.oldest && listed?["referenceDates"]?["newest"]?.string == published.newest,
                     "\(name): \(String(describing: listed?["referenceDates"]))")
             #expect(stats["bySource"]?[name]?["referenceDates"] == listed?["referenceDates"])
+            #expect(listed?["kind"]?.string == "smoking" && listed?["merged"]?.double == 0 && listed?["footprints"] == .null)
+            let district = sources["districts"]?.array.first { $0["province"]?.string == published.province }
+            #expect(district?["smoking"]?.double == Double(published.count) && district?["referenceDates"] == listed?["referenceDates"], "\(String(describing: district))")
         }
         #expect(metrics["metrics"]?.string?.contains(#"areas_source_areas{source="busan"} 12000"#) == true)
     }
@@ -80,8 +83,8 @@ struct ServedCountsTests {
         let index = catalog.index()
         var bytes = SnapshotFile.encode(catalog, index: index, createdAt: 1.7e9)
         #expect(try SnapshotFile.decode(bytes).counts == ServedCounts(catalog, index: index))
-        // 서울특별시's 50 made 59: still a count, no longer the areas'.
-        let written = Array(#""서울특별시":50"#.utf8)
+        // 중구's 50 smoking areas made 59: still a count, no longer the areas'.
+        let written = Array(#"["서울특별시","중구",50"#.utf8)
         let at = try #require(bytes.indices.first { bytes[$0..<min($0 + written.count, bytes.count)].elementsEqual(written) })
         bytes[at + written.count - 2] = UInt8(ascii: "5")
         bytes[at + written.count - 1] = UInt8(ascii: "9")

@@ -47,6 +47,8 @@ extension RegionFields {
         public var districtsFromPosition = 0
         /// The ids listed at most.
         public static let listedIds = 10
+
+        public init() {}
     }
 
     private static let mismatchBytes = Array(mismatchKey.utf8)

@@ -7,8 +7,6 @@ import Foundation
 /// data office sees which sources and districts publish what, and since when.
 extension Answers {
     static func sources(_ state: ServingState, configured: [SourceConfig], into writer: inout JSONWriter) {
-        let records = state.index.areas.records
-        let groups = state.index.groups
         let reports = Dictionary((state.lastReport?.sources ?? []).map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         let names = configured.map(\.name) + state.sources.keys.filter { name in !configured.contains { $0.name == name } }.sorted()
         writer.beginObject()
@@ -17,16 +15,16 @@ extension Answers {
         writer.beginArray()
         for name in names {
             let config = configured.first { $0.name == name }
-            let span = state.sources[name]?.range ?? 0..<0
+            let counts = state.counts(of: name)
             let report = reports[name]
             let history = state.history[name]
             writer.beginObject()
             writer.key(.name); writer.string(name)
             writer.key(.kind)
-            if let kind = config?.kind ?? span.first.map({ records[$0].kind }) { writer.string(kind.rawValue) } else { writer.null() }
+            if let kind = config?.kind ?? counts.kind { writer.string(kind.rawValue) } else { writer.null() }
             writer.key(.format)
             if let format = config?.format { writer.string(format.rawValue) } else { writer.null() }
-            writer.key(.areas); writer.number(state.counts(of: name).areas)
+            writer.key(.areas); writer.number(counts.areas)
             // What the last refresh read: unknown (null) after a start from the snapshot until
             // the next refresh.
             func count(_ key: AnswerKey, _ value: Int?) {
@@ -46,15 +44,15 @@ extension Answers {
             }
             count(.geocodedCount, report.map { $0.geocodedNew + $0.geocodedRemembered + $0.placedByOperator })
             count(.unreadableDates, report?.unreadableDates)
-            writer.key(.merged); writer.number(span.reduce(0) { $0 + (groups.isMergedAcrossSources($1, in: state.index.areas) ? 1 : 0) })
-            writer.key(.listedAgain); writer.number(span.reduce(0) { $0 + (groups.isListedAgain($1, in: state.index.areas) ? 1 : 0) })
-            writer.key(.overridden); writer.number(span.reduce(0) { $0 + (state.index.overrides.flags(of: $1).isEmpty ? 0 : 1) })
+            writer.key(.merged); writer.number(counts.merged)
+            writer.key(.listedAgain); writer.number(counts.listedAgain)
+            writer.key(.overridden); writer.number(counts.overridden)
             writer.key(.referenceDates)
-            referenceDates(state.counts(of: name).referenceDates, into: &writer)
+            referenceDates(counts.referenceDates, into: &writer)
             writer.key(.footprints)
-            footprints(state.index.footprintCounts(in: span), into: &writer)
+            footprints(counts.footprints, into: &writer)
             // What the last district check said of the source's rows (kept on the records).
-            let regionCounts = RegionFields.counts(in: state.index.areas, span)
+            let regionCounts = counts.districtCheck
             writer.key(.outsideDistrict); writer.number(regionCounts.outsideDistrict)
             writer.key(.outsideDistrictIds)
             writer.beginArray()
@@ -145,47 +143,16 @@ extension Answers {
     /// Served areas by province and district (names as the data gives them), by kind, with the
     /// dates their records state.
     private static func districts(_ state: ServingState, into writer: inout JSONWriter) {
-        struct Tally { var smoking = 0, nonsmoking = 0, oldest = UInt16.max, newest: UInt16 = 0 }
-        let table = state.index.areas
-        let index = state.index
-        var byRefs: [UInt64: Tally] = [:]
-        for (position, record) in table.records.enumerated() {
-            let key = UInt64(record.province) << 32 | UInt64(record.district)
-            var tally = byRefs[key] ?? Tally()
-            if index.isServed(position) {
-                if record.kind == .smoking { tally.smoking += 1 } else { tally.nonsmoking += 1 }
-            }
-            if record.referenceDay > 0 {
-                tally.oldest = min(tally.oldest, record.referenceDay)
-                tally.newest = max(tally.newest, record.referenceDay)
-            }
-            byRefs[key] = tally
-        }
-        // Equal names stored apart (tables concatenated from several sources) count together.
-        var byName: [String: (province: String, district: String, tally: Tally)] = [:]
-        for (key, tally) in byRefs {
-            let province = table.strings.string(StringArena.Ref(key >> 32))
-            let district = table.strings.string(StringArena.Ref(truncatingIfNeeded: key))
-            var entry = byName[province + "\u{1F}" + district] ?? (province, district, Tally())
-            entry.tally.smoking += tally.smoking
-            entry.tally.nonsmoking += tally.nonsmoking
-            entry.tally.oldest = min(entry.tally.oldest, tally.oldest)
-            entry.tally.newest = max(entry.tally.newest, tally.newest)
-            byName[province + "\u{1F}" + district] = entry
-        }
         writer.key(.districts)
         writer.beginArray()
-        for (_, entry) in byName.sorted(by: { ($0.value.province, $0.value.district) < ($1.value.province, $1.value.district) }) {
+        for district in state.counts.districts {
             writer.beginObject()
-            writer.key(.province); writer.string(entry.province)
-            writer.key(.district); writer.string(entry.district)
-            writer.key(.smoking); writer.number(entry.tally.smoking)
-            writer.key(.nonsmoking); writer.number(entry.tally.nonsmoking)
+            writer.key(.province); writer.string(district.province)
+            writer.key(.district); writer.string(district.district)
+            writer.key(.smoking); writer.number(district.smoking)
+            writer.key(.nonsmoking); writer.number(district.nonsmoking)
             writer.key(.referenceDates)
-            let dates = ReferenceDate(day: entry.tally.oldest == .max ? 0 : entry.tally.oldest).flatMap { oldest in
-                ReferenceDate(day: entry.tally.newest).map { (oldest, $0) }
-            }
-            referenceDates(dates, into: &writer)
+            referenceDates(district.referenceDates, into: &writer)
             writer.endObject()
         }
         writer.endArray()
