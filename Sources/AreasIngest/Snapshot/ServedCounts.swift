@@ -66,16 +66,32 @@ package struct ServedCounts: Sendable, Equatable {
     package init(_ catalog: Catalog, index: AreaIndex) {
         let table = index.areas
         let records = table.records
-        var byRefs: [UInt64: District] = [:]
+        // Tallied by the records' province and district references: a source is mostly one
+        // district, so the record before's tally is usually the one.
+        struct Tally { var smoking = 0, nonsmoking = 0, oldest = UInt16.max, newest: UInt16 = 0 }
+        var slots: [UInt64: Int] = [:]
+        var tallies: [Tally] = []
+        var (lastKey, slot) = (UInt64.max, 0)
         for (position, record) in records.enumerated() {
             let key = UInt64(record.province) << 32 | UInt64(record.district)
-            var district = byRefs[key] ?? District(province: "", district: "", oldestDay: .max)
-            if index.isServed(position) {
-                if record.kind == .smoking { district.smoking += 1 } else { district.nonsmoking += 1 }
+            if key != lastKey {
+                if let known = slots[key] {
+                    slot = known
+                } else {
+                    slot = tallies.count
+                    slots[key] = slot
+                    tallies.append(Tally())
+                }
+                lastKey = key
             }
-            if record.referenceDay > 0 { (district.oldestDay, district.newestDay) = (min(district.oldestDay, record.referenceDay), max(district.newestDay, record.referenceDay)) }
-            byRefs[key] = district
+            if index.isServed(position) {
+                if record.kind == .smoking { tallies[slot].smoking += 1 } else { tallies[slot].nonsmoking += 1 }
+            }
+            if record.referenceDay > 0 {
+                (tallies[slot].oldest, tallies[slot].newest) = (min(tallies[slot].oldest, record.referenceDay), max(tallies[slot].newest, record.referenceDay))
+            }
         }
+        let byRefs = slots.mapValues { tallies[$0] }
         // Equal names stored apart (tables concatenated from several sources) count together.
         var byName: [String: District] = [:]
         for (key, tally) in byRefs {
@@ -83,7 +99,7 @@ package struct ServedCounts: Sendable, Equatable {
             var district = byName[province + "\u{1F}" + name] ?? District(province: province, district: name, oldestDay: .max)
             district.smoking += tally.smoking
             district.nonsmoking += tally.nonsmoking
-            (district.oldestDay, district.newestDay) = (min(district.oldestDay, tally.oldestDay), max(district.newestDay, tally.newestDay))
+            (district.oldestDay, district.newestDay) = (min(district.oldestDay, tally.oldest), max(district.newestDay, tally.newest))
             byName[province + "\u{1F}" + name] = district
         }
         districts = byName.values.map { district in
