@@ -26,15 +26,14 @@ package final class MappedFile: @unchecked Sendable {
     /// Takes the pages out of this process's resident set, leaving them in the kernel's cache:
     /// after a check has read every byte, the process then holds only what queries touch.
     package func releaseResidentPages() {
-        guard let base = bytes.baseAddress else { return }
-        _ = madvise(UnsafeMutableRawPointer(mutating: base), bytes.count, MADV_DONTNEED)
+        releaseResidentPages(of: bytes)
     }
 
     /// Takes the pages holding `part` of the file out of this process's resident set (the
     /// pages it shares with its neighbours too: they come back from the cache when touched).
     package func releaseResidentPages(of part: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress, let start = part.baseAddress, start >= base, start + part.count <= base + bytes.count, !part.isEmpty else { return }
-        let page = sysconf(Int32(_SC_PAGESIZE))
+        let page = ResidentPages.pageSize
         let first = (start - base) / page * page
         let end = min((start - base + part.count + page - 1) / page * page, bytes.count)
         _ = madvise(UnsafeMutableRawPointer(mutating: base + first), end - first, MADV_DONTNEED)
