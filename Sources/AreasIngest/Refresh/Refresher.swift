@@ -262,7 +262,7 @@ package struct Refresher: Sendable {
         var table = builder.buildSortedByID()
         if let previous {
             // Rows moved, renamed or re-addressed keep the id their place had.
-            let stable = StableIDs.keeping(table, from: catalog.table, previous.range)
+            let stable = StableIDs.keeping(table, from: catalog.table, previous.range, lettingGo: catalog.releaseMappedPages)
             table = stable.table
             report.keptIDs = stable.kept > 0 ? stable.kept : nil
         }
@@ -331,7 +331,7 @@ package struct Refresher: Sendable {
 
     /// Counts the areas added, removed and changed against the source's previous run.
     private func compare(_ table: AreaTable, with catalog: Catalog, span: Catalog.SourceSpan?, into report: inout SourceReport) {
-        let difference = table.difference(table.indices, from: catalog.table, span?.range ?? 0..<0)
+        let difference = table.difference(table.indices, from: catalog.table, span?.range ?? 0..<0, lettingGo: catalog.releaseMappedPages)
         report.added += difference.added
         report.removed += difference.removed
         report.changed += difference.changed

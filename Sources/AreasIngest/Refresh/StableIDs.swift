@@ -10,11 +10,13 @@ import AreasCore
 enum StableIDs {
     /// `table` (a source's new rows, in id order) with ids kept from `previous[range]` (its
     /// last run); `table` itself when no row needs one. The number of rows that kept an id.
-    static func keeping(_ table: AreaTable, from previous: AreaTable, _ range: Range<Int>) -> (table: AreaTable, kept: Int) {
+    /// `lettingGo`: called as the walk along `previous` goes (`AreaTable.forEachPair`).
+    static func keeping(_ table: AreaTable, from previous: AreaTable, _ range: Range<Int>,
+                        lettingGo: (() -> Void)? = nil) -> (table: AreaTable, kept: Int) {
         guard !range.isEmpty, !table.isEmpty else { return (table, 0) }
         var oldOnly: [Int] = []
         var newOnly: [Int] = []
-        table.forEachPair(from: previous, range) { old, new in
+        table.forEachPair(from: previous, range, lettingGo: lettingGo) { old, new in
             if let old, new == nil { oldOnly.append(old) }
             if let new, old == nil { newOnly.append(new) }
         }
