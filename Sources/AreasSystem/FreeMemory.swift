@@ -40,7 +40,9 @@ package enum FreeMemory {
     /// `releaseUnwrittenFilePages`, unless this process did so less than `interval` seconds
     /// ago: for work that runs a while (a refresh's fetching), so that the code it ran once
     /// (TLS set-up, a decoder's first use, the locale data) goes and only the code it keeps
-    /// running stays resident. Returns the bytes let go.
+    /// running stays resident. The heap's free pages go back with them: what a page's bytes
+    /// and rows took is freed as the next page comes, and would otherwise stay resident until
+    /// the fetch ends, beside the tables the rows went into. Returns the file bytes let go.
     @discardableResult
     package static func releaseUnwrittenFilePages(atMostEvery interval: Double) -> Int {
         let now = MonotonicClock.microseconds
@@ -49,7 +51,9 @@ package enum FreeMemory {
             last = now
             return true
         }
-        return due ? releaseUnwrittenFilePages() : 0
+        guard due else { return 0 }
+        release()
+        return releaseUnwrittenFilePages()
     }
 
     /// When `releaseUnwrittenFilePages(atMostEvery:)` last let pages go (monotonic µs).
