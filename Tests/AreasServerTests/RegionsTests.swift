@@ -224,7 +224,11 @@ struct RegionsTests {
         }
         kill(daemon.pid, SIGHUP)
         #expect(DaemonQuestions.waitUntil(seconds: 90) { flagged() > 0 }, "\(daemon.logSoFar)")
-        #expect(daemon.logSoFar.contains("regions: a new administrative map; refreshing so every record's district is judged against it"))
+        let newMap = "regions: a new administrative map; refreshing so every record's district is judged against it"
+        #expect(daemon.logSoFar.contains(newMap))
+        // The refresh's last line is logged just after its data is served.
+        #expect(DaemonQuestions.waitUntil(seconds: 30) { daemon.logSoFar.components(separatedBy: newMap).last?.contains("refresh finished") == true },
+                "\(daemon.logSoFar)")
         let refreshes = daemon.logSoFar.components(separatedBy: "refresh finished").count
         kill(daemon.pid, SIGHUP)
         #expect(DaemonQuestions.waitUntil(seconds: 30) { daemon.logSoFar.components(separatedBy: "regions: ").count >= 4 }, "\(daemon.logSoFar)")
