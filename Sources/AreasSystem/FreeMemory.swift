@@ -37,14 +37,14 @@ package enum FreeMemory {
         return released
     }
 
-    /// `releaseUnwrittenFilePages`, unless this process did so less than `interval` seconds
-    /// ago: for work that runs a while (a refresh's fetching), so that the code it ran once
-    /// (TLS set-up, a decoder's first use, the locale data) goes and only the code it keeps
-    /// running stays resident. The heap's free pages go back with them: what a page's bytes
-    /// and rows took is freed as the next page comes, and would otherwise stay resident until
-    /// the fetch ends, beside the tables the rows went into. Returns the file bytes let go.
+    /// `release` and `releaseUnwrittenFilePages`, unless this process did so less than
+    /// `interval` seconds ago: for work that runs a while (a refresh's fetching), so that the
+    /// code it ran once (TLS set-up, a decoder's first use, the locale data) goes and only the
+    /// code it keeps running stays resident, and the heap that each page's bytes and rows took,
+    /// freed as the next page comes, does not stay resident beside the tables the rows went
+    /// into until the fetch ends. Returns the file bytes let go.
     @discardableResult
-    package static func releaseUnwrittenFilePages(atMostEvery interval: Double) -> Int {
+    package static func releaseUnusedPages(atMostEvery interval: Double) -> Int {
         let now = MonotonicClock.microseconds
         let due = lastRelease.withLock { last in
             guard last == 0 || Double(now - last) >= interval * 1e6 else { return false }
@@ -56,7 +56,7 @@ package enum FreeMemory {
         return releaseUnwrittenFilePages()
     }
 
-    /// When `releaseUnwrittenFilePages(atMostEvery:)` last let pages go (monotonic µs).
+    /// When `releaseUnusedPages(atMostEvery:)` last let pages go (monotonic µs).
     private static let lastRelease = LockedValue(0)
 
     /// From now on, blocks of `threshold` bytes or more (an answer's buffer, a large result)

@@ -199,8 +199,9 @@ package struct Refresher: Sendable {
         }
         func validate(_ page: [[Field]]) {
             // A fetch uses the networking, TLS and decoders' code steadily but much of what
-            // they loaded only once: that need not stay resident while pages come in.
-            FreeMemory.releaseUnwrittenFilePages(atMostEvery: 0.25)
+            // they loaded only once, and frees each page once its rows are in the table: neither
+            // need stay resident while pages come in.
+            FreeMemory.releaseUnusedPages(atMostEvery: 0.25)
             for record in page {
                 switch validator.validate(record) {
                 case .rejected(let reason):
