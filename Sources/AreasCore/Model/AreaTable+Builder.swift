@@ -78,27 +78,36 @@ extension AreaTable {
 
         /// The table, leaving the builder empty.
         public mutating func build() -> AreaTable {
+            build(strings: strings.take())
+        }
+
+        /// The table of the rows as appended, `strings` their text.
+        private mutating func build(strings: StringArena) -> AreaTable {
             let records = Column(Self.take(&self.records, leaving: []))
             let fieldStarts = Column(Self.take(&self.fieldStarts, leaving: [0]))
             let fieldRefs = Column(Self.take(&self.fieldRefs, leaving: []))
-            return AreaTable(records: records, fieldStarts: fieldStarts, fieldRefs: fieldRefs, strings: strings.take())
+            return AreaTable(records: records, fieldStarts: fieldStarts, fieldRefs: fieldRefs, strings: strings)
         }
 
         /// The table in id order, keeping the first of any repeated id, leaving the builder
         /// empty. Rows come in id order when a source serves them so; otherwise they are
         /// copied into their places, one part at a time.
+        ///
+        /// The text's lookup table goes first: the copies into id order, a refresh's peak, then
+        /// share it only with the rows themselves.
         public mutating func buildSortedByID() -> AreaTable {
+            let strings = self.strings.take()
             let order = strings.bytes.withUnsafeBufferPointer { text in
                 self.records.withUnsafeBufferPointer { AreaTable.idOrder(of: $0, text: text) }
             }
-            guard let order else { return build() }
+            guard let order else { return build(strings: strings) }
             let sorted = Self.take(&self.records, leaving: []).withUnsafeBufferPointer { AreaTable.records(order, of: $0) }
             let starts = Self.take(&fieldStarts, leaving: [0])
             let refs = Self.take(&fieldRefs, leaving: [])
             let fields = starts.withUnsafeBufferPointer { starts in
                 refs.withUnsafeBufferPointer { AreaTable.fields(order, starts: starts, refs: $0) }
             }
-            return AreaTable(records: sorted, fieldStarts: fields.starts, fieldRefs: fields.refs, strings: strings.take())
+            return AreaTable(records: sorted, fieldStarts: fields.starts, fieldRefs: fields.refs, strings: strings)
         }
 
         /// `array`'s elements, `array` left holding `empty`: the only reference, so letting go

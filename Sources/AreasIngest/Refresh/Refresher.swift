@@ -260,6 +260,10 @@ package struct Refresher: Sendable {
             report.warnings.append("\(repairedShapes.count) polygons touched or crossed themselves and were repaired: \(shown)"
                                    + (repairedShapes.count > 5 ? " and \(repairedShapes.count - 5) more" : ""))
         }
+        // What told repeated rows apart is done with: it goes before the rows are copied into
+        // id order, the source's peak.
+        rows = RecordValidator.Rows(footprint: config.footprint)
+        unplaced = []
         var table = builder.buildSortedByID()
         if let previous {
             // Rows moved, renamed or re-addressed keep the id their place had.
