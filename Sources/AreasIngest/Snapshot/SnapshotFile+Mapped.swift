@@ -57,9 +57,11 @@ extension SnapshotFile {
     /// Reads a version 5, 6 or 7 file in place (its header and checksum already checked): every
     /// part of the index is checked as `AreaIndex.init(reading:)` says, and every source's run
     /// must cover the table in order, its areas naming it.
-    static func decodeLayout(_ file: UnsafeRawBufferPointer, owner: AnyObject, path: String, version: UInt32) throws(Failure) -> Contents {
+    /// `letGo`: see `SnapshotLayoutReader`.
+    static func decodeLayout(_ file: UnsafeRawBufferPointer, owner: AnyObject, path: String, version: UInt32,
+                             lettingGo letGo: ((UnsafeRawBufferPointer) -> Void)? = nil) throws(Failure) -> Contents {
         func corrupt(_ reason: String) -> Failure { .corrupt(path: path, reason: reason) }
-        var reader = SnapshotLayoutReader(file: file, owner: owner)
+        var reader = SnapshotLayoutReader(file: file, owner: owner, lettingGo: letGo)
         do {
             let createdAt = Double(bitPattern: try reader.number())
             guard plausibleTime(createdAt) else { throw corrupt("created at \(createdAt), not a time this file can have") }

@@ -107,12 +107,21 @@ package enum SnapshotFile {
         return try decodeAreas(raw, version: fileVersion, path: path)
     }
 
-    /// Compares the payload's XXH64 with the header's.
-    static func checkChecksum(_ file: UnsafeRawBufferPointer, path: String) throws(Failure) {
+    /// Compares the payload's XXH64 with the header's, `partBytes` at a time, calling
+    /// `checked` with each part once it is read: a mapped file lets each part's pages go
+    /// there, so checking a file holds one part resident, not the whole file.
+    static func checkChecksum(_ file: UnsafeRawBufferPointer, path: String, partBytes: Int = 4 << 20,
+                              checked: (UnsafeRawBufferPointer) -> Void = { _ in }) throws(Failure) {
         let expected = UInt64(littleEndian: file.loadUnaligned(fromByteOffset: 20, as: UInt64.self))
-        guard checksum(UnsafeRawBufferPointer(rebasing: file[headerSize...])) == expected else {
-            throw .corrupt(path: path, reason: "checksum mismatch")
+        var sum = StreamingChecksum()
+        var start = headerSize
+        while start < file.count {
+            let part = UnsafeRawBufferPointer(rebasing: file[start..<min(start + partBytes, file.count)])
+            sum.update(part)
+            checked(part)
+            start += part.count
         }
+        guard sum.value == expected else { throw .corrupt(path: path, reason: "checksum mismatch") }
     }
 
     /// Versions 2 to 4: the areas one by one, decoded into a table (the index is built from it).
@@ -216,14 +225,16 @@ extension SnapshotFile {
         }
     }
 
-    /// Maps a version 5 to 8 file and reads it in place. Checking it reads every page once;
-    /// those pages then leave the process's resident set (they stay in the kernel's cache), so
-    /// the process holds only what queries touch.
+    /// Maps a version 5 or later file and reads it in place. Checking it reads every page once,
+    /// and the pages read leave the process's resident set as the checks go on (they stay in
+    /// the kernel's cache): checking holds a few megabytes of the file, not the whole (a
+    /// refresh checks its new file beside the data served), and the process then holds only
+    /// what queries touch.
     private static func map(_ file: FileDescriptor, path: String, version: UInt32) throws -> Contents {
         let mapping = try MappedFile(file, path: path)
         defer { mapping.releaseResidentPages() }
-        try checkChecksum(mapping.bytes, path: path)
-        return try decodeLayout(mapping.bytes, owner: mapping, path: path, version: version)
+        try checkChecksum(mapping.bytes, path: path, checked: mapping.releaseResidentPages(of:))
+        return try decodeLayout(mapping.bytes, owner: mapping, path: path, version: version, lettingGo: mapping.releaseResidentPages(of:))
     }
 
     /// Checks the magic, the version and the payload's length against the file's size; the

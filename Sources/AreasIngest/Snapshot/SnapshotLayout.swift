@@ -118,13 +118,20 @@ struct SnapshotLayoutReader: FlatLayoutReader {
     let file: UnsafeRawBufferPointer
     let owner: AnyObject
     var offset = SnapshotFile.bodyOffset
+    /// Called with the bytes before a column about to be read, once `letGoBytes` more of the
+    /// file were read since the last call: a mapped file lets those pages go, so checking it
+    /// holds about that much of it resident (and what later checks read again), not all of it.
+    private let letGo: ((UnsafeRawBufferPointer) -> Void)?
+    private var letGoneUpTo = 0
+    static let letGoBytes = 4 << 20
 
-    init(file: UnsafeRawBufferPointer, owner: AnyObject) {
+    init(file: UnsafeRawBufferPointer, owner: AnyObject, lettingGo letGo: ((UnsafeRawBufferPointer) -> Void)? = nil) {
         // Sections are aligned within the file; the file's start must be too (a mapping starts
         // on a page, a copy on 16 bytes).
         precondition(Int(bitPattern: file.baseAddress) % 16 == 0, "a snapshot image starts on 16 bytes")
         self.file = file
         self.owner = owner
+        self.letGo = letGo
     }
 
     mutating func number() throws(FlatLayoutError) -> UInt64 {
@@ -142,6 +149,10 @@ struct SnapshotLayoutReader: FlatLayoutReader {
             throw FlatLayoutError("a column of \(count) values at byte \(offset) runs past the end of the file")
         }
         let end = start + Int(count) * stride
+        if let letGo, start - letGoneUpTo >= Self.letGoBytes {
+            letGo(UnsafeRawBufferPointer(rebasing: file[..<start]))
+            letGoneUpTo = start
+        }
         offset = (end + 7) / 8 * 8
         guard count > 0, let base = file.baseAddress else { return Column() }
         let values = (base + start).bindMemory(to: Element.self, capacity: Int(count))

@@ -176,9 +176,11 @@ package struct SnapshotStore: Sendable {
     private func install(_ catalog: consuming Catalog, after serving: DataSet?, notes: inout [Note]) -> Settled {
         let clock = ContinuousClock()
         let start = clock.now
-        // What the fetch and the sources' tables freed goes back first: the index build's own
-        // memory then adds to what the new data holds, not to what the allocator kept free.
+        // What the fetch and the sources' tables freed goes back first, and the code only the
+        // fetch ran (networking, TLS, the decoders): the index build's own memory then adds to
+        // what the new data holds, not to what the allocator kept free or the fetch touched.
         FreeMemory.release()
+        FreeMemory.releaseUnwrittenFilePages()
         var built = DataSet.indexing(consume catalog, nodeSize: nodeSize, footprint: footprint ?? .standard, merge: merge ?? .off, overrides: overrides ?? [])
         let milliseconds = (clock.now - start).milliseconds
         built.index.buildMilliseconds = milliseconds
