@@ -160,8 +160,12 @@ final class ServerTests {
         let textBytes = try #require(stats["memory"]?["textBytes"]?.double)
         let distinct = Double(LinearScan.distinctStringBytes(of: index.areas))
         #expect(textBytes >= distinct && textBytes < distinct * 1.01, "\(textBytes) bytes of text for \(distinct) of distinct strings")
-        #expect((stats["memory"]?["recordBytes"]?.double) == (Double(index.areas.count * 48 + (index.areas.count + 1) * 4
-            + index.areas.reduce(0) { $0 + $1.fields.count * 8 })))
+        // The records, and their fields: each area's values, where they start and which key list
+        // names them; each source's distinct key lists once.
+        let keyLists = Dictionary(grouping: index.areas, by: \.source).values.map { Set($0.map { $0.fields.map(\.key) }) }
+        #expect((stats["memory"]?["recordBytes"]?.double) == (Double(index.areas.count * 48 + (index.areas.count + 1) * 4 + index.areas.count * 4
+            + index.areas.reduce(0) { $0 + $1.fields.count * 4 } + keyLists.reduce(1) { $0 + $1.count } * 4
+            + keyLists.reduce(0) { $0 + $1.reduce(0) { $0 + $1.count } } * 4)))
         #expect((try #require(stats["memory"]?["indexBytes"]?.double)) > (Double(index.areas.count * 16)))
         // The search index's size; the resident pages are the anonymous ones and the files', as /proc counts them.
         let memory = try #require(stats["memory"]), bytes = { (key: String) in memory[key]?.double ?? -1 }

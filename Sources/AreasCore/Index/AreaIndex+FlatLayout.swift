@@ -73,7 +73,10 @@ extension AreaIndex {
     /// A layout without the footprints as drawn from the zones' words (`worded` false: formats 5
     /// and 6) has them drawn here, from its table. A layout without the search index
     /// (`searchable` false: formats 5 to 7) has it built here.
-    package init(reading reader: inout some FlatLayoutReader, merged: Bool = true, worded: Bool = true, searchable: Bool = true) throws(FlatLayoutError) {
+    /// A layout with its fields as key and value pairs (`keyedFields` false: formats 5 to 10)
+    /// has them read into key lists.
+    package init(reading reader: inout some FlatLayoutReader, merged: Bool = true, worded: Bool = true, searchable: Bool = true,
+                 keyedFields: Bool = true) throws(FlatLayoutError) {
         let minimum = try reader.double("the footprint minimum", in: 0...100_000)
         let maximum = try reader.double("the footprint maximum", in: minimum...100_000)
         func name(_ what: String) throws(FlatLayoutError) -> String {
@@ -91,7 +94,7 @@ extension AreaIndex {
             }
         }
         let policy = FootprintPolicy(minimumMeters: minimum, maximumMeters: maximum, sizeField: sizeField, columns: columns)
-        let table = try AreaTable(reading: &reader)
+        let table = try AreaTable(reading: &reader, keyedFields: keyedFields)
         let records = table.records
         var mergePolicy = MergePolicy.off
         var groups = AreaGroups.none
@@ -167,7 +170,7 @@ extension AreaIndex {
                 continue
             }
             guard let footprint = code.footprint, footprint.radiusMeters <= (footprint.basis == .shape ? ZoneFootprint.Packed.maximumMeters : maximum),
-                  code.words == 0 || table.fieldRange(of: i).contains(where: { table.fieldRefs[2 * $0 + 1] == code.words }) else {
+                  code.words == 0 || table.hasFieldValue(code.words, at: i) else {
                 throw FlatLayoutError("zone \(i)'s footprint (\(code.bits)) is not one this build writes")
             }
         }

@@ -7,12 +7,10 @@ extension AreaTable {
     public struct Builder {
         public var strings = StringArena.Builder()
         private var records: [Record] = []
-        private var fieldStarts: [UInt32] = [0]
-        private var fieldRefs: [StringArena.Ref] = []
+        private var fields = Fields.Builder()
 
         public init(capacity: Int) {
-            records.reserveCapacity(capacity)
-            fieldStarts.reserveCapacity(capacity + 1)
+            reserveCapacity(capacity)
         }
 
         public mutating func append(_ area: Area) {
@@ -23,18 +21,13 @@ extension AreaTable {
                 source: strings.intern(area.source), kind: area.kind, geocoded: area.geocoded,
                 referenceDay: area.referenceDate?.day ?? 0)
             records.append(record)
-            for field in area.fields {
-                fieldRefs.append(strings.intern(field.key))
-                fieldRefs.append(strings.intern(field.value))
-            }
-            fieldStarts.append(UInt32(fieldRefs.count / 2))
+            fields.append(keys: area.fields.map { strings.intern($0.key) }, values: area.fields.map { strings.intern($0.value) })
         }
 
         /// Appends a record whose strings are already in `strings`; `fields` alternates keys and values.
         public mutating func append(_ record: Record, fields: some Sequence<StringArena.Ref>) {
             records.append(record)
-            fieldRefs.append(contentsOf: fields)
-            fieldStarts.append(UInt32(fieldRefs.count / 2))
+            self.fields.append(fields)
         }
 
         public var count: Int { records.count }
@@ -43,9 +36,8 @@ extension AreaTable {
         /// that a later one repeats).
         public func area(at position: Int) -> Area {
             let record = records[position]
-            let fields = (Int(fieldStarts[position])..<Int(fieldStarts[position + 1])).map { pair in
-                Field(strings.string(fieldRefs[2 * pair]), strings.string(fieldRefs[2 * pair + 1]))
-            }
+            var fields: [Field] = []
+            self.fields.forEach(of: position) { key, value in fields.append(Field(strings.string(key), strings.string(value))) }
             return Area(
                 id: strings.string(record.id), kind: record.kind, name: strings.string(record.name), coordinate: record.coordinate,
                 roadAddress: strings.string(record.roadAddress), lotAddress: strings.string(record.lotAddress),
@@ -55,7 +47,7 @@ extension AreaTable {
 
         public mutating func reserveCapacity(_ count: Int) {
             records.reserveCapacity(count)
-            fieldStarts.reserveCapacity(count + 1)
+            fields.reserveCapacity(rows: count)
         }
 
         /// Room for `rows` rows in all, shaped like the ones appended so far (their fields and
@@ -69,7 +61,7 @@ extension AreaTable {
             guard !records.isEmpty, rows > records.count else { return }
             let scale = Double(rows) / Double(records.count)
             reserveCapacity(rows)
-            fieldRefs.reserveCapacity(Int(Double(fieldRefs.count) * scale * 1.05))
+            fields.reserveCapacity(values: Int(Double(fields.valueCount) * scale * 1.05))
             strings.reserveCapacity(Int(Double(strings.byteCount) * scale * 1.05))
         }
 
@@ -83,10 +75,8 @@ extension AreaTable {
 
         /// The table of the rows as appended, `strings` their text.
         private mutating func build(strings: StringArena) -> AreaTable {
-            let records = Column(Self.take(&self.records, leaving: []))
-            let fieldStarts = Column(Self.take(&self.fieldStarts, leaving: [0]))
-            let fieldRefs = Column(Self.take(&self.fieldRefs, leaving: []))
-            return AreaTable(records: records, fieldStarts: fieldStarts, fieldRefs: fieldRefs, strings: strings)
+            let records = Column(taking(&self.records, leaving: []))
+            return AreaTable(records: records, fields: fields.build(), strings: strings)
         }
 
         /// The table in id order, keeping the first of any repeated id, leaving the builder
@@ -101,21 +91,8 @@ extension AreaTable {
                 self.records.withUnsafeBufferPointer { AreaTable.idOrder(of: $0, text: text) }
             }
             guard let order else { return build(strings: strings) }
-            let sorted = Self.take(&self.records, leaving: []).withUnsafeBufferPointer { AreaTable.records(order, of: $0) }
-            let starts = Self.take(&fieldStarts, leaving: [0])
-            let refs = Self.take(&fieldRefs, leaving: [])
-            let fields = starts.withUnsafeBufferPointer { starts in
-                refs.withUnsafeBufferPointer { AreaTable.fields(order, starts: starts, refs: $0) }
-            }
-            return AreaTable(records: sorted, fieldStarts: fields.starts, fieldRefs: fields.refs, strings: strings)
-        }
-
-        /// `array`'s elements, `array` left holding `empty`: the only reference, so letting go
-        /// of the result frees them.
-        private static func take<T>(_ array: inout [T], leaving empty: [T]) -> [T] {
-            var taken = empty
-            swap(&taken, &array)
-            return taken
+            let sorted = taking(&self.records, leaving: []).withUnsafeBufferPointer { AreaTable.records(order, of: $0) }
+            return AreaTable(records: sorted, fields: fields.build(inOrder: order), strings: strings)
         }
     }
 
@@ -128,11 +105,7 @@ extension AreaTable {
             records.withUnsafeBufferPointer { AreaTable.idOrder(of: $0, text: text) }
         }
         guard let order else { return self }
-        let fields = fieldStarts.withUnsafeBufferPointer { starts in
-            fieldRefs.withUnsafeBufferPointer { AreaTable.fields(order, starts: starts, refs: $0) }
-        }
-        return AreaTable(records: records.withUnsafeBufferPointer { AreaTable.records(order, of: $0) },
-                         fieldStarts: fields.starts, fieldRefs: fields.refs, strings: strings)
+        return AreaTable(records: records.withUnsafeBufferPointer { AreaTable.records(order, of: $0) }, fields: fields.rows(order), strings: strings)
     }
 
     /// The positions of the rows to keep, in id order, the first of any repeated id kept; nil
@@ -162,28 +135,5 @@ extension AreaTable {
         Column(unsafeUninitializedCount: order.count) { sorted in
             for (i, position) in order.enumerated() { sorted.initializeElement(at: i, to: records[Int(position)]) }
         }
-    }
-
-    /// The field lists of the rows at `order`, in that order.
-    static func fields(_ order: [UInt32], starts: UnsafeBufferPointer<UInt32>, refs: UnsafeBufferPointer<StringArena.Ref>)
-        -> (starts: Column<UInt32>, refs: Column<StringArena.Ref>) {
-        var pairs: UInt32 = 0
-        let sortedStarts = Column<UInt32>(unsafeUninitializedCount: order.count + 1) { sorted in
-            sorted.initializeElement(at: 0, to: 0)
-            for (i, position) in order.enumerated() {
-                pairs += starts[Int(position) + 1] - starts[Int(position)]
-                sorted.initializeElement(at: i + 1, to: pairs)
-            }
-        }
-        let sortedRefs = Column<StringArena.Ref>(unsafeUninitializedCount: 2 * Int(pairs)) { sorted in
-            var next = 0
-            for position in order {
-                for ref in refs[2 * Int(starts[Int(position)])..<2 * Int(starts[Int(position) + 1])] {
-                    sorted.initializeElement(at: next, to: ref)
-                    next += 1
-                }
-            }
-        }
-        return (sortedStarts, sortedRefs)
     }
 }

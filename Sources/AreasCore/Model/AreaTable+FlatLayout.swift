@@ -1,7 +1,8 @@
 import Glibc
 
 extension AreaTable {
-    /// Lays the table out: the record layout, the string arena, the records, the field lists.
+    /// Lays the table out: the record layout, the string arena, the records, their fields
+    /// (each area's values and key list, then the key lists).
     package func write(to writer: inout some FlatLayoutWriter) {
         let layout = RecordLayout.current.numbers
         writer.number(layout.count)
@@ -10,16 +11,22 @@ extension AreaTable {
         writer.column(strings.bytes)
         writer.begin(.records)
         writer.column(records)
-        writer.column(fieldStarts)
-        writer.column(fieldRefs)
+        writer.column(fields.starts)
+        writer.column(fields.lists)
+        writer.column(fields.values)
+        writer.column(fields.listStarts)
+        writer.column(fields.keys)
     }
 
     /// Reads a table laid out by `write(to:)`, in place, after checking every byte a query could
     /// trust: each string is UTF-8 and each reference starts one, each position is a valid
-    /// coordinate, each kind and flag byte is one this build writes, the field lists partition
-    /// their references, and the ids are in strictly increasing order (the binary search by id
-    /// relies on it). A file that fails any check is refused whole.
-    package init(reading reader: inout some FlatLayoutReader) throws(FlatLayoutError) {
+    /// coordinate, each kind and flag byte is one this build writes, the areas' values and the
+    /// key lists partition their references, each area's key list is one of the lists and as
+    /// long as its values, and the ids are in strictly increasing order (the binary search by
+    /// id relies on it). A file that fails any check is refused whole.
+    /// `keyedFields` false: fields as snapshots before format 11 store them (each area's keys
+    /// and values alternating), read into key lists.
+    package init(reading reader: inout some FlatLayoutReader, keyedFields: Bool = true) throws(FlatLayoutError) {
         let layoutCount = try reader.integer("the record layout's length", atMost: 64)
         var layout: [UInt64] = []
         for _ in 0..<layoutCount { layout.append(try reader.number()) }
@@ -32,22 +39,54 @@ extension AreaTable {
             throw FlatLayoutError("the string arena is not a run of length-prefixed UTF-8 strings")
         }
         let records = try reader.column(of: Record.self)
-        let fieldStarts = try reader.column("the field list starts", of: UInt32.self, count: records.count + 1)
-        let fieldRefs = try reader.column(of: StringArena.Ref.self)
-        guard fieldRefs.count % 2 == 0 else { throw FlatLayoutError("an odd number (\(fieldRefs.count)) of field references") }
-        try fieldRefs.withUnsafeBufferPointer { (refs) throws(FlatLayoutError) in
-            for ref in refs where !starts.contains(ref) { throw FlatLayoutError("a field reference (\(ref)) that starts no string") }
-        }
-        try fieldStarts.withUnsafeBufferPointer { (starts) throws(FlatLayoutError) in
-            guard starts.first == 0, starts.last.map({ Int($0) == fieldRefs.count / 2 }) == true else {
-                throw FlatLayoutError("the field lists do not cover the \(fieldRefs.count / 2) fields")
+        let fields: Fields
+        if keyedFields {
+            let valueStarts = try reader.column("the field value starts", of: UInt32.self, count: records.count + 1)
+            let lists = try reader.column("the areas' key lists", of: UInt32.self, count: records.count)
+            let values = try reader.column(of: StringArena.Ref.self)
+            let listStarts = try reader.column(of: UInt32.self)
+            let keys = try reader.column(of: StringArena.Ref.self)
+            try Self.check(values, "field value", starts: starts)
+            try Self.check(keys, "field key", starts: starts)
+            try Self.check(valueStarts, partitioning: values.count, "the areas' values")
+            try Self.check(listStarts, partitioning: keys.count, "the key lists")
+            for i in 0..<records.count {
+                let list = Int(lists[i])
+                guard list < listStarts.count - 1, listStarts[list + 1] - listStarts[list] == valueStarts[i + 1] - valueStarts[i] else {
+                    throw FlatLayoutError("area \(i)'s key list (\(list)) is not one of the \(listStarts.count - 1) or not as long as its values")
+                }
             }
-            for i in starts.indices.dropFirst() where starts[i] < starts[i - 1] {
-                throw FlatLayoutError("the field list of area \(i - 1) ends before it starts")
-            }
+            fields = Fields(starts: valueStarts, lists: lists, values: values, listStarts: listStarts, keys: keys)
+        } else {
+            let pairStarts = try reader.column("the field list starts", of: UInt32.self, count: records.count + 1)
+            let pairs = try reader.column(of: StringArena.Ref.self)
+            guard pairs.count % 2 == 0 else { throw FlatLayoutError("an odd number (\(pairs.count)) of field references") }
+            try Self.check(pairs, "field", starts: starts)
+            try Self.check(pairStarts, partitioning: pairs.count / 2, "the field lists")
+            fields = pairStarts.withUnsafeBufferPointer { starts in pairs.withUnsafeBufferPointer { Fields(pairStarts: starts, pairs: $0) } }
         }
         try Self.check(records, starts: starts, arena: arena)
-        self.init(records: records, fieldStarts: fieldStarts, fieldRefs: fieldRefs, strings: StringArena(checkedBytes: arena))
+        self.init(records: records, fields: fields, strings: StringArena(checkedBytes: arena))
+    }
+
+    /// Checks that each of `refs` starts a string.
+    private static func check(_ refs: Column<StringArena.Ref>, _ what: String, starts: StringStarts) throws(FlatLayoutError) {
+        try refs.withUnsafeBufferPointer { (refs) throws(FlatLayoutError) in
+            for ref in refs where !starts.contains(ref) { throw FlatLayoutError("a \(what) reference (\(ref)) that starts no string") }
+        }
+    }
+
+    /// Checks that `starts` runs from 0 to `count` without going back: runs that cover
+    /// `count` values in order.
+    private static func check(_ starts: Column<UInt32>, partitioning count: Int, _ what: String) throws(FlatLayoutError) {
+        try starts.withUnsafeBufferPointer { (starts) throws(FlatLayoutError) in
+            guard starts.first == 0, starts.last.map({ Int($0) == count }) == true else {
+                throw FlatLayoutError("\(what) do not cover the \(count) references")
+            }
+            for i in starts.indices.dropFirst() where starts[i] < starts[i - 1] {
+                throw FlatLayoutError("\(what): run \(i - 1) ends before it starts")
+            }
+        }
     }
 
     /// Checks each record's bytes before any is read as a `Record` (a kind byte this build does

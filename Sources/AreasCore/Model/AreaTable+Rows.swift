@@ -7,18 +7,19 @@ extension AreaTable {
         let a = records[position]
         let b = other.records[otherPosition]
         guard a.kind == b.kind, a.geocoded == b.geocoded, a.referenceDay == b.referenceDay, a.coordinate == b.coordinate else { return false }
-        let ownFields = fieldRange(of: position)
-        let otherFields = other.fieldRange(of: otherPosition)
-        guard ownFields.count == otherFields.count else { return false }
+        let ownValues = fields.valueRange(of: position)
+        let otherValues = other.fields.valueRange(of: otherPosition)
+        guard ownValues.count == otherValues.count else { return false }
+        let (ownKeys, otherKeys) = (fields.firstKey(of: position), other.fields.firstKey(of: otherPosition))
         return withBuffers { mine in
             other.withBuffers { theirs in
                 func same(_ x: StringArena.Ref, _ y: StringArena.Ref) -> Bool { mine.utf8(x).sameBytes(as: theirs.utf8(y)) }
                 guard idsMatch || same(a.id, b.id), same(a.name, b.name), same(a.roadAddress, b.roadAddress),
                       same(a.lotAddress, b.lotAddress), same(a.province, b.province),
                       same(a.district, b.district), same(a.source, b.source) else { return false }
-                for (x, y) in zip(ownFields, otherFields) {
-                    guard same(mine.fieldRefs[2 * x], theirs.fieldRefs[2 * y]),
-                          same(mine.fieldRefs[2 * x + 1], theirs.fieldRefs[2 * y + 1]) else { return false }
+                for k in 0..<ownValues.count {
+                    guard same(mine.keys[ownKeys + k], theirs.keys[otherKeys + k]),
+                          same(mine.fieldValues[ownValues.lowerBound + k], theirs.fieldValues[otherValues.lowerBound + k]) else { return false }
                 }
                 return true
             }
@@ -45,12 +46,11 @@ extension AreaTable.Builder {
             record.province = strings.intern(source.utf8(record.province))
             record.district = strings.intern(source.utf8(record.district))
             record.source = strings.intern(source.utf8(record.source))
-            let range = table.fieldRange(of: position)
             var fields: [StringArena.Ref] = []
-            fields.reserveCapacity(2 * range.count)
-            for pair in range {
-                fields.append(strings.intern(source.utf8(source.fieldRefs[2 * pair])))
-                fields.append(strings.intern(source.utf8(source.fieldRefs[2 * pair + 1])))
+            fields.reserveCapacity(2 * source.fieldCount(of: position))
+            source.forEachFieldRef(of: position) { key, value in
+                fields.append(strings.intern(source.utf8(key)))
+                fields.append(strings.intern(source.utf8(value)))
             }
             append(record, fields: fields)
         }
@@ -71,11 +71,15 @@ extension AreaTable {
         precondition(text <= Int(UInt32.max), "more than 4 GiB of area text")
         let records = Column<Record>.Unfilled(count: tables.reduce(0) { $0 + $1.count })
         let fieldStarts = Column<UInt32>.Unfilled(count: records.buffer.count + 1)
-        let fieldRefs = Column<StringArena.Ref>.Unfilled(count: tables.reduce(0) { $0 + $1.fieldRefs.count })
+        let fieldLists = Column<UInt32>.Unfilled(count: records.buffer.count)
+        let fieldValues = Column<StringArena.Ref>.Unfilled(count: tables.reduce(0) { $0 + $1.fields.values.count })
+        let listStarts = Column<UInt32>.Unfilled(count: tables.reduce(1) { $0 + $1.fields.listStarts.count - 1 })
+        let keys = Column<StringArena.Ref>.Unfilled(count: tables.reduce(0) { $0 + $1.fields.keys.count })
         let arena = Column<UInt8>.Unfilled(count: text)
         arena.buffer[0] = 0  // the empty string
         fieldStarts.buffer[0] = 0
-        var (recordCount, refCount, textCount) = (0, 0, 1)
+        listStarts.buffer[0] = 0
+        var (recordCount, valueCount, listCount, keyCount, textCount) = (0, 0, 0, 0, 1)
         tables.reverse()
         while let table = tables.popLast() {
             // Every string but the shared empty one moves by the same amount.
@@ -86,7 +90,7 @@ extension AreaTable {
                 let newText = UnsafeMutableBufferPointer(rebasing: arena.buffer[textCount..<textCount + partText.count])
                 _ = newText.initialize(fromContentsOf: partText)
                 textCount += newText.count
-                let base = UInt32(refCount / 2)
+                let (valueBase, listBase) = (UInt32(valueCount), UInt32(listCount))
                 for (position, var record) in part.records.enumerated() {
                     record.id = moved(record.id)
                     record.name = moved(record.name)
@@ -96,21 +100,34 @@ extension AreaTable {
                     record.district = moved(record.district)
                     record.source = moved(record.source)
                     records.buffer[recordCount] = record
+                    fieldLists.buffer[recordCount] = listBase + part.fieldLists[position]
                     recordCount += 1
-                    fieldStarts.buffer[recordCount] = base + part.fieldStarts[position + 1]
+                    fieldStarts.buffer[recordCount] = valueBase + part.fieldStarts[position + 1]
                 }
-                for ref in part.fieldRefs {
-                    fieldRefs.buffer[refCount] = moved(ref)
-                    refCount += 1
+                for ref in part.fieldValues {
+                    fieldValues.buffer[valueCount] = moved(ref)
+                    valueCount += 1
+                }
+                let keyBase = UInt32(keyCount)
+                for start in part.keyListStarts.dropFirst() {
+                    listCount += 1
+                    listStarts.buffer[listCount] = keyBase + start
+                }
+                for ref in part.keys {
+                    keys.buffer[keyCount] = moved(ref)
+                    keyCount += 1
                 }
             }
         }
-        self.init(records: records.column, fieldStarts: fieldStarts.column, fieldRefs: fieldRefs.column, strings: StringArena(checkedBytes: arena.column))
+        let fields = Fields(starts: fieldStarts.column, lists: fieldLists.column, values: fieldValues.column, listStarts: listStarts.column, keys: keys.column)
+        self.init(records: records.column, fields: fields, strings: StringArena(checkedBytes: arena.column))
     }
 
-    /// A table from its parts as a snapshot stores them; the caller has checked that every
-    /// reference starts a string of `arena` and that `fieldStarts` is a valid partition.
+    /// A table from its parts as snapshots before format 11 store them; the caller has checked
+    /// that every reference starts a string of `arena` and that `fieldStarts` is a valid
+    /// partition of `fieldRefs`' pairs (key and value alternating).
     package init(checkedRecords records: [Record], fieldStarts: [UInt32], fieldRefs: [StringArena.Ref], arena: [UInt8]) {
-        self.init(records: Column(records), fieldStarts: Column(fieldStarts), fieldRefs: Column(fieldRefs), strings: StringArena(bytes: arena))
+        let fields = fieldStarts.withUnsafeBufferPointer { starts in fieldRefs.withUnsafeBufferPointer { Fields(pairStarts: starts, pairs: $0) } }
+        self.init(records: Column(records), fields: fields, strings: StringArena(bytes: arena))
     }
 }

@@ -51,16 +51,13 @@ public struct AreaTable: Sendable, RandomAccessCollection {
     }
 
     public let records: Column<Record>
-    /// Area `i`'s upstream columns are pairs `fieldStarts[i]..<fieldStarts[i + 1]` of `fieldRefs`.
-    @usableFromInline let fieldStarts: Column<UInt32>
-    /// Key and value references, alternating.
-    @usableFromInline let fieldRefs: Column<StringArena.Ref>
+    /// Each area's upstream columns.
+    @usableFromInline let fields: Fields
     public let strings: StringArena
 
-    init(records: Column<Record>, fieldStarts: Column<UInt32>, fieldRefs: Column<StringArena.Ref>, strings: StringArena) {
+    init(records: Column<Record>, fields: Fields, strings: StringArena) {
         self.records = records
-        self.fieldStarts = fieldStarts
-        self.fieldRefs = fieldRefs
+        self.fields = fields
         self.strings = strings
     }
 
@@ -70,36 +67,37 @@ public struct AreaTable: Sendable, RandomAccessCollection {
     /// The whole area, with its strings made (for code that wants an `Area`, not for hot paths).
     public subscript(position: Int) -> Area {
         let record = records[position]
-        let fields = fieldRange(of: position).map { pair in
-            Field(strings.string(fieldRefs[2 * pair]), strings.string(fieldRefs[2 * pair + 1]))
-        }
+        var fields: [Field] = []
+        self.fields.forEach(of: position) { key, value in fields.append(Field(strings.string(key), strings.string(value))) }
         return Area(
             id: strings.string(record.id), kind: record.kind, name: strings.string(record.name), coordinate: record.coordinate,
             roadAddress: strings.string(record.roadAddress), lotAddress: strings.string(record.lotAddress),
             province: strings.string(record.province), district: strings.string(record.district),
-            source: strings.string(record.source), fields: Array(fields), geocoded: record.geocoded,
+            source: strings.string(record.source), fields: fields, geocoded: record.geocoded,
             referenceDate: record.referenceDate)
-    }
-
-    /// The pairs of `fieldRefs` holding area `position`'s upstream columns.
-    func fieldRange(of position: Int) -> Range<Int> {
-        Int(fieldStarts[position])..<Int(fieldStarts[position + 1])
     }
 
     /// The value of the upstream column `key` of the area at `position`, if the source published it.
     public func field(_ key: String, of position: Int) -> String? {
-        for pair in fieldRange(of: position) where strings.equals(fieldRefs[2 * pair], key) {
-            return strings.string(fieldRefs[2 * pair + 1])
-        }
-        return nil
+        fieldRef(key, of: position).map(strings.string)
     }
 
     /// The reference of the value of the upstream column `key` of the area at `position`.
     public func fieldRef(_ key: String, of position: Int) -> StringArena.Ref? {
-        for pair in fieldRange(of: position) where strings.equals(fieldRefs[2 * pair], key) {
-            return fieldRefs[2 * pair + 1]
+        var key = key
+        return key.withUTF8 { key in
+            var keyAt = fields.firstKey(of: position)
+            for value in fields.valueRange(of: position) {
+                if strings.compare(fields.keys[keyAt], key) == 0 { return fields.values[value] }
+                keyAt += 1
+            }
+            return nil
         }
-        return nil
+    }
+
+    /// Whether `ref` is the reference of one of the values of the area at `position`.
+    func hasFieldValue(_ ref: StringArena.Ref, at position: Int) -> Bool {
+        fields.valueRange(of: position).contains { fields.values[$0] == ref }
     }
 
     public func id(at position: Int) -> String { strings.string(records[position].id) }
@@ -108,15 +106,21 @@ public struct AreaTable: Sendable, RandomAccessCollection {
     public struct Buffers {
         public let records: UnsafeBufferPointer<Record>
         @usableFromInline let fieldStarts: UnsafeBufferPointer<UInt32>
-        @usableFromInline let fieldRefs: UnsafeBufferPointer<StringArena.Ref>
+        @usableFromInline let fieldLists: UnsafeBufferPointer<UInt32>
+        @usableFromInline let fieldValues: UnsafeBufferPointer<StringArena.Ref>
+        @usableFromInline let keyListStarts: UnsafeBufferPointer<UInt32>
+        @usableFromInline let keys: UnsafeBufferPointer<StringArena.Ref>
         @usableFromInline let arena: UnsafeBufferPointer<UInt8>
 
         @usableFromInline
-        init(records: UnsafeBufferPointer<Record>, fieldStarts: UnsafeBufferPointer<UInt32>,
-             fieldRefs: UnsafeBufferPointer<StringArena.Ref>, arena: UnsafeBufferPointer<UInt8>) {
+        init(records: UnsafeBufferPointer<Record>, fields: Fields, arena: UnsafeBufferPointer<UInt8>) {
+            // The columns are held by the table for as long as `withBuffers` runs.
             self.records = records
-            self.fieldStarts = fieldStarts
-            self.fieldRefs = fieldRefs
+            self.fieldStarts = fields.starts.unsafeBuffer
+            self.fieldLists = fields.lists.unsafeBuffer
+            self.fieldValues = fields.values.unsafeBuffer
+            self.keyListStarts = fields.listStarts.unsafeBuffer
+            self.keys = fields.keys.unsafeBuffer
             self.arena = arena
         }
 
@@ -147,36 +151,34 @@ public struct AreaTable: Sendable, RandomAccessCollection {
         /// Calls `body` with the references of each upstream column of the area at `position`.
         @inlinable
         public func forEachFieldRef(of position: Int, _ body: (StringArena.Ref, StringArena.Ref) -> Void) {
-            for pair in Int(fieldStarts[position])..<Int(fieldStarts[position + 1]) {
-                body(fieldRefs[2 * pair], fieldRefs[2 * pair + 1])
+            var key = Int(keyListStarts[Int(fieldLists[position])])
+            for value in Int(fieldStarts[position])..<Int(fieldStarts[position + 1]) {
+                body(keys[key], fieldValues[value])
+                key += 1
             }
         }
 
         /// Calls `body` with each upstream column of the area at `position`, as UTF-8 key and value.
         @inlinable
         public func forEachField(of position: Int, _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Void) {
-            for pair in Int(fieldStarts[position])..<Int(fieldStarts[position + 1]) {
-                body(utf8(fieldRefs[2 * pair]), utf8(fieldRefs[2 * pair + 1]))
-            }
+            forEachFieldRef(of: position) { key, value in body(utf8(key), utf8(value)) }
         }
     }
 
     @inlinable
     public func withBuffers<R>(_ body: (Buffers) throws -> R) rethrows -> R {
-        try records.withUnsafeBufferPointer { records in
-            try fieldStarts.withUnsafeBufferPointer { fieldStarts in
-                try fieldRefs.withUnsafeBufferPointer { fieldRefs in
-                    try strings.bytes.withUnsafeBufferPointer { arena in
-                        try body(Buffers(records: records, fieldStarts: fieldStarts, fieldRefs: fieldRefs, arena: arena))
-                    }
+        try withExtendedLifetime(fields) {
+            try records.withUnsafeBufferPointer { records in
+                try strings.bytes.withUnsafeBufferPointer { arena in
+                    try body(Buffers(records: records, fields: fields, arena: arena))
                 }
             }
         }
     }
 
-    /// Bytes held by the records and field lists, without the text.
+    /// Bytes held by the records and their fields, without the text.
     public var recordByteCount: Int {
-        records.count * MemoryLayout<Record>.stride + fieldStarts.count * 4 + fieldRefs.count * 4
+        records.count * MemoryLayout<Record>.stride + fields.byteCount
     }
 }
 

@@ -87,6 +87,10 @@ public struct Column<Element: BitwiseCopyable>: @unchecked Sendable, RandomAcces
 
     /// The bytes the values take.
     public var byteCount: Int { count * MemoryLayout<Element>.stride }
+
+    /// The values in place, valid only while this column (its owner) is held: for a view over
+    /// several columns that one `withExtendedLifetime` keeps.
+    @usableFromInline var unsafeBuffer: UnsafeBufferPointer<Element> { UnsafeBufferPointer(start: base, count: count) }
 }
 
 /// Memory allocated for one column, freed with the last column that uses it.

@@ -9,7 +9,7 @@ extension AreaTable {
             if let coordinate = patch.coordinate { records[position].coordinate = coordinate }
             if var name = patch.name { records[position].name = name.withUTF8 { strings.append($0) } }
         }
-        return AreaTable(records: Column(records), fieldStarts: fieldStarts, fieldRefs: fieldRefs, strings: strings.build())
+        return AreaTable(records: Column(records), fields: fields, strings: strings.build())
     }
 }
 

@@ -7,8 +7,8 @@ import Glibc
 /// The last good data set on disk, laid out to be served where it lies, so a restart serves at once.
 ///
 /// Format (little-endian): the magic `AREASNAP`, a format version (UInt32), the payload length
-/// (UInt64) and its XXH64 checksum (UInt64), then the payload. Version 5, the one written, holds the
-/// whole index as it lies in memory (see `encode(_:index:createdAt:)`): a load maps the file
+/// (UInt64) and its XXH64 checksum (UInt64), then the payload. Versions 5 to 11 (11 is written; it
+/// keeps areas' fields as values and key lists, before it as pairs) hold the whole index as it lies in memory (see `encode(_:index:createdAt:)`): a load maps the file
 /// read-only, checks the checksum and every number once, and serves from the mapping, with no
 /// area decoded and no tree built; processes mapping the same file share its pages. Versions
 /// 2 to 4 (areas one by one, the index built on loading) are still read. Written to a temporary
@@ -18,9 +18,9 @@ import Glibc
 package enum SnapshotFile {
     static let magic = Array("AREASNAP".utf8)
     /// The format version this build writes.
-    package static let version: UInt32 = 10
+    package static let version: UInt32 = 11
     /// The versions this build reads.
-    static let readableVersions: Set<UInt32> = [2, 3, 4, 5, 6, 7, 8, 9, 10]
+    static let readableVersions: Set<UInt32> = [2, 3, 4, 5, 6, 7, 8, 9, 10, 11]
     package static let headerSize = 8 + 4 + 8 + 8
     /// Set in an area's kind byte (version 4) when its position came from a geocoder.
     static let geocodedBit: UInt8 = 0x80

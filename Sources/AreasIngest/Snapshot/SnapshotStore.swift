@@ -124,7 +124,9 @@ package struct SnapshotStore: Sendable {
         let inPlace = contents.index.map(isBuilt) ?? false
         var dataSet = served(contents, catalog: catalog)
         notes.append(.info("loaded snapshot \(path) (format \(contents.version), \(inPlace ? "served in place" : "indexed")): \(dataSet.index.count) areas from \(contents.fetchedAt.count) sources in \(Int((clock.now - start).milliseconds)) ms"))
-        if !inPlace {
+        // An older format is written again even when its index is served as it is: its areas'
+        // fields, read into this build's layout, are held in memory until then.
+        if !inPlace || contents.version < SnapshotFile.version {
             do throws(SnapshotFile.Failure) {
                 // The confirmed fetch times go into the file, so the file beside it goes.
                 dataSet = try write(dataSet)
