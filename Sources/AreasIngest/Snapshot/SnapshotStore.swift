@@ -185,6 +185,9 @@ package struct SnapshotStore: Sendable {
         FreeMemory.releaseUnwrittenFilePages()
         var built = DataSet.indexing(consume catalog, nodeSize: nodeSize, footprint: footprint ?? .standard, merge: merge ?? .off, overrides: overrides ?? [])
         let milliseconds = (clock.now - start).milliseconds
+        // And the code only the build ran (sorting, packing trees), before the change log and
+        // the file's layout add to what the new data holds.
+        FreeMemory.releaseUnwrittenFilePages()
         built.index.buildMilliseconds = milliseconds
         notes.append(.info("index built: \(built.index.count) areas in \(Int(milliseconds)) ms"))
         // The new version's step: what it changed from the one served.
