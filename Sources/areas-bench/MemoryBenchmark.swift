@@ -102,6 +102,7 @@ struct MemoryBenchmark {
                 _ = try client.send(Array(line.utf8))
             }
             let underQuestions = daemon.residentBytes
+            let filesUnderQuestions = daemon.residentByFile
             let partsUnderQuestions = SocketBenchmark.memoryParts(socket: socket)
 
             func mib(_ bytes: Int) -> String { Measure.format(Double(bytes) / 1_048_576, 1) }
@@ -110,7 +111,9 @@ struct MemoryBenchmark {
                   + "\(Measure.format(ratio(serving)))x redis-server's \(mib(redisResident)) MiB; peak \(mib(firstPeak)) MiB, \(Measure.format(ratio(firstPeak)))x")
             print("second refresh (forced) \(Measure.format(secondSeconds, 1)) s: peak \(mib(secondPeak)) MiB, \(Measure.format(ratio(secondPeak)))x; serving after it \(mib(servingAgain)) MiB, \(Measure.format(ratio(servingAgain)))x")
             print("after 20,000 questions: \(mib(underQuestions)) MiB, \(Measure.format(ratio(underQuestions)))x")
-            print("resident by file after the first refresh: " + files.prefix(10).map { "\($0.file) \(Measure.format(Double($0.bytes) / 1_048_576, 1))" }.joined(separator: ", ") + " (MiB)")
+            for (when, resident) in [("after the first refresh", files), ("after 20,000 questions", filesUnderQuestions)] {
+                print("resident by file \(when): " + resident.prefix(10).map { "\($0.file) \(Measure.format(Double($0.bytes) / 1_048_576, 1))" }.joined(separator: ", ") + " (MiB)")
+            }
             print("stats memory: " + parts.sorted { $0.key < $1.key }.map { "\($0.key) \(mib($0.value))" }.joined(separator: ", ") + " (MiB)")
             // The breakdown against the resident size the same answer gives, and the one this
             // process reads of the daemon.
