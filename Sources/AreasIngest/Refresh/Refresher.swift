@@ -266,6 +266,9 @@ package struct Refresher: Sendable {
         unplaced = []
         var table = builder.buildSortedByID()
         if let previous {
+            // The fetch's code (networking, the page decoder) is done with for this source: its
+            // pages go before the comparison reads the served file's, so the two do not add up.
+            FreeMemory.releaseUnwrittenFilePages()
             // Rows moved, renamed or re-addressed keep the id their place had.
             let stable = StableIDs.keeping(table, from: catalog.table, previous.range, lettingGo: catalog.releaseMappedPages)
             table = stable.table
