@@ -54,7 +54,7 @@ extension SnapshotFile {
         withUnsafeBytes(of: sum.littleEndian) { for i in 0..<8 { file[20 + i] = $0[i] } }
     }
 
-    /// Reads a version 5, 6 or 7 file in place (its header and checksum already checked): every
+    /// Reads a version 5 or later file in place (its header and checksum already checked): every
     /// part of the index is checked as `AreaIndex.init(reading:)` says, and every source's run
     /// must cover the table in order, its areas naming it.
     /// `letGo`: see `SnapshotLayoutReader`.

@@ -7,8 +7,9 @@ import Glibc
 /// The last good data set on disk, laid out to be served where it lies, so a restart serves at once.
 ///
 /// Format (little-endian): the magic `AREASNAP`, a format version (UInt32), the payload length
-/// (UInt64) and its XXH64 checksum (UInt64), then the payload. Versions 5 to 11 (11 is written; it
-/// keeps areas' fields as values and key lists, before it as pairs) hold the whole index as it lies in memory (see `encode(_:index:createdAt:)`): a load maps the file
+/// (UInt64) and its XXH64 checksum (UInt64), then the payload. Versions 5 to 11 (11 is written;
+/// it keeps areas' fields as values and key lists, the ones before it as pairs) hold the whole
+/// index as it lies in memory (see `encode(_:index:createdAt:)`): a load maps the file
 /// read-only, checks the checksum and every number once, and serves from the mapping, with no
 /// area decoded and no tree built; processes mapping the same file share its pages. Versions
 /// 2 to 4 (areas one by one, the index built on loading) are still read. Written to a temporary
