@@ -126,8 +126,15 @@ package enum HTTPClient {
         }
         private func transfer(_ id: Int) -> Transfer? { lock.withLock { inFlight[id] } }
 
+        /// Ends a callback that changed a transfer: the callbacks of one task come in order but
+        /// not always on one thread, and the one that completes the task reads what the
+        /// others wrote (the body, the status, the headers) after taking the lock, so the
+        /// writes are published through it.
+        private func published() { lock.withLock {} }
+
         func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
                         completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+            defer { published() }
             _ = lock.withLock { redirecting.remove(dataTask.taskIdentifier) }
             guard let transfer = transfer(dataTask.taskIdentifier) else { return completionHandler(.cancel) }
             transfer.status = (response as? HTTPURLResponse)?.statusCode ?? 0
@@ -149,6 +156,7 @@ package enum HTTPClient {
 
         func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
             guard let transfer = transfer(dataTask.taskIdentifier) else { return }
+            defer { published() }
             func stop(_ error: UpstreamError) {
                 refuse(transfer, error, task: dataTask.taskIdentifier)
                 transfer.body = []
