@@ -34,8 +34,19 @@ extension AreaTable {
 
         /// Calls `body` with the key and value references of each column of area `position`.
         func forEach(of position: Int, _ body: (StringArena.Ref, StringArena.Ref) -> Void) {
-            var key = firstKey(of: position)
-            for value in valueRange(of: position) {
+            Self.forEach(of: position, starts: starts, lists: lists, values: values, listStarts: listStarts, keys: keys, body)
+        }
+
+        /// Calls `body` with the key and value references of each column of row `row`, of
+        /// fields laid out as `starts`, `lists`, `values`, `listStarts` and `keys` (columns, a
+        /// builder's arrays, or the buffers a loop borrows).
+        @inlinable
+        static func forEach<Numbers: RandomAccessCollection<UInt32>, Refs: RandomAccessCollection<StringArena.Ref>>(
+            of row: Int, starts: Numbers, lists: Numbers, values: Refs, listStarts: Numbers, keys: Refs,
+            _ body: (StringArena.Ref, StringArena.Ref) -> Void
+        ) where Numbers.Index == Int, Refs.Index == Int {
+            var key = Int(listStarts[Int(lists[row])])
+            for value in Int(starts[row])..<Int(starts[row + 1]) {
                 body(keys[key], values[value])
                 key += 1
             }
@@ -154,11 +165,7 @@ extension AreaTable {
 
             /// Row `position`'s key and value references, in order.
             func forEach(of position: Int, _ body: (StringArena.Ref, StringArena.Ref) -> Void) {
-                var key = Int(listStarts[Int(lists[position])])
-                for value in Int(starts[position])..<Int(starts[position + 1]) {
-                    body(keys[key], values[value])
-                    key += 1
-                }
+                Fields.forEach(of: position, starts: starts, lists: lists, values: values, listStarts: listStarts, keys: keys, body)
             }
 
             /// The fields, leaving the builder empty; each part is handed over and let go

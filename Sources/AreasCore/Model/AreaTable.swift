@@ -151,11 +151,7 @@ public struct AreaTable: Sendable, RandomAccessCollection {
         /// Calls `body` with the references of each upstream column of the area at `position`.
         @inlinable
         public func forEachFieldRef(of position: Int, _ body: (StringArena.Ref, StringArena.Ref) -> Void) {
-            var key = Int(keyListStarts[Int(fieldLists[position])])
-            for value in Int(fieldStarts[position])..<Int(fieldStarts[position + 1]) {
-                body(keys[key], fieldValues[value])
-                key += 1
-            }
+            Fields.forEach(of: position, starts: fieldStarts, lists: fieldLists, values: fieldValues, listStarts: keyListStarts, keys: keys, body)
         }
 
         /// Calls `body` with each upstream column of the area at `position`, as UTF-8 key and value.
