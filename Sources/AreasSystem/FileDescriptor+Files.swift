@@ -8,6 +8,7 @@ extension FileDescriptor {
 
         package static let readOnly = OpenOptions([])
         package static let writeOnly = OpenOptions(rawValue: O_WRONLY)
+        package static let readWrite = OpenOptions(rawValue: O_RDWR)
         package static let create = OpenOptions(rawValue: O_CREAT)
         /// With `create`: fail if anything, a symbolic link included, is at the path.
         package static let exclusive = OpenOptions(rawValue: O_EXCL)

@@ -50,9 +50,12 @@ public struct AreaIndex: Sendable {
     /// is already in id order without repeats (a catalog's table is: it was put in order when
     /// the catalog was made).
     /// `searchable` false leaves the search index empty (for measuring what it costs).
+    /// `keepingSearch` is given the search index as soon as it is built, before the trees, and
+    /// hands back the one to serve: a refresh moves it to a file there, so that the build never
+    /// holds the search index and the trees in memory together.
     package init(sortedTable original: AreaTable, nodeSize: Int = PackedRTree.defaultNodeSize, footprint: FootprintPolicy = .standard,
                  merge: MergePolicy = .off, overrides lines: [AreaOverride] = [], addedSource: String = AreaOverride.addedSource,
-                 searchable: Bool = true) {
+                 searchable: Bool = true, keepingSearch keep: (SearchIndex) -> SearchIndex = { $0 }) {
         let clock = ContinuousClock()
         let start = clock.now
         let groups = AreaGroups.merging(original, policy: merge)
@@ -71,14 +74,11 @@ public struct AreaIndex: Sendable {
         }
         let built = Built()
         let records = sorted.records
-        // The search index's parts (the longest, so first) count their keys beside the other
-        // parts, then place their postings together.
-        let search = SearchIndexBuilder(sorted, served: served, parts: searchable ? nil : 0)
-        DispatchQueue.concurrentPerform(iterations: search.partCount + 4) { iteration in
-            let part = iteration - search.partCount
-            if part < 0 {
-                search.count(part: iteration)
-            } else if part == 3 {
+        // The search index first and alone (its parts side by side): the largest part of an
+        // index, it is kept as `keep` says before the trees take their memory.
+        self.search = keep(Self.searchIndex(of: sorted, served: served, searchable: searchable))
+        DispatchQueue.concurrentPerform(iterations: 4) { part in
+            if part == 3 {
                 built.regionNames = RegionNames(sorted)
             } else if part == 2 {
                 let positions = records.indices.filter { records[$0].kind == .smoking && served($0) }
@@ -103,13 +103,21 @@ public struct AreaIndex: Sendable {
         self.smokingTree = built.smokingTree
         self.smokingPositions = built.smokingPositions
         self.regionNames = built.regionNames ?? RegionNames(sorted)
-        search.lay()
-        DispatchQueue.concurrentPerform(iterations: search.partCount) { search.place(part: $0) }
-        self.search = search.index()
         self.groups = groups
         self.mergePolicy = merge
         self.overrides = applied
         self.overrideProblems = problems
+    }
+
+    /// The search index over `table`'s served records (empty when not `searchable`): its parts
+    /// count their keys side by side, then place their postings side by side. The builder and
+    /// its counts are gone when this returns.
+    private static func searchIndex(of table: AreaTable, served: @escaping @Sendable (Int) -> Bool, searchable: Bool) -> SearchIndex {
+        let builder = SearchIndexBuilder(table, served: served, parts: searchable ? nil : 0)
+        DispatchQueue.concurrentPerform(iterations: builder.partCount) { builder.count(part: $0) }
+        builder.lay()
+        DispatchQueue.concurrentPerform(iterations: builder.partCount) { builder.place(part: $0) }
+        return builder.index()
     }
 
     /// An index from parts read back from a snapshot and checked there.

@@ -27,6 +27,12 @@ public struct SearchIndex: Sendable {
 
     public static let empty = SearchIndex(keys: Column(), starts: Column([0]), postings: Column())
 
+    /// The same index with its postings, nearly all of its bytes, where `move` puts them (nil
+    /// leaves them where they are).
+    package func movingPostings(_ move: (Column<UInt32>) -> Column<UInt32>?) -> SearchIndex {
+        SearchIndex(keys: keys, starts: starts, postings: move(postings) ?? postings)
+    }
+
     public var byteCount: Int { keys.byteCount + starts.byteCount + postings.byteCount }
 
     /// The key of `first` followed by `second` (0: the text ends).

@@ -134,9 +134,10 @@ package struct Catalog: Sendable, Equatable {
         (table.records.storage as? MappedFile)?.releaseResidentPages()
     }
 
-    /// The index over this catalog's table, its records merged into areas as `merge` says.
+    /// The index over this catalog's table, its records merged into areas as `merge` says
+    /// (`keepingSearch`: see `AreaIndex.init(sortedTable:)`).
     package func index(nodeSize: Int = PackedRTree.defaultNodeSize, footprint: FootprintPolicy = .standard, merge: MergePolicy = .off,
-                       overrides: [AreaOverride] = []) -> AreaIndex {
-        AreaIndex(sortedTable: table, nodeSize: nodeSize, footprint: footprint, merge: merge, overrides: overrides)
+                       overrides: [AreaOverride] = [], keepingSearch: (SearchIndex) -> SearchIndex = { $0 }) -> AreaIndex {
+        AreaIndex(sortedTable: table, nodeSize: nodeSize, footprint: footprint, merge: merge, overrides: overrides, keepingSearch: keepingSearch)
     }
 }

@@ -11,6 +11,9 @@
 /// | `areas.snapshot.download` | a leader's snapshot while it arrives |
 /// | `areas.snapshot.regions` | the administrative map, read from `regions.folder` and laid out to be mapped (`RegionStore`) |
 /// | `NAME.corrupt` | a file that could not be read, set aside for inspection |
+///
+/// A refresh also keeps its new search index in a file of the folder while it builds (see
+/// `ColumnOnDisk`); that file has no name, so nothing is left behind if the daemon stops.
 package struct SnapshotFolder: Sendable, Equatable {
     /// The snapshot file itself.
     package let snapshot: String
@@ -24,6 +27,12 @@ package struct SnapshotFolder: Sendable, Equatable {
     package var download: String { snapshot + ".download" }
     package var regions: String { snapshot + ".regions" }
     package var lastReport: String { snapshot + ".report" }
+
+    /// The folder the snapshot is in (`.` for a bare name).
+    package var folder: String {
+        guard let slash = snapshot.lastIndex(of: "/") else { return "." }
+        return slash == snapshot.startIndex ? "/" : String(snapshot[..<slash])
+    }
 
     /// `areas.geocoded.json` beside `areas.snapshot`: the snapshot's name without its
     /// extension, whatever that is.

@@ -18,6 +18,8 @@ struct SnapshotLayoutWriter: FlatLayoutWriter {
     private var failure: SystemError?
     /// How many bytes gather before they are written.
     private static let flushBytes = 1 << 20
+    /// How much of a mapped column is written before its pages are let go.
+    static let mappedPartBytes = 4 << 20
 
     /// A file laid out in memory, for `seal()`.
     init(reservingCapacity capacity: Int) {
@@ -28,6 +30,8 @@ struct SnapshotLayoutWriter: FlatLayoutWriter {
 
     /// A file written to `file` as it is laid out, a megabyte at a time and each large column
     /// straight from where it lies, so that the file is never held whole; `finish()` ends it.
+    /// A large column that lies in a mapped file is written a part at a time, each part's pages
+    /// let go once written: writing it does not bring the whole of it into the process.
     init(writingTo file: FileDescriptor) {
         bytes = [UInt8](repeating: 0, count: SnapshotFile.bodyOffset)
         bytes.reserveCapacity(Self.flushBytes + 4096)
@@ -48,7 +52,15 @@ struct SnapshotLayoutWriter: FlatLayoutWriter {
             let raw = UnsafeRawBufferPointer(elements)
             if file != nil && raw.count >= Self.flushBytes {
                 flush()
-                emit(raw)
+                if let mapping = column.storage as? MappedFile {
+                    for start in stride(from: 0, to: raw.count, by: Self.mappedPartBytes) {
+                        let part = UnsafeRawBufferPointer(rebasing: raw[start..<Swift.min(start + Self.mappedPartBytes, raw.count)])
+                        emit(part)
+                        mapping.releaseResidentPages(of: part)
+                    }
+                } else {
+                    emit(raw)
+                }
             } else {
                 bytes.append(contentsOf: raw)
                 if file != nil && bytes.count >= Self.flushBytes { flush() }

@@ -38,9 +38,12 @@ package struct DataSet: Sendable {
     }
 
     /// `catalog` with its table merged and indexed now (for data that no snapshot holds).
+    /// `keepingSearch`: see `AreaIndex.init(sortedTable:)`.
     package static func indexing(_ catalog: Catalog, nodeSize: Int = PackedRTree.defaultNodeSize, footprint: FootprintPolicy = .standard,
-                                 merge: MergePolicy = .off, overrides: [AreaOverride] = []) -> DataSet {
-        DataSet(catalog: catalog, index: catalog.index(nodeSize: nodeSize, footprint: footprint, merge: merge, overrides: overrides))
+                                 merge: MergePolicy = .off, overrides: [AreaOverride] = [],
+                                 keepingSearch: (SearchIndex) -> SearchIndex = { $0 }) -> DataSet {
+        DataSet(catalog: catalog, index: catalog.index(nodeSize: nodeSize, footprint: footprint, merge: merge, overrides: overrides,
+                                                       keepingSearch: keepingSearch))
     }
 
     /// How many of each source's records are served as part of an earlier source's area.
@@ -183,7 +186,12 @@ package struct SnapshotStore: Sendable {
         // what the new data holds, not to what the allocator kept free or the fetch touched.
         FreeMemory.release()
         FreeMemory.releaseUnwrittenFilePages()
-        var built = DataSet.indexing(consume catalog, nodeSize: nodeSize, footprint: footprint ?? .standard, merge: merge ?? .off, overrides: overrides ?? [])
+        // The search index, the largest part of the index, waits in a file of the snapshot's
+        // folder while the trees are built and until the file's layout copies it.
+        let folder = SnapshotFolder(snapshot: path).folder
+        var built = DataSet.indexing(consume catalog, nodeSize: nodeSize, footprint: footprint ?? .standard, merge: merge ?? .off,
+                                     overrides: overrides ?? [],
+                                     keepingSearch: { $0.movingPostings { ColumnOnDisk.moving($0, into: folder) } })
         let milliseconds = (clock.now - start).milliseconds
         // And the code only the build ran (sorting, packing trees), before the change log and
         // the file's layout add to what the new data holds.
