@@ -85,13 +85,24 @@ extension AreaTable {
             // Every string but the shared empty one moves by the same amount.
             let shift = StringArena.Ref(textCount - 1)
             func moved(_ ref: StringArena.Ref) -> StringArena.Ref { ref == StringArena.empty ? ref : ref + shift }
-            table.withBuffers { part in
-                let partText = part.arena.dropFirst()
+            // The table's columns are taken apart and each is let go as soon as it is copied:
+            // the largest source of a refresh (most of the areas) is then never held whole
+            // beside its copy, only its largest column.
+            var text: Column<UInt8>? = table.strings.bytes
+            var rows: (records: Column<Record>, lists: Column<UInt32>, starts: Column<UInt32>)? = (table.records, table.fields.lists, table.fields.starts)
+            var values: Column<StringArena.Ref>? = table.fields.values
+            let (partListStarts, partKeys) = (table.fields.listStarts, table.fields.keys)
+            _ = consume table
+            text?.withUnsafeBufferPointer { partArena in
+                let partText = partArena.dropFirst()
                 let newText = UnsafeMutableBufferPointer(rebasing: arena.buffer[textCount..<textCount + partText.count])
                 _ = newText.initialize(fromContentsOf: partText)
                 textCount += newText.count
-                let (valueBase, listBase) = (UInt32(valueCount), UInt32(listCount))
-                for (position, var record) in part.records.enumerated() {
+            }
+            text = nil
+            let (valueBase, listBase) = (UInt32(valueCount), UInt32(listCount))
+            if case let (partRecords, partLists, partStarts)? = rows {
+                for (position, var record) in partRecords.enumerated() {
                     record.id = moved(record.id)
                     record.name = moved(record.name)
                     record.roadAddress = moved(record.roadAddress)
@@ -100,23 +111,25 @@ extension AreaTable {
                     record.district = moved(record.district)
                     record.source = moved(record.source)
                     records.buffer[recordCount] = record
-                    fieldLists.buffer[recordCount] = listBase + part.fieldLists[position]
+                    fieldLists.buffer[recordCount] = listBase + partLists[position]
                     recordCount += 1
-                    fieldStarts.buffer[recordCount] = valueBase + part.fieldStarts[position + 1]
+                    fieldStarts.buffer[recordCount] = valueBase + partStarts[position + 1]
                 }
-                for ref in part.fieldValues {
-                    fieldValues.buffer[valueCount] = moved(ref)
-                    valueCount += 1
-                }
-                let keyBase = UInt32(keyCount)
-                for start in part.keyListStarts.dropFirst() {
-                    listCount += 1
-                    listStarts.buffer[listCount] = keyBase + start
-                }
-                for ref in part.keys {
-                    keys.buffer[keyCount] = moved(ref)
-                    keyCount += 1
-                }
+            }
+            rows = nil
+            for ref in values ?? Column() {
+                fieldValues.buffer[valueCount] = moved(ref)
+                valueCount += 1
+            }
+            values = nil
+            let keyBase = UInt32(keyCount)
+            for start in partListStarts.dropFirst() {
+                listCount += 1
+                listStarts.buffer[listCount] = keyBase + start
+            }
+            for ref in partKeys {
+                keys.buffer[keyCount] = moved(ref)
+                keyCount += 1
             }
         }
         let fields = Fields(starts: fieldStarts.column, lists: fieldLists.column, values: fieldValues.column, listStarts: listStarts.column, keys: keys.column)
