@@ -70,3 +70,33 @@ struct SearchIndexOnDiskTests {
         #expect(SnapshotFolder(snapshot: snapshot).folder == folder)
     }
 }
+
+/// The store's own refresh path: the search index of a new data set waits on disk while the
+/// trees are built, the log says so, and what is served is the file's, answering as built.
+@Suite(.offThePool, .timeLimit(.minutes(3)))
+struct RefreshSearchIndexOnDiskTests {
+    @Test func aRefreshMovesItsSearchIndexAndServesTheFilesAnswers() throws {
+        let folder = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let (areas, _) = ChangeLogStepTests.releases(count: 120_000, seed: 11)
+        let catalog = Catalog(areas: areas, fetchedAt: ["bench": 1.7e9])
+        let inMemory = catalog.index()
+        let store = SnapshotStore(path: folder + "/areas.snapshot")
+        var notes: [SnapshotStore.Note] = []
+        let report = RefreshReport(startedAt: 1.7e9, durationMilliseconds: 1, forced: false, sources: [])
+        guard case .replaced(let served, inFile: true) = store.settle(catalog, report: report, serving: .empty(), hasData: false, notes: &notes) else {
+            Issue.record("not installed in a file: \(notes)")
+            return
+        }
+        let built = notes.compactMap { if case .info(let text) = $0, text.hasPrefix("index built: ") { text } else { nil } }
+        #expect(built.count == 1 && built[0].contains("areas in ") && built[0].contains("its search postings (")
+                && built[0].contains("MiB) waited in a file of \(folder) while the trees were built"), "\(notes)")
+        // Served from the new file, which is the only file the folder holds.
+        #expect(served.index.search.postings.storage is MappedFile)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).filter { !$0.hasPrefix("areas.") }.isEmpty)
+        for query in ["흡연부스 1234", "한강대로 17", "부스 99"] {
+            #expect(try served.index.search(query, limit: 50).matches.map { served.index.areas.id(at: $0.position) }
+                    == inMemory.search(query, limit: 50).matches.map { inMemory.areas.id(at: $0.position) }, "\(query)")
+        }
+    }
+}
