@@ -190,21 +190,22 @@ package struct SnapshotStore: Sendable {
         // folder while the trees are built and until the file's layout copies it.
         let folder = SnapshotFolder(snapshot: path).folder
         var movedBytes = 0
-        var built = DataSet.indexing(consume catalog, nodeSize: nodeSize, footprint: footprint ?? .standard, merge: merge ?? .off,
-                                     overrides: overrides ?? [],
-                                     keepingSearch: { search in
+        func movingPostings(of search: SearchIndex) -> SearchIndex {
             search.movingPostings { postings in
                 let moved = ColumnOnDisk.moving(postings, into: folder)
                 if moved != nil { movedBytes = postings.byteCount }
                 return moved
             }
-        })
+        }
+        var built = DataSet.indexing(consume catalog, nodeSize: nodeSize, footprint: footprint ?? .standard, merge: merge ?? .off,
+                                     overrides: overrides ?? [], keepingSearch: movingPostings(of:))
         let milliseconds = (clock.now - start).milliseconds
         // And the code only the build ran (sorting, packing trees), before the change log and
         // the file's layout add to what the new data holds.
         FreeMemory.releaseUnwrittenFilePages()
         built.index.buildMilliseconds = milliseconds
-        let waited = movedBytes == 0 ? "" : "; its search postings (\(String(format: "%.1f", Double(movedBytes) / 1_048_576)) MiB) waited in a file of \(folder) while the trees were built"
+        let waited = movedBytes == 0 ? ""
+            : "; its search postings (\(String(format: "%.1f", Double(movedBytes) / 1_048_576)) MiB) waited in a file of \(folder) while the trees were built"
         notes.append(.info("index built: \(built.index.count) areas in \(Int(milliseconds)) ms" + waited))
         // The new version's step: what it changed from the one served.
         let at = Date().timeIntervalSince1970
