@@ -42,4 +42,17 @@ package final class MappedFile: @unchecked Sendable {
     deinit {
         if let base = bytes.baseAddress { munmap(UnsafeMutableRawPointer(mutating: base), bytes.count) }
     }
+
+    /// How much of a mapped file a pass over it (a checksum, a check of its layout, a copy)
+    /// reads before it lets those pages go: a pass then holds about this much resident, not the
+    /// file.
+    package static let partBytes = 4 << 20
+
+    /// Calls `body` with `bytes` cut in consecutive parts of at most `partBytes`, in order.
+    package static func forEachPart(of bytes: UnsafeRawBufferPointer, partBytes: Int = partBytes,
+                                    _ body: (UnsafeRawBufferPointer) throws -> Void) rethrows {
+        for start in stride(from: 0, to: bytes.count, by: partBytes) {
+            try body(UnsafeRawBufferPointer(rebasing: bytes[start..<Swift.min(start + partBytes, bytes.count)]))
+        }
+    }
 }

@@ -45,7 +45,7 @@ struct SearchIndexOnDiskTests {
         // memory; writing it leaves no more than a part of the moved column resident.
         let fromMemory = try SnapshotFile.writeUnchecked(catalog, index: inMemory, for: folder + "/a.snapshot", createdAt: 1.7e9)
         let fromDisk = try SnapshotFile.writeUnchecked(catalog, index: onDisk, for: folder + "/b.snapshot", createdAt: 1.7e9)
-        #expect(ResidentPages().count(mapping.bytes) <= SnapshotLayoutWriter.mappedPartBytes)
+        #expect(ResidentPages().count(mapping.bytes) <= MappedFile.partBytes)
         #expect(FileManager.default.contents(atPath: fromDisk) == FileManager.default.contents(atPath: fromMemory))
         let installed = try SnapshotFile.install(fromDisk, at: folder + "/areas.snapshot")
         #expect(try #require(installed.index).search("흡연부스 1234", limit: 50).matches.map(\.position)

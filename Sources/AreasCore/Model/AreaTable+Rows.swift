@@ -101,8 +101,8 @@ extension AreaTable {
             }
             text = nil
             let (valueBase, listBase) = (UInt32(valueCount), UInt32(listCount))
-            if case let (partRecords, partLists, partStarts)? = rows {
-                for (position, var record) in partRecords.enumerated() {
+            if let rows {
+                for (position, var record) in rows.records.enumerated() {
                     record.id = moved(record.id)
                     record.name = moved(record.name)
                     record.roadAddress = moved(record.roadAddress)
@@ -111,9 +111,9 @@ extension AreaTable {
                     record.district = moved(record.district)
                     record.source = moved(record.source)
                     records.buffer[recordCount] = record
-                    fieldLists.buffer[recordCount] = listBase + partLists[position]
+                    fieldLists.buffer[recordCount] = listBase + rows.lists[position]
                     recordCount += 1
-                    fieldStarts.buffer[recordCount] = valueBase + partStarts[position + 1]
+                    fieldStarts.buffer[recordCount] = valueBase + rows.starts[position + 1]
                 }
             }
             rows = nil

@@ -111,16 +111,13 @@ package enum SnapshotFile {
     /// Compares the payload's XXH64 with the header's, `partBytes` at a time, calling
     /// `checked` with each part once it is read: a mapped file lets each part's pages go
     /// there, so checking a file holds one part resident, not the whole file.
-    static func checkChecksum(_ file: UnsafeRawBufferPointer, path: String, partBytes: Int = 4 << 20,
+    static func checkChecksum(_ file: UnsafeRawBufferPointer, path: String, partBytes: Int = MappedFile.partBytes,
                               checked: (UnsafeRawBufferPointer) -> Void = { _ in }) throws(Failure) {
         let expected = UInt64(littleEndian: file.loadUnaligned(fromByteOffset: 20, as: UInt64.self))
         var sum = StreamingChecksum()
-        var start = headerSize
-        while start < file.count {
-            let part = UnsafeRawBufferPointer(rebasing: file[start..<min(start + partBytes, file.count)])
+        MappedFile.forEachPart(of: UnsafeRawBufferPointer(rebasing: file[headerSize...]), partBytes: partBytes) { part in
             sum.update(part)
             checked(part)
-            start += part.count
         }
         guard sum.value == expected else { throw .corrupt(path: path, reason: "checksum mismatch") }
     }

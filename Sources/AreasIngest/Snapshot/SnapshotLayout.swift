@@ -18,8 +18,6 @@ struct SnapshotLayoutWriter: FlatLayoutWriter {
     private var failure: SystemError?
     /// How many bytes gather before they are written.
     private static let flushBytes = 1 << 20
-    /// How much of a mapped column is written before its pages are let go.
-    static let mappedPartBytes = 4 << 20
 
     /// A file laid out in memory, for `seal()`.
     init(reservingCapacity capacity: Int) {
@@ -53,8 +51,7 @@ struct SnapshotLayoutWriter: FlatLayoutWriter {
             if file != nil && raw.count >= Self.flushBytes {
                 flush()
                 if let mapping = column.storage as? MappedFile {
-                    for start in stride(from: 0, to: raw.count, by: Self.mappedPartBytes) {
-                        let part = UnsafeRawBufferPointer(rebasing: raw[start..<Swift.min(start + Self.mappedPartBytes, raw.count)])
+                    MappedFile.forEachPart(of: raw) { part in
                         emit(part)
                         mapping.releaseResidentPages(of: part)
                     }
@@ -130,12 +127,11 @@ struct SnapshotLayoutReader: FlatLayoutReader {
     let file: UnsafeRawBufferPointer
     let owner: AnyObject
     var offset = SnapshotFile.bodyOffset
-    /// Called with the bytes before a column about to be read, once `letGoBytes` more of the
-    /// file were read since the last call: a mapped file lets those pages go, so checking it
+    /// Called with the bytes before a column about to be read, once `MappedFile.partBytes` more
+    /// of the file were read since the last call: a mapped file lets those pages go, so checking it
     /// holds about that much of it resident (and what later checks read again), not all of it.
     private let letGo: ((UnsafeRawBufferPointer) -> Void)?
     private var letGoneUpTo = 0
-    static let letGoBytes = 4 << 20
 
     init(file: UnsafeRawBufferPointer, owner: AnyObject, lettingGo letGo: ((UnsafeRawBufferPointer) -> Void)? = nil) {
         // Sections are aligned within the file; the file's start must be too (a mapping starts
@@ -161,7 +157,7 @@ struct SnapshotLayoutReader: FlatLayoutReader {
             throw FlatLayoutError("a column of \(count) values at byte \(offset) runs past the end of the file")
         }
         let end = start + Int(count) * stride
-        if let letGo, start - letGoneUpTo >= Self.letGoBytes {
+        if let letGo, start - letGoneUpTo >= MappedFile.partBytes {
             letGo(UnsafeRawBufferPointer(rebasing: file[..<start]))
             letGoneUpTo = start
         }
