@@ -67,4 +67,23 @@ extension LinearScan {
             return total + prefix + text.utf8.count
         }
     }
+
+    /// Whether every string `table`'s records name starts before every string only its fields
+    /// name (`AreaTable(concatenating:)`'s layout), found by looking at every reference.
+    package static func answerTextComesFirst(in table: AreaTable) -> Bool {
+        var named = Set<StringArena.Ref>(), fieldOnly = Set<StringArena.Ref>()
+        for record in table.records {
+            named.formUnion([record.id, record.name, record.roadAddress, record.lotAddress, record.province, record.district, record.source])
+        }
+        table.withBuffers { buffers in
+            for position in table.indices {
+                buffers.forEachFieldRef(of: position) { key, value in
+                    for ref in [key, value] where !named.contains(ref) { fieldOnly.insert(ref) }
+                }
+            }
+        }
+        named.remove(StringArena.empty)
+        fieldOnly.remove(StringArena.empty)
+        return (named.max() ?? 0) < (fieldOnly.min() ?? .max)
+    }
 }

@@ -38,14 +38,7 @@ extension AreaTable.Builder {
     /// Appends the area at `position` of `table`, its strings stored in this table's arena.
     public mutating func append(_ position: Int, of table: AreaTable) {
         table.withBuffers { source in
-            var record = source.records[position]
-            record.id = strings.intern(source.utf8(record.id))
-            record.name = strings.intern(source.utf8(record.name))
-            record.roadAddress = strings.intern(source.utf8(record.roadAddress))
-            record.lotAddress = strings.intern(source.utf8(record.lotAddress))
-            record.province = strings.intern(source.utf8(record.province))
-            record.district = strings.intern(source.utf8(record.district))
-            record.source = strings.intern(source.utf8(record.source))
+            let record = answerText(of: source.records[position], in: source)
             var fields: [StringArena.Ref] = []
             fields.reserveCapacity(2 * source.fieldCount(of: position))
             source.forEachFieldRef(of: position) { key, value in
@@ -55,15 +48,38 @@ extension AreaTable.Builder {
             append(record, fields: fields)
         }
     }
+
+    /// Stores the strings answers read of the area at `position` of `table` (`AnswerText`),
+    /// without appending the area: a builder given every row's this way before appending the
+    /// rows lays its text out answers' strings first, as a concatenation does.
+    public mutating func storeAnswerText(of position: Int, of table: AreaTable) {
+        table.withBuffers { _ = answerText(of: $0.records[position], in: $0) }
+    }
+
+    /// `record` with the strings answers read stored in this table's arena.
+    private mutating func answerText(of record: AreaTable.Record, in source: AreaTable.Buffers) -> AreaTable.Record {
+        var record = record
+        record.id = strings.intern(source.utf8(record.id))
+        record.name = strings.intern(source.utf8(record.name))
+        record.roadAddress = strings.intern(source.utf8(record.roadAddress))
+        record.lotAddress = strings.intern(source.utf8(record.lotAddress))
+        record.province = strings.intern(source.utf8(record.province))
+        record.district = strings.intern(source.utf8(record.district))
+        record.source = strings.intern(source.utf8(record.source))
+        return record
+    }
 }
 
 extension AreaTable {
-    /// `tables` one after another, each table's text copied whole rather than stored string
-    /// by string: no string is looked up, so this costs a copy of the bytes. A string two
-    /// tables share is then held twice. Each table is let go once copied (when the caller
-    /// holds it no more), so the tables and their concatenation are never all held at once.
+    /// `tables` one after another, each table's text copied rather than stored string by
+    /// string: no string is looked up, so this costs a copy of the bytes. A string two tables
+    /// share is then held twice. The text the answers read comes first, every table's, then
+    /// the text only the upstream fields name (`AnswerText`); a single table already laid out
+    /// so comes back uncopied. Each table is let go once copied (when the caller holds it no
+    /// more), so the tables and their concatenation are never all held at once.
     public init(concatenating tables: consuming [AreaTable]) {
-        if tables.count == 1 {
+        let marks = tables.map { table in table.withBuffers { AnswerText(records: $0.records, arena: $0.arena) } }
+        if tables.count == 1 && marks[0].leads {
             self = tables[0]
             return
         }
@@ -79,12 +95,15 @@ extension AreaTable {
         arena.buffer[0] = 0  // the empty string
         fieldStarts.buffer[0] = 0
         listStarts.buffer[0] = 0
-        var (recordCount, valueCount, listCount, keyCount, textCount) = (0, 0, 0, 0, 1)
+        var (recordCount, valueCount, listCount, keyCount) = (0, 0, 0, 0)
+        var (answerCount, fieldTextCount) = (1, 1 + marks.reduce(0) { $0 + $1.byteCount })
         tables.reverse()
+        var tableNumber = 0
         while let table = tables.popLast() {
-            // Every string but the shared empty one moves by the same amount.
-            let shift = StringArena.Ref(textCount - 1)
-            func moved(_ ref: StringArena.Ref) -> StringArena.Ref { ref == StringArena.empty ? ref : ref + shift }
+            let marks = marks[tableNumber]
+            tableNumber += 1
+            let (answerBase, fieldBase) = (answerCount, fieldTextCount)
+            func moved(_ ref: StringArena.Ref) -> StringArena.Ref { marks.moved(ref, answerBase: answerBase, fieldBase: fieldBase) }
             // The table's columns are taken apart and each is let go as soon as it is copied:
             // the largest source of a refresh (most of the areas) is then never held whole
             // beside its copy, only its largest column.
@@ -94,10 +113,16 @@ extension AreaTable {
             let (partListStarts, partKeys) = (table.fields.listStarts, table.fields.keys)
             _ = consume table
             text?.withUnsafeBufferPointer { partArena in
-                let partText = partArena.dropFirst()
-                let newText = UnsafeMutableBufferPointer(rebasing: arena.buffer[textCount..<textCount + partText.count])
-                _ = newText.initialize(fromContentsOf: partText)
-                textCount += newText.count
+                // String by string, each to its kind's next place.
+                var offset = 1
+                while offset < partArena.count {
+                    let end = StringArena.end(of: StringArena.Ref(offset), in: partArena)
+                    let isAnswer = marks.isAnswerText(offset)
+                    let to = isAnswer ? answerCount : fieldTextCount
+                    _ = UnsafeMutableBufferPointer(rebasing: arena.buffer[to..<to + end - offset]).initialize(fromContentsOf: partArena[offset..<end])
+                    if isAnswer { answerCount += end - offset } else { fieldTextCount += end - offset }
+                    offset = end
+                }
             }
             text = nil
             let (valueBase, listBase) = (UInt32(valueCount), UInt32(listCount))

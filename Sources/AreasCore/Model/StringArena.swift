@@ -34,6 +34,13 @@ public struct StringArena: Sendable {
     /// The UTF-8 bytes of the string at `ref` inside the arena's buffer.
     @inlinable
     public static func utf8(_ ref: Ref, in arena: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        let (offset, length) = bytes(of: ref, in: arena)
+        return UnsafeBufferPointer(rebasing: arena[offset..<offset + length])
+    }
+
+    /// Where the bytes of the string at `ref` start, after its length, and how many they are.
+    @inlinable
+    static func bytes(of ref: Ref, in arena: UnsafeBufferPointer<UInt8>) -> (offset: Int, length: Int) {
         var offset = Int(ref)
         var length = 0
         var shift = 0
@@ -44,7 +51,13 @@ public struct StringArena: Sendable {
             if byte < 0x80 { break }
             shift += 7
         }
-        return UnsafeBufferPointer(rebasing: arena[offset..<offset + length])
+        return (offset, length)
+    }
+
+    /// One past the last byte of the string at `ref`: where the next one starts.
+    static func end(of ref: Ref, in arena: UnsafeBufferPointer<UInt8>) -> Int {
+        let (offset, length) = bytes(of: ref, in: arena)
+        return offset + length
     }
 
     public func string(_ ref: Ref) -> String {

@@ -103,17 +103,23 @@ package struct Catalog: Sendable, Equatable {
             }
             return Catalog(table: AreaTable(concatenating: consume parts), fetchedAt: fetchedAt)
         }
-        var count = 0
-        for name in ordered { count += replacements[name]?.table.count ?? sources[name]?.range.count ?? 0 }
-        var builder = AreaTable.Builder(capacity: count)
+        // Each source's rows, new or kept, in the catalog's order.
+        var runs: [(table: AreaTable, rows: Range<Int>)] = []
         for name in ordered {
             if let replacement = replacements.removeValue(forKey: name) {
-                for position in replacement.table.indices { builder.append(position, of: replacement.table) }
+                runs.append((replacement.table, replacement.table.indices))
                 fetchedAt[name] = replacement.fetchedAt
             } else if let span = sources[name] {
-                for position in span.range { builder.append(position, of: table) }
+                runs.append((table, span.range))
                 fetchedAt[name] = span.fetchedAt
             }
+        }
+        var builder = AreaTable.Builder(capacity: runs.reduce(0) { $0 + $1.rows.count })
+        // The text answers read first, every row's, then the rows with their fields' text.
+        for run in runs { for position in run.rows { builder.storeAnswerText(of: position, of: run.table) } }
+        runs.reverse()
+        while let run = runs.popLast() {  // each new table let go once copied
+            for position in run.rows { builder.append(position, of: run.table) }
         }
         return Catalog(table: builder.build(), fetchedAt: fetchedAt)
     }
