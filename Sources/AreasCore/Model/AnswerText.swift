@@ -19,11 +19,7 @@ struct AnswerText {
     init(records: UnsafeBufferPointer<AreaTable.Record>, arena: UnsafeBufferPointer<UInt8>) {
         words = [UInt64](repeating: 0, count: arena.count / 64 + 1)
         ranks = []
-        for record in records {
-            for ref in [record.id, record.name, record.roadAddress, record.lotAddress, record.province, record.district, record.source] {
-                mark(ref, in: arena)
-            }
-        }
+        for record in records { record.forEachString { mark($0, in: arena) } }
         ranks.reserveCapacity(words.count)
         var total = 0
         for word in words {

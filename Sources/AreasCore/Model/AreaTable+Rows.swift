@@ -58,15 +58,7 @@ extension AreaTable.Builder {
 
     /// `record` with the strings answers read stored in this table's arena.
     private mutating func answerText(of record: AreaTable.Record, in source: AreaTable.Buffers) -> AreaTable.Record {
-        var record = record
-        record.id = strings.intern(source.utf8(record.id))
-        record.name = strings.intern(source.utf8(record.name))
-        record.roadAddress = strings.intern(source.utf8(record.roadAddress))
-        record.lotAddress = strings.intern(source.utf8(record.lotAddress))
-        record.province = strings.intern(source.utf8(record.province))
-        record.district = strings.intern(source.utf8(record.district))
-        record.source = strings.intern(source.utf8(record.source))
-        return record
+        record.movingStrings { strings.intern(source.utf8($0)) }
     }
 }
 
@@ -127,15 +119,8 @@ extension AreaTable {
             text = nil
             let (valueBase, listBase) = (UInt32(valueCount), UInt32(listCount))
             if let rows {
-                for (position, var record) in rows.records.enumerated() {
-                    record.id = moved(record.id)
-                    record.name = moved(record.name)
-                    record.roadAddress = moved(record.roadAddress)
-                    record.lotAddress = moved(record.lotAddress)
-                    record.province = moved(record.province)
-                    record.district = moved(record.district)
-                    record.source = moved(record.source)
-                    records.buffer[recordCount] = record
+                for (position, record) in rows.records.enumerated() {
+                    records.buffer[recordCount] = record.movingStrings(moved)
                     fieldLists.buffer[recordCount] = listBase + rows.lists[position]
                     recordCount += 1
                     fieldStarts.buffer[recordCount] = valueBase + rows.starts[position + 1]

@@ -48,6 +48,28 @@ public struct AreaTable: Sendable, RandomAccessCollection {
 
         /// The address a person would look for: the road address, else the lot address.
         public var address: StringArena.Ref { roadAddress == StringArena.empty ? lotAddress : roadAddress }
+
+        /// Calls `body` with each string the record names: its id, name, addresses, region and
+        /// source, in that order.
+        func forEachString(_ body: (StringArena.Ref) throws -> Void) rethrows {
+            _ = try movingStrings { ref in
+                try body(ref)
+                return ref
+            }
+        }
+
+        /// The record with each string it names replaced by what `move` gives for it.
+        func movingStrings(_ move: (StringArena.Ref) throws -> StringArena.Ref) rethrows -> Record {
+            var record = self
+            record.id = try move(id)
+            record.name = try move(name)
+            record.roadAddress = try move(roadAddress)
+            record.lotAddress = try move(lotAddress)
+            record.province = try move(province)
+            record.district = try move(district)
+            record.source = try move(source)
+            return record
+        }
     }
 
     public let records: Column<Record>
