@@ -14,7 +14,7 @@ import AreasTestTraits
     /// The daemons this test starts, killed when it ends however it ends.
     private let daemons = StartedDaemons()
 
-    @Test(arguments: ["yongsan-version-2", "yongsan-version-4", "yongsan-version-10"])
+    @Test(arguments: ["yongsan-version-2", "yongsan-version-4", "yongsan-version-10", "yongsan-version-11"])
     func anOlderSnapshotIsServedAndWrittenAgainInTheCurrentFormat(fixture: String) throws {
         let folder = Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: folder) }

@@ -23,9 +23,10 @@ extension AreaIndex {
     }
 
     /// Lays the whole index out: the footprint policy it was built with, the table, the merge
-    /// policy and each record's area, the area tree, the smoking areas and their tree, and the
-    /// zones' footprint bands, so a reader serves it without sorting, tiling, merging or
-    /// decoding anything.
+    /// policy and each record's area, the area tree, the zones' footprints, the smoking areas
+    /// and their tree, and the zones' footprint bands, so a reader serves it without sorting,
+    /// tiling, merging or decoding anything. The footprints follow the area tree because
+    /// `near`, `radius` and `bbox` answers read both, and neither of the trees after them.
     package func write(to writer: inout some FlatLayoutWriter) {
         writer.begin(.settings)
         writer.number(footprintPolicy.minimumMeters)
@@ -50,6 +51,7 @@ extension AreaIndex {
         writer.column(overrides.noteBytes)
         writer.begin(.index)
         tree.write(to: &writer)
+        writer.column(footprints.packed)
         writer.column(smokingPositions)
         smokingTree.write(to: &writer)
         writer.number(footprints.bands.count)
@@ -59,7 +61,6 @@ extension AreaIndex {
             writer.column(band.positions)
             band.tree.write(to: &writer)
         }
-        writer.column(footprints.packed)
         writer.begin(.shapes)
         footprints.shapes.write(to: &writer)
         writer.begin(.search)
@@ -74,9 +75,11 @@ extension AreaIndex {
     /// and 6) has them drawn here, from its table. A layout without the search index
     /// (`searchable` false: formats 5 to 7) has it built here.
     /// A layout with its fields as key and value pairs (`keyedFields` false: formats 5 to 10)
-    /// has them read into key lists.
+    /// has them read into key lists. A layout with the answers' columns apart (`answersTogether`
+    /// false: formats 5 to 11) has its arena before its records and its footprints after the
+    /// bands.
     package init(reading reader: inout some FlatLayoutReader, merged: Bool = true, worded: Bool = true, searchable: Bool = true,
-                 keyedFields: Bool = true) throws(FlatLayoutError) {
+                 keyedFields: Bool = true, answersTogether: Bool = true) throws(FlatLayoutError) {
         let minimum = try reader.double("the footprint minimum", in: 0...100_000)
         let maximum = try reader.double("the footprint maximum", in: minimum...100_000)
         func name(_ what: String) throws(FlatLayoutError) -> String {
@@ -94,7 +97,7 @@ extension AreaIndex {
             }
         }
         let policy = FootprintPolicy(minimumMeters: minimum, maximumMeters: maximum, sizeField: sizeField, columns: columns)
-        let table = try AreaTable(reading: &reader, keyedFields: keyedFields)
+        let table = try AreaTable(reading: &reader, keyedFields: keyedFields, recordsFirst: answersTogether)
         let records = table.records
         var mergePolicy = MergePolicy.off
         var groups = AreaGroups.none
@@ -122,6 +125,10 @@ extension AreaIndex {
             applied = try AppliedOverrides(reading: &reader, count: table.count)
         }
         let tree = try PackedRTree(reading: &reader, count: table.count, payloadLimit: table.count)
+        func footprintColumn() throws(FlatLayoutError) -> Column<ZoneFootprint.Packed> {
+            try reader.column("the zones' footprints", of: ZoneFootprint.Packed.self, count: table.count)
+        }
+        let packedBeforeBands = worded && answersTogether ? try footprintColumn() : nil
         let smokingPositions = try reader.column(of: UInt32.self)
         for position in smokingPositions where Int(position) >= table.count || records[Int(position)].kind != .smoking {
             throw FlatLayoutError("smoking area \(position) is not a smoking area of the table")
@@ -142,7 +149,8 @@ extension AreaIndex {
         }
         let footprints: ZoneFootprints
         if worded {
-            let packed = try reader.column("the zones' footprints", of: ZoneFootprint.Packed.self, count: table.count)
+            let packed: Column<ZoneFootprint.Packed>
+            if let packedBeforeBands { packed = packedBeforeBands } else { packed = try footprintColumn() }
             try Self.check(packed, of: table, maximum: maximum, bands: bands)
             let shapes = try ShapeIndex(reading: &reader, maximumWidth: maximum) { owner in
                 owner < table.count && packed[owner].footprint?.basis == .shape

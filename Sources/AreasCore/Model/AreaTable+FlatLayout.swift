@@ -1,16 +1,23 @@
 import Glibc
 
 extension AreaTable {
-    /// Lays the table out: the record layout, the string arena, the records, their fields
+    /// Lays the table out: the record layout, the records, the string arena, their fields
     /// (each area's values and key list, then the key lists).
+    ///
+    /// Every answer reads the records and the text they name, which leads the arena
+    /// (`AnswerText`); the text only fields name ends it. Laid out in this order, what answers
+    /// read is one run of the file and what they do not (the fields' text and lists) another,
+    /// so the pages the kernel maps together around a read (large folios, fault-around) hold
+    /// data the answers read, not the fields' text between the two.
     package func write(to writer: inout some FlatLayoutWriter) {
         let layout = RecordLayout.current.numbers
         writer.number(layout.count)
         for number in layout { writer.number(number) }
+        writer.begin(.records)
+        writer.column(records)
         writer.begin(.text)
         writer.column(strings.bytes)
         writer.begin(.records)
-        writer.column(records)
         writer.column(fields.starts)
         writer.column(fields.lists)
         writer.column(fields.values)
@@ -25,20 +32,23 @@ extension AreaTable {
     /// long as its values, and the ids are in strictly increasing order (the binary search by
     /// id relies on it). A file that fails any check is refused whole.
     /// `keyedFields` false: fields as snapshots before format 11 store them (each area's keys
-    /// and values alternating), read into key lists.
-    package init(reading reader: inout some FlatLayoutReader, keyedFields: Bool = true) throws(FlatLayoutError) {
+    /// and values alternating), read into key lists. `recordsFirst` false: the arena before
+    /// the records, as snapshots before format 12 lay them out.
+    package init(reading reader: inout some FlatLayoutReader, keyedFields: Bool = true, recordsFirst: Bool = true) throws(FlatLayoutError) {
         let layoutCount = try reader.integer("the record layout's length", atMost: 64)
         var layout: [UInt64] = []
         for _ in 0..<layoutCount { layout.append(try reader.number()) }
         guard RecordLayout(numbers: layout) == RecordLayout.current else {
             throw FlatLayoutError("its areas are laid out as \(layout), this build lays them out as \(RecordLayout.current.numbers)")
         }
+        let recordsBefore = recordsFirst ? try reader.column(of: Record.self) : nil
         let arena = try reader.column(of: UInt8.self)
         guard arena.count <= Int(UInt32.max) else { throw FlatLayoutError("a string arena of \(arena.count) bytes") }
         guard let starts = arena.withUnsafeBufferPointer(StringStarts.init(validating:)) else {
             throw FlatLayoutError("the string arena is not a run of length-prefixed UTF-8 strings")
         }
-        let records = try reader.column(of: Record.self)
+        let records: Column<Record>
+        if let recordsBefore { records = recordsBefore } else { records = try reader.column(of: Record.self) }
         let fields: Fields
         if keyedFields {
             let valueStarts = try reader.column("the field value starts", of: UInt32.self, count: records.count + 1)

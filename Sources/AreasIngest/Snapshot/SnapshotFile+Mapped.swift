@@ -76,7 +76,8 @@ extension SnapshotFile {
                 let count = try reader.integer("source \(name)'s area count", atMost: Int(UInt32.max))
                 runs.append((name, fetchedAt, start, count))
             }
-            let index = try AreaIndex(reading: &reader, merged: version >= 6, worded: version >= 7, searchable: version >= 8, keyedFields: version >= 11)
+            let index = try AreaIndex(reading: &reader, merged: version >= 6, worded: version >= 7, searchable: version >= 8, keyedFields: version >= 11,
+                                         answersTogether: version >= 12)
             let table = index.areas
             var changes = ChangeLog.first(records: table.count, at: createdAt)
             if version >= 9 {

@@ -7,8 +7,9 @@ import Glibc
 /// The last good data set on disk, laid out to be served where it lies, so a restart serves at once.
 ///
 /// Format (little-endian): the magic `AREASNAP`, a format version (UInt32), the payload length
-/// (UInt64) and its XXH64 checksum (UInt64), then the payload. Versions 5 to 11 (11 is written;
-/// it keeps areas' fields as values and key lists, the ones before it as pairs) hold the whole
+/// (UInt64) and its XXH64 checksum (UInt64), then the payload. Versions 5 to 12 (12 is written;
+/// from 11 areas' fields are values and key lists, before it pairs; from 12 what every answer
+/// reads lies together, the records before the text and the footprints beside the tree) hold the whole
 /// index as it lies in memory (see `encode(_:index:createdAt:)`): a load maps the file
 /// read-only, checks the checksum and every number once, and serves from the mapping, with no
 /// area decoded and no tree built; processes mapping the same file share its pages. Versions
@@ -19,9 +20,9 @@ import Glibc
 package enum SnapshotFile {
     static let magic = Array("AREASNAP".utf8)
     /// The format version this build writes.
-    package static let version: UInt32 = 11
+    package static let version: UInt32 = 12
     /// The versions this build reads.
-    static let readableVersions: Set<UInt32> = [2, 3, 4, 5, 6, 7, 8, 9, 10, 11]
+    static let readableVersions: Set<UInt32> = [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]
     package static let headerSize = 8 + 4 + 8 + 8
     /// Set in an area's kind byte (version 4) when its position came from a geocoder.
     static let geocodedBit: UInt8 = 0x80
