@@ -81,7 +81,7 @@ let package = Package(
         // Swift Testing traits every suite takes; apart from AreasTestSupport, which areas-bench links.
         .target(name: "AreasTestTraits"),
 
-        .executableTarget(name: "areasd", dependencies: ["AreasServer", "AreasSystem"]),
+        .executableTarget(name: "areasd", dependencies: ["AreasServer", "AreasIngest", "AreasSystem"]),
         .executableTarget(name: "areasctl", dependencies: ["AreasControl", "AreasProtocol", "AreasSystem"]),
         .executableTarget(
             name: "areas-bench",

@@ -26,8 +26,30 @@ final class Child {
     /// since `resetPeakResident()`.
     var peakResidentBytes: Int { statusBytes("VmHWM") }
 
+    /// The process's children now (the daemon's fetch worker while it runs).
+    var children: [Int32] { Self.children(of: pid) }
+
+    /// Each thread lists the children it started.
+    static func children(of pid: Int32) -> [Int32] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.flatMap { task in
+            (ProcFile.read("/proc/\(pid)/task/\(task)/children") ?? "").split(separator: " ").compactMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        }
+    }
+
     /// A size `/proc/PID/status` gives in kB, in bytes.
-    private func statusBytes(_ field: String) -> Int {
+    private func statusBytes(_ field: String) -> Int { Self.statusBytes(field, of: pid) }
+
+    /// The pages a process holds that no other maps (`Private_Clean` plus `Private_Dirty` in
+    /// `/proc/PID/smaps_rollup`), in bytes; 0 once it has gone.
+    static func privateBytes(of pid: Int32) -> Int {
+        let text = ProcFile.read("/proc/\(pid)/smaps_rollup") ?? ""
+        return text.split(separator: "\n").filter { $0.hasPrefix("Private_Clean:") || $0.hasPrefix("Private_Dirty:") }
+            .reduce(0) { $0 + (Int($1.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024 }
+    }
+
+    /// A size `/proc/PID/status` of any process gives in kB, in bytes (0 once it has gone).
+    static func statusBytes(_ field: String, of pid: Int32) -> Int {
         let status = ProcFile.read("/proc/\(pid)/status") ?? ""
         let line = status.split(separator: "\n").first { $0.hasPrefix(field + ":") } ?? ""
         return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024

@@ -66,9 +66,11 @@ struct MemoryBenchmark {
             let started = Measure.clock.now
             let daemon = try Child(areasd, ["--config", config, "--socket", socket, "--log-level", "error"])
             defer { daemon.stop() }
+            var together = WorkerSampler(daemon)
             guard DaemonQuestions.waitUntilLoaded(socket, seconds: 900) else { throw UsageError.wrongArguments("areasd did not load its first refresh") }
             let refreshSeconds = (Measure.clock.now - started).milliseconds / 1000
             let firstPeak = daemon.peakResidentBytes
+            let firstTogether = together.stop()
             // What the daemon holds once the refresh's work is done and it serves.
             usleep(500_000)
             let serving = daemon.residentBytes, backing = daemon.residentByBacking
@@ -82,10 +84,12 @@ struct MemoryBenchmark {
             let redisResident = redisServer.residentBytes
 
             daemon.resetPeakResident()
+            together = WorkerSampler(daemon)
             let again = Measure.clock.now
             _ = DaemonQuestions.ask(socket, Request.refresh(wait: true, force: true))
             let secondSeconds = (Measure.clock.now - again).milliseconds / 1000
             let secondPeak = daemon.peakResidentBytes
+            let secondTogether = together.stop()
             usleep(500_000)
             let servingAgain = daemon.residentBytes
             // And once questions have read the data: 20,000 near, radius and bbox questions
@@ -102,6 +106,7 @@ struct MemoryBenchmark {
                 _ = try client.send(Array(line.utf8))
             }
             let underQuestions = daemon.residentBytes
+            let workersLeft = daemon.children.count
             let filesUnderQuestions = daemon.residentByFile
             let partsUnderQuestions = SocketBenchmark.memoryParts(socket: socket)
 
@@ -110,7 +115,13 @@ struct MemoryBenchmark {
             print("first refresh \(Measure.format(refreshSeconds, 1)) s: serving \(mib(serving)) MiB resident (\(mib(backing.anonymous)) anonymous, \(mib(backing.file)) mapped files), "
                   + "\(Measure.format(ratio(serving)))x redis-server's \(mib(redisResident)) MiB; peak \(mib(firstPeak)) MiB, \(Measure.format(ratio(firstPeak)))x")
             print("second refresh (forced) \(Measure.format(secondSeconds, 1)) s: peak \(mib(secondPeak)) MiB, \(Measure.format(ratio(secondPeak)))x; serving after it \(mib(servingAgain)) MiB, \(Measure.format(ratio(servingAgain)))x")
-            print("after 20,000 questions: \(mib(underQuestions)) MiB, \(Measure.format(ratio(underQuestions)))x")
+            print("after 20,000 questions: \(mib(underQuestions)) MiB, \(Measure.format(ratio(underQuestions)))x; \(workersLeft) fetch worker(s) running")
+            for (which, sampled) in [("first", firstTogether), ("second", secondTogether)] {
+                print("\(which) refresh with its fetch worker, sampled every 10 ms: the worker held at most \(mib(sampled.worker)) MiB of its own; "
+                      + "daemon and worker together at most \(mib(sampled.together)) MiB, \(Measure.format(ratio(sampled.together)))x")
+                summary["n\(n)_\(which)_refresh_peak_with_worker_vs_redis"] = ratio(max(sampled.together, which == "first" ? firstPeak : secondPeak))
+                summary["n\(n)_\(which)_refresh_worker_peak_mib"] = Double(sampled.worker) / 1_048_576
+            }
             for (when, resident) in [("after the first refresh", files), ("after 20,000 questions", filesUnderQuestions)] {
                 print("resident by file \(when): " + resident.prefix(10).map { "\($0.file) \(Measure.format(Double($0.bytes) / 1_048_576, 1))" }.joined(separator: ", ") + " (MiB)")
             }
@@ -160,5 +171,42 @@ struct MemoryBenchmark {
             pages.append(Array(#"{"page":\#(start / pageSize + 1),"perPage":\#(pageSize),"totalCount":\#(count),"currentCount":\#(rows.count),"matchCount":\#(count),"data":[\#(rows.joined(separator: ","))]}"#.utf8))
         }
         return JSONPages(pages: pages, points: points)
+    }
+}
+
+/// The daemon's fetch worker during a refresh, every 10 ms: the most memory of its own the worker
+/// held (its private pages: the libraries' pages it shares with the daemon are counted once, in
+/// the daemon), and the daemon's resident memory plus that at the same moment. The daemon's
+/// VmHWM alone leaves the worker out; the sum at each sample is a lower bound of the two
+/// together.
+struct WorkerSampler {
+    private let samples: LockedValue<(worker: Int, together: Int, stopped: Bool)>
+    private let finished = DispatchSemaphore(value: 0)
+
+    init(_ daemon: Child) {
+        let samples = LockedValue((worker: 0, together: 0, stopped: false))
+        self.samples = samples
+        let pid = daemon.pid, finished = finished
+        Thread.detachNewThread {
+            while !samples.withLock({ $0.stopped }) {
+                let workers = Child.children(of: pid)
+                let own = workers.map(Child.privateBytes(of:))
+                let worker = own.max() ?? 0
+                let together = Child.statusBytes("VmRSS", of: pid) + own.reduce(0, +)
+                samples.withLock {
+                    $0.worker = max($0.worker, worker)
+                    $0.together = max($0.together, together)
+                }
+                usleep(10_000)
+            }
+            finished.signal()
+        }
+    }
+
+    /// Ends the sampling: the worker's peak and the largest sum seen.
+    mutating func stop() -> (worker: Int, together: Int) {
+        samples.withLock { $0.stopped = true }
+        finished.wait()
+        return samples.withLock { ($0.worker, $0.together) }
     }
 }

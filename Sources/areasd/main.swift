@@ -2,7 +2,11 @@ import AreasCore
 import AreasServer
 import AreasSystem
 import Dispatch
+import AreasIngest
 import Glibc
+
+// The daemon's own child, which makes its HTTP requests (never given by hand).
+if CommandLine.arguments.dropFirst().first == FetchWorker.argument { FetchWorker.serve() }
 
 do {
     let options = try Daemon.parseOptions(Array(CommandLine.arguments.dropFirst()))
@@ -19,6 +23,7 @@ do {
         print("areasd \(AreasVersion.current)")
         exit(0)
     }
+    HTTPClient.fetchInWorker(.ofThisProgram())
     let daemon = Daemon(options: options)
     if let dataset = options.discoverDataset {
         let (output, report, code) = daemon.discover(dataset: dataset, kind: options.discoverKind, name: options.discoverName, positionsTemplate: options.positionsTemplate)

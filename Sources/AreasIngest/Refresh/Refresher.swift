@@ -73,7 +73,9 @@ package struct Refresher: Sendable {
             return report
         }
         // The networking, TLS and page decoders' code is done with: its pages need not stay
-        // resident through the merge, the index and the file (they come back if used again).
+        // resident through the merge, the index and the file (they come back if used again),
+        // nor need the fetch worker live through them.
+        HTTPClient.fetchingPaused()
         FreeMemory.releaseUnwrittenFilePages()
         // The operator's added areas are a source of their own, replaced when the lines change.
         let overrides = readOverrides()

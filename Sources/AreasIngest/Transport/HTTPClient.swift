@@ -7,8 +7,22 @@ import FoundationNetworking
 
 /// GET requests over HTTP(S) with one long-lived `URLSession` for the whole process: pages,
 /// files and geocoder questions all share its connections, and nothing is torn down per refresh.
+///
+/// A process that has called ``fetchInWorker(_:)`` (the daemon) makes them in a ``FetchWorker``
+/// instead, whose `URLSession` lives in a child process that ends when the fetching does.
 package enum HTTPClient {
     private static let transfers = Transfers()
+    private static let worker = LockedValue<FetchWorker?>(nil)
+
+    /// Every GET from now on is made by `worker` (nil: in this process).
+    package static func fetchInWorker(_ worker: FetchWorker?) { self.worker.withLock { $0 = worker } }
+
+    /// No request is expected for a while (a refresh has fetched its sources): the fetch
+    /// worker, if one runs and holds no request, ends now rather than after its idle time.
+    package static func fetchingPaused() { worker.withLock { $0 }?.retireIfIdle() }
+
+    /// Where a successful body goes as it arrives, instead of being held.
+    package typealias BodySink = @Sendable ([UInt8]) throws(SystemError) -> Void
 
     private static let session: URLSession = {
         let configuration = URLSessionConfiguration.ephemeral
@@ -34,6 +48,20 @@ package enum HTTPClient {
     /// empty. An answer that is not a success is held, up to 1 MiB, to say what it was.
     package static func get(_ url: String, headers: [(String, String)] = [], timeoutSeconds: Double, maxBytes: Int,
                             opening: Opening? = nil, sink: FileDescriptor? = nil) async throws(UpstreamError) -> PageResponse {
+        let bodySink = sink.map(writing(to:))
+        if let worker = worker.withLock({ $0 }) {
+            return try await worker.get(url, headers: headers, timeoutSeconds: timeoutSeconds, maxBytes: maxBytes, opening: opening, sink: bodySink)
+        }
+        return try await getInProcess(url, headers: headers, timeoutSeconds: timeoutSeconds, maxBytes: maxBytes, opening: opening, sink: bodySink)
+    }
+
+    private static func writing(to file: FileDescriptor) -> BodySink {
+        { (bytes: [UInt8]) throws(SystemError) -> Void in try file.writeAll(bytes) }
+    }
+
+    /// `get` made with this process's own `URLSession`.
+    static func getInProcess(_ url: String, headers: [(String, String)], timeoutSeconds: Double, maxBytes: Int,
+                             opening: Opening?, sink: BodySink?) async throws(UpstreamError) -> PageResponse {
         guard let target = URL(string: url) else { throw .transport("cannot form a URL from the configured address") }
         var request = URLRequest(url: target)
         // FoundationNetworking's own timer (whole seconds of silence) must never fire first: it
@@ -71,7 +99,7 @@ package enum HTTPClient {
         var opening: Opening?
         /// Where a successful body goes as it arrives; `body` then holds only what is not yet
         /// written (its opening, before that is judged).
-        let sink: FileDescriptor?
+        let sink: BodySink?
         var body: [UInt8] = []
         /// Bytes of the body received so far, written or held.
         var received = 0
@@ -82,7 +110,7 @@ package enum HTTPClient {
         /// The most of an answer that is not a success held when the body goes to a sink.
         static let heldErrorBytes = 1 << 20
 
-        init(maxBytes: Int, timeoutSeconds: Double, opening: Opening?, sink: FileDescriptor?, finish: @escaping (Result<PageResponse, UpstreamError>) -> Void) {
+        init(maxBytes: Int, timeoutSeconds: Double, opening: Opening?, sink: BodySink?, finish: @escaping (Result<PageResponse, UpstreamError>) -> Void) {
             self.maxBytes = maxBytes
             self.timeoutSeconds = timeoutSeconds
             self.opening = opening
@@ -177,7 +205,7 @@ package enum HTTPClient {
             }
             if let sink = transfer.sink, success, transfer.opening == nil {
                 do throws(SystemError) {
-                    try sink.writeAll(transfer.body)
+                    try sink(transfer.body)
                     transfer.body.removeAll(keepingCapacity: true)
                 } catch {
                     stop(.transport("cannot write the answer to disk: \(error)"))
@@ -204,7 +232,7 @@ package enum HTTPClient {
                 // A success shorter than its opening has not been judged, nor written: it goes
                 // to the sink now, and its judge is whoever reads the file.
                 if let sink = transfer.sink, (200..<300).contains(transfer.status), !transfer.body.isEmpty {
-                    do throws(SystemError) { try sink.writeAll(transfer.body) } catch {
+                    do throws(SystemError) { try sink(transfer.body) } catch {
                         return transfer.finish(.failure(.transport("cannot write the answer to disk: \(error)")))
                     }
                     transfer.body = []

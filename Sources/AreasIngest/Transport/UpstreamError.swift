@@ -2,7 +2,7 @@
 ///
 /// Each case knows whether trying again may help: transient failures are retried with
 /// back-off, permanent ones fail the source at once.
-package enum UpstreamError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum UpstreamError: Error, Sendable, Equatable, Codable, CustomStringConvertible {
     /// A data.go.kr result code, from the normal header or the gateway envelope.
     case resultCode(String, message: String)
     /// An odcloud gateway error code (negative numbers).

@@ -26,4 +26,14 @@ static inline void areas_heap_usage(size_t *in_use, size_t *held_free) {
 }
 #endif
 
+#if defined(__GLIBC__)
+#include <spawn.h>
+/// Closes every descriptor from `from` up in the spawned child: glibc's
+/// `posix_spawn_file_actions_addclosefrom_np` (2.34), which the Glibc module leaves out.
+extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *, int);
+static inline int areas_spawn_close_from(posix_spawn_file_actions_t *actions, int from) {
+    return posix_spawn_file_actions_addclosefrom_np(actions, from);
+}
+#endif
+
 #endif
