@@ -53,11 +53,10 @@ extension FetchWorker {
             let opening = request.openingBytes.map { bytes in
                 HTTPClient.Opening(bytes: bytes) { [self] opening in judge(id, opening, waiting: request.timeoutSeconds) }
             }
-            let sink = request.streamsBody ? streaming(id) : nil
             let headers = request.headers.compactMap { $0.count == 2 ? ($0[0], $0[1]) : nil }
             do throws(UpstreamError) {
                 let response = try await HTTPClient.getInProcess(request.url, headers: headers, timeoutSeconds: request.timeoutSeconds,
-                                                                 maxBytes: request.maxBytes, opening: opening, sink: sink)
+                                                                 maxBytes: request.maxBytes, opening: opening, sink: streaming(id))
                 answer(id, .success(response))
             } catch {
                 answer(id, .failure(error))

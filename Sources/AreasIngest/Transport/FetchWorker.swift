@@ -10,7 +10,8 @@ import Foundation
 /// pages come in as they run. In a worker all of it ends with the fetching, so a daemon that
 /// serves between refreshes holds only the data it serves. The worker makes each request as
 /// ``HTTPClient`` does in-process (the same deadline, size limit, redirect refusal and errors);
-/// the daemon judges a body's opening and writes a streamed body to its sink itself.
+/// a body comes back as it arrives, so the worker never holds a page whole, and the daemon judges
+/// a body's opening and writes it to a sink itself.
 ///
 /// A worker that dies fails the requests it held with a transport error (each source's
 /// back-off tries again, in a new worker); one that stops answering is given its requests'
@@ -53,7 +54,7 @@ package final class FetchWorker: Sendable {
     package func get(_ url: String, headers: [(String, String)] = [], timeoutSeconds: Double, maxBytes: Int,
                      opening: HTTPClient.Opening? = nil, sink: HTTPClient.BodySink? = nil) async throws(UpstreamError) -> PageResponse {
         let request = FetchWorkerRequest(url: url, headers: headers.map { [$0.0, $0.1] }, timeoutSeconds: timeoutSeconds, maxBytes: maxBytes,
-                                         openingBytes: opening?.bytes, streamsBody: sink != nil)
+                                         openingBytes: opening?.bytes)
         let payload: [UInt8]
         do { payload = try [UInt8](JSONEncoder().encode(request)) } catch { throw .transport("cannot form the request for the fetch worker: \(error)") }
         let result: Result<PageResponse, UpstreamError> = await withCheckedContinuation { continuation in
@@ -121,6 +122,8 @@ package final class FetchWorker: Sendable {
         var sink: HTTPClient.BodySink?
         /// Why the sink refused the body, once it has.
         var sinkFailure: SystemError?
+        /// A successful body so far, as it arrived, when there is no sink: joined once whole.
+        var chunks: [[UInt8]] = []
         let finish: @Sendable (Result<PageResponse, UpstreamError>) -> Void
     }
 
@@ -201,15 +204,33 @@ package final class FetchWorker: Sendable {
                 let reason = check.map { $0(frame.payload) } ?? "no longer wanted"
                 try? channel.send(.verdict, id: frame.id, Array((reason ?? "").utf8))
             case .data:
-                guard let sink = inFlight.withLock({ $0.waiting[frame.id].flatMap { $0.sinkFailure == nil ? $0.sink : nil } }) else { return }
-                do throws(SystemError) { try sink(frame.payload) } catch {
+                var chunk: [UInt8] = []
+                swap(&chunk, &frame.payload)
+                let sink = inFlight.withLock { state -> HTTPClient.BodySink? in
+                    guard let waiting = state.waiting[frame.id] else { return nil }
+                    if waiting.sink == nil { state.waiting[frame.id]?.chunks.append(chunk) }
+                    return waiting.sinkFailure == nil ? waiting.sink : nil
+                }
+                guard let sink else { return }
+                do throws(SystemError) { try sink(chunk) } catch {
                     inFlight.withLock { $0.waiting[frame.id]?.sinkFailure = error }
                     try? channel.send(.cancel, id: frame.id)
                 }
             case .done:
                 let failure = inFlight.withLock { $0.waiting[frame.id]?.sinkFailure }
                 if let failure { finish(frame.id, .failure(.transport("cannot write the answer to disk: \(failure)"))); return }
-                finish(frame.id, Self.answer(taking: &frame.payload))
+                let chunks = inFlight.withLock { state in
+                    defer { state.waiting[frame.id]?.chunks = [] }
+                    return state.waiting[frame.id]?.chunks ?? []
+                }
+                finish(frame.id, Self.answer(taking: &frame.payload).map { response in
+                    var response = response
+                    if !chunks.isEmpty {
+                        response.body.reserveCapacity(chunks.reduce(0) { $0 + $1.count })
+                        for chunk in chunks { response.body += chunk }
+                    }
+                    return response
+                })
             case .failed:
                 let failure = inFlight.withLock { $0.waiting[frame.id]?.sinkFailure }
                 if let failure { finish(frame.id, .failure(.transport("cannot write the answer to disk: \(failure)"))); return }

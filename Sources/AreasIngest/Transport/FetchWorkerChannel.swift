@@ -7,9 +7,10 @@ import Foundation
 /// The daemon sends `request` (a ``FetchWorkerRequest`` in JSON), `verdict` (its judgement of
 /// a body's opening: empty to go on, else the reason to refuse) and `cancel` (the body is no
 /// longer wanted). The worker sends `opening` (a body's first bytes, to be judged), `data` (a
-/// streamed body's next bytes), `done` (the body, then a ``FetchWorkerAnswer`` in JSON, then the
-/// JSON's length in 4 bytes: the body is sent and taken where it lies, never copied to make
-/// room for a head) and `failed` (an ``UpstreamError`` in JSON).
+/// successful body's next bytes, as they arrive: the worker never holds a page whole), `done`
+/// (the body of an answer that is not a success, then a ``FetchWorkerAnswer`` in JSON, then the
+/// JSON's length in 4 bytes, so the body is taken where it lies) and `failed` (an
+/// ``UpstreamError`` in JSON).
 struct FetchWorkerChannel: Sendable {
     enum Kind: UInt8, Sendable {
         case request = 1, verdict, cancel, opening, data, done, failed
@@ -108,8 +109,6 @@ struct FetchWorkerRequest: Codable, Sendable {
     var maxBytes: Int
     /// How many of the body's first bytes the daemon judges before the rest is fetched.
     var openingBytes: Int?
-    /// The body comes back as `data` frames while it arrives, not whole in `done`.
-    var streamsBody: Bool
 }
 
 /// The head of a finished GET.
