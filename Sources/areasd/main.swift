@@ -1,8 +1,8 @@
 import AreasCore
+import AreasIngest
 import AreasServer
 import AreasSystem
 import Dispatch
-import AreasIngest
 import Glibc
 
 // The daemon's own child, which makes its HTTP requests (never given by hand).
