@@ -129,36 +129,48 @@ import AreasTestTraits
 }
 
 /// areasd itself fetches through a worker: one runs while a source's page is being answered,
-/// it is areasd's own child run as `--fetch-worker`, and none is left once the refresh is done.
+/// it is areasd's own child run as `--fetch-worker`, none is left once the refresh is done, and
+/// one killed mid-refresh costs the source a retry, not its data.
 @Suite(.offThePool, .tags(.endToEnd), .timeLimit(.minutes(5))) struct DaemonFetchWorkerTests {
     private let daemons = StartedDaemons()
+    private let folder = Fixtures.temporaryDirectory()
+    private let daemonPID = LockedValue<Int32>(0)
+    static let rows = (try? WholeFile.read(Fixtures.path("samples/overlap/yongsan-district.csv"), limit: 1 << 20)) ?? nil
 
-    @Test func aRefreshFetchesThroughAWorkerThatEndsAfterIt() throws {
-        let rows = try #require(try WholeFile.read(Fixtures.path("samples/overlap/yongsan-district.csv"), limit: 1 << 20))
-        let seen = LockedValue<[String]>([])
-        let daemonPID = Atomic<Int32>(0)
-        let server = try LoopbackHTTPServer { _ in
-            // While the page is asked for, areasd's children are what fetches it.
-            let started = MonotonicClock.seconds
-            while daemonPID.load(ordering: .relaxed) == 0 && MonotonicClock.seconds < started + 10 { usleep(1_000) }
-            let commands = Self.children(of: daemonPID.load(ordering: .relaxed)).map { child in
-                ((try? String(contentsOfFile: "/proc/\(child)/cmdline", encoding: .utf8)) ?? "").split(separator: "\0").joined(separator: " ")
-            }
-            seen.withLock { $0 += commands }
-            return .body(status: 200, contentType: "text/csv", rows)
-        }
-        defer { server.stop() }
-        let folder = Fixtures.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+    /// Starts areasd on one CSV source at `server`; the daemon is killed and the folder removed
+    /// when the test ends, however it ends.
+    private func startDaemon(_ server: LoopbackHTTPServer) throws -> (pid: Int32, socket: String) {
         try """
             {"snapshot": "\(folder)/areas.snapshot", "sources": [
              {"name": "district", "kind": "smoking", "format": "csv", "url": "\(server.baseURL)/rows.csv", "province": "서울특별시",
-              "fields": {"name": "설치위치", "latitude": "위도", "longitude": "경도"}}]}
+              "retryDelaySeconds": 0.1, "fields": {"name": "설치위치", "latitude": "위도", "longitude": "경도"}}]}
             """.write(toFile: folder + "/areasd.json", atomically: true, encoding: .utf8)
         let socket = folder + "/areasd.sock"
-        // Killed when the test ends, however it ends.
         let (process, _) = try daemons.start(["--config", folder + "/areasd.json", "--socket", socket])
-        daemonPID.store(process.processIdentifier, ordering: .relaxed)
+        daemonPID.withLock { $0 = process.processIdentifier }
+        return (process.processIdentifier, socket)
+    }
+
+    /// The daemon's children while a page is asked for, as their command lines by pid.
+    private static func workers(of daemon: LockedValue<Int32>) -> [Int32: String] {
+        let started = MonotonicClock.seconds
+        while daemon.withLock({ $0 }) == 0 && MonotonicClock.seconds < started + 10 { usleep(1_000) }
+        return Dictionary(uniqueKeysWithValues: children(of: daemon.withLock { $0 }).map { child in
+            (child, ((try? String(contentsOfFile: "/proc/\(child)/cmdline", encoding: .utf8)) ?? "").split(separator: "\0").joined(separator: " "))
+        })
+    }
+
+    @Test func aRefreshFetchesThroughAWorkerThatEndsAfterIt() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let rows = try #require(Self.rows)
+        let seen = LockedValue<[String]>([])
+        let server = try LoopbackHTTPServer { [daemonPID] _ in
+            let workers = Self.workers(of: daemonPID)
+            seen.withLock { $0 += workers.values }
+            return .body(status: 200, contentType: "text/csv", rows)
+        }
+        defer { server.stop() }
+        let (pid, socket) = try startDaemon(server)
         #expect(DaemonQuestions.waitUntilLoaded(socket, seconds: 30))
         let stats = try #require(DaemonQuestions.ask(socket, #"{"op":"stats"}"#))
         #expect(stats["bySource"]?["district"]?["areas"]?.double == 62)
@@ -166,11 +178,37 @@ import AreasTestTraits
         let deadline = MonotonicClock.seconds + 15
         var left = [Int32(-1)]
         while MonotonicClock.seconds < deadline {
-            left = Self.children(of: process.processIdentifier)
+            left = Self.children(of: pid)
             if left.isEmpty { break }
             usleep(50_000)
         }
         #expect(left.isEmpty, "a worker still runs 15 s after the refresh: \(left)")
+    }
+
+    @Test func aWorkerKilledMidRefreshCostsTheSourceARetry() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let rows = try #require(Self.rows)
+        let fetchers = LockedValue<[Int32]>([])
+        let server = try LoopbackHTTPServer { [daemonPID] _ in
+            let workers = Self.workers(of: daemonPID).keys.sorted()
+            let first = fetchers.withLock { seen in
+                seen += workers
+                return seen.count == workers.count
+            }
+            guard first, let worker = workers.first else { return .body(status: 200, contentType: "text/csv", rows) }
+            // The first request's worker dies while the answer is being made.
+            kill(worker, SIGKILL)
+            usleep(200_000)
+            return .body(status: 200, contentType: "text/csv", rows)
+        }
+        defer { server.stop() }
+        let (_, socket) = try startDaemon(server)
+        #expect(DaemonQuestions.waitUntilLoaded(socket, seconds: 30))
+        let stats = try #require(DaemonQuestions.ask(socket, #"{"op":"stats"}"#))
+        #expect(stats["bySource"]?["district"]?["areas"]?.double == 62, "\(stats["bySource"] ?? .null)")
+        #expect(server.requestCount == 2)
+        let workers = fetchers.withLock { $0 }
+        #expect(workers.count == 2 && Set(workers).count == 2, "a second worker fetched the retry: \(workers)")
     }
 
     /// A process's children, whichever of its threads started them.
