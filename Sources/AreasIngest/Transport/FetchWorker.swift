@@ -144,10 +144,14 @@ package final class FetchWorker: Sendable {
             } catch {
                 child.kill()
                 _ = child.reap()
-                child.channel.close()
                 throw error
             }
         }
+
+        /// The channel closes only when nothing holds the connection: a request that took it
+        /// just before its worker ended sends to a closed peer (an error it reports), never to
+        /// a descriptor number the daemon has since given to another file.
+        deinit { channel.descriptor.close() }
 
         func begin(_ id: UInt32, _ waiting: Waiting) {
             inFlight.withLock {
@@ -187,7 +191,6 @@ package final class FetchWorker: Sendable {
             if why != nil { child.kill() }
             owner?.forget(self)
             let ended = child.reap()
-            channel.descriptor.close()
             let waiting = inFlight.withLock { state in
                 defer { state.waiting.removeAll() }
                 return state.waiting
