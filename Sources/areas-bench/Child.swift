@@ -1,4 +1,5 @@
 import AreasSystem
+import AreasTestSupport
 import Foundation
 import Glibc
 
@@ -27,15 +28,7 @@ final class Child {
     var peakResidentBytes: Int { statusBytes("VmHWM") }
 
     /// The process's children now (the daemon's fetch worker while it runs).
-    var children: [Int32] { Self.children(of: pid) }
-
-    /// Each thread lists the children it started.
-    static func children(of pid: Int32) -> [Int32] {
-        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
-        return tasks.flatMap { task in
-            (ProcFile.read("/proc/\(pid)/task/\(task)/children") ?? "").split(separator: " ").compactMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-        }
-    }
+    var children: [Int32] { ProcessChildren.of(pid) }
 
     /// A size `/proc/PID/status` gives in kB, in bytes.
     private func statusBytes(_ field: String) -> Int { Self.statusBytes(field, of: pid) }

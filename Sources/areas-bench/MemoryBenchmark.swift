@@ -189,7 +189,7 @@ struct WorkerSampler {
         let pid = daemon.pid, finished = finished
         Thread.detachNewThread {
             while !samples.withLock({ $0.stopped }) {
-                let workers = Child.children(of: pid)
+                let workers = ProcessChildren.of(pid)
                 let own = workers.map(Child.privateBytes(of:))
                 let worker = own.max() ?? 0
                 let together = Child.statusBytes("VmRSS", of: pid) + own.reduce(0, +)

@@ -155,7 +155,7 @@ import AreasTestTraits
     private static func workers(of daemon: LockedValue<Int32>) -> [Int32: String] {
         let started = MonotonicClock.seconds
         while daemon.withLock({ $0 }) == 0 && MonotonicClock.seconds < started + 10 { usleep(1_000) }
-        return Dictionary(uniqueKeysWithValues: children(of: daemon.withLock { $0 }).map { child in
+        return Dictionary(uniqueKeysWithValues: ProcessChildren.of(daemon.withLock { $0 }).map { child in
             (child, ((try? String(contentsOfFile: "/proc/\(child)/cmdline", encoding: .utf8)) ?? "").split(separator: "\0").joined(separator: " "))
         })
     }
@@ -178,7 +178,7 @@ import AreasTestTraits
         let deadline = MonotonicClock.seconds + 15
         var left = [Int32(-1)]
         while MonotonicClock.seconds < deadline {
-            left = Self.children(of: pid)
+            left = ProcessChildren.of(pid)
             if left.isEmpty { break }
             usleep(50_000)
         }
@@ -209,13 +209,5 @@ import AreasTestTraits
         #expect(server.requestCount == 2)
         let workers = fetchers.withLock { $0 }
         #expect(workers.count == 2 && Set(workers).count == 2, "a second worker fetched the retry: \(workers)")
-    }
-
-    /// A process's children, whichever of its threads started them.
-    static func children(of pid: Int32) -> [Int32] {
-        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
-        return tasks.flatMap { task in
-            ((try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/children", encoding: .utf8)) ?? "").split(separator: " ").compactMap { Int32($0) }
-        }
     }
 }

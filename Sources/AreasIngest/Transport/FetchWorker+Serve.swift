@@ -76,9 +76,10 @@ extension FetchWorker {
             // A daemon that is gone reads nothing more; the worker ends when it sees the close.
             switch result {
             case .success(let response):
-                var head = (try? [UInt8](JSONEncoder().encode(FetchWorkerAnswer(status: response.status, headers: response.headers)))) ?? Array("{}".utf8)
-                head += (0..<4).map { UInt8(truncatingIfNeeded: head.count >> (8 * $0)) }
-                try? channel.send(.done, id: id, response.body, trailer: head)
+                var trailer = ByteWriter()
+                trailer.bytes = (try? [UInt8](JSONEncoder().encode(FetchWorkerAnswer(status: response.status, headers: response.headers)))) ?? Array("{}".utf8)
+                trailer.append(UInt32(trailer.bytes.count))
+                try? channel.send(.done, id: id, response.body, trailer: trailer.bytes)
             case .failure(let error):
                 try? channel.send(.failed, id: id, (try? [UInt8](JSONEncoder().encode(error))) ?? [])
             }

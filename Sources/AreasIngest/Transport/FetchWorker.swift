@@ -251,7 +251,10 @@ package final class FetchWorker: Sendable {
             var body: [UInt8] = []
             swap(&body, &payload)
             guard body.count >= 4 else { return .failure(.transport("the fetch worker's answer is cut short")) }
-            let length = body[(body.count - 4)...].enumerated().reduce(0) { $0 | Int($1.element) << (8 * $1.offset) }
+            let length = body.withUnsafeBytes { bytes in
+                var reader = ByteReader(bytes: bytes, offset: bytes.count - 4)
+                return Int((try? reader.read(UInt32.self)) ?? 0)
+            }
             guard length <= body.count - 4,
                   let head = try? JSONDecoder().decode(FetchWorkerAnswer.self, from: Data(body[(body.count - 4 - length)..<(body.count - 4)]))
             else { return .failure(.transport("the fetch worker's answer could not be read")) }

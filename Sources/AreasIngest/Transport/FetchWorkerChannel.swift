@@ -33,11 +33,11 @@ struct FetchWorkerChannel: Sendable {
 
     /// Sends one frame whose payload is `payload` followed by `trailer`.
     func send(_ kind: Kind, id: UInt32, _ payload: [UInt8] = [], trailer: [UInt8] = []) throws(SystemError) {
-        var head = [UInt8](repeating: 0, count: 9)
-        let length = UInt32(5 + payload.count + trailer.count)
-        for byte in 0..<4 { head[byte] = UInt8(truncatingIfNeeded: length >> (8 * byte)) }
-        head[4] = kind.rawValue
-        for byte in 0..<4 { head[5 + byte] = UInt8(truncatingIfNeeded: id >> (8 * byte)) }
+        var writer = ByteWriter()
+        writer.append(UInt32(5 + payload.count + trailer.count))
+        writer.append(kind.rawValue)
+        writer.append(id)
+        let head = writer.bytes
         let result: Result<Void, SystemError> = sending.withLock { _ in
             head.withUnsafeBytes { head in
                 payload.withUnsafeBytes { body in
@@ -71,10 +71,12 @@ struct FetchWorkerChannel: Sendable {
     /// The next frame, or nil when the other side closed the channel between frames.
     func receive() throws(ReadError) -> Frame? {
         guard let head = try read(9, endAllowed: true) else { return nil }
-        let length = head[0..<4].enumerated().reduce(0) { $0 | Int($1.element) << (8 * $1.offset) }
-        let id = head[5..<9].enumerated().reduce(UInt32(0)) { $0 | UInt32($1.element) << (8 * $1.offset) }
+        let (length, code, id) = head.withUnsafeBytes { bytes in
+            var reader = ByteReader(bytes: bytes)
+            return (Int((try? reader.read(UInt32.self)) ?? 0), (try? reader.read(UInt8.self)) ?? 0, (try? reader.read(UInt32.self)) ?? 0)
+        }
         guard length >= 5, length - 5 <= Self.largestFrame else { throw .malformed("a frame of \(length) bytes") }
-        guard let kind = Kind(rawValue: head[4]) else { throw .malformed("a frame of unknown kind \(head[4])") }
+        guard let kind = Kind(rawValue: code) else { throw .malformed("a frame of unknown kind \(code)") }
         let payload = try read(length - 5, endAllowed: false) ?? []
         return Frame(kind: kind, id: id, payload: payload)
     }
