@@ -123,11 +123,12 @@ final class RecordValidatorTests {
 /// `Rows` to look back at.
 struct AdmittedRows {
     private var rows = RecordValidator.Rows(footprint: .standard)
+    private var ids = StringArena.Builder()
     private var kept: [(place: UInt64, row: UInt64)] = []
 
     mutating func admit(_ area: Area) -> Area? {
         let earlier = kept
-        guard let admitted = rows.admit(area, firstRow: { earlier[$0] }) else { return nil }
+        guard let admitted = rows.admit(area, idNumber: ids.number(of: area.id), firstRow: { earlier[$0] }) else { return nil }
         kept.append(RecordValidator.Rows.keys(of: admitted, footprint: .standard))
         return admitted
     }

@@ -62,7 +62,7 @@ extension AreaTable {
             let scale = Double(rows) / Double(records.count)
             reserveCapacity(rows)
             fields.reserveCapacity(values: Int(Double(fields.valueCount) * scale * 1.05))
-            strings.reserveCapacity(Int(Double(strings.byteCount) * scale * 1.05))
+            strings.reserveCapacity(Int(Double(strings.byteCount) * scale * 1.05), strings: Int(Double(strings.refs.count) * scale * 1.05))
         }
 
         /// The most rows `reserveCapacity(forRows:)` makes room for at once.

@@ -202,6 +202,13 @@ extension StringArena {
             bytes.reserveCapacity(count)
         }
 
+        /// Room for `byteCount` bytes of text and `count` numbered strings in all, so that
+        /// neither grows by doubling (the old array and the new one held at once).
+        public mutating func reserveCapacity(_ byteCount: Int, strings count: Int) {
+            bytes.reserveCapacity(byteCount)
+            refs.reserveCapacity(count)
+        }
+
         /// The string at `ref`, appended earlier.
         public func string(_ ref: Ref) -> String {
             bytes.withUnsafeBufferPointer { String(decoding: StringArena.utf8(ref, in: $0), as: UTF8.self) }

@@ -20,6 +20,8 @@ struct DiscoveryTally: Sendable {
     var toPlace: [(name: String, query: String)] = []
     static let maximumToPlace = 1_000_000
     private var rowsSeen = RecordValidator.Rows(footprint: .standard)
+    /// The ids met, numbered for `rowsSeen`.
+    private var ids = StringArena.Builder()
     /// The keys of the rows admitted, for `rowsSeen` to look back at.
     private var admitted: [(place: UInt64, row: UInt64)] = []
 
@@ -38,7 +40,7 @@ struct DiscoveryTally: Sendable {
         rows += 1
         switch outcome {
         case .accepted(let area, let wasRepaired):
-            guard let kept = rowsSeen.admit(area, firstRow: { admitted[$0] }) else {
+            guard let kept = rowsSeen.admit(area, idNumber: ids.number(of: area.id), firstRow: { admitted[$0] }) else {
                 duplicates += 1
                 return
             }

@@ -258,13 +258,16 @@ package struct RecordValidator: Sendable {
     /// Most ids are met once: a row is only looked at closely when a later row shares its id,
     /// and then the earlier row's keys are asked for (`firstRow`: the caller reads the row back,
     /// or keeps its keys), so the common row costs one lookup.
+    ///
+    /// An id comes numbered by the caller's arena (`StringArena.Builder.number(of:)`): a
+    /// refresh numbers it in the arena its table's text goes into anyway, so the ids are not
+    /// kept a second time while the source comes in.
     package struct Rows: Sendable {
         private let footprint: FootprintPolicy
-        /// The ids seen, numbered as they were first seen: a source's ids in one arena rather
-        /// than a `String` object each.
-        private var ids = StringArena.Builder()
-        /// Which admitted row first had id number `n + 1` (number 0 is the empty id).
+        /// Which admitted row first had the id numbered `n` (`noRow`: none yet; the arena
+        /// numbers other text too).
         private var firstRows: [UInt32] = []
+        private static let noRow = UInt32.max
         private var emptyIDRow: UInt32?
         /// Rows admitted so far: the next one's number.
         private var admitted: UInt32 = 0
@@ -287,11 +290,10 @@ package struct RecordValidator: Sendable {
 
         /// `area` to keep, its id made its place's (another place at its name and position) or
         /// its row's (another row of a place met before); nil for the same row again.
-        /// `firstRow(n)` gives the keys (`keys(of:)`) of the `n`th row this admitted (counting
-        /// from 0, in order).
-        package mutating func admit(_ area: Area, firstRow: (Int) -> (place: UInt64, row: UInt64)) -> Area? {
-            let known = ids.refs.count
-            let number = ids.number(of: area.id)
+        /// `idNumber` is the number of `area.id` in an arena that numbers every id this is given
+        /// (0 for the empty id). `firstRow(n)` gives the keys (`keys(of:)`) of the `n`th row
+        /// this admitted (counting from 0, in order).
+        package mutating func admit(_ area: Area, idNumber number: Int, firstRow: (Int) -> (place: UInt64, row: UInt64)) -> Area? {
             let first: UInt32
             if number == 0 {
                 guard let earlier = emptyIDRow else {
@@ -300,12 +302,14 @@ package struct RecordValidator: Sendable {
                     return area
                 }
                 first = earlier
-            } else if number == known {
-                firstRows.append(admitted)
-                admitted += 1
-                return area
             } else {
-                first = firstRows[number - 1]
+                if number >= firstRows.count { firstRows.append(contentsOf: repeatElement(Self.noRow, count: number + 1 - firstRows.count)) }
+                guard firstRows[number] != Self.noRow else {
+                    firstRows[number] = admitted
+                    admitted += 1
+                    return area
+                }
+                first = firstRows[number]
             }
             let (place, row) = Self.keys(of: area, footprint: footprint)
             var bucket = shared[number] ?? {

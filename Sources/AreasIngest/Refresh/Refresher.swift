@@ -186,7 +186,8 @@ package struct Refresher: Sendable {
                 if let finding { RegionFields.apply(finding, to: &area) }
             }
             // Overlapping pages and repeated rows add nothing twice.
-            guard let admitted = rows.admit(area, firstRow: { RecordValidator.Rows.keys(of: builder.area(at: $0), footprint: config.footprint) }) else {
+            let idNumber = builder.strings.number(of: area.id)
+            guard let admitted = rows.admit(area, idNumber: idNumber, firstRow: { RecordValidator.Rows.keys(of: builder.area(at: $0), footprint: config.footprint) }) else {
                 report.duplicates += 1
                 return false
             }

@@ -83,6 +83,9 @@ extension FetchWorker {
             case .failure(let error):
                 try? channel.send(.failed, id: id, (try? [UInt8](JSONEncoder().encode(error))) ?? [])
             }
+            // What set the request up once (TLS and locale data, the first page's buffers) need
+            // not stay resident beside the daemon's refresh while later pages come.
+            FreeMemory.releaseUnusedPages(atMostEvery: 0.25)
         }
 
         /// Asks the daemon about a body's opening and waits for its verdict, as long as the
