@@ -96,10 +96,15 @@ extension StringArena {
         /// The distinct strings interned so far, by when they were first seen (the empty
         /// string is number 0).
         public private(set) var refs: [Ref] = [StringArena.empty]
-        /// Open addressing over the interned strings: each slot is a string's number plus one
-        /// (0 marks an empty slot). Keyed by a hash of the UTF-8 bytes: `String` hashing
-        /// normalises Unicode first, which made interning a large refresh take most of a second.
+        /// Open addressing over the interned strings, at most three quarters full: each slot is
+        /// a string's number plus one (0 marks an empty slot). Keyed by a hash of the UTF-8
+        /// bytes: `String` hashing normalises Unicode first, which made interning a large
+        /// refresh take most of a second.
         private var slots = [UInt32](repeating: 0, count: 1024)
+        /// Eight more bits of each slot's hash: a probe reads a string's text only when they
+        /// match, which lets the table fill further (it is a refresh's largest part after the
+        /// text and the rows while a source comes in).
+        private var tags = [UInt8](repeating: 0, count: 1024)
 
         public init() {}
 
@@ -127,33 +132,45 @@ extension StringArena {
 
         public mutating func number(of utf8: UnsafeBufferPointer<UInt8>) -> Int {
             if utf8.isEmpty { return 0 }
-            if 2 * refs.count > slots.count { rehash(capacity: 2 * slots.count) }
+            if 4 * refs.count > 3 * slots.count { rehash(capacity: 2 * slots.count) }
             let mask = slots.count - 1
-            var slot = Int(truncatingIfNeeded: Self.hash(utf8)) & mask
+            let hash = Self.hash(utf8)
+            let tag = Self.tag(hash)
+            var slot = Int(truncatingIfNeeded: hash) & mask
             while slots[slot] != 0 {
-                let number = Int(slots[slot] - 1)
-                if bytes.withUnsafeBufferPointer({ StringArena.utf8(refs[number], in: $0).sameBytes(as: utf8) }) { return number }
+                if tags[slot] == tag {
+                    let number = Int(slots[slot] - 1)
+                    if bytes.withUnsafeBufferPointer({ StringArena.utf8(refs[number], in: $0).sameBytes(as: utf8) }) { return number }
+                }
                 slot = (slot + 1) & mask
             }
             // (Bytes that are not UTF-8 are stored repaired, so they never match and a repeat is
             // stored again: harmless, and a `String` is always valid.)
             refs.append(append(utf8))
             slots[slot] = UInt32(refs.count)
+            tags[slot] = tag
             return refs.count - 1
         }
 
         private mutating func rehash(capacity: Int) {
             var larger = [UInt32](repeating: 0, count: capacity)
+            var largerTags = [UInt8](repeating: 0, count: capacity)
             let mask = capacity - 1
             bytes.withUnsafeBufferPointer { arena in
                 for entry in slots where entry != 0 {
-                    var slot = Int(truncatingIfNeeded: Self.hash(StringArena.utf8(refs[Int(entry - 1)], in: arena))) & mask
+                    let hash = Self.hash(StringArena.utf8(refs[Int(entry - 1)], in: arena))
+                    var slot = Int(truncatingIfNeeded: hash) & mask
                     while larger[slot] != 0 { slot = (slot + 1) & mask }
                     larger[slot] = entry
+                    largerTags[slot] = Self.tag(hash)
                 }
             }
             slots = larger
+            tags = largerTags
         }
+
+        /// The hash's top byte: its low bits choose the slot.
+        private static func tag(_ hash: UInt64) -> UInt8 { UInt8(truncatingIfNeeded: hash >> 56) }
 
         /// Eight bytes a step, each mixed in by a multiply and a shift (Korean text is three
         /// bytes a character, so a byte at a time was most of the cost of interning).
@@ -225,6 +242,7 @@ extension StringArena {
         /// once copied, so the text is never held twice beside the table.
         public mutating func take() -> StringArena {
             slots = [UInt32](repeating: 0, count: 1024)
+            tags = [UInt8](repeating: 0, count: 1024)
             refs = [StringArena.empty]
             var taken: [UInt8] = [0]
             swap(&taken, &bytes)
