@@ -108,6 +108,9 @@ struct MemoryBenchmark {
             let underQuestions = daemon.residentBytes
             let workersLeft = daemon.children.count
             let filesUnderQuestions = daemon.residentByFile
+            // And at rest, as between a city's bursts: no question for a few seconds.
+            usleep(2_500_000)
+            let atRest = daemon.residentBytes
             let partsUnderQuestions = SocketBenchmark.memoryParts(socket: socket)
 
             func mib(_ bytes: Int) -> String { Measure.format(Double(bytes) / 1_048_576, 1) }
@@ -115,7 +118,8 @@ struct MemoryBenchmark {
             print("first refresh \(Measure.format(refreshSeconds, 1)) s: serving \(mib(serving)) MiB resident (\(mib(backing.anonymous)) anonymous, \(mib(backing.file)) mapped files), "
                   + "\(Measure.format(ratio(serving)))x redis-server's \(mib(redisResident)) MiB; peak \(mib(firstPeak)) MiB, \(Measure.format(ratio(firstPeak)))x")
             print("second refresh (forced) \(Measure.format(secondSeconds, 1)) s: peak \(mib(secondPeak)) MiB, \(Measure.format(ratio(secondPeak)))x; serving after it \(mib(servingAgain)) MiB, \(Measure.format(ratio(servingAgain)))x")
-            print("after 20,000 questions: \(mib(underQuestions)) MiB, \(Measure.format(ratio(underQuestions)))x; \(workersLeft) fetch worker(s) running")
+            print("after 20,000 questions: \(mib(underQuestions)) MiB, \(Measure.format(ratio(underQuestions)))x; at rest 2.5 s later: \(mib(atRest)) MiB, "
+                  + "\(Measure.format(ratio(atRest)))x; \(workersLeft) fetch worker(s) running")
             for (which, sampled) in [("first", firstTogether), ("second", secondTogether)] {
                 print("\(which) refresh with its fetch worker, sampled every 10 ms: the worker held at most \(mib(sampled.worker)) MiB of its own; "
                       + "daemon and worker together at most \(mib(sampled.together)) MiB, \(Measure.format(ratio(sampled.together)))x")
@@ -142,6 +146,7 @@ struct MemoryBenchmark {
             summary["n\(n)_second_refresh_peak_vs_redis"] = ratio(secondPeak)
             summary["n\(n)_serving_after_second_vs_redis"] = ratio(servingAgain)
             summary["n\(n)_serving_after_questions_vs_redis"] = ratio(underQuestions)
+            summary["n\(n)_at_rest_after_questions_vs_redis"] = ratio(atRest)
             summary["n\(n)_redis_resident_mib"] = Double(redisResident) / 1_048_576
         }
         print("summary: " + summary.sorted { $0.key < $1.key }.map { "\($0.key)=\(Measure.format($0.value, 3))" }.joined(separator: " "))
