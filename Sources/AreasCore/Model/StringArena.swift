@@ -102,8 +102,8 @@ extension StringArena {
         /// refresh take most of a second.
         private var slots = [UInt32](repeating: 0, count: 1024)
         /// Eight more bits of each slot's hash: a probe reads a string's text only when they
-        /// match, which lets the table fill further (it is a refresh's largest part after the
-        /// text and the rows while a source comes in).
+        /// match, which lets the table fill further (while a source comes in, the table is
+        /// about as large as its rows).
         private var tags = [UInt8](repeating: 0, count: 1024)
 
         public init() {}
