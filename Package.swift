@@ -47,6 +47,18 @@ let nativeTuning: [SwiftSetting] = {
 /// a tenth of the speed unoptimised. Its `assert`s stay on in a debug build.
 let optimisedInDebug: [SwiftSetting] = [.unsafeFlags(["-O", "-assert-config", "Debug"], .when(configuration: .debug))]
 
+/// A release build gives each function a section of its own, and areasd's link lays out first, side
+/// by side, the functions that serving, the fetch worker and a refresh run (`hot-code.order`,
+/// written by `hot-code.py` beside it). The kernel maps a program's code 64 KiB around each page
+/// that runs: a daemon whose few hundred serving functions lay spread over its binary kept nearly
+/// all of its code resident. `--section-ordering-file` is gold's, the linker the toolchain uses on
+/// Linux; a function the file does not name is laid out after those it names.
+let functionSections: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-function-sections"], .when(configuration: .release))]
+let hotCodeFirst: [LinkerSetting] = [
+    .unsafeFlags(["-Xlinker", "--section-ordering-file=" + Context.packageDirectory + "/Sources/areasd/hot-code.order"], .when(configuration: .release)),
+]
+let librarySettings = nativeTuning + optimisedInDebug + functionSections
+
 let package = Package(
     name: "areas",
     products: [
@@ -60,20 +72,20 @@ let package = Package(
         // The system's zlib, for gzip files (the administrative boundaries ship gzipped).
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         // Geodesy, the area model and table, the packed R-tree and its searches.
-        .target(name: "AreasCore", dependencies: ["CMemoryHints"], swiftSettings: nativeTuning + optimisedInDebug),
+        .target(name: "AreasCore", dependencies: ["CMemoryHints"], swiftSettings: librarySettings),
         // System calls wrapped once, with one errno type; the process's arguments and paths.
-        .target(name: "AreasSystem", dependencies: ["CMemoryHints"], swiftSettings: nativeTuning + optimisedInDebug),
+        .target(name: "AreasSystem", dependencies: ["CMemoryHints"], swiftSettings: librarySettings),
         // The wire protocol: the JSON reader and writer, requests and their errors.
-        .target(name: "AreasProtocol", dependencies: ["AreasCore"], swiftSettings: nativeTuning + optimisedInDebug),
+        .target(name: "AreasProtocol", dependencies: ["AreasCore"], swiftSettings: librarySettings),
         // Configuration, upstream fetching and decoding, validation, merging, the snapshot file.
-        .target(name: "AreasIngest", dependencies: ["AreasCore", "AreasProtocol", "AreasSystem", "CZlib"], swiftSettings: nativeTuning + optimisedInDebug),
+        .target(name: "AreasIngest", dependencies: ["AreasCore", "AreasProtocol", "AreasSystem", "CZlib"], swiftSettings: librarySettings),
         // The service: served state, request dispatch, answers, the socket server, systemd.
         // The map page's HTML, CSS and script are files of their own, built into the binary.
         .target(name: "AreasServer", dependencies: ["AreasCore", "AreasProtocol", "AreasIngest", "AreasSystem"],
                 resources: [.embedInCode("Map/Page/map.html"), .embedInCode("Map/Page/map.css"), .embedInCode("Map/Page/map.js")],
-                swiftSettings: nativeTuning + optimisedInDebug),
+                swiftSettings: librarySettings),
         // The client and its terminal and GeoJSON rendering.
-        .target(name: "AreasControl", dependencies: ["AreasCore", "AreasProtocol", "AreasSystem"], swiftSettings: nativeTuning + optimisedInDebug),
+        .target(name: "AreasControl", dependencies: ["AreasCore", "AreasProtocol", "AreasSystem"], swiftSettings: librarySettings),
         // For tests and benchmarks only: a loopback HTTP server, synthetic points, the brute-force
         // reference searches, fixtures, asking a running daemon. Never linked into areasd or areasctl.
         .target(name: "AreasTestSupport", dependencies: ["AreasCore", "AreasProtocol", "AreasIngest", "AreasControl", "AreasSystem"],
@@ -81,7 +93,8 @@ let package = Package(
         // Swift Testing traits every suite takes; apart from AreasTestSupport, which areas-bench links.
         .target(name: "AreasTestTraits"),
 
-        .executableTarget(name: "areasd", dependencies: ["AreasServer", "AreasIngest", "AreasSystem"]),
+        .executableTarget(name: "areasd", dependencies: ["AreasServer", "AreasIngest", "AreasSystem"], exclude: ["hot-code.py", "hot-code.order"],
+                          swiftSettings: functionSections, linkerSettings: hotCodeFirst),
         .executableTarget(name: "areasctl", dependencies: ["AreasControl", "AreasProtocol", "AreasSystem"]),
         .executableTarget(
             name: "areas-bench",
