@@ -50,9 +50,9 @@ let optimisedInDebug: [SwiftSetting] = [.unsafeFlags(["-O", "-assert-config", "D
 /// A release build gives each function a section of its own, and areasd's link lays out first, side
 /// by side, the functions that serving, the fetch worker and a refresh run (`hot-code.order`,
 /// written by `hot-code.py` beside it). The kernel maps a program's code 64 KiB around each page
-/// that runs: a daemon whose few hundred serving functions lay spread over its binary kept nearly
-/// all of its code resident. `--section-ordering-file` is gold's, the linker the toolchain uses on
-/// Linux; a function the file does not name is laid out after those it names.
+/// that runs, so a daemon whose serving functions lie spread over its binary keeps nearly all of
+/// its code resident. `--section-ordering-file` is gold's, the linker the toolchain uses on Linux;
+/// a function the file does not name is laid out after those it names.
 let functionSections: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-function-sections"], .when(configuration: .release))]
 let hotCodeFirst: [LinkerSetting] = [
     .unsafeFlags(["-Xlinker", "--section-ordering-file=" + Context.packageDirectory + "/Sources/areasd/hot-code.order"], .when(configuration: .release)),

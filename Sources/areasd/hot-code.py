@@ -12,10 +12,10 @@ Run from the package folder after `swift build -c release`; needs perf (Debian: 
 
     python3 Sources/areasd/hot-code.py
 
-It samples the release daemon twice: serving every kind of question over its socket and HTTP (the
-bundled samples), and a whole `areas-bench memory --points 100000` (two refreshes through the
-fetch worker, 20,000 questions), three times. Sampling finds the functions that take time; one that runs
-rarely may be missed and is then laid out with the rest.
+It samples the release daemon serving every kind of question over its socket and HTTP (the
+bundled samples), then through three runs of `areas-bench memory --points 100000` (each two
+refreshes through the fetch worker and 20,000 questions). Sampling finds the functions that take
+time; one that runs rarely may be missed, and is then laid out with the rest.
 """
 import json, math, os, random, shutil, signal, socket, subprocess, sys, tempfile, time, urllib.request
 from collections import Counter
@@ -37,7 +37,7 @@ def samples(data, pids=None):
     counts = Counter()
     for line in out.splitlines():
         parts = line.split()  # pid, address, symbol, (library)
-        if len(parts) != 4 or not parts[3].startswith('(') or parts[2].endswith('@plt'):
+        if len(parts) != 4 or not parts[3].startswith('(') or parts[2].endswith('@plt') or parts[2] == '[unknown]':
             continue
         dso = os.path.basename(parts[3].strip('()'))
         if dso.startswith(LAID_OUT) and (pids is None or parts[0] in pids):
